@@ -1,0 +1,36 @@
+# Pendragon: the two quick-start commands are `make play` and `make test`.
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: play test lint typecheck pytest bench golden clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/pendragon play soc --players 5 --seat 0
+
+test: $(STAMP) lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -n 2
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
+golden: $(STAMP)
+	$(BIN)/python -m pendragon.tools.golden --write
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Benchmarks run with ``python -m bench.run`` (not part of the installed package)."""

@@ -1,0 +1,225 @@
+"""Throughput benchmark of every registered game, on one core.
+
+For each game (and each of its player counts: the default table gets the full time budget,
+the others a quarter of it) it measures:
+
+* full random games per second (random bots, chance from the state's own stream);
+* applied actions per second, split into decisions and chance steps, and their total;
+* the mean cost of ``clone()`` at mid-game positions, in microseconds.
+
+Prints a table and writes ``bench/results/<game>.json`` with the machine's description.
+Figures are for comparing versions on one machine; nothing asserts on them.
+
+    python -m bench.run [--games N] [--seconds S] [--game NAME] [--default-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+import pendragon
+from pendragon import CHANCE, Game, State
+from pendragon.bots.random_bot import RandomBot
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+#: Mid-game positions sampled for the clone measurement, per player count.
+CLONE_POSITIONS = 20
+#: Time spent cloning each position (nanoseconds).
+CLONE_BUDGET_NS = 40_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """Measurements of one game at one player count."""
+
+    players: int
+    games: int
+    seconds: float
+    games_per_second: float
+    decisions: int
+    chance_steps: int
+    decisions_per_second: float
+    chance_steps_per_second: float
+    steps_per_second: float
+    mean_game_length: float
+    clone_positions: int
+    clone_us_mean: float
+    clone_us_median: float
+
+
+def pin_to_one_core() -> int | None:
+    """Run this process on a single CPU where the OS allows it; return that CPU."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
+def machine_info(cpu: int | None) -> dict[str, Any]:
+    """Python, platform and date, stored next to the figures."""
+    return {
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "cpu_count": os.cpu_count(),
+        "pinned_cpu": cpu,
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+
+
+def player_counts(name: str) -> tuple[int, list[int]]:
+    """The default player count of ``name`` and the other counts it allows."""
+    default, counts = 2, [2]
+    for spec in pendragon.game_class(name).option_specs:
+        if spec.name == "players":
+            default = int(spec.default) if isinstance(spec.default, int) else 2
+            low = spec.minimum if spec.minimum is not None else default
+            high = spec.maximum if spec.maximum is not None else default
+            counts = list(range(low, high + 1))
+    return default, [c for c in counts if c != default]
+
+
+def _play(game: Game, bot: RandomBot) -> tuple[State, int, int]:
+    """One random game; returns the final state, decisions and chance steps."""
+    state = game.new_initial_state()
+    decisions = chance = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+            chance += 1
+        else:
+            state.apply_action(bot.step(state))
+            decisions += 1
+    return state, decisions, chance
+
+
+def _mid_game_states(name: str, players: int, count: int) -> list[State]:
+    """States halfway through ``count`` seeded random games."""
+    states = []
+    for seed in range(count):
+        game = pendragon.load_game(name, players=players, seed=10_000 + seed)
+        history = _play(game, RandomBot(seed))[0].history()
+        state = game.new_initial_state()
+        for action in history[: len(history) // 2]:
+            state.apply_action(action)
+        states.append(state)
+    return states
+
+
+def _clone_cost_us(state: State) -> float:
+    """Mean wall time of ``state.clone()`` in microseconds, over many repetitions."""
+    start = time.perf_counter_ns()
+    for _ in range(10):
+        state.clone()
+    calibration = max(1, (time.perf_counter_ns() - start) // 10)
+    repetitions = max(10, CLONE_BUDGET_NS // calibration)
+    start = time.perf_counter_ns()
+    for _ in range(repetitions):
+        state.clone()
+    return (time.perf_counter_ns() - start) / repetitions / 1000
+
+
+def measure(name: str, players: int, seconds: float, max_games: int) -> Result:
+    """Random games of ``name`` at ``players`` seats for ``seconds`` or ``max_games``."""
+    bot = RandomBot(0)
+    games = decisions = chance = 0
+    elapsed = 0
+    budget = int(seconds * 1e9)
+    while games < max_games and elapsed < budget:
+        game = pendragon.load_game(name, players=players, seed=games)
+        start = time.perf_counter_ns()
+        _, game_decisions, game_chance = _play(game, bot)
+        elapsed += time.perf_counter_ns() - start
+        games += 1
+        decisions += game_decisions
+        chance += game_chance
+    wall = elapsed / 1e9
+    clones = [_clone_cost_us(s) for s in _mid_game_states(name, players, CLONE_POSITIONS)]
+    return Result(
+        players=players,
+        games=games,
+        seconds=round(wall, 3),
+        games_per_second=games / wall,
+        decisions=decisions,
+        chance_steps=chance,
+        decisions_per_second=decisions / wall,
+        chance_steps_per_second=chance / wall,
+        steps_per_second=(decisions + chance) / wall,
+        mean_game_length=(decisions + chance) / games,
+        clone_positions=len(clones),
+        clone_us_mean=statistics.fmean(clones),
+        clone_us_median=statistics.median(clones),
+    )
+
+
+def _table(name: str, results: Sequence[Result]) -> Table:
+    table = Table(title=f"{name}: random games on one core")
+    headers = ("seats", "games", "games/s", "decisions/s", "chance/s", "steps/s", "avg length",
+               "clone µs")
+    for column in headers:
+        table.add_column(column, justify="right")
+    for r in results:
+        table.add_row(
+            str(r.players), str(r.games), f"{r.games_per_second:,.1f}",
+            f"{r.decisions_per_second:,.0f}", f"{r.chance_steps_per_second:,.0f}",
+            f"{r.steps_per_second:,.0f}", f"{r.mean_game_length:,.1f}", f"{r.clone_us_mean:,.1f}",
+        )
+    return table
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; write one JSON file per game."""
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__)
+    parser.add_argument("--games", type=int, default=1_000_000, help="max games per table")
+    parser.add_argument(
+        "--seconds", type=float, default=10.0,
+        help="time for the default table (the other player counts get a quarter)",
+    )
+    parser.add_argument("--game", help="only this game")
+    parser.add_argument("--default-only", action="store_true", help="skip other player counts")
+    parser.add_argument("--output", type=Path, default=RESULTS_DIR, help="JSON directory")
+    args = parser.parse_args(argv)
+
+    cpu = pin_to_one_core()
+    info = machine_info(cpu)
+    console = Console()
+    names = [args.game] if args.game else pendragon.registered_games()
+    for name in names:
+        default, others = player_counts(name)
+        plan = [(default, args.seconds)]
+        if not args.default_only:
+            plan += [(p, args.seconds / 4) for p in others]
+        results = [measure(name, players, seconds, args.games) for players, seconds in plan]
+        console.print(_table(name, results))
+        args.output.mkdir(parents=True, exist_ok=True)
+        path = args.output / f"{name}.json"
+        payload = {
+            "game": name,
+            "machine": info,
+            "default_players": default,
+            "results": [asdict(r) for r in results],
+        }
+        path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        console.print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""The ``pendragon`` command.
+
+``pendragon games`` lists the registered games and their options;
+``pendragon play GAME`` plays one in the terminal against bots.
+
+>>> main(["play", "no-such-game"])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+import pendragon
+from pendragon.bots import Bot, bot_names, make_bot
+from pendragon.cli.terminal import play_in_terminal
+from pendragon.core.api import Game
+from pendragon.core.errors import PendragonError
+from pendragon.core.options import OptionSpec, OptionValue
+from pendragon.runner import bot_seed
+
+#: Exit code for a bad command line (as argparse uses).
+EXIT_USAGE = 2
+
+# Options with their own command-line flag; ``--option`` may not set them.
+_FLAG_OPTIONS = {"players": "--players", "seed": "--seed"}
+
+
+class UsageError(ValueError):
+    """A command line that names a game, option, seat or bot that does not exist."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``pendragon`` command."""
+    parser = argparse.ArgumentParser(
+        prog="pendragon", description="Play Arthurian board games in the terminal."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands.add_parser("games", help="list the games and their options")
+    play = commands.add_parser("play", help="play a game in the terminal against bots")
+    play.add_argument("game", help="registered game name (see `pendragon games`)")
+    play.add_argument("--players", type=int, default=None, help="number of seats")
+    play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    play.add_argument(
+        "--bots", default="random", help=f"bot on the other seats: {', '.join(bot_names())}"
+    )
+    play.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeatable; see `pendragon games`)",
+    )
+    return parser
+
+
+def parse_options(game_name: str, pairs: Sequence[str]) -> dict[str, OptionValue]:
+    """``["key=value", ...]`` as a dict; the game validates the values.
+
+    ``none``/``null`` is ``None`` for an option that allows it. Unknown keys are left for the
+    game to reject, with its own message.
+    """
+    specs = {spec.name: spec for spec in pendragon.game_class(game_name).option_specs}
+    options: dict[str, OptionValue] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UsageError(f"--option expects KEY=VALUE, got {pair!r}")
+        if key in _FLAG_OPTIONS:
+            raise UsageError(f"set {key!r} with {_FLAG_OPTIONS[key]}, not --option")
+        if key in options:
+            raise UsageError(f"option {key!r} given twice")
+        spec = specs.get(key)
+        if spec is not None and spec.nullable and value.strip().lower() in ("none", "null"):
+            options[key] = None
+        else:
+            options[key] = value.strip()
+    return options
+
+
+def _describe_allowed(spec: OptionSpec) -> str:
+    if spec.choices is not None:
+        return ", ".join(str(c) for c in spec.choices)
+    if spec.minimum is not None or spec.maximum is not None:
+        low = "" if spec.minimum is None else str(spec.minimum)
+        high = "" if spec.maximum is None else str(spec.maximum)
+        return f"{low}..{high}"
+    if spec.type is bool:
+        return "true, false"
+    return ""
+
+
+def list_games(console: Console) -> int:
+    """Print every registered game with its options."""
+    names = pendragon.registered_games()
+    if not names:
+        console.print("No games are registered.")
+        return 0
+    for name in names:
+        cls = pendragon.game_class(name)
+        title = name
+        try:
+            info = cls({}).info
+            title = f"{name}: {info.long_name} ({info.min_players}-{info.max_players} players)"
+        except PendragonError:
+            pass  # a game without defaults for every option: show its name only
+        table = Table(title=escape(title), title_justify="left", box=box.SIMPLE_HEAD)
+        for column in ("option", "type", "default", "allowed", "meaning"):
+            table.add_column(column)
+        for spec in cls.option_specs:
+            table.add_row(
+                escape(spec.name),
+                spec.type.__name__,
+                escape(str(spec.default)),
+                escape(_describe_allowed(spec)),
+                escape(spec.help),
+            )
+        console.print(table)
+    console.print("Set players and seed with --players/--seed, the others with --option KEY=VALUE.")
+    return 0
+
+
+def prepare_play(args: argparse.Namespace) -> tuple[Game, dict[int, Bot]]:
+    """The game and the bots of the other seats for the ``play`` command.
+
+    Raises ``ValueError`` (a usage error) for anything wrong on the command line.
+    """
+    options = parse_options(args.game, args.option)
+    if args.players is not None:
+        options["players"] = args.players
+    if args.seed is not None:
+        options["seed"] = args.seed
+    game = pendragon.load_game(args.game, **options)
+    seats = game.num_players()
+    if not 0 <= args.seat < seats:
+        raise UsageError(f"--seat must be between 0 and {seats - 1}, got {args.seat}")
+    bots = {
+        seat: make_bot(args.bots, bot_seed(game.seed, seat))
+        for seat in range(seats)
+        if seat != args.seat
+    }
+    return game, bots
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``pendragon`` command with ``argv`` (default: the process arguments)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse reports usage errors (and --help) this way
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    console = Console(highlight=False)
+    if args.command == "games":
+        return list_games(console)
+    try:
+        game, bots = prepare_play(args)
+    except ValueError as error:
+        # Bad names and option values from the command line (the core's errors are
+        # ValueErrors too): a message and exit code 2, never a traceback.
+        print(f"pendragon: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    console.print(f"Seed {game.seed} (replay this game with --seed {game.seed}).")
+    return play_in_terminal(game, args.seat, bots, console)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""The game-agnostic API every game implements.
+
+A :class:`Game` is an immutable description (rules + options); a :class:`State` is one
+position of it. The shape follows OpenSpiel: a state is at a decision node of one seat, at a
+chance node, or terminal; actions are integers from a fixed catalog; chance is explicit.
+
+The base :class:`State` implements everything that is the same for all games once —
+validation of actions, the action history and version, deterministic chance sampling, the
+legal-action mask — and leaves the rules to a handful of ``_``-prefixed methods.
+
+>>> import pendragon
+>>> game = pendragon.load_game("soc", players=3, seed=1)
+>>> state = game.new_initial_state()
+>>> state.current_player() == pendragon.CHANCE
+True
+>>> sum(p for _, p in state.chance_outcomes())
+1.0
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from pendragon.core import rng
+from pendragon.core.actions import ActionCatalog
+from pendragon.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    MalformedActionError,
+    NotChanceNodeError,
+)
+from pendragon.core.options import OptionSpec, OptionValue, resolve_options
+
+#: ``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``).
+CHANCE = -1
+#: ``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``).
+TERMINAL = -4
+
+Observation = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Facts about a game declared up front (OpenSpiel's ``GameInfo``)."""
+
+    name: str
+    long_name: str
+    min_players: int
+    max_players: int
+    num_distinct_actions: int
+    max_game_length: int
+    min_utility: float
+    max_utility: float
+    observation_tensor_size: int
+
+
+S = TypeVar("S", bound="State")
+
+
+class Game(ABC):
+    """An immutable game with its options. Create states with :meth:`new_initial_state`."""
+
+    #: Registry name, e.g. ``"soc"``.
+    name: ClassVar[str]
+    #: Options accepted by ``load_game`` besides ``players`` and ``seed``.
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        resolved = resolve_options(self.option_specs, options)
+        seed = resolved.get("seed")
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+            resolved["seed"] = seed
+        self.options: dict[str, OptionValue] = resolved
+        self.seed: int = rng.normalize_seed(int(seed))
+
+    @property
+    @abstractmethod
+    def info(self) -> GameInfo:
+        """The game's declared facts (players, action count, bounds)."""
+
+    @property
+    @abstractmethod
+    def catalog(self) -> ActionCatalog:
+        """The fixed action catalog."""
+
+    @abstractmethod
+    def num_players(self) -> int:
+        """Seats in this game."""
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before any action (usually a chance node dealing the cards)."""
+
+    @abstractmethod
+    def deserialize_state(self, text: str) -> State:
+        """Rebuild a state from :meth:`State.serialize`; ``CorruptStateError`` on bad text."""
+
+    def num_distinct_actions(self) -> int:
+        """Size of the action catalog: every action id is below it."""
+        return self.info.num_distinct_actions
+
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance included) in any game."""
+        return self.info.max_game_length
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items() if k != "seed")
+        return f"{type(self).__name__}({shown})"
+
+
+class State(ABC):
+    """One position of a game. Mutated only by :meth:`apply_action`."""
+
+    __slots__ = ("game", "_history", "_chance_count", "_rng_seed")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._history: list[int] = []
+        self._chance_count = 0
+        # The chance stream's seed; ``resample_hidden`` replaces it so that a search bot
+        # cannot learn the real future from a determinised state.
+        self._rng_seed = game.seed
+
+    # ----------------------------------------------------------------- rules hooks
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[int]:
+        """Legal ids of the seat to act (only called at decision nodes)."""
+
+    @abstractmethod
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        """Outcomes and probabilities (only called at chance nodes)."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per-seat result: +1 won, -1 lost, 0 while the game runs."""
+
+    @abstractmethod
+    def observation(self, seat: int | None) -> Observation:
+        """JSON-serialisable view of ``seat`` (``None``: a spectator)."""
+
+    @abstractmethod
+    def observation_tensor(self, seat: int) -> list[float]:
+        """Fixed-length numeric view of ``seat`` for learning agents."""
+
+    @abstractmethod
+    def clone(self: S) -> S:
+        """An independent copy."""
+
+    @abstractmethod
+    def serialize(self) -> str:
+        """Text that :meth:`Game.deserialize_state` turns back into an equal state."""
+
+    @abstractmethod
+    def resample_hidden(self: S, seat: int, generator: random.Random) -> S:
+        """A new state that ``seat`` cannot tell apart from this one."""
+
+    @abstractmethod
+    def describe_action(self, action: int, viewer: int | None) -> str:
+        """What ``viewer`` may learn of ``action`` before it is applied, in words."""
+
+    # ----------------------------------------------------------------- shared API
+    def legal_actions(self) -> list[int]:
+        """Legal action ids: a seat's choices, or the outcomes at a chance node."""
+        player = self.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            return [a for a, _ in self._chance_outcomes()]
+        return self._legal_actions()
+
+    def legal_actions_mask(self) -> list[int]:
+        """1 at every legal id, 0 elsewhere; length ``num_distinct_actions``."""
+        mask = [0] * self.game.num_distinct_actions()
+        for action in self.legal_actions():
+            mask[action] = 1
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` may be applied now (never raises)."""
+        return action in self.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, ``(action, probability)`` pairs summing to 1."""
+        if self.current_player() != CHANCE:
+            raise NotChanceNodeError("chance_outcomes() called where a player decides")
+        return self._chance_outcomes()
+
+    def is_chance_node(self) -> bool:
+        """Whether chance acts next."""
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.current_player() == TERMINAL
+
+    def apply_action(self, action: int) -> None:
+        """Apply ``action``; raise without changing anything if it is not legal now."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise MalformedActionError(f"{action!r} is not an action id")
+        if not 0 <= action < self.game.num_distinct_actions():
+            raise MalformedActionError(
+                f"{action} is outside the catalog (0..{self.game.num_distinct_actions() - 1})"
+            )
+        player = self.current_player()
+        if player == TERMINAL:
+            raise GameOverError("the game is over; no action can be applied")
+        if not self.is_legal(action):
+            raise IllegalActionError(
+                f"{self.game.catalog.text(action)!r} is not legal now"
+                f" ({self.decision_summary()})"
+            )
+        if player == CHANCE:
+            self._chance_count += 1
+        self._history.append(action)
+        self._apply(action)
+
+    def apply_text(self, text: str) -> int:
+        """Parse ``text`` and apply it; returns the action id."""
+        action = self.string_to_action(text)
+        self.apply_action(action)
+        return action
+
+    def sample_chance(self) -> int:
+        """The chance outcome this state's own seeded stream picks (deterministic)."""
+        return rng.pick_weighted(self._seed(), self._chance_count, self.chance_outcomes())
+
+    def _seed(self) -> int:
+        return self._rng_seed
+
+    def history(self) -> list[int]:
+        """Every action applied so far, chance outcomes included."""
+        return list(self._history)
+
+    @property
+    def version(self) -> int:
+        """A number that goes up with every applied action (stale-move detection)."""
+        return len(self._history)
+
+    def action_to_string(self, action: int) -> str:
+        """Stable text of ``action`` (round-trips through :meth:`string_to_action`)."""
+        return self.game.catalog.text(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The action id named by ``text``."""
+        return self.game.catalog.parse(text)
+
+    def decision_summary(self) -> str:
+        """A short description of what the state is waiting for."""
+        player = self.current_player()
+        if player == TERMINAL:
+            return "game over"
+        if player == CHANCE:
+            return "waiting for chance"
+        return f"waiting for seat {player}"
+
+    def play_random_chance(self) -> None:
+        """Resolve chance nodes with the state's own stream until a seat must decide."""
+        while self.current_player() == CHANCE:
+            self.apply_action(self.sample_chance())
+
+
+def legal_texts(state: State) -> Sequence[str]:
+    """Text forms of the legal actions (handy in tests and the terminal)."""
+    return [state.action_to_string(a) for a in state.legal_actions()]

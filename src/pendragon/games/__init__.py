@@ -1,0 +1,1 @@
+"""The games: one package of pure rules per game."""

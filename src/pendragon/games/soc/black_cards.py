@@ -1,0 +1,345 @@
+"""Black cards: drawing (Lancelot's Armor), cancelling (3 Merlins, Excalibur), effects.
+
+Rule IDs: SOC-EVIL-2, SOC-BLACK-*, SOC-B-*, SOC-RELIC-ARMOR-1, SOC-RELIC-EXCALIBUR-2,
+SOC-RULING-19, -20, -21, -30, -32, -35.
+"""
+
+from __future__ import annotations
+
+from pendragon.games.soc import actions as A
+from pendragon.games.soc.cards import (
+    BLACK,
+    DARK_FOREST,
+    DESOLATION,
+    DESPAIR,
+    EXCALIBUR_CARD,
+    GUINEVERE,
+    LANCELOT_KINDS,
+    MERCENARIES,
+    MERLIN,
+    MIST,
+    MORDRED,
+    MORGAN_1,
+    MORGAN_2,
+    MORGAN_3,
+    MORGAN_4,
+    MORGAN_5,
+    PICTS_CARD,
+    SAXONS_CARD,
+    VIVIEN,
+    Location,
+)
+from pendragon.games.soc.data import KNOWN_BASE, Purpose, Status, T, TurnFlag
+from pendragon.games.soc.quests import QuestRules
+
+
+class BlackCardRules(QuestRules):
+    """What happens from the moment a black card leaves the deck."""
+
+    __slots__ = ()
+
+    def on_black_drawn(self, seat: int, purpose: int, kind: int) -> None:
+        if purpose == Purpose.PEEK:  # SOC-KNIGHT-PERCIVAL: only he learns it
+            self.to_black_top(kind, 1 << seat)
+            return
+        if purpose == Purpose.HELD:
+            self.limbo.remove(kind)
+            self.held.append(kind)
+            self.held_seat = seat
+            return
+        armor_blocked = purpose == Purpose.PLAY and self.turn_flags & TurnFlag.PERC_ARMOR
+        if self.armor_owner == seat and not armor_blocked and self.black_deck_size():
+            # SOC-RELIC-ARMOR-1: draw a second card, keep one, the other goes under the deck.
+            self.limbo.remove(kind)
+            self.held.append(kind)
+            self.held_seat = seat
+            self.push(T.ARMOR_SECOND, seat, purpose)
+            return
+        self.start_black(kind, seat, chain=purpose == Purpose.CHAIN)
+
+    def _auto_armor_second(self, seat: int, purpose: int, _c: int) -> None:
+        self.push(T.D_ARMOR, seat, purpose)
+        self.draw_black(seat, Purpose.HELD)
+
+    def _legal_armor(self, seat: int, _purpose: int, _c: int) -> list[int]:
+        return sorted({A.CHOOSE_BLACK + kind for kind in self.held})
+
+    def _decide_armor(self, action: int, seat: int, purpose: int, _c: int) -> None:
+        self.agenda.pop()
+        kind = action - A.CHOOSE_BLACK
+        self.held.remove(kind)
+        for other in self.held:  # SOC-RULING-21: only the owner knows the card below
+            self.limbo.append(other)
+            self.to_black_bottom(other, 1 << seat)
+        self.held.clear()
+        self.held_seat = -1
+        self.limbo.append(kind)
+        self.start_black(kind, seat, chain=purpose == Purpose.CHAIN)
+
+    def start_black(self, kind: int, seat: int, chain: bool) -> None:
+        """Reveal and resolve a drawn card, after the chances to cancel it."""
+        self.cancelled = False
+        self.pledges = []
+        self.push(T.BLACK_RESOLVE, kind, seat, int(chain))
+        self.push(T.EXCAL_OFFER, kind, seat)
+        if BLACK[kind].special and not chain and not self.vivien:
+            # SOC-BLACK-4, SOC-RULING-19: every knight in play is asked, holder or not.
+            self.push(T.BLACK_AFTER_POOL, kind, seat)
+            for knight in reversed(self.knights_in_play_from(seat)):
+                self.push(T.D_POOL, knight, kind)
+
+    # ------------------------------------------------------------------ cancelling
+    def _legal_pool(self, seat: int, _kind: int, _c: int) -> list[int]:
+        if len(self.pledges) >= 3 or self.status[seat] != Status.IN_PLAY:
+            return []
+        if self.hands[seat][MERLIN]:
+            return [A.PLEDGE_MERLIN, A.PASS]
+        return [A.PASS]
+
+    def _decide_pool(self, action: int, seat: int, _kind: int, _c: int) -> None:
+        if action == A.PASS:
+            self.agenda.pop()
+            return
+        self.take_from_hand(seat, MERLIN, public=True)
+        self.pledges.append(seat)  # the seat is asked again until it passes
+
+    def _auto_after_pool(self, _kind: int, _seat: int, _c: int) -> None:
+        if len(self.pledges) >= 3:
+            self.cancelled = True
+            self.discard_white(MERLIN, 3)
+        else:  # too few: the pledged cards go back, and everyone saw them
+            for seat in self.pledges:
+                self.hands[seat][MERLIN] += 1
+                for viewer in range(self.n):
+                    self.learn(viewer, seat, MERLIN)
+        self.pledges = []
+
+    def _auto_excal_offer(self, kind: int, _seat: int, _c: int) -> None:
+        owner = self.excalibur_owner
+        if not self.cancelled and owner >= 0 and self.status[owner] == Status.IN_PLAY:
+            self.push(T.D_EXCAL, owner, kind)  # SOC-RELIC-EXCALIBUR-2, SOC-RULING-20
+
+    def _legal_excal(self, owner: int, _kind: int, _c: int) -> list[int]:
+        if self.excalibur_owner != owner or self.status[owner] != Status.IN_PLAY:
+            return []
+        return [A.SACRIFICE_EXCALIBUR, A.PASS]
+
+    def _decide_excal(self, action: int, _owner: int, _kind: int, _c: int) -> None:
+        self.agenda.pop()
+        if action == A.SACRIFICE_EXCALIBUR:
+            self.excalibur_owner = -2
+            self.cancelled = True
+
+    # ------------------------------------------------------------------ effects
+    def _auto_resolve(self, kind: int, seat: int, chain: int) -> None:
+        if self.cancelled:
+            self.cancelled = False
+            self.discard_black(kind)
+            return
+        quest = BLACK[kind].quest
+        if BLACK[kind].combat_value:
+            if quest == Location.LANCELOT and self.ld_phase >= 2:
+                self._for_finished_quest(kind)
+            else:
+                self.push(T.D_FACE, seat, kind)  # SOC-BLACK-2
+        elif kind in (DESPAIR, DESOLATION):
+            if self.grail_over:
+                self._for_finished_quest(kind)
+            else:
+                self.place_on_grail(kind)
+        elif kind == DARK_FOREST:
+            if self.grail_over:
+                self._for_finished_quest(kind)
+            else:
+                self.limbo.remove(kind)
+                self.dark_forest = True
+        elif kind == EXCALIBUR_CARD:
+            if self.excal_over:
+                self._for_finished_quest(kind)
+            else:
+                self.discard_black(kind)
+                self.excal_pos -= 1
+                self.push(T.QUEST_CHECK, Location.EXCALIBUR, -1)
+        elif kind in (PICTS_CARD, SAXONS_CARD):
+            self.discard_black(kind)
+            self.add_figure(Location.PICTS if kind == PICTS_CARD else Location.SAXONS)
+        elif kind in (MERCENARIES, MORDRED):
+            self.push(T.D_WAR_TARGET, seat, kind)
+        elif kind == GUINEVERE:
+            self.discard_black(kind)
+            for knight in self.knights_in_play_from(seat):
+                self.leave_location(knight)
+                self.loc[knight] = Location.CAMELOT
+            if seat == self.turn_seat:
+                self.turn_flags |= TurnFlag.SKIP_HEROIC
+        elif kind == MIST:
+            self.limbo.remove(kind)
+            self.mist = True
+        elif kind == VIVIEN:
+            self.limbo.remove(kind)
+            self.vivien = True
+        elif kind == MORGAN_1:
+            self.discard_black(kind)
+            for knight in reversed(self.knights_in_play_from(seat)):
+                self.lose_life(knight, 1)
+        elif kind in (MORGAN_2, MORGAN_5):
+            self.discard_black(kind)
+            self.volunteer = -1
+            self.push(T.MORGAN_FALLBACK, kind, seat)
+            for knight in reversed(self.knights_in_play_from(seat)):
+                self.push(T.D_VOLUNTEER, knight, kind)
+        elif kind == MORGAN_3:
+            self.discard_black(kind)
+            for _ in range(3):
+                self.push(T.CHAIN_DRAW, seat)
+        elif kind == MORGAN_4:
+            self.discard_black(kind)
+            self.add_siege(2)
+        else:  # expansion cards are resolved by the expansion's hooks
+            self.discard_black(kind)
+
+    def _for_finished_quest(self, kind: int) -> None:
+        """SOC-BLACK-3: a card for a quest that is over adds a siege engine instead."""
+        self.discard_black(kind)
+        self.add_siege(1)
+
+    def add_figure(self, war: int) -> None:
+        """SOC-WAR-2: a Pict or Saxon figure joins its war; the fourth ends it."""
+        index = war - Location.PICTS
+        self.war_figures[index] = min(4, self.war_figures[index] + 1)
+        self.push(T.QUEST_CHECK, war, -1)
+
+    def _legal_face(self, seat: int, _kind: int, _c: int) -> list[int]:
+        return [A.FACE_DOWN, A.FACE_UP]
+
+    def _decide_face(self, action: int, seat: int, kind: int, _c: int) -> None:
+        self.agenda.pop()
+        face_down = action == A.FACE_DOWN
+        self.place_black_on_quest(kind, seat, face_down)
+        if face_down and self.status[seat] == Status.IN_PLAY:
+            self.draw_white(seat, 1)
+
+    def _legal_war_target(self, seat: int, kind: int, _c: int) -> list[int]:
+        return [A.TARGET + Location.PICTS, A.TARGET + Location.SAXONS]
+
+    def _decide_war_target(self, action: int, seat: int, kind: int, _c: int) -> None:
+        self.agenda.pop()
+        war = action - A.TARGET
+        if kind == MORDRED:  # SOC-B-MORDRED, SOC-RULING-32
+            self.limbo.remove(kind)
+            self.mordred = war - Location.PICTS
+        else:
+            self.discard_black(kind)
+            self.add_figure(war)
+
+    def _legal_volunteer(self, seat: int, kind: int, _c: int) -> list[int]:
+        if self.volunteer >= 0 or self.status[seat] != Status.IN_PLAY:
+            return []
+        if kind == MORGAN_2 and self.hand_size(seat) < 3:  # SOC-RULING-30
+            return []
+        return [A.VOLUNTEER, A.PASS]
+
+    def _decide_volunteer(self, action: int, seat: int, kind: int, _c: int) -> None:
+        self.agenda.pop()
+        if action == A.VOLUNTEER:
+            self.volunteer = seat
+            if kind == MORGAN_2:
+                self.push(T.D_DISCARD, seat, 3)
+            else:
+                self.lose_life(seat, 2)
+
+    def _auto_morgan_fallback(self, kind: int, drawer: int, _c: int) -> None:
+        if self.volunteer < 0:  # nobody volunteered: every knight discards one card
+            for knight in reversed(self.knights_in_play_from(drawer)):
+                if self.hand_size(knight):
+                    self.push(T.D_DISCARD, knight, 1)
+        self.volunteer = -1
+
+    def _legal_discard(self, seat: int, remaining: int, _c: int) -> list[int]:
+        if remaining <= 0 or self.status[seat] != Status.IN_PLAY:
+            return []
+        hand = self.hands[seat]
+        return [A.PLAY + kind for kind in range(len(hand)) if hand[kind]]
+
+    def _decide_discard(self, action: int, seat: int, remaining: int, _c: int) -> None:
+        self.agenda.pop()
+        kind = action - A.PLAY
+        self.take_from_hand(seat, kind, public=False)  # SOC-BLACK-6: discards face down
+        self.discard_white(kind)
+        if remaining > 1:
+            self.push(T.D_DISCARD, seat, remaining - 1)
+
+    def _auto_chain_draw(self, seat: int, _b: int, _c: int) -> None:
+        self.draw_black(seat, Purpose.CHAIN)  # SOC-B-MORGAN-3
+
+    def _auto_perc_armor_second(self, seat: int, _b: int, _c: int) -> None:
+        self.draw_black(seat, Purpose.HELD)
+
+    def _legal_perc_bottom(self, seat: int, _b: int, _c: int) -> list[int]:
+        return sorted({A.CHOOSE_BLACK + kind for kind in self.held})
+
+    def _decide_perc_bottom(self, action: int, seat: int, _b: int, _c: int) -> None:
+        """SOC-RULING-21: Percival with the Armor keeps one card on top, one goes under."""
+        self.agenda.pop()
+        kind = action - A.CHOOSE_BLACK
+        self.held.remove(kind)
+        self.limbo.append(kind)
+        self.to_black_bottom(kind, 1 << seat)
+        for other in self.held:
+            self.limbo.append(other)
+            self.to_black_top(other, 1 << seat)
+        self.held.clear()
+        self.held_seat = -1
+
+    def peek(self, seat: int) -> None:
+        """SOC-KNIGHT-PERCIVAL: look at the top black card (two with the Armor)."""
+        self.turn_flags |= TurnFlag.PEEKED
+        if self.armor_owner == seat:
+            self.turn_flags |= TurnFlag.PERC_ARMOR
+            self.push(T.D_PERC_BOTTOM, seat)
+            self.push(T.PERC_ARMOR_SECOND, seat)
+            self.draw_black(seat, Purpose.HELD)
+        elif self.black_top:
+            code = self.black_top[-1]
+            if not (code // KNOWN_BASE) & (1 << seat):
+                self.black_top[-1] = code + KNOWN_BASE * (1 << seat)
+        else:
+            self.draw_black(seat, Purpose.PEEK)
+
+
+_LANCELOT = LANCELOT_KINDS  # re-exported for the view
+BlackCardRules.AUTO.update(
+    {
+        T.ARMOR_SECOND: BlackCardRules._auto_armor_second,  # type: ignore[dict-item]
+        T.BLACK_AFTER_POOL: BlackCardRules._auto_after_pool,  # type: ignore[dict-item]
+        T.EXCAL_OFFER: BlackCardRules._auto_excal_offer,  # type: ignore[dict-item]
+        T.BLACK_RESOLVE: BlackCardRules._auto_resolve,  # type: ignore[dict-item]
+        T.MORGAN_FALLBACK: BlackCardRules._auto_morgan_fallback,  # type: ignore[dict-item]
+        T.CHAIN_DRAW: BlackCardRules._auto_chain_draw,  # type: ignore[dict-item]
+        T.PERC_ARMOR_SECOND: BlackCardRules._auto_perc_armor_second,  # type: ignore[dict-item]
+    }
+)
+BlackCardRules.LEGAL.update(
+    {
+        T.D_ARMOR: BlackCardRules._legal_armor,  # type: ignore[dict-item]
+        T.D_POOL: BlackCardRules._legal_pool,  # type: ignore[dict-item]
+        T.D_EXCAL: BlackCardRules._legal_excal,  # type: ignore[dict-item]
+        T.D_FACE: BlackCardRules._legal_face,  # type: ignore[dict-item]
+        T.D_WAR_TARGET: BlackCardRules._legal_war_target,  # type: ignore[dict-item]
+        T.D_VOLUNTEER: BlackCardRules._legal_volunteer,  # type: ignore[dict-item]
+        T.D_DISCARD: BlackCardRules._legal_discard,  # type: ignore[dict-item]
+        T.D_PERC_BOTTOM: BlackCardRules._legal_perc_bottom,  # type: ignore[dict-item]
+    }
+)
+BlackCardRules.DECIDE.update(
+    {
+        T.D_ARMOR: BlackCardRules._decide_armor,  # type: ignore[dict-item]
+        T.D_POOL: BlackCardRules._decide_pool,  # type: ignore[dict-item]
+        T.D_EXCAL: BlackCardRules._decide_excal,  # type: ignore[dict-item]
+        T.D_FACE: BlackCardRules._decide_face,  # type: ignore[dict-item]
+        T.D_WAR_TARGET: BlackCardRules._decide_war_target,  # type: ignore[dict-item]
+        T.D_VOLUNTEER: BlackCardRules._decide_volunteer,  # type: ignore[dict-item]
+        T.D_DISCARD: BlackCardRules._decide_discard,  # type: ignore[dict-item]
+        T.D_PERC_BOTTOM: BlackCardRules._decide_perc_bottom,  # type: ignore[dict-item]
+    }
+)

@@ -1,0 +1,378 @@
+"""The agenda runner and the primitive moves every rule is built from.
+
+Rule modules register three kinds of handler per task code (see ``data.T``):
+
+* ``AUTO[code](state, a, b, c)`` — an automatic step: pops itself, may push more tasks;
+* ``LEGAL[code](state, a, b, c) -> list[int]`` — the legal actions of a decision task;
+* ``DECIDE[code](state, action, a, b, c)`` — applies a decision (or a chance outcome).
+
+:meth:`Engine._run` executes automatic steps until a chance node or a decision is on top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from pendragon.games.soc import actions as A
+from pendragon.games.soc.cards import (
+    BLACK,
+    NUM_BLACK,
+    NUM_WHITE,
+    OFF_BOARD,
+    Location,
+)
+from pendragon.games.soc.data import (
+    CHANCE_TASKS,
+    GONE,
+    KNOWN_BASE,
+    EndReason,
+    Loyalty,
+    Result,
+    SocData,
+    Status,
+    T,
+    Task,
+)
+
+AutoHandler = Callable[["Engine", int, int, int], None]
+LegalHandler = Callable[["Engine", int, int, int], list[int]]
+DecideHandler = Callable[["Engine", int, int, int, int], None]
+
+#: The round cap of SOC-RULING-45.
+MAX_ROUNDS = 400
+
+
+class Engine(SocData):
+    """Agenda execution, card movement, life and death, end of game."""
+
+    __slots__ = ()
+
+    AUTO: ClassVar[dict[int, AutoHandler]] = {}
+    LEGAL: ClassVar[dict[int, LegalHandler]] = {}
+    DECIDE: ClassVar[dict[int, DecideHandler]] = {}
+
+    # ------------------------------------------------------------------ agenda
+    def push(self, code: int, a: int = 0, b: int = 0, c: int = 0) -> None:
+        """Schedule a task to run next (the agenda is a stack)."""
+        self.agenda.append((code, a, b, c))
+
+    def push_all(self, tasks: list[Task]) -> None:
+        """Schedule ``tasks`` to run in the order given."""
+        self.agenda.extend(reversed(tasks))
+
+    def _run(self) -> None:
+        """Run automatic tasks until a chance node, a decision or the end."""
+        agenda = self.agenda
+        auto = self.AUTO
+        while agenda and not self.result:
+            code, a, b, c = agenda[-1]
+            if code == T.D_HEROIC and self.doomed == a and self.actions_left == 0:
+                # SOC-RULING-26: the life sacrificed for this action was his last.
+                self.doomed = -1
+                self.push(T.DYING, a)
+                continue
+            handler = auto.get(code)
+            if handler is None:
+                if code in CHANCE_TASKS:
+                    if self._chance_ready(code, a, b):
+                        return
+                    agenda.pop()
+                    continue
+                if self._decision_ready(code, a, b, c):
+                    return
+                agenda.pop()
+                continue
+            agenda.pop()
+            handler(self, a, b, c)
+        if self.result:
+            agenda.clear()
+
+    def _chance_ready(self, code: int, a: int, b: int) -> bool:
+        """Whether a chance task has outcomes; refills decks first (SOC-BLACK-5)."""
+        if code == T.C_WHITE:
+            if not any(self.white_deck):
+                self.reshuffle()
+            return any(self.white_deck)
+        if code == T.C_BLACK:
+            return any(self.black_deck)
+        if code == T.C_HANDCARD:
+            return any(self.hands[a])
+        return True
+
+    def _decision_ready(self, code: int, a: int, b: int, c: int) -> bool:
+        """Whether a decision task still has a decider; otherwise it is dropped."""
+        return bool(self.LEGAL[code](self, a, b, c))
+
+    def top(self) -> Task:
+        """The task waiting for an action."""
+        return self.agenda[-1]
+
+    # ------------------------------------------------------------------ seats
+    def in_play(self, seat: int) -> bool:
+        """A living knight who has not been unmasked (SOC-RULING-39)."""
+        return self.status[seat] == Status.IN_PLAY
+
+    def seats_from(self, first: int) -> list[int]:
+        """All seats in turn order starting with ``first``."""
+        n = self.n
+        return [(first + i) % n for i in range(n)]
+
+    def knights_in_play_from(self, first: int) -> list[int]:
+        """Knights in play in turn order starting with ``first`` (or the next after it)."""
+        return [s for s in self.seats_from(first) if self.status[s] == Status.IN_PLAY]
+
+    def has_knight(self, seat: int, knight: int) -> bool:
+        """Whether ``seat`` is in play with the coat of arms ``knight`` (its power works)."""
+        return self.knight[seat] == knight and self.status[seat] == Status.IN_PLAY
+
+    def seat_of_knight(self, knight: int) -> int:
+        """The seat in play holding ``knight``, or -1."""
+        for seat in range(self.n):
+            if self.knight[seat] == knight and self.status[seat] == Status.IN_PLAY:
+                return seat
+        return -1
+
+    def present(self, location: int) -> list[int]:
+        """Knights in play at ``location``, in turn order from the current turn's seat."""
+        start = self.turn_seat if self.turn_seat >= 0 else 0
+        return [s for s in self.knights_in_play_from(start) if self.loc[s] == location]
+
+    # ------------------------------------------------------------------ cards
+    def hand_size(self, seat: int) -> int:
+        """Number of white cards in ``seat``'s hand."""
+        return sum(self.hands[seat])
+
+    def take_from_hand(self, seat: int, kind: int, public: bool) -> None:
+        """Remove one ``kind`` from ``seat``'s hand, keeping others' knowledge honest.
+
+        A public removal tells everyone which card left; a hidden one tells nothing, so
+        what others knew of the hand can no longer be relied on.
+        """
+        self.hands[seat][kind] -= 1
+        if not self.known:
+            return
+        for (viewer, holder), cards in list(self.known.items()):
+            if holder != seat or viewer == seat:
+                continue
+            if public:
+                if cards[kind]:
+                    cards[kind] -= 1
+                    if not any(cards):
+                        del self.known[(viewer, holder)]
+            else:
+                del self.known[(viewer, holder)]
+
+    def learn(self, viewer: int, holder: int, kind: int, count: int = 1) -> None:
+        """Record that ``viewer`` knows ``holder`` holds ``count`` more ``kind``."""
+        if viewer == holder:
+            return
+        cards = self.known.get((viewer, holder))
+        if cards is None:
+            cards = self.known[(viewer, holder)] = [0] * NUM_WHITE
+        cards[kind] += count
+
+    def forget_hand(self, seat: int) -> None:
+        """Drop every knowledge record about ``seat``'s hand (it was emptied)."""
+        for key in [k for k in self.known if k[1] == seat]:
+            del self.known[key]
+
+    def discard_white(self, kind: int, count: int = 1) -> None:
+        """Put white cards on the white discard pile."""
+        self.white_discard[kind] += count
+
+    def discard_hand(self, seat: int) -> None:
+        """Discard a whole hand (death, unmasking)."""
+        hand = self.hands[seat]
+        for kind in range(NUM_WHITE):
+            self.white_discard[kind] += hand[kind]
+            hand[kind] = 0
+        self.forget_hand(seat)
+
+    def discard_black(self, kind: int) -> None:
+        """Put a black card (leaving limbo) on the black discard pile."""
+        self.limbo.remove(kind)
+        self.black_discard[kind] += 1
+
+    def reshuffle(self) -> None:
+        """SOC-BLACK-5: both discard piles go back into their decks (decks are unordered)."""
+        for kind in range(NUM_WHITE):
+            self.white_deck[kind] += self.white_discard[kind]
+            self.white_discard[kind] = 0
+        deck = self.black_deck
+        for kind in range(NUM_BLACK):
+            deck[kind] += self.black_discard[kind]
+            self.black_discard[kind] = 0
+        for code in self.black_top:
+            deck[code % KNOWN_BASE] += 1
+        for code in self.black_bottom:
+            deck[code % KNOWN_BASE] += 1
+        self.black_top.clear()
+        self.black_bottom.clear()
+
+    def black_deck_size(self) -> int:
+        """Cards in the black deck (known top and bottom included)."""
+        return sum(self.black_deck) + len(self.black_top) + len(self.black_bottom)
+
+    def draw_white(self, seat: int, count: int) -> None:
+        """Schedule ``count`` white draws into ``seat``'s hand (chance nodes)."""
+        for _ in range(count):
+            self.push(T.C_WHITE, seat, 0)
+
+    def white_drawn(self, seat: int, purpose: int, kind: int) -> None:
+        """A white card came off the deck: into a hand or onto the table for sharing."""
+        self.white_deck[kind] -= 1
+        if purpose == 0:
+            self.hands[seat][kind] += 1
+        else:
+            self.offer.append(kind)
+        if not any(self.white_deck):
+            self.reshuffle()
+
+    def draw_black(self, seat: int, purpose: int) -> None:
+        """Take the top black card for ``purpose``: a known card at once, else chance."""
+        if self.black_top:
+            self.black_drawn(seat, purpose, self.black_top.pop() % KNOWN_BASE, from_deck=False)
+        elif any(self.black_deck):
+            self.push(T.C_BLACK, seat, purpose)
+        elif self.black_bottom:
+            self.black_drawn(seat, purpose, self.black_bottom.pop(0) % KNOWN_BASE, from_deck=False)
+        else:
+            self.reshuffle()
+            if self.black_deck_size():
+                self.draw_black(seat, purpose)
+
+    def black_drawn(self, seat: int, purpose: int, kind: int, from_deck: bool = True) -> None:
+        """A black card left the deck; hand it to the purpose's rule."""
+        if from_deck:
+            self.black_deck[kind] -= 1
+        self.limbo.append(kind)
+        if not self.black_deck_size():
+            self.reshuffle()
+        self.on_black_drawn(seat, purpose, kind)
+
+    def on_black_drawn(self, seat: int, purpose: int, kind: int) -> None:
+        """Dispatch a drawn black card (implemented by the black-card rules)."""
+        raise NotImplementedError
+
+    def to_black_bottom(self, kind: int, knowers: int) -> None:
+        """Put a card from limbo under the black deck, known to the seats in ``knowers``."""
+        self.limbo.remove(kind)
+        self.black_bottom.append(kind + KNOWN_BASE * knowers)
+
+    def to_black_top(self, kind: int, knowers: int) -> None:
+        """Put a card from limbo on top of the black deck, known to ``knowers``."""
+        self.limbo.remove(kind)
+        self.black_top.append(kind + KNOWN_BASE * knowers)
+
+    # ------------------------------------------------------------------ life
+    def gain_life(self, seat: int, amount: int) -> None:
+        """SOC-LIFE-1: life never exceeds 6."""
+        if self.status[seat] == Status.IN_PLAY:
+            self.life[seat] = min(6, self.life[seat] + amount)
+
+    def lose_life(self, seat: int, amount: int, deferred: bool = False) -> None:
+        """Lose life; at 0 the knight is dying (SOC-DEATH-1, SOC-RULING-26).
+
+        ``deferred``: the life was sacrificed for a second heroic action, so death waits
+        until that action is finished.
+        """
+        if self.status[seat] != Status.IN_PLAY or self.life[seat] == 0:
+            return
+        self.life[seat] = max(0, self.life[seat] - amount)
+        if self.life[seat] == 0:
+            if deferred:
+                self.doomed = seat
+            else:
+                self.push(T.DYING, seat)
+
+    def die(self, seat: int) -> None:
+        """SOC-DEATH-1: the knight leaves the game; his side may still win."""
+        self.leave_location(seat)
+        self.status[seat] = Status.DEAD
+        self.life[seat] = 0
+        self.loc[seat] = OFF_BOARD
+        self.discard_hand(seat)
+        if self.excalibur_owner == seat:
+            self.excalibur_owner = GONE
+        if self.armor_owner == seat:
+            self.armor_owner = GONE
+        if self.grail_owner == seat:
+            self.grail_owner = GONE
+        if self.doomed == seat:
+            self.doomed = -1
+        if seat == self.turn_seat:
+            self.turn_flags |= 32  # SKIP_HEROIC: his turn is over
+        self.check_end()
+
+    def leave_location(self, seat: int) -> None:
+        """Leaving a solo quest before its end costs the white cards played there (SOC-HERO-4)."""
+        location = self.loc[seat]
+        if location == Location.BLACK_KNIGHT:
+            for kind in self.bk_white:
+                self.white_discard[kind] += 1
+            self.bk_white.clear()
+        elif location == Location.LANCELOT and self.ld_phase == 0:
+            for kind in self.ld_white:
+                self.white_discard[kind] += 1
+            self.ld_white.clear()
+
+    # ------------------------------------------------------------------ end
+    def check_end(self) -> bool:
+        """SOC-END-1, SOC-END-2: end the game if a condition holds; return whether it ended."""
+        if self.result:
+            return True
+        if self.siege >= 12:
+            return self.finish(Result.EVIL_WIN, EndReason.SIEGE)
+        if self.black_swords >= 7:
+            return self.finish(Result.EVIL_WIN, EndReason.BLACK_SWORDS)
+        if self.loyalty[-1] != Loyalty.UNDEALT and not any(
+            self.status[s] == Status.IN_PLAY and self.loyalty[s] == Loyalty.LOYAL
+            for s in range(self.n)
+        ):
+            return self.finish(Result.EVIL_WIN, EndReason.ALL_DEAD)
+        if self.white_swords + self.black_swords >= 12:
+            # SOC-TRAITOR-3: each hidden living traitor turns two white swords black.
+            for seat in range(self.n):
+                if self.loyalty[seat] == Loyalty.TRAITOR and self.status[seat] == Status.IN_PLAY:
+                    flipped = min(2, self.white_swords)
+                    self.white_swords -= flipped
+                    self.black_swords += flipped
+            won = self.white_swords > self.black_swords  # SOC-END-3: ties go to evil
+            return self.finish(Result.LOYAL_WIN if won else Result.EVIL_WIN, EndReason.SWORDS)
+        if self.turns >= MAX_ROUNDS * self.n:
+            return self.finish(Result.EVIL_WIN, EndReason.EXHAUSTED)
+        return False
+
+    def finish(self, result: Result, reason: EndReason) -> bool:
+        """Record the end of the game."""
+        self.result = int(result)
+        self.end_reason = int(reason)
+        self.agenda.clear()
+        return True
+
+    def add_siege(self, count: int = 1) -> None:
+        """SOC-SIEGE-2: siege engines gather; the 12th ends the game."""
+        self.siege = min(12, self.siege + count)
+        self.check_end()
+
+    def add_swords(self, white: int, black: int) -> None:
+        """Lay swords on the Round Table."""
+        self.white_swords += white
+        self.black_swords += black
+        self.check_end()
+
+    def is_special_black(self, kind: int) -> bool:
+        """Whether a black kind is special (cancellable by three Merlins)."""
+        return BLACK[kind].special
+
+    def chance_action_for(self, code: int, a: int, b: int) -> list[tuple[int, float]]:
+        """Outcomes of the chance task on top."""
+        raise NotImplementedError
+
+    def decision_seat(self, code: int, a: int, b: int, c: int) -> int:
+        """The seat deciding a decision task (its first argument by convention)."""
+        return a
+
+
+_ = A  # the catalog is used by the rule modules that import this one

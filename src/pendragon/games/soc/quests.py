@@ -1,0 +1,439 @@
+"""Quests: what may be played on each, when each ends, and what its end brings.
+
+Rule IDs: SOC-QUEST-*, SOC-BK-*, SOC-LANCELOT-*, SOC-DRAGON-*, SOC-EXCALIBUR-*, SOC-GRAIL-*,
+SOC-WAR-*, SOC-SIEGE-1 and the sharing of rewards (SOC-RULING-1, SOC-RULING-14).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pendragon.games.soc import actions as A
+from pendragon.games.soc.cards import (
+    BLACK,
+    DARK_FOREST,
+    DESOLATION,
+    DESPAIR,
+    DRAGON_BONUS,
+    FIGHT_KINDS,
+    GRAIL_CARD,
+    HEROISM,
+    KAY,
+    MORDRED,
+    PALAMEDES,
+    VIVIEN,
+    WHITE,
+    Location,
+)
+from pendragon.games.soc.data import FACE_DOWN_BASE, GONE, Status, T
+from pendragon.games.soc.engine import Engine
+
+#: Excalibur's river: the sword starts at 0 and is won at +5, lost at -5 (SOC-RULING-16).
+EXCALIBUR_HOME = 5
+GRAIL_SPOTS = 7
+WARS = (Location.PICTS, Location.SAXONS)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What winning or losing a quest brings (the pictograms of the Book of Quests)."""
+
+    swords: int
+    cards: int
+    life: int
+    siege: int = 0
+
+
+#: (victory, defeat) per quest; the Lancelot board's entry is chosen by its phase.
+OUTCOMES: dict[str, tuple[Outcome, Outcome]] = {
+    "black-knight": (Outcome(1, 3, 1), Outcome(1, 0, -1)),  # SOC-BK-3, SOC-BK-4
+    "lancelot": (Outcome(1, 4, 1), Outcome(1, 0, -1)),  # SOC-LANCELOT-3, -4
+    "dragon": (Outcome(2, 7, 2), Outcome(2, 0, -2)),  # SOC-DRAGON-3, -4
+    "excalibur": (Outcome(2, 7, 1), Outcome(2, 0, -1)),  # SOC-EXCALIBUR-2, -3
+    "grail": (Outcome(3, 7, 1), Outcome(3, 0, -1)),  # SOC-GRAIL-3, -4
+    "war": (Outcome(1, 4, 1), Outcome(1, 0, -1, siege=2)),  # SOC-WAR-3, -4
+}
+
+
+def fight_value(kind: int) -> int:
+    """Printed value of a white Fight card."""
+    return WHITE[kind].fight_value
+
+
+def black_value(code: int, dragon: bool) -> int:
+    """Value of a black combat card on its quest (Dragon side +4, SOC-DRAGON-1)."""
+    kind = code % FACE_DOWN_BASE
+    return BLACK[kind].combat_value + (DRAGON_BONUS if dragon else 0)
+
+
+def combination_allows(values: list[int], max_count: int, max_distinct: int) -> bool:
+    """Whether ``values`` can still grow into the quest's combination.
+
+    Two pairs of different values: at most 2 of a value, at most 2 values (SOC-BK-1).
+    A full house: at most 3 of a value, at most 2 values (SOC-LANCELOT-1).
+    Three different three-of-a-kinds: at most 3 of a value, 3 values (SOC-DRAGON-1).
+
+    >>> combination_allows([1, 1, 3], 2, 2), combination_allows([1, 1, 1], 2, 2)
+    (True, False)
+    >>> combination_allows([4, 4, 2, 2, 4], 3, 2), combination_allows([4, 2, 5], 3, 2)
+    (True, False)
+    """
+    counts: dict[int, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return len(counts) <= max_distinct and max(counts.values(), default=0) <= max_count
+
+
+class QuestRules(Engine):
+    """Quest plays, quest ends, rewards and their sharing."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ status
+    def quest_open(self, location: int) -> bool:
+        """Whether ``location`` can still be travelled to and played on (SOC-RULING-41)."""
+        if location == Location.LANCELOT:
+            return self.ld_phase < 2
+        if location == Location.EXCALIBUR:
+            return not self.excal_over
+        if location == Location.GRAIL:
+            return not self.grail_over
+        return True
+
+    def is_solo(self, location: int) -> bool:
+        """Solo quests: the Black Knight and Lancelot (SOC-HERO-4)."""
+        return location == Location.BLACK_KNIGHT or (
+            location == Location.LANCELOT and self.ld_phase == 0
+        )
+
+    def can_move(self, seat: int, location: int) -> bool:
+        """SOC-HERO-3: to another open quest; a solo quest only while free."""
+        if location == self.loc[seat] or not self.quest_open(location):
+            return False
+        return not (self.is_solo(location) and self.present(location))
+
+    # ------------------------------------------------------------------ plays
+    def combat_white(self, location: int) -> list[int]:
+        """The white cards on a combat quest."""
+        return self.bk_white if location == Location.BLACK_KNIGHT else self.ld_white
+
+    def can_play_fight(self, location: int, kind: int) -> bool:
+        """Whether Fight card ``kind`` may be played on ``location`` as a quest action."""
+        if kind not in FIGHT_KINDS:
+            return False
+        value = fight_value(kind)
+        if location == Location.BLACK_KNIGHT:
+            return combination_allows([fight_value(k) for k in self.bk_white] + [value], 2, 2)
+        if location == Location.LANCELOT:
+            values = [fight_value(k) for k in self.ld_white] + [value]
+            if self.ld_phase == 0:
+                return combination_allows(values, 3, 2)
+            return combination_allows(values, 3, 3)
+        if location in WARS:
+            war = location - Location.PICTS
+            played = [fight_value(k) for k in self.war_white[war]]
+            if value not in played:
+                return True
+            return value == 5 and self.mordred == war and played.count(5) == 1
+        return False
+
+    def quest_plays(self, seat: int) -> list[int]:
+        """Legal quest-action ids for ``seat`` where it stands (SOC-HERO-5)."""
+        location = self.loc[seat]
+        hand = self.hands[seat]
+        if location == Location.CAMELOT:
+            plays = []
+            if self.hand_size(seat) < 12:  # SOC-RULING-2
+                plays.append(A.DRAW_WHITE)
+            if self.siege and any(hand[k] for k in FIGHT_KINDS):  # SOC-RULING-25
+                plays.append(A.FIGHT_SIEGE)
+            return plays
+        if location == Location.EXCALIBUR:
+            return [A.PLAY + k for k in range(len(hand)) if hand[k]]
+        if location == Location.GRAIL:
+            if self.dark_forest or not hand[GRAIL_CARD]:  # SOC-B-DARKFOREST
+                return []
+            return [A.PLAY + GRAIL_CARD]
+        return [A.PLAY + k for k in FIGHT_KINDS if hand[k] and self.can_play_fight(location, k)]
+
+    def play_on_quest(self, seat: int, kind: int) -> None:
+        """Apply a knight's quest action with white card ``kind``."""
+        location = self.loc[seat]
+        if location == Location.EXCALIBUR:
+            # SOC-EXCALIBUR-1: any white card, discarded face down (SOC-RULING-42).
+            self.take_from_hand(seat, kind, public=False)
+            self.discard_white(kind)
+            self.excal_pos += 1
+        elif location == Location.GRAIL:
+            self.take_from_hand(seat, kind, public=True)
+            if self.grail_white + len(self.grail_black) < GRAIL_SPOTS:
+                self.grail_white += 1
+            else:  # SOC-GRAIL-2: a full board; the nearest black card goes with the Grail card
+                nearest = self.grail_black.pop()
+                self.black_discard[nearest] += 1
+                self.discard_white(kind)
+        else:
+            self.take_from_hand(seat, kind, public=True)
+            if location in WARS:
+                self.war_white[location - Location.PICTS].append(kind)
+            else:
+                self.combat_white(location).append(kind)
+        self.push(T.QUEST_CHECK, location, seat)
+
+    # ------------------------------------------------------------------ ends
+    def _auto_quest_check(self, location: int, finisher: int, _c: int) -> None:
+        """End ``location``'s quest if one side has completed it."""
+        if location == Location.BLACK_KNIGHT:
+            if len(self.bk_white) >= 4 or len(self.bk_black) >= 4:
+                self._begin_combat_end(location, finisher)
+        elif location == Location.LANCELOT:
+            if self.ld_phase == 0:
+                done = len(self.ld_white) >= 5 or len(self.ld_black) >= 5
+            else:
+                done = len(self.ld_white) >= 9 or len(self.ld_black) >= 5
+            if self.ld_phase < 2 and done:
+                self._begin_combat_end(location, finisher)
+        elif location == Location.EXCALIBUR:
+            if not self.excal_over and abs(self.excal_pos) >= EXCALIBUR_HOME:
+                self.end_quest(location, self.excal_pos > 0, finisher)
+        elif location == Location.GRAIL:
+            if not self.grail_over and self.grail_white >= GRAIL_SPOTS:
+                self.end_quest(location, True, finisher)
+            elif not self.grail_over and len(self.grail_black) >= GRAIL_SPOTS:
+                self.end_quest(location, False, finisher)
+        else:
+            war = location - Location.PICTS
+            needed = 6 if self.mordred == war else 5
+            if self.war_figures[war] >= 4:
+                self.end_quest(location, False, finisher)
+            elif len(self.war_white[war]) >= needed:
+                self.end_quest(location, True, finisher)
+
+    def _begin_combat_end(self, location: int, finisher: int) -> None:
+        """SOC-BK-2: the black cards are revealed; Sir Kay may add one card; compare."""
+        blacks = self.bk_black if location == Location.BLACK_KNIGHT else self.ld_black
+        blacks[:] = [code % FACE_DOWN_BASE for code in blacks]
+        self.kay_bonus = 0
+        self.push(T.COMBAT_COMPARE, location, finisher)
+        kay = self.seat_of_knight(KAY)
+        if kay >= 0 and self.loc[kay] == location and any(self.hands[kay][k] for k in FIGHT_KINDS):
+            self.push(T.D_KAY, kay, location)
+
+    def combat_totals(self, location: int) -> tuple[int, int]:
+        """(knights' total, evil's total) on a combat quest right now."""
+        dragon = location == Location.LANCELOT and self.ld_phase == 1
+        whites = self.combat_white(location)
+        blacks = self.bk_black if location == Location.BLACK_KNIGHT else self.ld_black
+        white_total = sum(fight_value(k) for k in whites) + self.kay_bonus
+        owner = self.excalibur_owner
+        if owner >= 0 and self.loc[owner] == location:  # SOC-RELIC-EXCALIBUR-1
+            white_total += 1
+        return white_total, sum(black_value(code, dragon) for code in blacks)
+
+    def _auto_combat_compare(self, location: int, finisher: int, _c: int) -> None:
+        white_total, black_total = self.combat_totals(location)
+        self.kay_bonus = 0
+        self.end_quest(location, white_total > black_total, finisher)  # SOC-END-3
+
+    def end_quest(self, location: int, won: bool, finisher: int) -> None:
+        """SOC-QUEST-1..5: clear the board, bring knights home, apply the outcome."""
+        present = self.present(location)
+        key = self._outcome_key(location)
+        outcome = OUTCOMES[key][0 if won else 1]
+        self._clear_board(location)
+        for seat in present:
+            self.loc[seat] = Location.CAMELOT
+        heroism = 0
+        if self.heroism == location:  # SOC-W-HEROISM
+            heroism = 1
+            self.heroism = -1
+            self.discard_white(HEROISM)
+        if won:
+            if self.vivien:  # SOC-B-VIVIEN: a quest won lifts her spell
+                self.vivien = False
+                self.black_discard[VIVIEN] += 1
+            if self.dark_forest and location != Location.GRAIL:  # SOC-RULING-17
+                self.dark_forest = False
+                self.black_discard[DARK_FOREST] += 1
+            for seat in present:
+                bonus = 1 if self.knight[seat] == PALAMEDES else 0  # SOC-KNIGHT-PALAMEDES
+                self.gain_life(seat, outcome.life + bonus)
+            self._award_relic(location, finisher, present)
+            self.add_swords(outcome.swords + heroism, 0)
+            if present and outcome.cards and not self.result:
+                giver = finisher if finisher in present or (
+                    finisher >= 0 and self.status[finisher] == Status.IN_PLAY
+                ) else present[0]
+                self.start_offer(outcome.cards, present, giver)
+        else:
+            self._lose_relic(location)
+            for seat in reversed(present):
+                self.lose_life(seat, -outcome.life)  # SOC-QUEST-5: nobody present, no loss
+            mist = 1 if self.mist else 0  # SOC-B-MIST
+            self.add_swords(0, outcome.swords + heroism + mist)
+            if outcome.siege:
+                self.add_siege(outcome.siege)
+        self._advance_board(location)
+
+    def _outcome_key(self, location: int) -> str:
+        if location == Location.LANCELOT:
+            return "lancelot" if self.ld_phase == 0 else "dragon"
+        if location in WARS:
+            return "war"
+        return ("", "black-knight", "", "excalibur", "grail")[location]
+
+    def _clear_board(self, location: int) -> None:
+        """Discard the cards and figures of a finished quest."""
+        if location == Location.BLACK_KNIGHT:
+            whites, blacks = self.bk_white, self.bk_black
+        elif location == Location.LANCELOT:
+            whites, blacks = self.ld_white, self.ld_black
+        elif location == Location.GRAIL:
+            self.discard_white(GRAIL_CARD, self.grail_white)
+            self.grail_white = 0
+            whites, blacks = [], self.grail_black
+            if self.dark_forest:
+                self.dark_forest = False
+                self.black_discard[DARK_FOREST] += 1
+        elif location in WARS:
+            war = location - Location.PICTS
+            whites, blacks = self.war_white[war], []
+            self.war_figures[war] = 0
+            if self.mordred == war:  # SOC-B-MORDRED
+                self.mordred = -1
+                self.black_discard[MORDRED] += 1
+        else:
+            return
+        for kind in whites:
+            self.white_discard[kind] += 1
+        for code in blacks:
+            self.black_discard[code % FACE_DOWN_BASE] += 1
+        whites.clear()
+        blacks.clear()
+
+    def _advance_board(self, location: int) -> None:
+        """One-time quests close; the Lancelot board turns to the Dragon (SOC-LANCELOT-5)."""
+        if location == Location.LANCELOT:
+            self.ld_phase += 1
+        elif location == Location.EXCALIBUR:
+            self.excal_over = True
+        elif location == Location.GRAIL:
+            self.grail_over = True
+
+    def _award_relic(self, location: int, finisher: int, present: list[int]) -> None:
+        """SOC-QUEST-4: the relic goes to the knight whose action ended the quest."""
+        winner = finisher if finisher >= 0 and self.status[finisher] == Status.IN_PLAY else (
+            present[0] if present else -1
+        )
+        if location == Location.LANCELOT and self.ld_phase == 0:
+            self.armor_owner = winner if winner >= 0 else GONE
+        elif location == Location.EXCALIBUR:
+            self.excalibur_owner = winner if winner >= 0 else GONE
+        elif location == Location.GRAIL:
+            self.grail_owner = winner if winner >= 0 else GONE
+
+    def _lose_relic(self, location: int) -> None:
+        """SOC-QUEST-4: a lost legendary quest loses its relic for good."""
+        if location == Location.LANCELOT and self.ld_phase == 0:
+            self.armor_owner = GONE
+        elif location == Location.EXCALIBUR:
+            self.excalibur_owner = GONE
+        elif location == Location.GRAIL:
+            self.grail_owner = GONE
+
+    # ------------------------------------------------------------------ sharing
+    def start_offer(self, count: int, eligible: list[int], giver: int) -> None:
+        """Reveal ``count`` white cards and share them among ``eligible`` (SOC-RULING-1)."""
+        self.offer_eligible = list(eligible)
+        self.offer_giver = giver
+        self.push(T.SHARE_NEXT)
+        for _ in range(count):
+            self.push(T.C_WHITE, -1, 1)
+
+    def _auto_share_next(self, _a: int, _b: int, _c: int) -> None:
+        if not self.offer:
+            self.offer_eligible = []
+            self.offer_giver = -1
+            return
+        eligible = [s for s in self.offer_eligible if self.status[s] == Status.IN_PLAY]
+        if not eligible:
+            for kind in self.offer:
+                self.discard_white(kind)
+            self.offer.clear()
+            return
+        self.push(T.SHARE_NEXT)
+        if len(eligible) == 1:
+            self.give_offered(eligible[0])
+        elif self.game.random_share:
+            self.push(T.C_RANDSEAT)
+        else:
+            giver = self.offer_giver
+            if giver < 0 or self.status[giver] != Status.IN_PLAY:
+                giver = eligible[0]
+            self.push(T.D_SHARE, giver)
+
+    def give_offered(self, seat: int) -> None:
+        """The first revealed card goes to ``seat``; everyone saw it."""
+        kind = self.offer.pop(0)
+        self.hands[seat][kind] += 1
+        for viewer in range(self.n):
+            self.learn(viewer, seat, kind)
+
+    def share_targets(self) -> list[int]:
+        """Seats that may receive the card being shared."""
+        return [s for s in self.offer_eligible if self.status[s] == Status.IN_PLAY]
+
+    def _legal_share(self, giver: int, _b: int, _c: int) -> list[int]:
+        if not self.offer:
+            return []
+        return [A.SEAT + s for s in self.share_targets()]
+
+    def _decide_share(self, action: int, _giver: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        self.give_offered(action - A.SEAT)
+
+    # ------------------------------------------------------------------ black on quests
+    def place_black_on_quest(self, kind: int, placer: int, face_down: bool) -> None:
+        """SOC-BLACK-1, SOC-BLACK-2: a combat card goes on its quest (maybe face down)."""
+        self.limbo.remove(kind)
+        code = kind + (FACE_DOWN_BASE * (placer + 1) if face_down else 0)
+        if BLACK[kind].quest == Location.BLACK_KNIGHT:
+            self.bk_black.append(code)
+            self.push(T.QUEST_CHECK, Location.BLACK_KNIGHT, -1)
+        else:
+            self.ld_black.append(code)
+            self.push(T.QUEST_CHECK, Location.LANCELOT, -1)
+
+    def place_on_grail(self, kind: int) -> None:
+        """SOC-B-DESPAIR, SOC-B-DESOLATION, SOC-GRAIL-2."""
+        self.limbo.remove(kind)
+        if kind == DESOLATION and self.grail_white:
+            self.grail_white -= 1
+            self.discard_white(GRAIL_CARD)
+        if self.grail_white + len(self.grail_black) < GRAIL_SPOTS:
+            self.grail_black.append(kind)
+        else:  # a Despair on a full board takes the nearest Grail card with it
+            if self.grail_white:
+                self.grail_white -= 1
+                self.discard_white(GRAIL_CARD)
+            self.black_discard[kind] += 1
+        self.push(T.QUEST_CHECK, Location.GRAIL, -1)
+
+    def last_standard_black(self, location: int) -> int:
+        """Index of the last standard black card on a quest, for Merlin (SOC-RULING-18)."""
+        if location == Location.BLACK_KNIGHT:
+            return len(self.bk_black) - 1
+        if location == Location.LANCELOT:
+            return len(self.ld_black) - 1 if self.ld_phase < 2 else -1
+        if location == Location.GRAIL:
+            for index in range(len(self.grail_black) - 1, -1, -1):
+                if self.grail_black[index] == DESPAIR:
+                    return index
+        return -1
+
+
+QuestRules.AUTO[T.QUEST_CHECK] = QuestRules._auto_quest_check  # type: ignore[assignment]
+QuestRules.AUTO[T.COMBAT_COMPARE] = QuestRules._auto_combat_compare  # type: ignore[assignment]
+QuestRules.AUTO[T.SHARE_NEXT] = QuestRules._auto_share_next  # type: ignore[assignment]
+QuestRules.LEGAL[T.D_SHARE] = QuestRules._legal_share  # type: ignore[assignment]
+QuestRules.DECIDE[T.D_SHARE] = QuestRules._decide_share  # type: ignore[assignment]

@@ -1,0 +1,479 @@
+"""The concrete Shadows over Camelot state: the API glue, copying, storage and checks."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from pendragon.core.api import CHANCE, TERMINAL
+from pendragon.core.errors import CorruptStateError
+from pendragon.games.soc import actions as A
+from pendragon.games.soc.cards import BLACK, COMBAT_BLACK_KINDS, NUM_BLACK, NUM_WHITE, Location
+from pendragon.games.soc.cards import DARK_FOREST as BLACK_DARK_FOREST
+from pendragon.games.soc.cards import GRAIL_CARD as WHITE_GRAIL
+from pendragon.games.soc.cards import HEROISM as WHITE_HEROISM
+from pendragon.games.soc.cards import MERLIN as WHITE_MERLIN
+from pendragon.games.soc.cards import MIST as BLACK_MIST
+from pendragon.games.soc.cards import MORDRED as BLACK_MORDRED
+from pendragon.games.soc.cards import VIVIEN as BLACK_VIVIEN
+from pendragon.games.soc.data import (
+    CHANCE_TASKS,
+    FACE_DOWN_BASE,
+    KNOWN_BASE,
+    Loyalty,
+    Result,
+    Status,
+    T,
+)
+from pendragon.games.soc.view import ViewRules
+
+FORMAT = "pendragon-soc-state"
+FORMAT_VERSION = 1
+
+
+class SocState(ViewRules):
+    """A position of Shadows over Camelot. Create it with ``game.new_initial_state()``."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ API glue
+    def current_player(self) -> int:
+        if self.result:
+            return TERMINAL
+        code, a, _b, _c = self.agenda[-1]
+        return CHANCE if code in CHANCE_TASKS else a
+
+    def _legal_actions(self) -> list[int]:
+        code, a, b, c = self.agenda[-1]
+        return self.LEGAL[code](self, a, b, c)
+
+    def is_legal(self, action: int) -> bool:
+        if self.result:
+            return False
+        return action in self.legal_actions()
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        code, a, b, _c = self.agenda[-1]
+        if code == T.C_WHITE:
+            return _weighted(A.WHITE_CARD, self.white_deck)
+        if code == T.C_BLACK:
+            return _weighted(A.BLACK_CARD, self.black_deck)
+        if code == T.C_DIE:
+            return [(A.DIE + i, 1 / 8) for i in range(8)]
+        if code == T.C_HANDCARD:
+            return _weighted(A.WHITE_CARD, self.hands[a])
+        if code == T.C_KNIGHT:
+            free = [k for k in self.game.knight_pool if k not in self.knight]
+            return [(A.DEAL_KNIGHT + k, 1 / len(free)) for k in free]
+        if code == T.C_LOYALTY:
+            loyal, traitors = self.loyalty_left()
+            total = loyal + traitors
+            outcomes = []
+            if loyal:
+                outcomes.append((A.DEAL_LOYAL, loyal / total))
+            if traitors:
+                outcomes.append((A.DEAL_TRAITOR, traitors / total))
+            return outcomes
+        if code == T.C_RANDSEAT:
+            targets = self.share_targets()
+            return [(A.RANDOM_SEAT + s, 1 / len(targets)) for s in targets]
+        raise AssertionError(f"no chance outcomes for task {code}")
+
+    def loyalty_left(self) -> tuple[int, int]:
+        """Loyal and traitor cards not yet dealt (SOC-SETUP-5)."""
+        loyal, traitors = self.game.loyalty_deck
+        for card in self.loyalty:
+            if card == Loyalty.LOYAL:
+                loyal -= 1
+            elif card == Loyalty.TRAITOR:
+                traitors -= 1
+        return loyal, traitors
+
+    def _apply(self, action: int) -> None:
+        code, a, b, c = self.agenda[-1]
+        if code in CHANCE_TASKS:
+            self.agenda.pop()
+            self._apply_chance(code, a, b, action)
+        else:
+            self.DECIDE[code](self, action, a, b, c)
+        self._run()
+
+    def _apply_chance(self, code: int, a: int, b: int, action: int) -> None:
+        if code == T.C_WHITE:
+            self.white_drawn(a, b, action - A.WHITE_CARD)
+        elif code == T.C_BLACK:
+            self.black_drawn(a, b, action - A.BLACK_CARD)
+        elif code == T.C_DIE:
+            self.siege_die = action - A.DIE + 1
+        elif code == T.C_HANDCARD:  # SOC-TRAITOR-2: seen by victim and thief only
+            kind = action - A.WHITE_CARD
+            self.take_from_hand(a, kind, public=False)
+            self.discard_white(kind)
+        elif code == T.C_KNIGHT:
+            self.knight[a] = action - A.DEAL_KNIGHT
+        elif code == T.C_LOYALTY:
+            self.loyalty[a] = Loyalty.TRAITOR if action == A.DEAL_TRAITOR else Loyalty.LOYAL
+        elif code == T.C_RANDSEAT:
+            self.give_offered(action - A.RANDOM_SEAT)
+
+    def returns(self) -> list[float]:
+        """SOC-END-4: +1 to the winning side (a traitor wins with evil), -1 to the other."""
+        if not self.result:
+            return [0.0] * self.n
+        loyal_won = self.result == Result.LOYAL_WIN
+        return [
+            1.0 if (self.loyalty[s] == Loyalty.TRAITOR) != loyal_won else -1.0
+            for s in range(self.n)
+        ]
+
+    def decision_summary(self) -> str:
+        player = self.current_player()
+        if player == TERMINAL:
+            return "game over"
+        if player == CHANCE:
+            return f"waiting for chance ({self.decision_name()})"
+        return f"waiting for seat {player}: {self.decision_name()}"
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> SocState:
+        new: SocState = object.__new__(SocState)
+        new.game = self.game
+        new._history = self._history[:]
+        new._chance_count = self._chance_count
+        new._rng_seed = self._rng_seed
+        for name in self.SCALARS:
+            object.__setattr__(new, name, getattr(self, name))
+        for name in self.FLAT_LISTS:
+            object.__setattr__(new, name, getattr(self, name)[:])
+        new.hands = [hand[:] for hand in self.hands]
+        new.war_white = [self.war_white[0][:], self.war_white[1][:]]
+        new.known = {key: cards[:] for key, cards in self.known.items()}
+        return new
+
+    # ------------------------------------------------------------------ storage
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-compatible data (used by :meth:`serialize` and fixtures)."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "options": dict(self.game.options),
+            "history": self._history,
+            "chance_count": self._chance_count,
+            "rng_seed": self._rng_seed,
+        }
+        for name in self.SCALARS:
+            data[name] = getattr(self, name)
+        for name in self.FLAT_LISTS:
+            value = getattr(self, name)
+            data[name] = [list(t) for t in value] if name == "agenda" else list(value)
+        data["hands"] = [list(h) for h in self.hands]
+        data["war_white"] = [list(w) for w in self.war_white]
+        data["known"] = [[v, h, list(c)] for (v, h), c in sorted(self.known.items())]
+        return data
+
+    def serialize(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, game: Any, data: Any) -> SocState:
+        """Rebuild a state from :meth:`to_dict` data, checking every field."""
+        try:
+            return cls._from_dict(game, data)
+        except CorruptStateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise CorruptStateError(f"not a valid Shadows over Camelot state: {error}") from None
+
+    @classmethod
+    def _from_dict(cls, game: Any, data: Any) -> SocState:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise CorruptStateError("not a Shadows over Camelot state (missing format marker)")
+        if data.get("format_version") != FORMAT_VERSION:
+            raise CorruptStateError(f"unsupported state format {data.get('format_version')!r}")
+        options = {k: v for k, v in data["options"].items() if k != "seed"}
+        mine = {k: v for k, v in game.options.items() if k != "seed"}
+        if options != mine:
+            raise CorruptStateError(f"state options {options} differ from the game's {mine}")
+        state: SocState = object.__new__(SocState)
+        state.game = game
+        state._history = _ints(data["history"], "history")
+        state._chance_count = _int(data["chance_count"], "chance_count")
+        state._rng_seed = _int(data["rng_seed"], "rng_seed")
+        for name in cls.SCALARS:
+            value = data[name]
+            if isinstance(value, bool):
+                object.__setattr__(state, name, value)
+            else:
+                object.__setattr__(state, name, _int(value, name))
+        for name in cls.FLAT_LISTS:
+            if name == "agenda":
+                tasks = data[name]
+                if not isinstance(tasks, list):
+                    raise CorruptStateError("agenda must be a list")
+                agenda = []
+                for task in tasks:
+                    parts = _ints(task, "agenda task")
+                    if len(parts) != 4 or parts[0] not in T._value2member_map_:
+                        raise CorruptStateError(f"bad agenda task {task!r}")
+                    agenda.append((parts[0], parts[1], parts[2], parts[3]))
+                state.agenda = agenda
+            elif name == "accused":
+                state.accused = [bool(x) for x in data[name]]
+            else:
+                object.__setattr__(state, name, _ints(data[name], name))
+        state.hands = [_ints(h, "hand") for h in data["hands"]]
+        state.war_white = [_ints(w, "war_white") for w in data["war_white"]]
+        state.known = {}
+        for viewer, holder, cards in data["known"]:
+            state.known[(_int(viewer, "known"), _int(holder, "known"))] = _ints(cards, "known")
+        if state.n != game.num_players():
+            raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
+        state.check_invariants()
+        if not state.result and not state.agenda:
+            raise CorruptStateError("a running game must have something to wait for")
+        return state
+
+    # ------------------------------------------------------------------ invariants
+    def check_invariants(self) -> None:
+        """Raise ``CorruptStateError`` unless every card is in exactly one place, etc."""
+        n = self.n
+        for name in ("knight", "life", "loc", "status", "loyalty", "accused", "contrib"):
+            if len(getattr(self, name)) != n:
+                raise CorruptStateError(f"{name} must have one entry per seat")
+        if len(self.hands) != n or any(len(h) != NUM_WHITE for h in self.hands):
+            raise CorruptStateError("hands must be one count vector per seat")
+        white = [0] * NUM_WHITE
+        for pile in (self.white_deck, self.white_discard, *self.hands):
+            if len(pile) != NUM_WHITE or min(pile) < 0:
+                raise CorruptStateError("a white pile has a bad length or a negative count")
+            for kind, count in enumerate(pile):
+                white[kind] += count
+        for kind in (
+            self.bk_white + self.ld_white + self.war_white[0] + self.war_white[1]
+            + self.offer + self.siege_cards + [k for k in self.contrib if k >= 0]
+        ):
+            white[kind] += 1
+        white[WHITE_GRAIL] += self.grail_white
+        white[WHITE_MERLIN] += len(self.pledges)
+        if self.heroism >= 0:
+            white[WHITE_HEROISM] += 1
+        if white != self.game.white_total:
+            raise CorruptStateError("white cards are not all accounted for exactly once")
+        black = [0] * NUM_BLACK
+        for pile in (self.black_deck, self.black_discard):
+            if len(pile) != NUM_BLACK or min(pile) < 0:
+                raise CorruptStateError("a black pile has a bad length or a negative count")
+            for kind, count in enumerate(pile):
+                black[kind] += count
+        for code in self.black_top + self.black_bottom:
+            black[code % KNOWN_BASE] += 1
+        for code in self.bk_black + self.ld_black:
+            black[code % FACE_DOWN_BASE] += 1
+        for kind in self.grail_black + self.limbo + self.held + self.picks:
+            black[kind] += 1
+        for flag, kind in (
+            (self.dark_forest, BLACK_DARK_FOREST),
+            (self.mist, BLACK_MIST),
+            (self.vivien, BLACK_VIVIEN),
+            (self.mordred >= 0, BLACK_MORDRED),
+        ):
+            if flag:
+                black[kind] += 1
+        if black != self.game.black_total:
+            raise CorruptStateError("black cards are not all accounted for exactly once")
+        for seat in range(n):
+            if not 0 <= self.life[seat] <= 6:
+                raise CorruptStateError(f"seat {seat} has life {self.life[seat]}")
+            if self.status[seat] == Status.IN_PLAY and self.loyalty[-1] >= 0 and not (
+                0 <= self.loc[seat] < len(Location)
+            ):
+                raise CorruptStateError(f"seat {seat} stands nowhere")
+        for (viewer, holder), cards in self.known.items():
+            if not (0 <= viewer < n and 0 <= holder < n) or any(
+                c > h for c, h in zip(cards, self.hands[holder], strict=True)
+            ):
+                raise CorruptStateError("a knowledge record exceeds the hand it describes")
+        if not 0 <= self.siege <= 12 or self.white_swords < 0 or self.black_swords < 0:
+            raise CorruptStateError("siege engines or swords out of range")
+
+    # ------------------------------------------------------------------ determinization
+    def resample_hidden(self, seat: int, generator: random.Random) -> SocState:
+        """A state ``seat`` cannot tell from this one: hidden cards and loyalties redealt.
+
+        What ``seat`` cannot see is pooled and dealt again at random into the same places:
+        the other hands (beyond the cards ``seat`` knows are there), the white and black
+        decks (but the positions ``seat`` knows), the face-down discards, face-down black
+        cards others placed, privately held cards, and the loyalty cards it has not seen.
+        The chance stream is reseeded so the real future cannot be read from the copy.
+        """
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+        new = self.clone()
+        new._resample_white(seat, generator)
+        new._resample_black(seat, generator)
+        new._resample_loyalty(seat, generator)
+        new._rng_seed = generator.getrandbits(64)
+        return new
+
+    def _resample_white(self, seat: int, generator: random.Random) -> None:
+        pool: list[int] = []
+        slots: list[int] = []  # per other seat, how many unknown cards it holds
+        for holder in range(self.n):
+            if holder == seat:
+                slots.append(0)
+                continue
+            known = self.known.get((seat, holder))
+            hand = self.hands[holder]
+            unknown = 0
+            for kind in range(NUM_WHITE):
+                extra = hand[kind] - (known[kind] if known else 0)
+                pool += [kind] * extra
+                unknown += extra
+                hand[kind] -= extra
+            slots.append(unknown)
+        hidden_contrib = [p for p in range(self.n) if p != seat and self.contrib[p] >= 0]
+        pool += [self.contrib[p] for p in hidden_contrib]
+        for kind in range(NUM_WHITE):
+            pool += [kind] * (self.white_deck[kind] + self.white_discard[kind])
+        deck_size = sum(self.white_deck)
+        generator.shuffle(pool)
+        position = 0
+        for holder, count in enumerate(slots):
+            for kind in pool[position : position + count]:
+                self.hands[holder][kind] += 1
+            position += count
+        for p in hidden_contrib:
+            self.contrib[p] = pool[position]
+            position += 1
+        self.white_deck = [0] * NUM_WHITE
+        self.white_discard = [0] * NUM_WHITE
+        for kind in pool[position : position + deck_size]:
+            self.white_deck[kind] += 1
+        for kind in pool[position + deck_size :]:
+            self.white_discard[kind] += 1
+        for (viewer, holder), cards in self.known.items():
+            if viewer != seat:
+                hand = self.hands[holder]
+                for kind in range(NUM_WHITE):
+                    if cards[kind] > hand[kind]:
+                        cards[kind] = hand[kind]
+        self.known = {k: v for k, v in self.known.items() if any(v)}
+
+    def _resample_black(self, seat: int, generator: random.Random) -> None:
+        bit = 1 << seat
+        pool: list[int] = []
+        grouped: list[tuple[str, int, int]] = []  # (where, index, quest) of combat-only slots
+        free: list[tuple[str, int]] = []
+        for where in ("black_top", "black_bottom"):
+            pile = getattr(self, where)
+            for index, code in enumerate(pile):
+                if not (code // KNOWN_BASE) & bit:
+                    pool.append(code % KNOWN_BASE)
+                    free.append((where, index))
+        for where in ("bk_black", "ld_black"):
+            pile = getattr(self, where)
+            for index, code in enumerate(pile):
+                placer = code // FACE_DOWN_BASE - 1
+                if placer >= 0 and placer != seat:
+                    kind = code % FACE_DOWN_BASE
+                    pool.append(kind)
+                    grouped.append((where, index, BLACK[kind].quest))
+        drawers = self.limbo_drawer()
+        limbo_swaps: list[tuple[int, int]] = []  # (index in limbo, quest)
+        for index, kind in enumerate(self.limbo):
+            if BLACK[kind].combat_value and drawers.get(kind, -1) not in (seat, -1):
+                pool.append(kind)
+                limbo_swaps.append((index, BLACK[kind].quest))
+        if self.held_seat not in (seat, -1):
+            for index, kind in enumerate(self.held):
+                pool.append(kind)
+                free.append(("held", index))
+            for index, kind in enumerate(self.picks):
+                pool.append(kind)
+                free.append(("picks", index))
+        deck_size = sum(self.black_deck)
+        for kind in range(NUM_BLACK):
+            pool += [kind] * (self.black_deck[kind] + self.black_discard[kind])
+        generator.shuffle(pool)
+
+        def take_combat(quest: int) -> int:
+            for i, kind in enumerate(pool):
+                if kind in COMBAT_BLACK_KINDS and BLACK[kind].quest == quest:
+                    return pool.pop(i)
+            raise AssertionError("a hidden combat card has no candidate")
+
+        for where, index, quest in grouped:
+            pile = getattr(self, where)
+            placer = pile[index] // FACE_DOWN_BASE
+            pile[index] = take_combat(quest) + FACE_DOWN_BASE * placer
+        renamed: dict[int, int] = {}
+        for index, quest in limbo_swaps:
+            old = self.limbo[index]
+            self.limbo[index] = renamed[old] = take_combat(quest)
+        if renamed:
+            self.agenda = [
+                (code, renamed.get(a, a), b, c) if code in _LIMBO_A else
+                (code, a, renamed.get(b, b), c) if code in _LIMBO_B else (code, a, b, c)
+                for code, a, b, c in self.agenda
+            ]
+        position = 0
+        for where, index in free:
+            pile = getattr(self, where)
+            kind = pool[position]
+            position += 1
+            if where in ("black_top", "black_bottom"):
+                pile[index] = kind + KNOWN_BASE * (pile[index] // KNOWN_BASE)
+            else:
+                pile[index] = kind
+        self.black_deck = [0] * NUM_BLACK
+        self.black_discard = [0] * NUM_BLACK
+        for kind in pool[position : position + deck_size]:
+            self.black_deck[kind] += 1
+        for kind in pool[position + deck_size :]:
+            self.black_discard[kind] += 1
+
+    def _resample_loyalty(self, seat: int, generator: random.Random) -> None:
+        hidden = [
+            p
+            for p in range(self.n)
+            if self.loyalty[p] >= 0 and not self.loyalty_visible(seat, p)
+        ]
+        if not hidden:
+            return
+        loyal, traitors = self.loyalty_left()
+        pool = [self.loyalty[p] for p in hidden] + [0] * loyal + [1] * traitors
+        original = [self.loyalty[p] for p in hidden]
+        for _attempt in range(100):
+            generator.shuffle(pool)
+            for p, card in zip(hidden, pool, strict=False):
+                self.loyalty[p] = card
+            if any(
+                self.status[p] == Status.IN_PLAY and self.loyalty[p] == Loyalty.LOYAL
+                for p in range(self.n)
+            ):
+                return
+        for p, card in zip(hidden, original, strict=True):
+            self.loyalty[p] = card
+
+
+_LIMBO_A = frozenset((T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL))
+_LIMBO_B = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
+
+
+
+def _weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
+    total = sum(counts)
+    return [(base + kind, count / total) for kind, count in enumerate(counts) if count]
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CorruptStateError(f"{name} must be a whole number, got {value!r}")
+    return value
+
+
+def _ints(value: Any, name: str) -> list[int]:
+    if not isinstance(value, list):
+        raise CorruptStateError(f"{name} must be a list of whole numbers")
+    return [_int(v, name) for v in value]

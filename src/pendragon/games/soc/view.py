@@ -1,0 +1,479 @@
+"""What each seat may see: the observation, its tensor, and narration of actions.
+
+This module is the only way hidden information leaves the rules (STYLE: one per-player
+observation function). A seat sees the public board, its own hand and loyalty, what it was
+shown (cards passed to it or by it, the black cards Percival, the Armor or Clairvoyance let
+it see, the face-down black cards it placed), and nothing else.
+
+Observation layout (``observation(seat)``, JSON-serialisable)::
+
+    game, players, seat, version, status ("running" | "loyal-win" | "evil-win"), end_reason
+    waiting:      {"seat": int | None, "chance": bool, "decision": str}
+    turn:         {"seat", "number", "actions_left", "used": [types], "first_seat"}
+    round_table:  {"white": int, "black": int};  siege_engines: int
+    knights:      per seat {"seat", "knight", "life", "location", "status", "hand_size",
+                  "relics": [...], "accusation_used", "loyalty": "loyal"|"traitor"|None}
+    quests:       black-knight / lancelot / excalibur / grail / picts / saxons (public boards;
+                  a face-down black card shows as {"hidden": true} except to its placer)
+    relics:       {"excalibur" | "grail" | "armor": "on-quest" | "lost" | seat}
+    effects:      {"vivien", "mist", "dark_forest", "mordred", "heroism"}
+    decks:        sizes of the decks and discard piles (discards lie face down)
+    table:        the public parts of the decision under way (cards offered for sharing,
+                  Merlins pledged, a siege fight's cards and die, the black card in play)
+    you:          only for a seat: hand, loyalty, cards known in other hands, known black
+                  deck cards, privately held black cards, own face-down contribution
+
+The tensor (``observation_tensor(seat)``) encodes the same information as floats, seats
+rotated so the observer is block 0; see :data:`TENSOR_LAYOUT`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pendragon.core.api import CHANCE, TERMINAL
+from pendragon.games.soc import actions as A
+from pendragon.games.soc.actions import MAX_SEATS
+from pendragon.games.soc.cards import (
+    BLACK,
+    KNIGHTS,
+    LOCATION_KEYS,
+    NUM_BLACK,
+    NUM_KNIGHTS,
+    NUM_LOCATIONS,
+    NUM_WHITE,
+    WHITE,
+    Location,
+)
+from pendragon.games.soc.data import (
+    CHANCE_TASKS,
+    DECISION_TASKS,
+    FACE_DOWN_BASE,
+    KNOWN_BASE,
+    Heroic,
+    Loyalty,
+    Purpose,
+    Status,
+    T,
+)
+from pendragon.games.soc.quests import fight_value
+from pendragon.games.soc.turn import TurnRules
+
+_STATUS = ("in-play", "dead", "unmasked")
+_DECISIONS = sorted(DECISION_TASKS)
+_DECISION_NAMES = {code: T(code).name[2:].lower().replace("_", "-") for code in DECISION_TASKS}
+#: Tasks whose card argument is a black card that may be in limbo.
+_BLACK_CARD_TASKS = (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL)
+
+#: (name, length) of each block of the observation tensor, in order.
+TENSOR_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("seats", MAX_SEATS * (4 + 1 + NUM_LOCATIONS + 1 + 3 + 1 + 2 + 2 + NUM_KNIGHTS)),
+    ("swords_siege", 3),
+    ("black_knight", 5 + 3),
+    ("lancelot", 3 + 5 + 3),
+    ("excalibur", 2),
+    ("grail", 4),
+    ("wars", 2 * (1 + 5 + 1)),
+    ("effects", 3 + NUM_LOCATIONS + 1),
+    ("decks", 4),
+    ("hand", NUM_WHITE),
+    ("loyalty", 3),
+    ("decision", len(_DECISIONS) + 1),
+    ("table", NUM_WHITE + 3 + NUM_BLACK),
+)
+TENSOR_SIZE = sum(size for _, size in TENSOR_LAYOUT)
+
+
+def _loc_key(location: int) -> str | None:
+    return LOCATION_KEYS[location] if location >= 0 else None
+
+
+class ViewRules(TurnRules):
+    """Observation, tensor and narration."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ helpers
+    def loyalty_visible(self, viewer: int | None, seat: int) -> bool:
+        """Whether ``viewer`` sees ``seat``'s loyalty card."""
+        if self.status[seat] == Status.UNMASKED or self.result:
+            return True
+        if self.game.open_loyalty:
+            return True
+        return viewer == seat
+
+    def limbo_drawer(self) -> dict[int, int]:
+        """Black cards in flight and who drew them (from the agenda)."""
+        drawer: dict[int, int] = {}
+        for code, a, b, _c in self.agenda:
+            if code in _BLACK_CARD_TASKS:
+                drawer[a] = b
+            elif code in (T.D_FACE, T.D_WAR_TARGET):
+                drawer[b] = a
+        return drawer
+
+    def _black_entry(self, code: int, viewer: int | None, dragon: bool) -> dict[str, Any]:
+        kind = code % FACE_DOWN_BASE
+        placer = code // FACE_DOWN_BASE - 1
+        if placer >= 0 and viewer != placer:
+            return {"hidden": True}
+        value = BLACK[kind].combat_value + (4 if dragon else 0)
+        entry: dict[str, Any] = {"card": BLACK[kind].key, "value": value}
+        if placer >= 0:
+            entry["face_down"] = True
+        return entry
+
+    def decision_name(self) -> str:
+        """Name of the decision or chance event under way."""
+        if self.result or not self.agenda:
+            return "none"
+        code = self.agenda[-1][0]
+        if code in CHANCE_TASKS:
+            return "chance-" + T(code).name[2:].lower()
+        return _DECISION_NAMES.get(code, "none")
+
+    # ------------------------------------------------------------------ observation
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+        player = self.current_player()
+        dragon = self.ld_phase == 1
+        obs: dict[str, Any] = {
+            "game": "soc",
+            "players": self.n,
+            "seat": seat,
+            "version": self.version,
+            "status": ("running", "loyal-win", "evil-win")[self.result],
+            "end_reason": ("", "swords", "siege", "black-swords", "all-dead", "exhausted")[
+                self.end_reason
+            ],
+            "waiting": {
+                "seat": player if player >= 0 else None,
+                "chance": player == CHANCE,
+                "decision": self.decision_name(),
+            },
+            "turn": {
+                "seat": self.turn_seat if self.turn_seat >= 0 else None,
+                "number": self.turns + 1,
+                "actions_left": self.actions_left,
+                "used": [h.name.lower() for h in Heroic if self.used_types & h],
+                "first_seat": self.first_seat,
+            },
+            "round_table": {"white": self.white_swords, "black": self.black_swords},
+            "siege_engines": self.siege,
+            "knights": [self._knight_view(s, seat) for s in range(self.n)],
+            "quests": {
+                "black-knight": {
+                    "white": [fight_value(k) for k in self.bk_white],
+                    "black": [self._black_entry(c, seat, False) for c in self.bk_black],
+                    "knights": self.present(Location.BLACK_KNIGHT),
+                },
+                "lancelot": {
+                    "side": ("lancelot", "dragon", "over")[self.ld_phase],
+                    "white": [fight_value(k) for k in self.ld_white],
+                    "black": [self._black_entry(c, seat, dragon) for c in self.ld_black],
+                    "knights": self.present(Location.LANCELOT),
+                },
+                "excalibur": {
+                    "position": self.excal_pos,
+                    "over": self.excal_over,
+                    "knights": self.present(Location.EXCALIBUR),
+                },
+                "grail": {
+                    "grail_cards": self.grail_white,
+                    "black": [BLACK[k].key for k in self.grail_black],
+                    "dark_forest": self.dark_forest,
+                    "over": self.grail_over,
+                    "knights": self.present(Location.GRAIL),
+                },
+                "picts": self._war_view(0),
+                "saxons": self._war_view(1),
+                "camelot": {"knights": self.present(Location.CAMELOT)},
+            },
+            "relics": {
+                "excalibur": self._relic_view(self.excalibur_owner),
+                "grail": self._relic_view(self.grail_owner),
+                "armor": self._relic_view(self.armor_owner),
+            },
+            "effects": {
+                "vivien": self.vivien,
+                "mist": self.mist,
+                "dark_forest": self.dark_forest,
+                "mordred": ("picts", "saxons")[self.mordred] if self.mordred >= 0 else None,
+                "heroism": _loc_key(self.heroism),
+            },
+            "decks": {
+                "white": sum(self.white_deck),
+                "black": self.black_deck_size(),
+                "white_discard": sum(self.white_discard),
+                "black_discard": sum(self.black_discard),
+            },
+            "table": self._table_view(seat),
+        }
+        if seat is not None:
+            obs["you"] = self._private_view(seat)
+        return obs
+
+    def _knight_view(self, s: int, viewer: int | None) -> dict[str, Any]:
+        relics = [
+            name
+            for name, owner in (
+                ("excalibur", self.excalibur_owner),
+                ("grail", self.grail_owner),
+                ("armor", self.armor_owner),
+            )
+            if owner == s
+        ]
+        loyalty = None
+        if self.loyalty[s] >= 0 and self.loyalty_visible(viewer, s):
+            loyalty = "traitor" if self.loyalty[s] == Loyalty.TRAITOR else "loyal"
+        return {
+            "seat": s,
+            "knight": KNIGHTS[self.knight[s]].key if self.knight[s] >= 0 else None,
+            "life": self.life[s],
+            "location": _loc_key(self.loc[s]),
+            "status": _STATUS[self.status[s]],
+            "hand_size": self.hand_size(s),
+            "relics": relics,
+            "accusation_used": self.accused[s],
+            "loyalty": loyalty,
+        }
+
+    def _war_view(self, war: int) -> dict[str, Any]:
+        return {
+            "figures": self.war_figures[war],
+            "white": [fight_value(k) for k in self.war_white[war]],
+            "mordred": self.mordred == war,
+            "knights": self.present(Location.PICTS + war),
+        }
+
+    @staticmethod
+    def _relic_view(owner: int) -> str | int:
+        return owner if owner >= 0 else ("on-quest" if owner == -1 else "lost")
+
+    def _table_view(self, viewer: int | None) -> dict[str, Any]:
+        table: dict[str, Any] = {
+            "offer": [WHITE[k].key for k in self.offer],
+            "offer_to": list(self.offer_eligible) if self.offer else [],
+            "offer_giver": self.offer_giver if self.offer else None,
+            "pledges": list(self.pledges),
+            "siege_fight": {
+                "cards": [fight_value(k) for k in self.siege_cards],
+                "die": self.siege_die or None,
+                "kay_bonus": self.kay_bonus,
+            },
+            "contributions_made": [s for s in range(self.n) if self.contrib[s] >= 0],
+        }
+        in_play = []
+        drawers = self.limbo_drawer()
+        for kind in self.limbo:
+            drawer = drawers.get(kind, -1)
+            card = BLACK[kind]
+            if card.combat_value and viewer != drawer:
+                in_play.append({"quest": LOCATION_KEYS[card.quest], "hidden": True})
+            else:
+                in_play.append({"card": card.key})
+        table["black_in_play"] = in_play
+        table["held_by"] = self.held_seat if self.held_seat >= 0 else None
+        table["held_count"] = len(self.held) + len(self.picks)
+        return table
+
+    def _private_view(self, seat: int) -> dict[str, Any]:
+        hand = self.hands[seat]
+        known = {
+            str(holder): {WHITE[k].key: c for k, c in enumerate(cards) if c}
+            for (viewer, holder), cards in sorted(self.known.items())
+            if viewer == seat
+        }
+        bit = 1 << seat
+        deck_known: list[dict[str, Any]] = []
+        for depth, code in enumerate(reversed(self.black_top)):
+            if (code // KNOWN_BASE) & bit:
+                deck_known.append({"from": "top", "depth": depth, "card": BLACK[code % KNOWN_BASE].key})
+        for depth, code in enumerate(reversed(self.black_bottom)):
+            if (code // KNOWN_BASE) & bit:
+                deck_known.append(
+                    {"from": "bottom", "depth": depth, "card": BLACK[code % KNOWN_BASE].key}
+                )
+        loyalty = None
+        if self.loyalty[seat] >= 0 and self.loyalty_visible(seat, seat):
+            loyalty = "traitor" if self.loyalty[seat] == Loyalty.TRAITOR else "loyal"
+        mine = self.held_seat == seat
+        return {
+            "hand": {WHITE[k].key: c for k, c in enumerate(hand) if c},
+            "loyalty": loyalty,
+            "known_hands": known,
+            "black_deck_known": deck_known,
+            "held_black": [BLACK[k].key for k in self.held] if mine else [],
+            "ordered_black": [BLACK[k].key for k in self.picks] if mine else [],
+            "contribution": WHITE[self.contrib[seat]].key if self.contrib[seat] >= 0 else None,
+        }
+
+    # ------------------------------------------------------------------ tensor
+    def observation_tensor(self, seat: int) -> list[float]:
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+        out: list[float] = []
+        player = self.current_player()
+        for offset in range(MAX_SEATS):
+            if offset >= self.n:
+                out += [0.0] * (TENSOR_LAYOUT[0][1] // MAX_SEATS)
+                continue
+            s = (seat + offset) % self.n
+            status = self.status[s]
+            out += [1.0, float(status == 0), float(status == 1), float(status == 2)]
+            out.append(self.life[s] / 6)
+            location = [0.0] * NUM_LOCATIONS
+            if self.loc[s] >= 0:
+                location[self.loc[s]] = 1.0
+            out += location
+            out.append(self.hand_size(s) / 12)
+            out += [
+                float(self.excalibur_owner == s),
+                float(self.grail_owner == s),
+                float(self.armor_owner == s),
+            ]
+            out.append(float(self.accused[s]))
+            visible = self.loyalty[s] >= 0 and self.loyalty_visible(seat, s)
+            out += [
+                float(visible and self.loyalty[s] == Loyalty.TRAITOR),
+                float(visible and self.loyalty[s] == Loyalty.LOYAL),
+            ]
+            out += [float(self.turn_seat == s), float(player == s)]
+            knight = [0.0] * NUM_KNIGHTS
+            if self.knight[s] >= 0:
+                knight[self.knight[s]] = 1.0
+            out += knight
+        out += [self.white_swords / 12, self.black_swords / 12, self.siege / 12]
+        out += self._combat_features(self.bk_white, self.bk_black, seat, False, 2, 4)
+        phase = [0.0, 0.0, 0.0]
+        phase[self.ld_phase] = 1.0
+        out += phase
+        out += self._combat_features(self.ld_white, self.ld_black, seat, self.ld_phase == 1, 3, 5)
+        out += [(self.excal_pos + 5) / 10, float(self.excal_over)]
+        out += [
+            self.grail_white / 7,
+            len(self.grail_black) / 7,
+            float(self.dark_forest),
+            float(self.grail_over),
+        ]
+        for war in range(2):
+            out.append(self.war_figures[war] / 4)
+            played = [0.0] * 5
+            for kind in self.war_white[war]:
+                played[fight_value(kind) - 1] += 0.5
+            out += played
+            out.append(float(self.mordred == war))
+        out += [float(self.vivien), float(self.mist), float(self.dark_forest)]
+        heroism = [0.0] * (NUM_LOCATIONS + 1)
+        heroism[self.heroism] = 1.0  # index -1 (none) is the last slot
+        out += heroism
+        out += [
+            sum(self.white_deck) / 107,
+            self.black_deck_size() / 90,
+            sum(self.white_discard) / 107,
+            sum(self.black_discard) / 90,
+        ]
+        out += [c / 5 for c in self.hands[seat]]
+        loyalty = [0.0, 0.0, 0.0]
+        if self.loyalty[seat] >= 0 and self.loyalty_visible(seat, seat):
+            loyalty[self.loyalty[seat]] = 1.0
+        else:
+            loyalty[2] = 1.0
+        out += loyalty
+        decision = [0.0] * (len(_DECISIONS) + 1)
+        if player >= 0:
+            decision[_DECISIONS.index(T(self.agenda[-1][0]))] = 1.0
+        else:
+            decision[-1] = 1.0
+        out += decision
+        offer = [0.0] * NUM_WHITE
+        for kind in self.offer:
+            offer[kind] += 1 / 7
+        out += offer
+        out += [
+            len(self.pledges) / 3,
+            self.siege_die / 8,
+            sum(fight_value(k) for k in self.siege_cards) / 25,
+        ]
+        held = [0.0] * NUM_BLACK
+        if self.held_seat == seat:
+            for kind in self.held + self.picks:
+                held[kind] += 0.2
+        out += held
+        return out
+
+    def _combat_features(
+        self, whites: list[int], blacks: list[int], seat: int, dragon: bool, most: int, spots: int
+    ) -> list[float]:
+        counts = [0.0] * 5
+        for kind in whites:
+            counts[fight_value(kind) - 1] += 1 / most
+        visible = 0
+        hidden = 0
+        for code in blacks:
+            placer = code // FACE_DOWN_BASE - 1
+            if placer >= 0 and placer != seat:
+                hidden += 1
+            else:
+                visible += BLACK[code % FACE_DOWN_BASE].combat_value + (4 if dragon else 0)
+        return counts + [len(blacks) / spots, visible / 40, hidden / spots]
+
+    # ------------------------------------------------------------------ narration
+    def describe_action(self, action: int, viewer: int | None) -> str:
+        """Narrate ``action`` (about to be applied) as ``viewer`` may know it."""
+        player = self.current_player()
+        if player == TERMINAL:
+            return "the game is over"
+        text = self.action_to_string(action)
+        code, a, b, _c = self.agenda[-1]
+        if player == CHANCE:
+            return self._describe_chance(code, a, b, action, viewer)
+        who = "You" if viewer == player else f"Seat {player}"
+        private = (
+            code in (T.D_CONTRIB, T.D_DISCARD, T.D_ARMOR, T.D_PERC_BOTTOM, T.D_CLAIRV)
+            or (code == T.D_HEROIC and self.loc[player] == Location.EXCALIBUR
+                and A.PLAY <= action < A.PLAY + NUM_WHITE)
+        )
+        passing = code in (T.D_MSG_CARD, T.D_ARTHUR_CARD, T.D_ARTHUR_RETURN) and action != A.DONE
+        if passing and viewer not in (player, b):
+            return f"{who} passes a card face down to seat {b}"
+        if private and viewer != player:
+            return f"{who} chooses a card ({self.decision_name()})"
+        return f"{who}: {text}"
+
+    def _describe_chance(
+        self, code: int, a: int, b: int, action: int, viewer: int | None
+    ) -> str:
+        if code == T.C_KNIGHT:
+            return f"Seat {a} is dealt {KNIGHTS[action - A.DEAL_KNIGHT].name}"
+        if code == T.C_LOYALTY:
+            if viewer == a or self.game.open_loyalty:
+                side = "the traitor" if action == A.DEAL_TRAITOR else "a loyal knight"
+                return f"You are dealt a loyalty card: you are {side}"
+            return f"Seat {a} is dealt a loyalty card"
+        if code == T.C_WHITE:
+            name = WHITE[action - A.WHITE_CARD].name
+            if b == Purpose.OFFER:
+                return f"A white card is revealed for sharing: {name}"
+            return f"You draw {name}" if viewer == a else f"Seat {a} draws a white card"
+        if code == T.C_BLACK:
+            kind = action - A.BLACK_CARD
+            card = BLACK[kind]
+            public = b in (Purpose.PLAY, Purpose.CHAIN) and self.armor_owner != a
+            if viewer == a:
+                return f"You draw the black card {card.name}"
+            if public and not card.combat_value:
+                return f"Seat {a} draws the black card {card.name}"
+            if public:
+                return f"Seat {a} draws a {LOCATION_KEYS[card.quest]} combat card"
+            return f"Seat {a} draws a black card"
+        if code == T.C_DIE:
+            return f"The siege die shows {action - A.DIE + 1}"
+        if code == T.C_HANDCARD:
+            if viewer in (a, b):
+                return f"Seat {b} takes {WHITE[action - A.WHITE_CARD].name} from seat {a}"
+            return f"Seat {b} takes a random card from seat {a}"
+        if code == T.C_RANDSEAT:
+            return f"The card goes at random to seat {action - A.RANDOM_SEAT}"
+        return self.action_to_string(action)

@@ -1,0 +1,351 @@
+"""Special white cards and the card-passing powers (King Arthur, Messenger).
+
+Rule IDs: SOC-HERO-6, SOC-W-*, SOC-KNIGHT-ARTHUR, SOC-RULING-18, -23, -27, -28, -29, -31,
+-36, -43, -44.
+"""
+
+from __future__ import annotations
+
+from pendragon.games.soc import actions as A
+from pendragon.games.soc.black_cards import BlackCardRules
+from pendragon.games.soc.cards import (
+    CLAIRVOYANCE,
+    CONVOCATION,
+    FATE,
+    HEROISM,
+    LADY,
+    MERLIN,
+    MESSENGER,
+    NUM_WHITE,
+    PIETY,
+    REINFORCEMENTS,
+    Location,
+)
+from pendragon.games.soc.data import FACE_DOWN_BASE, KNOWN_BASE, Loyalty, Purpose, Status, T
+from pendragon.games.soc.quests import WARS
+
+
+class WhiteCardRules(BlackCardRules):
+    """Playing special white cards and passing cards between knights."""
+
+    __slots__ = ()
+
+    def merlin_targets(self) -> list[int]:
+        """SOC-RULING-18: what a Merlin card can remove right now."""
+        targets = []
+        if self.siege:
+            targets.append(A.TARGET_SIEGE)
+        if self.bk_black:
+            targets.append(A.TARGET + Location.BLACK_KNIGHT)
+        if self.ld_black and self.ld_phase < 2:
+            targets.append(A.TARGET + Location.LANCELOT)
+        if self.last_standard_black(Location.GRAIL) >= 0:
+            targets.append(A.TARGET + Location.GRAIL)
+        for war in WARS:
+            if self.war_figures[war - Location.PICTS]:
+                targets.append(A.TARGET + war)
+        return targets
+
+    def others_in_play(self, seat: int) -> list[int]:
+        """Every other knight in play, in turn order after ``seat``."""
+        return [s for s in self.knights_in_play_from(seat) if s != seat]
+
+    def special_playable(self, seat: int, kind: int) -> bool:
+        """Whether ``seat`` may play special card ``kind`` now (it holds one)."""
+        if kind == MERLIN:
+            return not self.vivien and bool(self.merlin_targets())  # SOC-B-VIVIEN
+        if kind == MESSENGER:
+            return self.hand_size(seat) >= 2 and bool(self.others_in_play(seat))
+        if kind == CLAIRVOYANCE:
+            return self.black_deck_size() + sum(self.black_discard) > 0
+        return kind in (CONVOCATION, FATE, HEROISM, LADY, PIETY, REINFORCEMENTS)
+
+    def play_special(self, seat: int, kind: int) -> None:
+        """Play special card ``kind`` from ``seat``'s hand (SOC-HERO-6)."""
+        if kind != HEROISM:  # Heroism leaves the hand when it is laid on its quest
+            self.take_from_hand(seat, kind, public=True)
+            self.discard_white(kind)
+        if kind == MERLIN:
+            self.push(T.D_MERLIN, seat)
+        elif kind == CONVOCATION:
+            self.answered = []
+            self.push(T.CONVOKE_RESOLVE, seat)
+            for knight in reversed(self.knights_in_play_from(seat)):
+                self.push(T.D_CONVOKE, knight, seat)
+        elif kind == FATE:
+            self.push(T.D_FATE, seat)
+        elif kind == HEROISM:
+            self.push(T.D_HEROISM, seat)
+        elif kind == LADY:  # SOC-W-LADY, SOC-RULING-31
+            if self.excal_over:
+                self.gain_life(seat, 2)
+            else:
+                self.excal_pos += 1
+                self.push(T.QUEST_CHECK, Location.EXCALIBUR, seat)
+        elif kind == MESSENGER:
+            self.push(T.D_MSG_TARGET, seat)
+        elif kind == PIETY:
+            self.push(T.D_PIETY, seat)
+        elif kind == CLAIRVOYANCE:
+            self.held = []
+            self.held_seat = seat
+            self.push(T.D_CLAIRV, seat)
+            self.push(T.CLAIRV_DRAW, seat, min(5, self._clairvoyance_reach()))
+        elif kind == REINFORCEMENTS:
+            self.push(T.D_REINF, seat)
+
+    def _clairvoyance_reach(self) -> int:
+        size = self.black_deck_size()
+        return size if size else sum(self.black_discard)
+
+    # ------------------------------------------------------------------ Merlin
+    def _legal_merlin(self, seat: int, _b: int, _c: int) -> list[int]:
+        return self.merlin_targets()
+
+    def _decide_merlin(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        if action == A.TARGET_SIEGE:
+            self.siege -= 1
+            return
+        location = action - A.TARGET
+        if location in WARS:
+            self.war_figures[location - Location.PICTS] -= 1
+            return
+        index = self.last_standard_black(location)
+        if location == Location.BLACK_KNIGHT:
+            code = self.bk_black.pop(index)
+        elif location == Location.LANCELOT:
+            code = self.ld_black.pop(index)
+        else:
+            code = self.grail_black.pop(index)
+        self.black_discard[code % FACE_DOWN_BASE] += 1  # a face-down card goes unseen
+
+    # ------------------------------------------------------------------ Convocation
+    def _legal_convoke(self, seat: int, _player: int, _c: int) -> list[int]:
+        return [A.ANSWER, A.PASS] if self.status[seat] == Status.IN_PLAY else []
+
+    def _decide_convoke(self, action: int, seat: int, _player: int, _c: int) -> None:
+        self.agenda.pop()
+        if action == A.ANSWER:
+            self.answered.append(seat)
+
+    def _auto_convoke_resolve(self, player: int, _b: int, _c: int) -> None:
+        """SOC-W-CONVOCATION, SOC-RULING-27."""
+        answered = [s for s in self.answered if self.status[s] == Status.IN_PLAY]
+        self.answered = []
+        for seat in answered:
+            if self.loc[seat] != Location.CAMELOT:
+                self.leave_location(seat)
+                self.loc[seat] = Location.CAMELOT
+        if answered:
+            self.start_offer(len(answered), answered, player)
+
+    # ------------------------------------------------------------------ Fate
+    def _legal_fate(self, seat: int, _b: int, _c: int) -> list[int]:
+        # Every player of Fate is asked, so being asked reveals nothing (SOC-RULING-28).
+        if self.loyalty[seat] == Loyalty.TRAITOR and self.status[seat] == Status.IN_PLAY:
+            return [A.FATE_LOYAL, A.FATE_REVEAL]
+        return [A.FATE_LOYAL]
+
+    def _decide_fate(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        if action == A.FATE_LOYAL:
+            for knight in reversed(self.knights_in_play_from(seat)):
+                self.draw_white(knight, 1)
+            return
+        others = self.others_in_play(seat)
+        self.unmask(seat, by_accusation=False)
+        for knight in reversed(others):
+            if self.hand_size(knight):
+                self.push(T.D_DISCARD, knight, 2)
+
+    def unmask(self, seat: int, by_accusation: bool) -> None:
+        """SOC-TRAITOR-1: the traitor leaves the board, his hand and two relics."""
+        self.leave_location(seat)
+        self.status[seat] = Status.UNMASKED
+        self.loc[seat] = -1
+        self.life[seat] = 0
+        self.discard_hand(seat)
+        if self.excalibur_owner == seat:
+            self.excalibur_owner = -2
+        if self.grail_owner == seat:
+            self.grail_owner = -2
+        if self.doomed == seat:
+            self.doomed = -1
+        if seat == self.turn_seat:
+            self.turn_flags |= 32  # his turn as a knight is over
+        if by_accusation:
+            self.add_swords(1, 0)  # SOC-ACCUSE-2
+        self.check_end()
+
+    # ------------------------------------------------------------------ Heroism, Piety...
+    def _legal_heroism(self, seat: int, _b: int, _c: int) -> list[int]:
+        return [
+            A.TARGET + loc
+            for loc in range(1, len(Location))
+            if self.quest_open(loc)
+        ]
+
+    def _decide_heroism(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        self.take_from_hand(seat, HEROISM, public=True)
+        self.heroism = action - A.TARGET  # SOC-RULING-29: it stays there until that quest ends
+
+    def _legal_self_others(self, seat: int, _b: int, _c: int) -> list[int]:
+        return [A.SELF, A.OTHERS]
+
+    def _decide_piety(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        if action == A.SELF:
+            self.gain_life(seat, 3)
+        else:  # SOC-RULING-12, SOC-RULING-36
+            for knight in self.others_in_play(seat):
+                self.gain_life(knight, 1)
+
+    def _decide_reinforcements(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        if action == A.SELF:
+            self.draw_white(seat, 4)
+        else:
+            for knight in reversed(self.others_in_play(seat)):
+                self.draw_white(knight, 1)
+
+    # ------------------------------------------------------------------ Clairvoyance
+    def _auto_clairv_draw(self, seat: int, remaining: int, _c: int) -> None:
+        if remaining > 0:
+            self.push(T.CLAIRV_DRAW, seat, remaining - 1)
+            self.draw_black(seat, Purpose.HELD)
+
+    def _legal_clairv(self, seat: int, _b: int, _c: int) -> list[int]:
+        return sorted({A.CHOOSE_BLACK + kind for kind in self.held})
+
+    def _decide_clairv(self, action: int, seat: int, _b: int, _c: int) -> None:
+        """SOC-W-CLAIRVOYANCE: choose the order; the first chosen card will be drawn first."""
+        kind = action - A.CHOOSE_BLACK
+        self.held.remove(kind)
+        self.picks.append(kind)
+        if len(set(self.held)) <= 1:
+            self.picks.extend(self.held)
+            self.held.clear()
+        if not self.held:
+            self.agenda.pop()
+            for card in reversed(self.picks):
+                self.black_top.append(card + KNOWN_BASE * (1 << seat))
+            self.picks = []
+            self.held_seat = -1
+
+    # ------------------------------------------------------------------ passing cards
+    def _legal_msg_target(self, seat: int, _b: int, _c: int) -> list[int]:
+        if not self.hand_size(seat):
+            return []
+        return [A.SEAT + s for s in self.others_in_play(seat)]
+
+    def _decide_msg_target(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        self.push(T.D_MSG_CARD, seat, action - A.SEAT, 0)
+
+    def _legal_msg_card(self, seat: int, target: int, given: int) -> list[int]:
+        if self.status[target] != Status.IN_PLAY or given >= 3:
+            return []
+        hand = self.hands[seat]
+        plays = [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
+        if plays and given:
+            plays.append(A.DONE)
+        return plays
+
+    def _decide_msg_card(self, action: int, seat: int, target: int, given: int) -> None:
+        """SOC-W-MESSENGER, SOC-RULING-44: up to 3 cards, face down."""
+        self.agenda.pop()
+        if action == A.DONE:
+            return
+        self.pass_card(seat, target, action - A.PLAY)
+        self.push(T.D_MSG_CARD, seat, target, given + 1)
+
+    def pass_card(self, giver: int, receiver: int, kind: int) -> None:
+        """A card passed face down: giver and receiver know it, no one else."""
+        self.take_from_hand(giver, kind, public=False)
+        self.hands[receiver][kind] += 1
+        self.learn(giver, receiver, kind)
+
+    def can_arthur_exchange(self, seat: int) -> bool:
+        """SOC-KNIGHT-ARTHUR, SOC-RULING-23: once per turn, with a card and a partner."""
+        return (
+            self.has_knight(seat, 0)
+            and not self.turn_flags & 8
+            and self.hand_size(seat) > 0
+            and bool(self.others_in_play(seat))
+        )
+
+    def start_arthur_exchange(self, seat: int) -> None:
+        """King Arthur begins the exchange."""
+        self.turn_flags |= 8
+        self.push(T.D_ARTHUR_TARGET, seat)
+
+    def _legal_arthur_target(self, seat: int, _b: int, _c: int) -> list[int]:
+        return [A.SEAT + s for s in self.others_in_play(seat)]
+
+    def _decide_arthur_target(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        self.push(T.D_ARTHUR_CARD, seat, action - A.SEAT)
+
+    def _legal_arthur_card(self, seat: int, target: int, _c: int) -> list[int]:
+        if self.status[target] != Status.IN_PLAY:
+            return []
+        hand = self.hands[seat]
+        return [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
+
+    def _decide_arthur_card(self, action: int, seat: int, target: int, _c: int) -> None:
+        self.agenda.pop()
+        self.pass_card(seat, target, action - A.PLAY)
+        self.push(T.D_ARTHUR_RETURN, target, seat)
+
+    def _legal_arthur_return(self, seat: int, arthur: int, _c: int) -> list[int]:
+        if self.status[arthur] != Status.IN_PLAY:
+            return []
+        hand = self.hands[seat]
+        return [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
+
+    def _decide_arthur_return(self, action: int, seat: int, arthur: int, _c: int) -> None:
+        self.agenda.pop()
+        self.pass_card(seat, arthur, action - A.PLAY)
+
+
+W = WhiteCardRules
+W.AUTO.update(
+    {
+        T.CONVOKE_RESOLVE: W._auto_convoke_resolve,  # type: ignore[dict-item]
+        T.CLAIRV_DRAW: W._auto_clairv_draw,  # type: ignore[dict-item]
+    }
+)
+W.LEGAL.update(
+    {
+        T.D_MERLIN: W._legal_merlin,  # type: ignore[dict-item]
+        T.D_CONVOKE: W._legal_convoke,  # type: ignore[dict-item]
+        T.D_FATE: W._legal_fate,  # type: ignore[dict-item]
+        T.D_HEROISM: W._legal_heroism,  # type: ignore[dict-item]
+        T.D_PIETY: W._legal_self_others,  # type: ignore[dict-item]
+        T.D_REINF: W._legal_self_others,  # type: ignore[dict-item]
+        T.D_CLAIRV: W._legal_clairv,  # type: ignore[dict-item]
+        T.D_MSG_TARGET: W._legal_msg_target,  # type: ignore[dict-item]
+        T.D_MSG_CARD: W._legal_msg_card,  # type: ignore[dict-item]
+        T.D_ARTHUR_TARGET: W._legal_arthur_target,  # type: ignore[dict-item]
+        T.D_ARTHUR_CARD: W._legal_arthur_card,  # type: ignore[dict-item]
+        T.D_ARTHUR_RETURN: W._legal_arthur_return,  # type: ignore[dict-item]
+    }
+)
+W.DECIDE.update(
+    {
+        T.D_MERLIN: W._decide_merlin,  # type: ignore[dict-item]
+        T.D_CONVOKE: W._decide_convoke,  # type: ignore[dict-item]
+        T.D_FATE: W._decide_fate,  # type: ignore[dict-item]
+        T.D_HEROISM: W._decide_heroism,  # type: ignore[dict-item]
+        T.D_PIETY: W._decide_piety,  # type: ignore[dict-item]
+        T.D_REINF: W._decide_reinforcements,  # type: ignore[dict-item]
+        T.D_CLAIRV: W._decide_clairv,  # type: ignore[dict-item]
+        T.D_MSG_TARGET: W._decide_msg_target,  # type: ignore[dict-item]
+        T.D_MSG_CARD: W._decide_msg_card,  # type: ignore[dict-item]
+        T.D_ARTHUR_TARGET: W._decide_arthur_target,  # type: ignore[dict-item]
+        T.D_ARTHUR_CARD: W._decide_arthur_card,  # type: ignore[dict-item]
+        T.D_ARTHUR_RETURN: W._decide_arthur_return,  # type: ignore[dict-item]
+    }
+)

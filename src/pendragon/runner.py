@@ -1,0 +1,77 @@
+"""Drive a game from its initial state to the end with one bot per seat.
+
+Chance nodes are resolved with :meth:`State.sample_chance`, the state's own seeded stream,
+so a game is reproducible from the game's seed and the bots' seeds alone.
+
+>>> import pendragon
+>>> game = pendragon.load_game("soc", players=3, seed=1)
+>>> final = random_playout(game, seed=2)
+>>> final.is_terminal()
+True
+>>> final.serialize() == random_playout(game, seed=2).serialize()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pendragon.bots.base import Bot
+from pendragon.bots.random_bot import RandomBot
+from pendragon.core import rng
+from pendragon.core.api import CHANCE, Game, State
+
+#: Called before every action is applied: ``on_event(state, player, action)`` where
+#: ``player`` is a seat or :data:`~pendragon.core.api.CHANCE`. The state is the position
+#: the action is applied to, so ``state.describe_action(action, viewer)`` may be called;
+#: it must not be modified.
+EventHook = Callable[[State, int, int], None]
+
+# An arbitrary counter value that separates the bots' seeds from the chance stream.
+_BOT_STREAM = 0xB075
+
+
+class GameTooLongError(RuntimeError):
+    """A game went on past ``game.max_game_length()`` actions: a bug in the game's rules."""
+
+
+def play_game(game: Game, bots: Sequence[Bot], on_event: EventHook | None = None) -> State:
+    """Play ``game`` from its initial state to the end; return the terminal state.
+
+    ``bots[seat]`` chooses for ``seat``; chance uses the state's own stream. Raises
+    ``ValueError`` if the number of bots is not the number of seats, and
+    :class:`GameTooLongError` if the game exceeds its declared maximum length.
+    """
+    if len(bots) != game.num_players():
+        raise ValueError(f"{game.num_players()} seats need {game.num_players()} bots, got {len(bots)}")
+    state = game.new_initial_state()
+    limit = game.max_game_length()
+    while not state.is_terminal():
+        if state.version >= limit:
+            raise GameTooLongError(
+                f"{game!r} is still running after its maximum of {limit} actions"
+            )
+        player = state.current_player()
+        action = state.sample_chance() if player == CHANCE else bots[player].step(state)
+        if on_event is not None:
+            on_event(state, player, action)
+        state.apply_action(action)
+    return state
+
+
+def random_playout(game: Game, seed: int | None) -> State:
+    """Play ``game`` to the end with one :class:`RandomBot` (seeded ``seed``) on every seat."""
+    bot = RandomBot(seed)
+    return play_game(game, [bot] * game.num_players())
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot on ``seat`` derived from the game's seed (used by the terminal,
+    golden playthroughs and benchmarks, so that one number replays a whole game).
+
+    The bots' streams are kept apart from the chance stream, which uses ``mix(seed, n)``.
+
+    >>> bot_seed(7, 0) == bot_seed(7, 0) != bot_seed(7, 1)
+    True
+    """
+    return rng.mix(rng.mix(game_seed, _BOT_STREAM), seat)

@@ -1,0 +1,117 @@
+"""The bots: legal choices only, reproducible from their seed, and the bot registry."""
+
+from __future__ import annotations
+
+import pytest
+
+import pendragon
+from pendragon import CHANCE, Game, GameOverError
+from pendragon.bots import Bot, RandomBot, bot_names, make_bot
+from pendragon.runner import GameTooLongError, play_game, random_playout
+from tests.toygame import ToyGame
+
+
+def _games() -> list[Game]:
+    games: list[Game] = [ToyGame({"players": 2, "seed": 1}), ToyGame({"players": 3, "seed": 2})]
+    if "soc" in pendragon.registered_games():
+        games += [pendragon.load_game("soc", players=p, seed=p) for p in (3, 5, 7)]
+    return games
+
+
+class _Recording:
+    """Wraps a bot and records (legal actions, choice) at every decision."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.seen: list[tuple[list[int], int]] = []
+
+    def step(self, state: pendragon.State) -> int:
+        legal = state.legal_actions()
+        choice = self.bot.step(state)
+        self.seen.append((legal, choice))
+        return choice
+
+
+@pytest.mark.parametrize("game", _games(), ids=repr)
+def test_random_bot_chooses_only_legal_actions(game: Game) -> None:
+    """Over whole games, every choice is among the legal actions shown."""
+    recorders = [_Recording(RandomBot(seed)) for seed in range(game.num_players())]
+    final = play_game(game, recorders)
+    assert final.is_terminal()
+    decisions = [entry for recorder in recorders for entry in recorder.seen]
+    assert decisions
+    assert all(choice in legal for legal, choice in decisions)
+
+
+@pytest.mark.parametrize("game", _games(), ids=repr)
+def test_random_bot_is_reproducible_from_its_seed(game: Game) -> None:
+    """The same seeds give the same game; other bot seeds give another game."""
+    first = random_playout(game, seed=11).history()
+    assert random_playout(game, seed=11).history() == first
+    others = {tuple(random_playout(game, seed=s).history()) for s in range(12, 20)}
+    assert len(others) > 1, "eight bot seeds all produced the same game"
+
+
+def test_random_bot_is_uniform_enough() -> None:
+    """Both of the toy game's two options are chosen, in roughly equal numbers."""
+    state = ToyGame({"players": 2, "seed": 4}).new_initial_state()
+    state.play_random_chance()
+    bot = RandomBot(seed=0)
+    picks = [bot.step(state) for _ in range(2000)]
+    counts = {a: picks.count(a) for a in state.legal_actions()}
+    assert len(counts) == 2 and all(800 < n < 1200 for n in counts.values()), counts
+
+
+def test_random_bot_same_seed_same_choices() -> None:
+    """Two bots with one seed make the same choices on the same states."""
+    state = ToyGame({"players": 2, "seed": 4}).new_initial_state()
+    state.play_random_chance()
+    a, b = RandomBot(seed=9), RandomBot(seed=9)
+    assert [a.step(state) for _ in range(50)] == [b.step(state) for _ in range(50)]
+
+
+def test_random_bot_refuses_a_finished_game() -> None:
+    """At a terminal state there is nothing to choose."""
+    final = random_playout(ToyGame({"players": 2, "seed": 4}), seed=1)
+    with pytest.raises(GameOverError):
+        RandomBot(seed=1).step(final)
+
+
+def test_make_bot() -> None:
+    """The registry builds seeded bots and names the known ones on a typo."""
+    assert bot_names() == ["random"]
+    bot = make_bot("random", seed=5)
+    assert isinstance(bot, RandomBot) and isinstance(bot, Bot)
+    assert bot.seed == 5
+    with pytest.raises(ValueError, match="known bots: random"):
+        make_bot("randon", seed=5)
+
+
+def test_play_game_checks_the_number_of_bots() -> None:
+    """One bot per seat, no more, no less."""
+    game = ToyGame({"players": 3, "seed": 1})
+    with pytest.raises(ValueError, match="3 seats need 3 bots"):
+        play_game(game, [RandomBot(1), RandomBot(2)])
+
+
+def test_play_game_reports_events_before_each_action() -> None:
+    """on_event sees every action, before it is applied, with the actor."""
+    game = ToyGame({"players": 2, "seed": 6})
+    events: list[tuple[int, int, int]] = []
+
+    def on_event(state: pendragon.State, player: int, action: int) -> None:
+        assert state.current_player() == player and state.is_legal(action)
+        events.append((state.version, player, action))
+
+    final = play_game(game, [RandomBot(1), RandomBot(2)], on_event)
+    assert [a for _, _, a in events] == final.history()
+    assert [v for v, _, _ in events] == list(range(final.version))
+    assert any(p == CHANCE for _, p, _ in events) and any(p >= 0 for _, p, _ in events)
+
+
+def test_play_game_stops_a_runaway_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game longer than its declared maximum is reported, not looped forever."""
+    game = ToyGame({"players": 2, "seed": 6})
+    monkeypatch.setattr(ToyGame, "max_game_length", lambda self: 3)
+    with pytest.raises(GameTooLongError):
+        play_game(game, [RandomBot(1), RandomBot(2)])
