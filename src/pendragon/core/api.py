@@ -116,7 +116,7 @@ class Game(ABC):
 class State(ABC):
     """One position of a game. Mutated only by :meth:`apply_action`."""
 
-    __slots__ = ("game", "_history", "_chance_count", "_rng_seed")
+    __slots__ = ("game", "_history", "_chance_count", "_rng_seed", "_legal_at", "_legal")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -125,6 +125,8 @@ class State(ABC):
         # The chance stream's seed; ``resample_hidden`` replaces it so that a search bot
         # cannot learn the real future from a determinised state.
         self._rng_seed = game.seed
+        self._legal_at = -1
+        self._legal: list[int] = []
 
     # ----------------------------------------------------------------- rules hooks
     @abstractmethod
@@ -174,12 +176,26 @@ class State(ABC):
     # ----------------------------------------------------------------- shared API
     def legal_actions(self) -> list[int]:
         """Legal action ids: a seat's choices, or the outcomes at a chance node."""
-        player = self.current_player()
-        if player == TERMINAL:
-            return []
-        if player == CHANCE:
-            return [a for a, _ in self._chance_outcomes()]
-        return self._legal_actions()
+        return list(self._cached_legal())
+
+    def _cached_legal(self) -> list[int]:
+        # Bots list the legal actions and apply_action checks them again: compute once
+        # per position. The version only goes up, so it identifies the position.
+        version = len(self._history)
+        if getattr(self, "_legal_at", -1) != version:
+            player = self.current_player()
+            if player == TERMINAL:
+                self._legal = []
+            elif player == CHANCE:
+                self._legal = [a for a, _ in self._chance_outcomes()]
+            else:
+                self._legal = self._legal_actions()
+            self._legal_at = version
+        return self._legal
+
+    def invalidate_cache(self) -> None:
+        """Forget cached legal actions (after editing a state's fields directly)."""
+        self._legal_at = -1
 
     def legal_actions_mask(self) -> list[int]:
         """1 at every legal id, 0 elsewhere; length ``num_distinct_actions``."""
@@ -190,7 +206,7 @@ class State(ABC):
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` may be applied now (never raises)."""
-        return action in self.legal_actions()
+        return action in self._cached_legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, ``(action, probability)`` pairs summing to 1."""

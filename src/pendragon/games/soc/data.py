@@ -148,18 +148,23 @@ class Purpose(enum.IntEnum):
     PEEK = 5  # black: Percival looks at it
 
 
-class Heroic(enum.IntFlag):
-    """The five heroic action types (SOC-HERO-1); a turn may not repeat one."""
+class Heroic:
+    """Bits of the five heroic action types (SOC-HERO-1); a turn may not repeat one.
+
+    Plain ``int`` constants rather than an ``IntFlag``: flag arithmetic on enums is slow
+    on the hot path of ``legal_actions``.
+    """
 
     MOVE = 1
     QUEST = 2
     SPECIAL = 4
     HEAL = 8
     ACCUSE = 16
+    NAMES = ((1, "move"), (2, "quest"), (4, "special"), (8, "heal"), (16, "accuse"))
 
 
-class TurnFlag(enum.IntFlag):
-    """Things done this turn."""
+class TurnFlag:
+    """Bits of the things done this turn (plain ints, see :class:`Heroic`)."""
 
     SACRIFICED = 1
     TRISTAN_FREE = 2

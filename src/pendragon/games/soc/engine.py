@@ -33,6 +33,7 @@ from pendragon.games.soc.data import (
     Status,
     T,
     Task,
+    TurnFlag,
 )
 
 AutoHandler = Callable[["Engine", int, int, int], None]
@@ -302,7 +303,7 @@ class Engine(SocData):
         if self.doomed == seat:
             self.doomed = -1
         if seat == self.turn_seat:
-            self.turn_flags |= 32  # SKIP_HEROIC: his turn is over
+            self.turn_flags |= TurnFlag.SKIP_HEROIC  # his turn is over
         self.check_end()
 
     def leave_location(self, seat: int) -> None:

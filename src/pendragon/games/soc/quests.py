@@ -112,6 +112,22 @@ class QuestRules(Engine):
             return False
         return not (self.is_solo(location) and self.present(location))
 
+    def move_options(self, seat: int) -> list[int]:
+        """``move:`` ids open to ``seat`` (SOC-HERO-3, SOC-RULING-41), in one pass."""
+        here = self.loc[seat]
+        occupied = 0
+        for other in range(self.n):
+            if other != seat and self.status[other] == Status.IN_PLAY:
+                occupied |= 1 << self.loc[other]
+        moves = []
+        for location in range(len(Location)):
+            if location == here or not self.quest_open(location):
+                continue
+            if self.is_solo(location) and occupied >> location & 1:
+                continue
+            moves.append(A.MOVE + location)
+        return moves
+
     # ------------------------------------------------------------------ plays
     def combat_white(self, location: int) -> list[int]:
         """The white cards on a combat quest."""

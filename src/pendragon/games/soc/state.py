@@ -48,11 +48,6 @@ class SocState(ViewRules):
         code, a, b, c = self.agenda[-1]
         return self.LEGAL[code](self, a, b, c)
 
-    def is_legal(self, action: int) -> bool:
-        if self.result:
-            return False
-        return action in self.legal_actions()
-
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         code, a, b, _c = self.agenda[-1]
         if code == T.C_WHITE:
@@ -138,17 +133,7 @@ class SocState(ViewRules):
     # ------------------------------------------------------------------ copying
     def clone(self) -> SocState:
         new: SocState = object.__new__(SocState)
-        new.game = self.game
-        new._history = self._history[:]
-        new._chance_count = self._chance_count
-        new._rng_seed = self._rng_seed
-        for name in self.SCALARS:
-            object.__setattr__(new, name, getattr(self, name))
-        for name in self.FLAT_LISTS:
-            object.__setattr__(new, name, getattr(self, name)[:])
-        new.hands = [hand[:] for hand in self.hands]
-        new.war_white = [self.war_white[0][:], self.war_white[1][:]]
-        new.known = {key: cards[:] for key, cards in self.known.items()}
+        _copy_fields(self, new)
         return new
 
     # ------------------------------------------------------------------ storage
@@ -200,6 +185,8 @@ class SocState(ViewRules):
         state._history = _ints(data["history"], "history")
         state._chance_count = _int(data["chance_count"], "chance_count")
         state._rng_seed = _int(data["rng_seed"], "rng_seed")
+        state._legal_at = -1
+        state._legal = []
         for name in cls.SCALARS:
             value = data[name]
             if isinstance(value, bool):
@@ -460,6 +447,30 @@ class SocState(ViewRules):
 _LIMBO_A = frozenset((T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL))
 _LIMBO_B = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
 
+
+
+def _make_copier() -> Any:
+    """Compile one straight-line function copying every field (clone is on the hot path
+    of search bots; a loop of getattr/setattr over the field names costs twice as much)."""
+    lines = [
+        "def _copy_fields(src, dst):",
+        "    dst.game = src.game",
+        "    dst._history = src._history[:]",
+        "    dst._chance_count = src._chance_count",
+        "    dst._rng_seed = src._rng_seed",
+        "    dst._legal_at = -1",
+        "    dst.hands = [hand[:] for hand in src.hands]",
+        "    dst.war_white = [src.war_white[0][:], src.war_white[1][:]]",
+        "    dst.known = {key: cards[:] for key, cards in src.known.items()} if src.known else {}",
+    ]
+    lines += [f"    dst.{name} = src.{name}" for name in SocState.SCALARS]
+    lines += [f"    dst.{name} = src.{name}[:]" for name in SocState.FLAT_LISTS]
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built from constant names
+    return namespace["_copy_fields"]
+
+
+_copy_fields = _make_copier()
 
 
 def _weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:

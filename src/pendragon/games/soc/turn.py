@@ -128,7 +128,7 @@ class TurnRules(WhiteCardRules):
             knight == TRISTAN and location == Location.CAMELOT and not flags & TurnFlag.TRISTAN_FREE
         )
         if not used & Heroic.MOVE and (actions_left or free_move):  # SOC-HERO-3
-            options += [A.MOVE + loc for loc in range(len(Location)) if self.can_move(seat, loc)]
+            options += self.move_options(seat)
         if actions_left and not used & Heroic.QUEST:  # SOC-HERO-5
             options += self.quest_plays(seat)
         free_special = knight == GALAHAD and not flags & TurnFlag.GALAHAD_FREE
@@ -175,7 +175,7 @@ class TurnRules(WhiteCardRules):
             options.append(A.ARTHUR_EXCHANGE)
         return options
 
-    def _use(self, kind: Heroic) -> None:
+    def _use(self, kind: int) -> None:
         self.actions_left -= 1
         self.used_types |= kind
 

@@ -156,7 +156,7 @@ class ViewRules(TurnRules):
                 "seat": self.turn_seat if self.turn_seat >= 0 else None,
                 "number": self.turns + 1,
                 "actions_left": self.actions_left,
-                "used": [h.name.lower() for h in Heroic if self.used_types & h],
+                "used": [name for bit, name in Heroic.NAMES if self.used_types & bit],
                 "first_seat": self.first_seat,
             },
             "round_table": {"white": self.white_swords, "black": self.black_swords},

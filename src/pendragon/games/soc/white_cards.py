@@ -21,7 +21,15 @@ from pendragon.games.soc.cards import (
     REINFORCEMENTS,
     Location,
 )
-from pendragon.games.soc.data import FACE_DOWN_BASE, KNOWN_BASE, Loyalty, Purpose, Status, T
+from pendragon.games.soc.data import (
+    FACE_DOWN_BASE,
+    KNOWN_BASE,
+    Loyalty,
+    Purpose,
+    Status,
+    T,
+    TurnFlag,
+)
 from pendragon.games.soc.quests import WARS
 
 
@@ -173,7 +181,7 @@ class WhiteCardRules(BlackCardRules):
         if self.doomed == seat:
             self.doomed = -1
         if seat == self.turn_seat:
-            self.turn_flags |= 32  # his turn as a knight is over
+            self.turn_flags |= TurnFlag.SKIP_HEROIC  # his turn as a knight is over
         if by_accusation:
             self.add_swords(1, 0)  # SOC-ACCUSE-2
         self.check_end()
@@ -271,14 +279,14 @@ class WhiteCardRules(BlackCardRules):
         """SOC-KNIGHT-ARTHUR, SOC-RULING-23: once per turn, with a card and a partner."""
         return (
             self.has_knight(seat, 0)
-            and not self.turn_flags & 8
+            and not self.turn_flags & TurnFlag.ARTHUR_USED
             and self.hand_size(seat) > 0
             and bool(self.others_in_play(seat))
         )
 
     def start_arthur_exchange(self, seat: int) -> None:
         """King Arthur begins the exchange."""
-        self.turn_flags |= 8
+        self.turn_flags |= TurnFlag.ARTHUR_USED
         self.push(T.D_ARTHUR_TARGET, seat)
 
     def _legal_arthur_target(self, seat: int, _b: int, _c: int) -> list[int]:
