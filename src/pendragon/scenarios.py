@@ -148,13 +148,15 @@ def run_scenario(data: dict[str, Any], name: str = "scenario") -> State:
                     raise ScenarioFailure(f"{where}: a refused action changed the state") from None
             else:
                 raise ScenarioFailure(f"{where}: {step['illegal']!r} was accepted")
-        legal = {state.action_to_string(a) for a in state.legal_actions()}
-        if "legal" in step and legal != set(step["legal"]):
-            raise ScenarioFailure(f"{where}: legal actions are {sorted(legal)}")
-        missing = set(step.get("legal_includes", [])) - legal
+        legal_now = {state.action_to_string(a) for a in state.legal_actions()}
+        if "legal" in step and legal_now != set(step["legal"]):
+            raise ScenarioFailure(f"{where}: legal actions are {sorted(legal_now)}")
+        missing = set(step.get("legal_includes", [])) - legal_now
         if missing:
-            raise ScenarioFailure(f"{where}: {sorted(missing)} not legal; legal: {sorted(legal)}")
-        present = set(step.get("legal_excludes", [])) & legal
+            raise ScenarioFailure(
+                f"{where}: {sorted(missing)} not legal; legal: {sorted(legal_now)}"
+            )
+        present = set(step.get("legal_excludes", [])) & legal_now
         if present:
             raise ScenarioFailure(f"{where}: {sorted(present)} should not be legal")
         for path, expected in step.get("expect", {}).items():

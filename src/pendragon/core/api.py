@@ -13,7 +13,7 @@ legal-action mask — and leaves the rules to a handful of ``_``-prefixed method
 >>> state = game.new_initial_state()
 >>> state.current_player() == pendragon.CHANCE
 True
->>> sum(p for _, p in state.chance_outcomes())
+>>> round(sum(p for _, p in state.chance_outcomes()), 9)
 1.0
 """
 

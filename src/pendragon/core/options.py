@@ -50,7 +50,9 @@ class OptionSpec:
             if isinstance(value, str) and value.lower() in ("true", "yes", "1", "false", "no", "0"):
                 value = value.lower() in ("true", "yes", "1")
             if not isinstance(value, bool):
-                raise InvalidOptionError(f"option {self.name!r} must be true or false, got {value!r}")
+                raise InvalidOptionError(
+                    f"option {self.name!r} must be true or false, got {value!r}"
+                )
         elif self.type is int:
             if isinstance(value, str):
                 try:
@@ -75,7 +77,9 @@ class OptionSpec:
                 raise InvalidOptionError(f"option {self.name!r} must be text, got {value!r}")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise InvalidOptionError(f"option {self.name!r} must be one of {allowed}, got {value!r}")
+            raise InvalidOptionError(
+                f"option {self.name!r} must be one of {allowed}, got {value!r}"
+            )
         result: OptionValue = value
         return result
 

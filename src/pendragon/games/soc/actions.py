@@ -131,5 +131,5 @@ VALUE = _block([f"value:{n}" for n in range(1, 6)])
 CATALOG = ActionCatalog(_names)
 NUM_ACTIONS = len(CATALOG)
 
-assert NUM_KNIGHTS == len(KNIGHTS) and NUM_WHITE == len(WHITE) and NUM_BLACK == len(BLACK)
-assert NUM_LOCATIONS == len(LOCATION_KEYS)
+assert len(KNIGHTS) == NUM_KNIGHTS and len(WHITE) == NUM_WHITE and len(BLACK) == NUM_BLACK
+assert len(LOCATION_KEYS) == NUM_LOCATIONS

@@ -197,7 +197,9 @@ DARK_FOREST = BLACK_BY_KEY["dark-forest"]
 GUINEVERE = BLACK_BY_KEY["guinevere"]
 MIST = BLACK_BY_KEY["mist-of-avalon"]
 MORDRED = BLACK_BY_KEY["mordred"]
-MORGAN_1, MORGAN_2, MORGAN_3, MORGAN_4, MORGAN_5 = (BLACK_BY_KEY[f"morgan-{i}"] for i in range(1, 6))
+MORGAN_1, MORGAN_2, MORGAN_3, MORGAN_4, MORGAN_5 = (
+    BLACK_BY_KEY[f"morgan-{i}"] for i in range(1, 6)
+)
 VIVIEN = BLACK_BY_KEY["vivien"]
 COMBAT_BLACK_KINDS = BLACK_KNIGHT_KINDS + LANCELOT_KINDS
 

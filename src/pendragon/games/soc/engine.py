@@ -144,11 +144,12 @@ class Engine(SocData):
         """Number of white cards in ``seat``'s hand."""
         return sum(self.hands[seat])
 
-    def take_from_hand(self, seat: int, kind: int, public: bool) -> None:
+    def take_from_hand(self, seat: int, kind: int, public: bool, seen_by: int = 0) -> None:
         """Remove one ``kind`` from ``seat``'s hand, keeping others' knowledge honest.
 
-        A public removal tells everyone which card left; a hidden one tells nothing, so
-        what others knew of the hand can no longer be relied on.
+        A viewer who saw the card leave (everyone when ``public``, else the seats in the
+        bitmask ``seen_by``) knows exactly what left; for the others the removal is hidden,
+        so what they knew of the hand can no longer be relied on.
         """
         self.hands[seat][kind] -= 1
         if not self.known:
@@ -156,7 +157,7 @@ class Engine(SocData):
         for (viewer, holder), cards in list(self.known.items()):
             if holder != seat or viewer == seat:
                 continue
-            if public:
+            if public or seen_by >> viewer & 1:
                 if cards[kind]:
                     cards[kind] -= 1
                     if not any(cards):

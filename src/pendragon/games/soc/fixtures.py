@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Any
 
 from pendragon.core.errors import BadFixtureError, PendragonError
-from pendragon.core.registry import load_game
 from pendragon.games.soc.cards import (
     BLACK_BY_KEY,
     COMBAT_BLACK_KINDS,
@@ -37,6 +36,7 @@ from pendragon.games.soc.cards import (
     Location,
 )
 from pendragon.games.soc.data import FACE_DOWN_BASE, KNOWN_BASE, Heroic, Loyalty, Status, T
+from pendragon.games.soc.game import SocGame
 from pendragon.games.soc.state import SocState
 
 _TOP_KEYS = {
@@ -82,7 +82,8 @@ def _location(key: Any, where: str) -> int:
 def _count(value: Any, where: str, low: int = 0, high: int = 1000) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise _fail(where, f"expected a whole number from {low} to {high}, got {value!r}")
-    return value
+    number: int = value
+    return number
 
 
 def load_state(data: Any) -> SocState:
@@ -96,11 +97,11 @@ def load_state(data: Any) -> SocState:
     if not isinstance(options, dict):
         raise _fail("options", "expected a mapping")
     try:
-        game = load_game("soc", players=players, seed=data.get("seed", 0), **options)
+        game = SocGame({"players": players, "seed": data.get("seed", 0), **options})
     except PendragonError as error:
         raise _fail("options", error.message) from None
     state: SocState = object.__new__(SocState)
-    SocState.__init__(state, game)  # type: ignore[misc]
+    SocState.__init__(state, game)
     state._init_data(players, [0] * NUM_WHITE, [0] * NUM_BLACK)
     white_used = [0] * NUM_WHITE
     black_used = [0] * NUM_BLACK
@@ -147,11 +148,11 @@ def load_state(data: Any) -> SocState:
     effects = _check_keys(
         data.get("effects", {}), {"vivien", "mist", "dark_forest", "mordred", "heroism"}, "effects"
     )
-    for flag, kind in (("vivien", "vivien"), ("mist", "mist-of-avalon"),
-                       ("dark_forest", "dark-forest")):
+    for flag, key in (("vivien", "vivien"), ("mist", "mist-of-avalon"),
+                      ("dark_forest", "dark-forest")):
         if effects.get(flag):
             setattr(state, flag, True)
-            black_used[BLACK_BY_KEY[kind]] += 1
+            black_used[BLACK_BY_KEY[key]] += 1
     if effects.get("mordred") is not None:
         war = effects["mordred"]
         if war not in ("picts", "saxons"):
@@ -183,9 +184,9 @@ def load_state(data: Any) -> SocState:
         for kind in range(NUM_WHITE):
             state.white_discard[kind] = state.white_deck[kind]
             state.white_deck[kind] = 0
-        for key, count in wanted.items():
+        for key, wanted_count in wanted.items():
             kind = _white(key, "white_deck")
-            count = _count(count, f"white_deck.{key}")
+            count = _count(wanted_count, f"white_deck.{key}")
             if count > state.white_discard[kind]:
                 raise _fail("white_deck", f"not enough {key!r} cards left for the deck")
             state.white_deck[kind] = count

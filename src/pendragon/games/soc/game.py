@@ -102,7 +102,7 @@ class SocGame(Game):
     def new_initial_state(self) -> SocState:
         """The deal: coats of arms, loyalty, a Merlin and 5 white cards each (SOC-SETUP-*)."""
         state: SocState = object.__new__(SocState)
-        SocState.__init__(state, self)  # type: ignore[misc]
+        SocState.__init__(state, self)
         state._init_data(self._players, self.white_total[:], self.black_total[:])
         tasks: list[tuple[int, int, int, int]] = []
         n = self._players

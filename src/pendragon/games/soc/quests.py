@@ -232,7 +232,8 @@ class QuestRules(Engine):
         self.kay_bonus = 0
         self.push(T.COMBAT_COMPARE, location, finisher)
         kay = self.seat_of_knight(KAY)
-        if kay >= 0 and self.loc[kay] == location and any(self.hands[kay][k] for k in FIGHT_KINDS):
+        if kay >= 0 and self.loc[kay] == location:
+            # Asked even without a Fight card, so that being asked reveals nothing.
             self.push(T.D_KAY, kay, location)
 
     def combat_totals(self, location: int) -> tuple[int, int]:

@@ -467,7 +467,8 @@ def _make_copier() -> Any:
     lines += [f"    dst.{name} = src.{name}[:]" for name in SocState.FLAT_LISTS]
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), namespace)  # noqa: S102 - source built from constant names
-    return namespace["_copy_fields"]
+    copier: Any = namespace["_copy_fields"]
+    return copier
 
 
 _copy_fields = _make_copier()
@@ -481,7 +482,8 @@ def _weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise CorruptStateError(f"{name} must be a whole number, got {value!r}")
-    return value
+    number: int = value
+    return number
 
 
 def _ints(value: Any, name: str) -> list[int]:

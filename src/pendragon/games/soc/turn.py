@@ -264,8 +264,7 @@ class TurnRules(WhiteCardRules):
         if self.status[seat] != Status.IN_PLAY:
             return []
         hand = self.hands[seat]
-        plays = [A.PLAY + kind for kind in FIGHT_KINDS if hand[kind]]
-        return plays + [A.PASS] if plays else []
+        return [A.PLAY + kind for kind in FIGHT_KINDS if hand[kind]] + [A.PASS]
 
     def _decide_kay(self, action: int, seat: int, _quest: int, _c: int) -> None:
         """SOC-KNIGHT-KAY: one more Fight card once the black cards (or the die) are known."""

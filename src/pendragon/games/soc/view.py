@@ -61,7 +61,9 @@ from pendragon.games.soc.turn import TurnRules
 
 _STATUS = ("in-play", "dead", "unmasked")
 _DECISIONS = sorted(DECISION_TASKS)
-_DECISION_NAMES = {code: T(code).name[2:].lower().replace("_", "-") for code in DECISION_TASKS}
+_DECISION_NAMES: dict[T, str] = {
+    code: code.name[2:].lower().replace("_", "-") for code in DECISION_TASKS
+}
 #: Tasks whose card argument is a black card that may be in limbo.
 _BLACK_CARD_TASKS = (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL)
 
@@ -130,7 +132,7 @@ class ViewRules(TurnRules):
         code = self.agenda[-1][0]
         if code in CHANCE_TASKS:
             return "chance-" + T(code).name[2:].lower()
-        return _DECISION_NAMES.get(code, "none")
+        return _DECISION_NAMES.get(T(code), "none")
 
     # ------------------------------------------------------------------ observation
     def observation(self, seat: int | None) -> dict[str, Any]:
@@ -289,7 +291,8 @@ class ViewRules(TurnRules):
         deck_known: list[dict[str, Any]] = []
         for depth, code in enumerate(reversed(self.black_top)):
             if (code // KNOWN_BASE) & bit:
-                deck_known.append({"from": "top", "depth": depth, "card": BLACK[code % KNOWN_BASE].key})
+                card = BLACK[code % KNOWN_BASE].key
+                deck_known.append({"from": "top", "depth": depth, "card": card})
         for depth, code in enumerate(reversed(self.black_bottom)):
             if (code // KNOWN_BASE) & bit:
                 deck_known.append(

@@ -271,7 +271,7 @@ class WhiteCardRules(BlackCardRules):
 
     def pass_card(self, giver: int, receiver: int, kind: int) -> None:
         """A card passed face down: giver and receiver know it, no one else."""
-        self.take_from_hand(giver, kind, public=False)
+        self.take_from_hand(giver, kind, public=False, seen_by=1 << receiver)
         self.hands[receiver][kind] += 1
         self.learn(giver, receiver, kind)
 
