@@ -290,7 +290,7 @@ def _load_turn(state: SocState, turn: Any, first_seat: Any) -> None:
         raise _fail("turn.phase", f"'evil' or 'heroic', got {phase!r}")
     state.first_seat = _count(first_seat, "first_seat", 0, state.n - 1)
     state.turn_seat = seat
-    state.turns = _count(turn.get("number", 1), "turn.number", 1) - 1
+    state.turns = _count(turn.get("number", 1), "turn.number", 1, 10**6) - 1
     state.actions_left = _count(turn.get("actions_left", 1), "turn.actions_left", 0, 2)
     names = {name: bit for bit, name in Heroic.NAMES}
     for name in turn.get("used", []):

@@ -287,9 +287,10 @@ class QuestRules(Engine):
             for seat in reversed(present):
                 self.lose_life(seat, -outcome.life)  # SOC-QUEST-5: nobody present, no loss
             mist = 1 if self.mist else 0  # SOC-B-MIST
-            self.add_swords(0, outcome.swords + heroism + mist)
-            if outcome.siege:
-                self.add_siege(outcome.siege)
+            # Every penalty lands before the end is judged (SOC-RULING-47).
+            self.black_swords += outcome.swords + heroism + mist
+            self.siege = min(12, self.siege + outcome.siege)
+            self.check_end()
         self._advance_board(location)
 
     def _outcome_key(self, location: int) -> str:

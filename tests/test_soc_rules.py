@@ -1,0 +1,205 @@
+"""Rule tests that need more than a scenario file: the deal, decks running out, the cap.
+
+Each test names the rule IDs of docs/rules/soc.md it checks.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import pendragon
+from pendragon.games.soc import actions as A
+from pendragon.games.soc.cards import (
+    BLACK,
+    KNIGHTS,
+    MERLIN,
+    NUM_WHITE,
+    WHITE,
+    black_counts,
+    white_counts,
+)
+from pendragon.games.soc.engine import MAX_ROUNDS
+from pendragon.games.soc.fixtures import load_state
+from pendragon.games.soc.state import SocState
+
+
+def dealt(players: int, seed: int) -> SocState:
+    """A new game with every set-up chance node resolved from its own stream."""
+    state = pendragon.load_game("soc", players=players, seed=seed).new_initial_state()
+    assert isinstance(state, SocState)
+    state.play_random_chance()
+    return state
+
+
+def test_components() -> None:
+    """SOC-COMP-1, SOC-COMP-2: 84 white and 76 black cards, 8 loyalty cards, typed data."""
+    assert sum(white_counts(expansion=False)) == 84
+    assert sum(c.base_count for c in WHITE if c.special) == 15
+    assert sum(black_counts(expansion=False)) == 76
+    assert sum(c.base_count for c in BLACK if c.special) == 12
+    assert sum(pendragon.load_game("soc", players=3).loyalty_deck) == 8  # type: ignore[attr-defined]
+    assert all(c.combat_value > 0 for c in BLACK[:8])
+    assert len([k for k in KNIGHTS if not k.expansion]) == 7
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_the_deal(players: int) -> None:
+    """SOC-SETUP-1, SOC-SETUP-2, SOC-SETUP-3, SOC-SETUP-4, SOC-SETUP-5: the deal."""
+    state = dealt(players, seed=players)
+    assert state.n == players
+    assert len(set(state.knight)) == players and all(k < 7 for k in state.knight)
+    assert state.life == [4] * players
+    for seat in range(players):
+        assert sum(state.hands[seat]) == 6
+        assert state.hands[seat][MERLIN] >= 1
+        assert state.loyalty[seat] in (0, 1)
+    assert sum(state.loyalty) <= 1  # one traitor card among eight
+    assert pendragon.load_game("soc", players=players).info.min_players == 3
+
+
+def test_player_counts_outside_three_to_seven_are_refused() -> None:
+    """SOC-SETUP-1."""
+    for bad in (2, 8):
+        with pytest.raises(pendragon.InvalidOptionError):
+            pendragon.load_game("soc", players=bad)
+
+
+def test_coats_of_arms_are_random() -> None:
+    """SOC-SETUP-2: different seeds deal different knights."""
+    deals = {tuple(dealt(5, seed).knight) for seed in range(12)}
+    assert len(deals) > 6
+
+
+def test_first_player_is_king_arthur() -> None:
+    """SOC-SETUP-7: King Arthur plays first; without him, seat 0."""
+    seen_with, seen_without = False, False
+    for seed in range(40):
+        state = dealt(3, seed)
+        arthur = state.knight.index(0) if 0 in state.knight else -1
+        assert state.first_seat == (arthur if arthur >= 0 else 0)
+        seen_with |= arthur > 0
+        seen_without |= arthur < 0
+    assert seen_with and seen_without
+
+
+def test_opening_contributions_are_face_down_then_shared() -> None:
+    """SOC-SETUP-6, SOC-RULING-1, SOC-RULING-37: chosen unseen, revealed together, shared."""
+    state = dealt(3, seed=4)
+    first = state.first_seat
+    order = [(first + i) % 3 for i in range(3)]
+    for seat in order:
+        assert state.current_player() == seat
+        assert state.observation(None)["waiting"]["decision"] == "contrib"
+        choice = state.legal_actions()[0]
+        state.apply_action(choice)
+        if seat == order[-1]:
+            break  # the last choice turns every card face up at once
+        assert state.observation(seat)["you"]["contribution"] == WHITE[choice - A.PLAY].key
+        assert seat in state.observation(None)["table"]["contributions_made"]
+        for other in range(3):
+            own = state.contrib[other]
+            expected = WHITE[own].key if own >= 0 else None
+            assert state.observation(other)["you"]["contribution"] == expected
+        assert state.observation(None)["table"]["offer"] == []
+    offer = state.observation(None)["table"]["offer"]
+    assert len(offer) == 3
+    for _ in range(3):
+        assert state.current_player() == first  # the first player gives each card
+        state.apply_action(A.SEAT + order[1])
+    assert sum(state.hands[order[1]]) == 5 + 3
+    assert state.observation(None)["waiting"]["decision"] == "evil"
+    assert state.current_player() == first
+
+
+def test_random_sharing_option() -> None:
+    """SOC-RULING-1: share="random" deals revealed cards by chance."""
+    state = pendragon.load_game("soc", players=3, seed=2, share="random").new_initial_state()
+    rng = random.Random(0)
+    while state.observation(None)["waiting"]["decision"] != "evil":
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance())
+        else:
+            assert state.observation(None)["waiting"]["decision"] == "contrib"
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert sum(sum(h) for h in state.hands) == 18
+
+
+def test_turns_pass_clockwise_skipping_the_dead() -> None:
+    """SOC-TURN-1, SOC-TURN-2: Evil then Heroic; the next living seat plays next."""
+    state = load_state(
+        {"players": 4, "knights": [{}, {"status": "dead"}, {}, {}], "turn": {"seat": 0}}
+    )
+    assert state.observation(None)["waiting"]["decision"] == "evil"
+    state.apply_text("add-siege")
+    assert state.observation(None)["waiting"]["decision"] == "heroic"
+    state.apply_text("move:grail")
+    assert state.current_player() == 2
+
+
+def test_decks_refill_when_one_runs_out() -> None:
+    """SOC-BLACK-5, SOC-RULING-8, SOC-RULING-59: the emptied deck takes back both discards."""
+    state = load_state(
+        {"players": 3, "white_deck": {"grail": 1}, "turn": {"seat": 0, "phase": "heroic"}}
+    )
+    discarded = sum(state.white_discard)
+    assert sum(state.white_deck) == 1 and discarded > 0
+    state.apply_text("draw-white")
+    state.apply_text("white-card:grail")
+    assert sum(state.white_discard) == 0
+    assert sum(state.white_deck) == discarded
+    state.check_invariants()
+
+
+def test_discards_are_face_down() -> None:
+    """SOC-BLACK-6: observations give the size of a discard pile, never its cards."""
+    state = load_state({"players": 3, "white_deck": {"grail": 5}})
+    decks = state.observation(0)["decks"]
+    assert isinstance(decks["white_discard"], int) and decks["white_discard"] > 0
+
+
+def test_a_draw_from_nothing_is_skipped() -> None:
+    """SOC-RULING-58: with every white card in hands, drawing draws nothing."""
+    state = load_state({"players": 3, "turn": {"seat": 0, "phase": "heroic"}})
+    for kind in range(NUM_WHITE):
+        state.hands[1][kind] += state.white_deck[kind] + state.white_discard[kind]
+        state.white_deck[kind] = state.white_discard[kind] = 0
+    state.invalidate_cache()
+    state.check_invariants()
+    state.apply_text("draw-white")
+    assert sum(state.hands[0]) == 0
+    assert state.current_player() == 0  # no chance node: the turn goes on
+
+
+def test_the_round_cap_ends_the_game() -> None:
+    """SOC-RULING-45: after the last permitted round the game is lost for the knights."""
+    state = load_state(
+        {"players": 3, "turn": {"seat": 2, "phase": "heroic", "number": MAX_ROUNDS * 3}}
+    )
+    state.apply_text("move:grail")
+    assert state.is_terminal()
+    assert state.observation(None)["end_reason"] == "exhausted"
+    assert state.returns() == [-1.0, -1.0, -1.0]
+
+
+def test_variants_are_not_base_game_options() -> None:
+    """SOC-RULING-64: the variants are options of their own, unknown to the base game."""
+    with pytest.raises(pendragon.UnknownOptionError):
+        pendragon.load_game("soc", players=5, squires=True)
+
+
+def test_relics_cannot_be_passed() -> None:
+    """SOC-RELIC-1: card passing moves white cards only; relics stay with their owner."""
+    state = load_state(
+        {
+            "players": 3,
+            "knights": [{"knight": "arthur", "hand": {"fight-1": 1}}, {}, {}],
+            "relics": {"excalibur": 0},
+            "quests": {"excalibur": {"over": True}},
+        }
+    )
+    for text in ("arthur-exchange", "seat:1", "play:fight-1", "play:fight-1"):
+        state.apply_text(text)
+    assert state.excalibur_owner == 0
+    assert not any(name.startswith("give-relic") for name in A.CATALOG.names)
