@@ -217,9 +217,31 @@ class SocState(ViewRules):
         if state.n != game.num_players():
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
-        if not state.result and not state.agenda:
-            raise CorruptStateError("a running game must have something to wait for")
+        state._check_agenda()
+        try:  # a last look, at the trust boundary: the position must be usable
+            state.legal_actions()
+            state.observation(None)
+            for seat in range(state.n):
+                state.observation_tensor(seat)
+        except (LookupError, ValueError, TypeError, AssertionError, ZeroDivisionError):
+            raise CorruptStateError("the state's pending decision is impossible") from None
         return state
+
+    def _check_agenda(self) -> None:
+        """The agenda waits on a chance node or a seat's decision, with seats in range."""
+        if self.result:
+            return
+        if not self.agenda:
+            raise CorruptStateError("a running game must have something to wait for")
+        code = self.agenda[-1][0]
+        if code not in CHANCE_TASKS and code not in self.LEGAL:
+            raise CorruptStateError("the agenda's top task is neither chance nor a decision")
+        for code, a, b, _c in self.agenda:
+            seat_arg = a if code not in _CARD_FIRST else b
+            if code in _CARD_FIRST and not 0 <= a < NUM_BLACK and code != T.QUEST_CHECK:
+                raise CorruptStateError(f"agenda task {T(code).name} names no black card")
+            if not -1 <= seat_arg < self.n:
+                raise CorruptStateError(f"agenda task {T(code).name} names seat {seat_arg}")
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self) -> None:
@@ -445,6 +467,11 @@ class SocState(ViewRules):
 
 
 _LIMBO_A = frozenset((T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL))
+#: Tasks whose first argument is a card or a quest and whose second is a seat.
+_CARD_FIRST = frozenset(
+    (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL, T.MORGAN_FALLBACK, T.QUEST_CHECK,
+     T.COMBAT_COMPARE)
+)
 _LIMBO_B = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
 
 
