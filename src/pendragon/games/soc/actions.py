@@ -48,7 +48,16 @@ Decisions of a seat:
 ``fate:loyal``             play Fate as a loyal knight
 ``fate:reveal``            the traitor reveals himself with Fate
 ``value:N``                the value of a "?" Fight card (Merlin's Company)
+``gaheris-merlin`` ...     knights' powers of Merlin's Company (Gaheris, Bedivere,
+                           Caradoc, Geraint, Lamorak)
+``merlin-draw``            draw a white card where the Merlin figure stands
+``free:P``                 free captured seat ``P`` with a special white card
+``stay`` / ``go``          a travel card's choice (Lost!, Ambushed!, Charged!)
+``slayer:draw|fight``      Dragon Slayer's two modes
+``join`` / ``leave:P``     table operations: a player joins mid-game / seat ``P`` leaves
 =========================  ==========================================================
+
+Version history of the catalog: ids only ever get appended, never renumbered.
 
 >>> CATALOG.text(PLAY + 4)
 'play:fight-5'
@@ -127,6 +136,20 @@ OTHERS = _block(["others"])
 FATE_LOYAL = _block(["fate:loyal"])
 FATE_REVEAL = _block(["fate:reveal"])
 VALUE = _block([f"value:{n}" for n in range(1, 6)])
+# Merlin's Company and the optional rules (appended so that earlier ids never change).
+GAHERIS = _block(["gaheris-merlin"])
+BEDIVERE = _block(["bedivere-swap"])
+CARADOC = _block(["caradoc-trade"])
+GERAINT = _block(["geraint-skip-evil"])
+LAMORAK = _block(["lamorak-discard"])
+MERLIN_DRAW = _block(["merlin-draw"])
+FREE = _block([f"free:{p}" for p in range(MAX_SEATS)])
+STAY = _block(["stay"])
+GO = _block(["go"])
+SLAYER_DRAW = _block(["slayer:draw"])
+SLAYER_FIGHT = _block(["slayer:fight"])
+JOIN = _block(["join"])
+LEAVE = _block([f"leave:{p}" for p in range(MAX_SEATS)])
 
 CATALOG = ActionCatalog(_names)
 NUM_ACTIONS = len(CATALOG)

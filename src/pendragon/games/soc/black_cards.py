@@ -11,6 +11,7 @@ from pendragon.games.soc.cards import (
     BLACK,
     DARK_FOREST,
     DESOLATION,
+    GRAIL_CARD,
     DESPAIR,
     EXCALIBUR_CARD,
     GUINEVERE,
@@ -27,9 +28,18 @@ from pendragon.games.soc.cards import (
     PICTS_CARD,
     SAXONS_CARD,
     VIVIEN,
+    WITCH_KINDS,
     Location,
 )
-from pendragon.games.soc.data import KNOWN_BASE, Purpose, Status, T, TurnFlag
+from pendragon.games.soc.data import (
+    KNOWN_BASE,
+    WITCH_BITS,
+    WITCH_MERLIN_GONE,
+    Purpose,
+    Status,
+    T,
+    TurnFlag,
+)
 from pendragon.games.soc.quests import QuestRules
 
 
@@ -106,7 +116,7 @@ class BlackCardRules(QuestRules):
     def _auto_after_pool(self, _kind: int, _seat: int, _c: int) -> None:
         if len(self.pledges) >= 3:
             self.cancelled = True
-            self.discard_white(MERLIN, 3)
+            self.spend_merlins(3)
         else:  # too few: the pledged cards go back, and everyone saw them
             for seat in self.pledges:
                 self.hands[seat][MERLIN] += 1
@@ -195,13 +205,60 @@ class BlackCardRules(QuestRules):
         elif kind == MORGAN_4:
             self.discard_black(kind)
             self.add_siege(2)
-        else:  # expansion cards are resolved by the expansion's hooks
-            self.discard_black(kind)
+        elif kind in WITCH_KINDS:
+            self.resolve_witch(WITCH_KINDS.index(kind) + 1, kind, seat)
+
+    def resolve_witch(self, number: int, kind: int, seat: int) -> None:
+        """MC-B-WITCH-1..7: the seven Morgan's Witch cards."""
+        for witch, bit in WITCH_BITS:
+            if witch == number:  # 2, 5, 6, 7 stay on the table while they act
+                self.limbo.remove(kind)
+                self.witches |= bit
+                return
+        self.discard_black(kind)
+        if number == 1:  # both decks refreshed
+            self.reshuffle()
+        elif number == 3:  # a Pict and a Saxon
+            self.add_figure(Location.SAXONS)
+            self.add_figure(Location.PICTS)
+        elif number == 4:  # each knight discards a Grail card or loses a life
+            for knight in reversed(self.knights_in_play_from(seat)):
+                self.push(T.D_WITCH4, knight)
+
+    def _legal_witch4(self, seat: int, _b: int, _c: int) -> list[int]:
+        if self.status[seat] != Status.IN_PLAY:
+            return []
+        grail = [A.PLAY + GRAIL_CARD] if self.hands[seat][GRAIL_CARD] else []
+        return [*grail, A.LOSE_LIFE]
+
+    def _decide_witch4(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        if action == A.LOSE_LIFE:
+            self.lose_life(seat, 1)
+        else:
+            self.take_from_hand(seat, GRAIL_CARD, public=True)
+            self.discard_white(GRAIL_CARD)
 
     def _for_finished_quest(self, kind: int) -> None:
-        """SOC-BLACK-3: a card for a quest that is over adds a siege engine instead."""
-        self.discard_black(kind)
-        self.add_siege(1)
+        """SOC-BLACK-3: a card for a quest that is over adds a siege engine instead.
+
+        With the expansion the card then leaves the game (MC-PLAYED-BLACK), and no engine
+        comes while the Merlin figure stands on that quest (MC-MERLIN).
+        """
+        if self.game.expansion:
+            self.limbo.remove(kind)
+            self.black_removed[kind] += 1
+        else:
+            self.discard_black(kind)
+        if self.merlin_loc != BLACK[kind].quest:
+            self.add_siege(1)
+
+    def spend_merlins(self, count: int) -> None:
+        """Played Merlin cards are discarded, or leave the game under Morgan's Witch 6."""
+        if self.witches & WITCH_MERLIN_GONE:
+            self.white_removed[MERLIN] += count
+        else:
+            self.discard_white(MERLIN, count)
 
     def add_figure(self, war: int) -> None:
         """SOC-WAR-2: a Pict or Saxon figure joins its war; the fourth ends it."""
@@ -329,6 +386,7 @@ BlackCardRules.LEGAL.update(
         T.D_VOLUNTEER: BlackCardRules._legal_volunteer,  # type: ignore[dict-item]
         T.D_DISCARD: BlackCardRules._legal_discard,  # type: ignore[dict-item]
         T.D_PERC_BOTTOM: BlackCardRules._legal_perc_bottom,  # type: ignore[dict-item]
+        T.D_WITCH4: BlackCardRules._legal_witch4,  # type: ignore[dict-item]
     }
 )
 BlackCardRules.DECIDE.update(
@@ -341,5 +399,6 @@ BlackCardRules.DECIDE.update(
         T.D_VOLUNTEER: BlackCardRules._decide_volunteer,  # type: ignore[dict-item]
         T.D_DISCARD: BlackCardRules._decide_discard,  # type: ignore[dict-item]
         T.D_PERC_BOTTOM: BlackCardRules._decide_perc_bottom,  # type: ignore[dict-item]
+        T.D_WITCH4: BlackCardRules._decide_witch4,  # type: ignore[dict-item]
     }
 )

@@ -178,6 +178,14 @@ PIETY = WHITE_BY_KEY["piety"]
 CLAIRVOYANCE = WHITE_BY_KEY["clairvoyance"]
 REINFORCEMENTS = WHITE_BY_KEY["reinforcements"]
 SPECIAL_KINDS = tuple(c.index for c in WHITE if c.special)
+CALL_FOR_HELP = WHITE_BY_KEY["call-for-help"]
+DISPEL = WHITE_BY_KEY["dispel"]
+DIVINE_FAVOR = WHITE_BY_KEY["divine-favor"]
+DRAGON_SLAYER = WHITE_BY_KEY["dragon-slayer"]
+MERLIN_RESCUE = WHITE_BY_KEY["merlin-to-the-rescue"]
+NEW_HOPE = WHITE_BY_KEY["new-hope"]
+TOURNAMENT = WHITE_BY_KEY["tournament"]
+TRUCE = WHITE_BY_KEY["truce"]
 #: Standard white kinds that may be healed with (three identical cards).
 HEAL_KINDS = (FIGHT_1, FIGHT_2, FIGHT_3, FIGHT_4, FIGHT_5, FIGHT_ANY, GRAIL_CARD)
 
@@ -202,6 +210,8 @@ MORGAN_1, MORGAN_2, MORGAN_3, MORGAN_4, MORGAN_5 = (
 )
 VIVIEN = BLACK_BY_KEY["vivien"]
 COMBAT_BLACK_KINDS = BLACK_KNIGHT_KINDS + LANCELOT_KINDS
+WITCH_1 = BLACK_BY_KEY["witch-1"]
+WITCH_KINDS = tuple(BLACK_BY_KEY[f"witch-{i}"] for i in range(1, 8))
 
 
 def _knights() -> tuple[Knight, ...]:
@@ -232,6 +242,7 @@ KNIGHTS: tuple[Knight, ...] = _knights()
 NUM_KNIGHTS = len(KNIGHTS)
 KNIGHT_BY_KEY = {k.key: k.index for k in KNIGHTS}
 ARTHUR, GALAHAD, GAWAIN, KAY, PALAMEDES, PERCIVAL, TRISTAN = range(7)
+GAHERIS, GARETH, GERAINT, LAMORAK, OWAIN, BEDIVERE, BORS, CARADOC = range(7, 15)
 BASE_KNIGHTS = tuple(k.index for k in KNIGHTS if not k.expansion)
 
 #: Travel cards of the expansion (listed now so that action ids are stable).

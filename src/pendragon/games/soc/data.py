@@ -131,9 +131,40 @@ class T(enum.IntEnum):
     ARMOR_SECOND = 77  # (seat, purpose)
     PERC_ARMOR_SECOND = 78
     SETUP_CONTRIB = 79
+    # Merlin's Company and the optional rules
+    C_TRAVEL = 8  # (seat, destination)
+    D_LAMORAK = 49  # (seat, life still to lose)
+    D_VALUE = 50  # (seat, context, location)
+    D_TRAVEL = 51  # (seat, travel card, destination)
+    D_CALL = 52  # (seat, caller)
+    D_DISPEL = 53
+    D_TRUCE = 54
+    D_SLAYER = 55
+    D_SLAYER_PLAY = 56  # (seat, remaining)
+    D_TOURNAMENT = 57
+    D_RESCUE = 58
+    D_KNIGHTING = 59  # (decider, quest)
+    D_WITCH4 = 19  # (seat)
+    D_FREE_CARD = 18  # (seat, captive)
+    GAHERIS_TAKE = 80
+    BEDIVERE_DRAW = 81
+    AMBUSH_AFTER = 82  # (seat, destination)
+    CALL_RESOLVE = 83  # (caller)
 
 
 CHANCE_TASKS = frozenset(t for t in T if t.name.startswith("C_"))
+#: Travel card kinds (Merlin's Company), in the order of ``cards.TRAVEL_KEYS``.
+NOTHING, VISION, MERLIN_TRAVELS, LOST, AMBUSHED, CHARGED, CAPTURED = range(7)
+TRAVEL_COUNTS = (3, 1, 5, 2, 2, 2, 1)
+#: Bits of the persistent Morgan's Witch cards on the table.
+WITCH_NO_SACRIFICE = 1  # witch 2: until a quest is won
+WITCH_DOUBLE_ACCUSE = 2  # witch 5: for the rest of the game
+WITCH_MERLIN_GONE = 4  # witch 6: for the rest of the game
+WITCH_ABSENT_PAY = 8  # witch 7: until the next lost quest
+WITCH_BITS = ((2, WITCH_NO_SACRIFICE), (5, WITCH_DOUBLE_ACCUSE), (6, WITCH_MERLIN_GONE),
+              (7, WITCH_ABSENT_PAY))
+#: A "?" Fight card on a board or in a fight is ``FIGHT_ANY + VALUE_BASE * value``.
+VALUE_BASE = 64
 DECISION_TASKS = frozenset(t for t in T if t.name.startswith("D_"))
 
 
@@ -173,6 +204,10 @@ class TurnFlag:
     PEEKED = 16
     SKIP_HEROIC = 32
     PERC_ARMOR = 64  # Percival used the Armor while peeking: his draw is the known top card
+    GAHERIS = 128
+    BEDIVERE = 256
+    CARADOC = 512
+    MERLIN_DRAWN = 1024
 
 
 class SocData(State):
@@ -242,6 +277,16 @@ class SocData(State):
         "doomed",
         "result",
         "end_reason",
+        "merlin_loc",
+        "travel_deck",
+        "travel_discard",
+        "black_removed",
+        "white_removed",
+        "witches",
+        "divine_favor",
+        "captured",
+        "seat_order",
+        "siege_won",
     )
 
     game: SocGame
@@ -311,6 +356,16 @@ class SocData(State):
         self.doomed = -1
         self.result = 0
         self.end_reason = 0
+        self.merlin_loc = -1  # the Merlin figure (MC-MERLIN): not in play yet
+        self.travel_deck = list(TRAVEL_COUNTS) if self.game.expansion else [0] * 7
+        self.travel_discard = [0] * 7
+        self.black_removed = [0] * NUM_BLACK  # cards out of the game (MC-PLAYED-BLACK)
+        self.white_removed = [0] * NUM_WHITE  # Merlins gone for good (Morgan's Witch 6)
+        self.witches = 0
+        self.divine_favor = False
+        self.captured = [False] * n
+        self.seat_order = list(range(n))  # clockwise; a joining player is inserted (VAR-JOIN)
+        self.siege_won = False
 
     # Fields copied by value (ints/bools) and by one-level list copy; used by clone and
     # serialization so that the list of fields is written once.
@@ -320,10 +375,13 @@ class SocData(State):
         "vivien", "mist", "white_swords", "black_swords", "siege", "turn_seat", "first_seat",
         "turns", "actions_left", "used_types", "turn_flags", "offer_giver", "siege_die",
         "kay_bonus", "cancelled", "held_seat", "volunteer", "doomed", "result", "end_reason",
+        "merlin_loc", "witches", "divine_favor", "siege_won",
     )
     FLAT_LISTS = (
         "knight", "life", "loc", "status", "loyalty", "accused", "white_deck", "white_discard",
         "black_deck", "black_top", "black_bottom", "black_discard", "limbo", "bk_white",
         "bk_black", "ld_white", "ld_black", "grail_black", "war_figures", "agenda", "offer",
         "offer_eligible", "contrib", "siege_cards", "pledges", "held", "picks", "answered",
+        "travel_deck", "travel_discard", "black_removed", "white_removed", "captured",
+        "seat_order",
     )

@@ -20,6 +20,8 @@ from pendragon.games.soc.cards import (
     NUM_BLACK,
     NUM_WHITE,
     OFF_BOARD,
+    DIVINE_FAVOR,
+    LAMORAK,
     Location,
 )
 from pendragon.games.soc.data import (
@@ -34,6 +36,7 @@ from pendragon.games.soc.data import (
     T,
     Task,
     TurnFlag,
+    VALUE_BASE,
 )
 
 AutoHandler = Callable[["Engine", int, int, int], None]
@@ -92,6 +95,8 @@ class Engine(SocData):
     def _chance_ready(self, code: int, a: int, b: int) -> bool:
         """Whether a chance task has outcomes; refills decks first (SOC-BLACK-5)."""
         if code == T.C_WHITE:
+            if b == 0 and a >= 0 and self.status[a] != Status.IN_PLAY:
+                return False  # a knight who died meanwhile draws nothing
             if not any(self.white_deck):
                 self.reshuffle()
             return any(self.white_deck)
@@ -99,6 +104,13 @@ class Engine(SocData):
             return any(self.black_deck)
         if code == T.C_HANDCARD:
             return any(self.hands[a])
+        if code == T.C_TRAVEL:
+            if not any(self.travel_deck):  # MC-TRAVEL: the travel deck is reshuffled
+                self.travel_deck = self.travel_discard
+                self.travel_discard = [0] * len(self.travel_deck)
+            return any(self.travel_deck) and self.in_play(a)
+        if code == T.C_KNIGHT:
+            return any(k not in self.knight for k in self.game.knight_pool)
         return True
 
     def _decision_ready(self, code: int, a: int, b: int, c: int) -> bool:
@@ -115,13 +127,28 @@ class Engine(SocData):
         return self.status[seat] == Status.IN_PLAY
 
     def seats_from(self, first: int) -> list[int]:
-        """All seats in turn order starting with ``first``."""
-        n = self.n
-        return [(first + i) % n for i in range(n)]
+        """All seats in turn (clockwise) order starting with ``first``."""
+        order = self.seat_order
+        start = order.index(first % self.n)
+        return order[start:] + order[:start]
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in turn order."""
+        order = self.seat_order
+        return order[(order.index(seat) + 1) % len(order)]
 
     def knights_in_play_from(self, first: int) -> list[int]:
         """Knights in play in turn order starting with ``first`` (or the next after it)."""
         return [s for s in self.seats_from(first) if self.status[s] == Status.IN_PLAY]
+
+    def loyalty_known_to_self(self, seat: int) -> bool:
+        """VAR-THREE: with three brave knights no one reads his card before 6 swords."""
+        return not (
+            self.game.three_brave_knights
+            and self.white_swords + self.black_swords < 6
+            and self.status[seat] != Status.UNMASKED
+            and not self.result
+        )
 
     def has_knight(self, seat: int, knight: int) -> bool:
         """Whether ``seat`` is in play with the coat of arms ``knight`` (its power works)."""
@@ -195,6 +222,10 @@ class Engine(SocData):
         """Put a black card (leaving limbo) on the black discard pile."""
         self.limbo.remove(kind)
         self.black_discard[kind] += 1
+
+    def discard_code(self, code: int) -> None:
+        """Discard a white card from a board or a fight (a "?" card carries its value)."""
+        self.white_discard[code % VALUE_BASE] += 1
 
     def reshuffle(self) -> None:
         """SOC-BLACK-5: both discard piles go back into their decks (decks are unordered)."""
@@ -273,13 +304,19 @@ class Engine(SocData):
         if self.status[seat] == Status.IN_PLAY:
             self.life[seat] = min(6, self.life[seat] + amount)
 
-    def lose_life(self, seat: int, amount: int, deferred: bool = False) -> None:
+    def lose_life(
+        self, seat: int, amount: int, deferred: bool = False, voluntary: bool = False
+    ) -> None:
         """Lose life; at 0 the knight is dying (SOC-DEATH-1, SOC-RULING-26).
 
         ``deferred``: the life was sacrificed for a second heroic action, so death waits
-        until that action is finished.
+        until that action is finished. ``voluntary``: chosen by the knight himself, so Sir
+        Lamorak's power (MC-KNIGHT-LAMORAK) does not apply.
         """
         if self.status[seat] != Status.IN_PLAY or self.life[seat] == 0:
+            return
+        if not voluntary and self.knight[seat] == LAMORAK and self.hand_size(seat) >= 2:
+            self.push(T.D_LAMORAK, seat, amount)  # he may discard 2 cards per life instead
             return
         self.life[seat] = max(0, self.life[seat] - amount)
         if self.life[seat] == 0:
@@ -311,12 +348,12 @@ class Engine(SocData):
         """Leaving a solo quest before its end costs the white cards played there (SOC-HERO-4)."""
         location = self.loc[seat]
         if location == Location.BLACK_KNIGHT:
-            for kind in self.bk_white:
-                self.white_discard[kind] += 1
+            for code in self.bk_white:
+                self.discard_code(code)
             self.bk_white.clear()
         elif location == Location.LANCELOT and self.ld_phase == 0:
-            for kind in self.ld_white:
-                self.white_discard[kind] += 1
+            for code in self.ld_white:
+                self.discard_code(code)
             self.ld_white.clear()
 
     # ------------------------------------------------------------------ end
@@ -334,13 +371,19 @@ class Engine(SocData):
         ):
             return self.finish(Result.EVIL_WIN, EndReason.ALL_DEAD)
         if self.white_swords + self.black_swords >= 12:
-            # SOC-TRAITOR-3: each hidden living traitor turns two white swords black.
-            for seat in range(self.n):
-                if self.loyalty[seat] == Loyalty.TRAITOR and self.status[seat] == Status.IN_PLAY:
-                    flipped = min(2, self.white_swords)
-                    self.white_swords -= flipped
-                    self.black_swords += flipped
+            # SOC-TRAITOR-3: a hidden living traitor turns two white swords black;
+            # MC-LOYALTY: two of them, three swords.
+            hidden = sum(
+                1
+                for seat in range(self.n)
+                if self.loyalty[seat] == Loyalty.TRAITOR and self.status[seat] == Status.IN_PLAY
+            )
+            flipped = min((0, 2, 3)[min(hidden, 2)], self.white_swords)
+            self.white_swords -= flipped
+            self.black_swords += flipped
             won = self.white_swords > self.black_swords  # SOC-END-3: ties go to evil
+            if self.white_swords == self.black_swords and self.use_divine_favor():
+                won = True  # MC-W-DIVINE-FAVOR
             return self.finish(Result.LOYAL_WIN if won else Result.EVIL_WIN, EndReason.SWORDS)
         if self.turns >= MAX_ROUNDS * self.n:
             return self.finish(Result.EVIL_WIN, EndReason.EXHAUSTED)
@@ -363,6 +406,14 @@ class Engine(SocData):
         self.white_swords += white
         self.black_swords += black
         self.check_end()
+
+    def use_divine_favor(self) -> bool:
+        """MC-W-DIVINE-FAVOR: if the card is in play, it turns this tie; then it is gone."""
+        if not self.divine_favor:
+            return False
+        self.divine_favor = False
+        self.discard_white(DIVINE_FAVOR)
+        return True
 
     def is_special_black(self, kind: int) -> bool:
         """Whether a black kind is special (cancellable by three Merlins)."""

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game, GameInfo
-from pendragon.core.errors import CorruptStateError
+from pendragon.core.errors import CorruptStateError, InvalidOptionError
 from pendragon.core.options import OptionSpec
 from pendragon.core.registry import register_game
 from pendragon.games.soc import actions as A
@@ -17,6 +17,7 @@ from pendragon.games.soc.cards import (
     HEROISM,
     MERLIN,
     NUM_BLACK,
+    NUM_KNIGHTS,
     NUM_WHITE,
     black_counts,
     white_counts,
@@ -31,7 +32,7 @@ from pendragon.games.soc.view import TENSOR_SIZE
 #: round of Merlin pledges, Excalibur and Grail offers, reward sharing) stays far below it.
 MAX_STEPS_PER_TURN = 200
 #: Set-up steps: coats of arms, loyalty, 5 cards each, contributions and their sharing.
-MAX_SETUP_STEPS = 7 * (1 + 1 + 5 + 1 + 1)
+MAX_SETUP_STEPS = 8 * (1 + 1 + 5 + 1 + 1)
 
 
 @register_game
@@ -45,12 +46,17 @@ class SocGame(Game):
     >>> pendragon.load_game("soc", players=8)
     Traceback (most recent call last):
     ...
-    pendragon.core.errors.InvalidOptionError: option 'players' must be between 3 and 7, got 8
+    pendragon.core.errors.InvalidOptionError: 8 players need the Merlin's Company expansion (expansion="merlins-company"); the base game seats 3 to 7
+    >>> pendragon.load_game("soc", players=8, expansion="merlins-company").loyalty_deck
+    (7, 2)
     """
 
     name: ClassVar[str] = "soc"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("players", int, 5, "number of knights (3-7)", minimum=3, maximum=7),
+        OptionSpec(
+            "players", int, 5, "number of knights (3-7; 8 with the expansion)", minimum=3,
+            maximum=8,
+        ),
         OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
         OptionSpec(
             "share",
@@ -59,34 +65,92 @@ class SocGame(Game):
             "how revealed cards are shared: 'choice' (one knight gives each card) or 'random'",
             choices=("choice", "random"),
         ),
+        OptionSpec(
+            "expansion",
+            str,
+            None,
+            "'merlins-company' adds knights 8-15, travel cards, Merlin and new cards (MC-*)",
+            choices=(None, "merlins-company"),
+            nullable=True,
+        ),
+        OptionSpec("squires", bool, False, "Squire's Challenge: start as squires (VAR-SQUIRES)"),
+        OptionSpec(
+            "squires_hard", bool, False, "squires start with 3 life and fewer cards (VAR-SQUIRES)"
+        ),
+        OptionSpec(
+            "traitor_in_our_midst", bool, False,
+            "as many loyal cards as players, plus the traitor(s) (VAR-MIDST)",
+        ),
+        OptionSpec("no_traitor", bool, False, "all loyal, loyalty face up (VAR-NO-TRAITOR)"),
+        OptionSpec(
+            "three_brave_knights", bool, False,
+            "3 players: no one sees his own loyalty before 6 swords (VAR-THREE)",
+        ),
     )
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
         self._players = int(self.options["players"])  # type: ignore[arg-type]
         self.random_share = self.options["share"] == "random"
-        #: Whether loyalty cards lie face up (a game without a traitor).
-        self.open_loyalty = False
-        #: (loyal, traitor) cards in the loyalty deck (SOC-SETUP-5).
-        self.loyalty_deck = (7, 1)
-        #: Coats of arms dealt at random (SOC-SETUP-2).
-        self.knight_pool: tuple[int, ...] = BASE_KNIGHTS
-        self.white_total = white_counts(expansion=False)
-        self.black_total = black_counts(expansion=False)
+        self.expansion = self.options["expansion"] == "merlins-company"
+        self.squires = bool(self.options["squires"])
+        self.squires_hard = bool(self.options["squires_hard"])
+        self.three_brave_knights = bool(self.options["three_brave_knights"])
+        no_traitor = bool(self.options["no_traitor"])
+        midst = bool(self.options["traitor_in_our_midst"])
+        self._check_combination(no_traitor, midst)
+        n = self._players
+        #: Whether loyalty cards lie face up (a game without a traitor, VAR-NO-TRAITOR).
+        self.open_loyalty = no_traitor
+        #: A second traitor card is in play only with 7-8 players and the expansion (MC-LOYALTY).
+        traitors = 2 if self.expansion and n >= 7 else 1
+        #: (loyal, traitor) cards in the loyalty deck (SOC-SETUP-5, VAR-MIDST).
+        self.loyalty_deck = (n, 0) if no_traitor else (n, traitors) if midst else (7, traitors)
+        #: Coats of arms dealt at random (SOC-SETUP-2, MC-KNIGHTS).
+        self.knight_pool: tuple[int, ...] = (
+            tuple(range(NUM_KNIGHTS)) if self.expansion else BASE_KNIGHTS
+        )
+        #: Life and white cards (besides the Merlin) each knight starts with (VAR-SQUIRES).
+        self.start_life = 3 if self.squires_hard else 4
+        self.start_cards = 3 if self.squires_hard else 5
+        self.white_total = white_counts(expansion=self.expansion)
+        self.black_total = black_counts(expansion=self.expansion)
         self._info = GameInfo(
             name=self.name,
             long_name="Shadows over Camelot",
             min_players=3,
-            max_players=7,
+            max_players=8 if self.expansion else 7,
             num_distinct_actions=A.NUM_ACTIONS,
             # Every turn adds at least one step and the game stops after MAX_ROUNDS rounds
             # (SOC-RULING-45), so the length is bounded by this product.
-            max_game_length=MAX_SETUP_STEPS + MAX_ROUNDS * 7 * MAX_STEPS_PER_TURN,
+            max_game_length=MAX_SETUP_STEPS + MAX_ROUNDS * 8 * MAX_STEPS_PER_TURN,
             # Returns are +1 (won) or -1 (lost) for every seat; 0 only mid-game.
             min_utility=-1.0,
             max_utility=1.0,
             observation_tensor_size=TENSOR_SIZE,
         )
+
+    def _check_combination(self, no_traitor: bool, midst: bool) -> None:
+        """Refuse option sets no table could play, with the reason."""
+        if self._players == 8 and self.options["expansion"] is None:
+            raise InvalidOptionError(
+                '8 players need the Merlin\'s Company expansion (expansion="merlins-company");'
+                " the base game seats 3 to 7"
+            )
+        if self.squires_hard and not self.squires:
+            raise InvalidOptionError("squires_hard is a harder Squire's Challenge: set squires too")
+        if no_traitor and midst:
+            raise InvalidOptionError(
+                "no_traitor and traitor_in_our_midst contradict each other: choose one"
+            )
+        if self.three_brave_knights and self._players != 3:
+            raise InvalidOptionError(
+                f"three_brave_knights is the 3-player rule; this table has {self._players}"
+            )
+        if self.three_brave_knights and no_traitor:
+            raise InvalidOptionError(
+                "three_brave_knights hides loyalty cards, no_traitor lays them face up: choose one"
+            )
 
     @property
     def info(self) -> GameInfo:
@@ -106,12 +170,14 @@ class SocGame(Game):
         state._init_data(self._players, self.white_total[:], self.black_total[:])
         tasks: list[tuple[int, int, int, int]] = []
         n = self._players
-        tasks += [(T.C_KNIGHT, s, 0, 0) for s in range(n)]
+        state.life = [self.start_life] * n  # VAR-SQUIRES: 3 in the hard variant
+        if not self.squires:  # squires start without a coat of arms (VAR-SQUIRES)
+            tasks += [(T.C_KNIGHT, s, 0, 0) for s in range(n)]
         tasks += [(T.C_LOYALTY, s, 0, 0) for s in range(n)]
         # SOC-SETUP-4: a Merlin each first, then the rest is shuffled and 5 dealt to each.
         tasks += [(T.SETUP_MERLIN, s, 0, 0) for s in range(n)]
         for s in range(n):
-            tasks += [(T.C_WHITE, s, 0, 0)] * 5
+            tasks += [(T.C_WHITE, s, 0, 0)] * self.start_cards
         tasks.append((T.SETUP_CONTRIB, 0, 0, 0))
         state.push_all(tasks)
         state._run()

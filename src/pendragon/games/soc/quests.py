@@ -14,7 +14,9 @@ from pendragon.games.soc.cards import (
     DARK_FOREST,
     DESOLATION,
     DESPAIR,
+    BORS,
     DRAGON_BONUS,
+    FIGHT_ANY,
     FIGHT_KINDS,
     GRAIL_CARD,
     HEROISM,
@@ -23,11 +25,23 @@ from pendragon.games.soc.cards import (
     PALAMEDES,
     VIVIEN,
     WHITE,
+    WITCH_KINDS,
     Location,
 )
-from pendragon.games.soc.data import FACE_DOWN_BASE, GONE, Status, T
+from pendragon.games.soc.data import (
+    FACE_DOWN_BASE,
+    GONE,
+    VALUE_BASE,
+    WITCH_ABSENT_PAY,
+    WITCH_BITS,
+    WITCH_NO_SACRIFICE,
+    Status,
+    T,
+)
 from pendragon.games.soc.engine import Engine
 
+#: Fight kinds a knight may play (the "?" card only exists with the expansion).
+FIGHTS = (*FIGHT_KINDS, FIGHT_ANY)
 #: Excalibur's river: the sword starts at 0 and is won at +5, lost at -5 (SOC-RULING-16).
 EXCALIBUR_HOME = 5
 GRAIL_SPOTS = 7
@@ -55,9 +69,11 @@ OUTCOMES: dict[str, tuple[Outcome, Outcome]] = {
 }
 
 
-def fight_value(kind: int) -> int:
-    """Printed value of a white Fight card."""
-    return WHITE[kind].fight_value
+def fight_value(code: int) -> int:
+    """Value of a white Fight card on a board or in a fight (a "?" card carries its value)."""
+    if code >= VALUE_BASE:
+        return code // VALUE_BASE
+    return WHITE[code].fight_value
 
 
 def black_value(code: int, dragon: bool) -> int:
@@ -133,11 +149,21 @@ class QuestRules(Engine):
         """The white cards on a combat quest."""
         return self.bk_white if location == Location.BLACK_KNIGHT else self.ld_white
 
+    def fight_values_allowed(self, location: int, kind: int) -> list[int]:
+        """Values with which Fight card ``kind`` may be played on ``location`` (a "?" card
+        may take any value that keeps the combination possible, MC-W-FIGHT-ANY)."""
+        if kind == FIGHT_ANY:
+            return [v for v in range(1, 6) if self.can_play_value(location, v)]
+        if kind in FIGHT_KINDS and self.can_play_value(location, fight_value(kind)):
+            return [fight_value(kind)]
+        return []
+
     def can_play_fight(self, location: int, kind: int) -> bool:
         """Whether Fight card ``kind`` may be played on ``location`` as a quest action."""
-        if kind not in FIGHT_KINDS:
-            return False
-        value = fight_value(kind)
+        return bool(self.fight_values_allowed(location, kind))
+
+    def can_play_value(self, location: int, value: int) -> bool:
+        """Whether a Fight card of ``value`` fits ``location``'s combination."""
         if location == Location.BLACK_KNIGHT:
             return combination_allows([fight_value(k) for k in self.bk_white] + [value], 2, 2)
         if location == Location.LANCELOT:
@@ -161,7 +187,7 @@ class QuestRules(Engine):
             plays = []
             if self.hand_size(seat) < 12:  # SOC-RULING-2
                 plays.append(A.DRAW_WHITE)
-            if self.siege and any(hand[k] for k in FIGHT_KINDS):  # SOC-RULING-25
+            if self.siege and any(hand[k] for k in FIGHTS):  # SOC-RULING-25
                 plays.append(A.FIGHT_SIEGE)
             return plays
         if location == Location.EXCALIBUR:
@@ -170,7 +196,7 @@ class QuestRules(Engine):
             if self.dark_forest or not hand[GRAIL_CARD]:  # SOC-B-DARKFOREST
                 return []
             return [A.PLAY + GRAIL_CARD]
-        return [A.PLAY + k for k in FIGHT_KINDS if hand[k] and self.can_play_fight(location, k)]
+        return [A.PLAY + k for k in FIGHTS if hand[k] and self.can_play_fight(location, k)]
 
     def play_on_quest(self, seat: int, kind: int) -> None:
         """Apply a knight's quest action with white card ``kind``."""
@@ -189,12 +215,19 @@ class QuestRules(Engine):
                 self.black_discard[nearest] += 1
                 self.discard_white(kind)
         else:
+            if kind == FIGHT_ANY:  # its value is chosen as it is played (MC-W-FIGHT-ANY)
+                self.push(T.D_VALUE, seat, 0, location)
+                return
             self.take_from_hand(seat, kind, public=True)
-            if location in WARS:
-                self.war_white[location - Location.PICTS].append(kind)
-            else:
-                self.combat_white(location).append(kind)
+            self.place_fight(location, kind)
         self.push(T.QUEST_CHECK, location, seat)
+
+    def place_fight(self, location: int, code: int) -> None:
+        """Lay a Fight card (or a valued "?" card) on a combat quest or a war."""
+        if location in WARS:
+            self.war_white[location - Location.PICTS].append(code)
+        else:
+            self.combat_white(location).append(code)
 
     # ------------------------------------------------------------------ ends
     def _auto_quest_check(self, location: int, finisher: int, _c: int) -> None:
@@ -250,7 +283,10 @@ class QuestRules(Engine):
     def _auto_combat_compare(self, location: int, finisher: int, _c: int) -> None:
         white_total, black_total = self.combat_totals(location)
         self.kay_bonus = 0
-        self.end_quest(location, white_total > black_total, finisher)  # SOC-END-3
+        won = white_total > black_total  # SOC-END-3: ties go to evil...
+        if white_total == black_total and self.use_divine_favor():
+            won = True  # ...unless Divine Favor is in play (MC-W-DIVINE-FAVOR)
+        self.end_quest(location, won, finisher)
 
     def end_quest(self, location: int, won: bool, finisher: int) -> None:
         """SOC-QUEST-1..5: clear the board, bring knights home, apply the outcome."""
@@ -269,6 +305,9 @@ class QuestRules(Engine):
             if self.vivien:  # SOC-B-VIVIEN: a quest won lifts her spell
                 self.vivien = False
                 self.black_discard[VIVIEN] += 1
+            self.lift_witch(WITCH_NO_SACRIFICE)  # MC-B-WITCH-2: until a quest is won
+            if self.game.squires:
+                self.knight_a_squire(present, finisher)
             if self.dark_forest and location != Location.GRAIL:  # SOC-RULING-17
                 self.dark_forest = False
                 self.black_discard[DARK_FOREST] += 1
@@ -286,6 +325,11 @@ class QuestRules(Engine):
             self._lose_relic(location)
             for seat in reversed(present):
                 self.lose_life(seat, -outcome.life)  # SOC-QUEST-5: nobody present, no loss
+            if self.witches & WITCH_ABSENT_PAY:  # MC-B-WITCH-7: the absent pay a life
+                self.lift_witch(WITCH_ABSENT_PAY)
+                for seat in reversed(self.knights_in_play_from(self.turn_seat)):
+                    if seat not in present:
+                        self.lose_life(seat, 1)
             mist = 1 if self.mist else 0  # SOC-B-MIST
             # Every penalty lands before the end is judged (SOC-RULING-47).
             self.black_swords += outcome.swords + heroism + mist
@@ -322,8 +366,8 @@ class QuestRules(Engine):
                 self.black_discard[MORDRED] += 1
         else:
             return
-        for kind in whites:
-            self.white_discard[kind] += 1
+        for code in whites:
+            self.discard_code(code)
         for code in blacks:
             self.black_discard[code % FACE_DOWN_BASE] += 1
         whites.clear()
@@ -360,8 +404,39 @@ class QuestRules(Engine):
             self.grail_owner = GONE
 
     # ------------------------------------------------------------------ sharing
+    def lift_witch(self, bit: int) -> None:
+        """A persistent Morgan's Witch card leaves the table."""
+        if self.witches & bit:
+            self.witches &= ~bit
+            for number, witch_bit in WITCH_BITS:
+                if witch_bit == bit:
+                    self.black_discard[WITCH_KINDS[number - 1]] += 1
+
+    def knight_a_squire(self, present: list[int], finisher: int) -> None:
+        """VAR-SQUIRES: a won quest knights one squire present; the finisher chooses."""
+        squires = [s for s in present if self.knight[s] < 0]
+        if len(squires) == 1:
+            self.push(T.C_KNIGHT, squires[0])
+        elif squires:
+            decider = finisher if finisher >= 0 and self.in_play(finisher) else squires[0]
+            self.push(T.D_KNIGHTING, decider, sum(1 << s for s in squires))
+
+    def _legal_knighting(self, decider: int, squires: int, _c: int) -> list[int]:
+        return [
+            A.SEAT + s
+            for s in range(self.n)
+            if squires >> s & 1 and self.knight[s] < 0 and self.in_play(s)
+        ]
+
+    def _decide_knighting(self, action: int, _decider: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        self.push(T.C_KNIGHT, action - A.SEAT)
+
     def start_offer(self, count: int, eligible: list[int], giver: int) -> None:
         """Reveal ``count`` white cards and share them among ``eligible`` (SOC-RULING-1)."""
+        bors = self.seat_of_knight(BORS)
+        if bors >= 0 and bors not in eligible:  # MC-KNIGHT-BORS: in every distribution
+            eligible = [*eligible, bors]
         self.offer_eligible = list(eligible)
         self.offer_giver = giver
         self.push(T.SHARE_NEXT)
@@ -454,4 +529,6 @@ QuestRules.AUTO[T.QUEST_CHECK] = QuestRules._auto_quest_check  # type: ignore[as
 QuestRules.AUTO[T.COMBAT_COMPARE] = QuestRules._auto_combat_compare  # type: ignore[assignment]
 QuestRules.AUTO[T.SHARE_NEXT] = QuestRules._auto_share_next  # type: ignore[assignment]
 QuestRules.LEGAL[T.D_SHARE] = QuestRules._legal_share  # type: ignore[assignment]
+QuestRules.LEGAL[T.D_KNIGHTING] = QuestRules._legal_knighting  # type: ignore[assignment]
+QuestRules.DECIDE[T.D_KNIGHTING] = QuestRules._decide_knighting  # type: ignore[assignment]
 QuestRules.DECIDE[T.D_SHARE] = QuestRules._decide_share  # type: ignore[assignment]

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from pendragon.core.api import CHANCE, TERMINAL
-from pendragon.core.errors import CorruptStateError
+from pendragon.core.errors import CorruptStateError, IllegalActionError
 from pendragon.games.soc import actions as A
 from pendragon.games.soc.cards import BLACK, COMBAT_BLACK_KINDS, NUM_BLACK, NUM_WHITE, Location
 from pendragon.games.soc.cards import DARK_FOREST as BLACK_DARK_FOREST
@@ -17,8 +17,12 @@ from pendragon.games.soc.cards import MERLIN as WHITE_MERLIN
 from pendragon.games.soc.cards import MIST as BLACK_MIST
 from pendragon.games.soc.cards import MORDRED as BLACK_MORDRED
 from pendragon.games.soc.cards import VIVIEN as BLACK_VIVIEN
+from pendragon.games.soc.cards import DIVINE_FAVOR, WITCH_KINDS
 from pendragon.games.soc.data import (
     CHANCE_TASKS,
+    TRAVEL_COUNTS,
+    VALUE_BASE,
+    WITCH_BITS,
     FACE_DOWN_BASE,
     KNOWN_BASE,
     Loyalty,
@@ -73,6 +77,8 @@ class SocState(ViewRules):
         if code == T.C_RANDSEAT:
             targets = self.share_targets()
             return [(A.RANDOM_SEAT + s, 1 / len(targets)) for s in targets]
+        if code == T.C_TRAVEL:
+            return _weighted(A.TRAVEL, self.travel_deck)
         raise AssertionError(f"no chance outcomes for task {code}")
 
     def loyalty_left(self) -> tuple[int, int]:
@@ -111,6 +117,72 @@ class SocState(ViewRules):
             self.loyalty[a] = Loyalty.TRAITOR if action == A.DEAL_TRAITOR else Loyalty.LOYAL
         elif code == T.C_RANDSEAT:
             self.give_offered(action - A.RANDOM_SEAT)
+        elif code == T.C_TRAVEL:
+            self.travel_drawn(a, b, action - A.TRAVEL)
+
+    # ------------------------------------------------------------------ table operations
+    def can_join(self) -> bool:
+        """VAR-JOIN: a seat, a coat of arms and a loyalty card are free for a newcomer."""
+        if self.result or self.n >= self.game.info.max_players or self.loyalty[-1] < 0:
+            return False
+        if sum(self.loyalty_left()) == 0:
+            return False
+        return self.game.squires or any(k not in self.knight for k in self.game.knight_pool)
+
+    def can_leave(self, seat: int) -> bool:
+        """VAR-JOIN: any seat whose knight still plays may leave."""
+        return not self.result and 0 <= seat < self.n and self.status[seat] != Status.DEAD
+
+    def join(self) -> int:
+        """VAR-JOIN: seat a new player mid-game; returns the new seat's number.
+
+        He sits to the left of King Arthur (or of the first player), with 4 life, 5 white
+        cards, a free coat of arms and a loyalty card from those not dealt, and waits for
+        his turn. Recorded in the history as the ``join`` action.
+        """
+        self.apply_action(A.JOIN)
+        return self.n - 1
+
+    def leave(self, seat: int) -> None:
+        """VAR-JOIN: a player who leaves is treated as dead (his loyalty stays secret)."""
+        self.apply_action(A.LEAVE + seat)
+
+    def apply_action(self, action: int) -> None:
+        if action == A.JOIN or A.LEAVE <= action < A.LEAVE + A.MAX_SEATS:
+            allowed = self.can_join() if action == A.JOIN else self.can_leave(action - A.LEAVE)
+            if not allowed:
+                raise IllegalActionError(f"{self.action_to_string(action)!r} is not possible now")
+            self._history.append(action)
+            if action == A.JOIN:
+                self._seat_newcomer()
+            else:
+                self._remove_leaver(action - A.LEAVE)
+            self._legal_at = -1
+            self._run()
+            return
+        super().apply_action(action)
+
+    def _seat_newcomer(self) -> None:
+        seat = self.n
+        self.n += 1
+        for name, value in (("knight", -1), ("life", 4), ("loc", Location.CAMELOT),
+                            ("status", Status.IN_PLAY), ("loyalty", -1), ("accused", False),
+                            ("contrib", -1), ("captured", False)):
+            getattr(self, name).append(value)
+        self.hands.append([0] * NUM_WHITE)
+        arthur = self.seat_of_knight(0)
+        left_of = arthur if arthur >= 0 else self.first_seat
+        self.seat_order.insert(self.seat_order.index(left_of) + 1, seat)
+        tasks = [] if self.game.squires else [(T.C_KNIGHT, seat, 0, 0)]
+        tasks += [(T.C_LOYALTY, seat, 0, 0)] + [(T.C_WHITE, seat, 0, 0)] * 5
+        self.push_all(tasks)
+
+    def _remove_leaver(self, seat: int) -> None:
+        if self.status[seat] == Status.UNMASKED:
+            self.status[seat] = Status.DEAD
+        else:
+            self.die(seat)
+        self.check_end()
 
     def returns(self) -> list[float]:
         """SOC-END-4: +1 to the winning side (a traitor wins with evil), -1 to the other."""
@@ -205,8 +277,11 @@ class SocState(ViewRules):
                         raise CorruptStateError(f"bad agenda task {task!r}")
                     agenda.append((parts[0], parts[1], parts[2], parts[3]))
                 state.agenda = agenda
-            elif name == "accused":
-                state.accused = [bool(x) for x in data[name]]
+            elif name in ("accused", "captured"):
+                flags = data[name]
+                if not isinstance(flags, list) or not all(isinstance(x, bool) for x in flags):
+                    raise CorruptStateError(f"{name} must be a list of true/false")
+                object.__setattr__(state, name, list(flags))
             else:
                 object.__setattr__(state, name, _ints(data[name], name))
         state.hands = [_ints(h, "hand") for h in data["hands"]]
@@ -214,7 +289,7 @@ class SocState(ViewRules):
         state.known = {}
         for viewer, holder, cards in data["known"]:
             state.known[(_int(viewer, "known"), _int(holder, "known"))] = _ints(cards, "known")
-        if state.n != game.num_players():
+        if not game.num_players() <= state.n <= game.info.max_players:
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
         state._check_agenda()
@@ -247,7 +322,9 @@ class SocState(ViewRules):
     def check_invariants(self) -> None:
         """Raise ``CorruptStateError`` unless every card is in exactly one place, etc."""
         n = self.n
-        for name in ("knight", "life", "loc", "status", "loyalty", "accused", "contrib"):
+        for name in (
+            "knight", "life", "loc", "status", "loyalty", "accused", "contrib", "captured",
+        ):
             if len(getattr(self, name)) != n:
                 raise CorruptStateError(f"{name} must have one entry per seat")
         if len(self.hands) != n or any(len(h) != NUM_WHITE for h in self.hands):
@@ -258,15 +335,19 @@ class SocState(ViewRules):
                 raise CorruptStateError("a white pile has a bad length or a negative count")
             for kind, count in enumerate(pile):
                 white[kind] += count
-        for kind in (
+        for code in (
             self.bk_white + self.ld_white + self.war_white[0] + self.war_white[1]
             + self.offer + self.siege_cards + [k for k in self.contrib if k >= 0]
         ):
-            white[kind] += 1
+            white[code % VALUE_BASE] += 1
         white[WHITE_GRAIL] += self.grail_white
         white[WHITE_MERLIN] += len(self.pledges)
         if self.heroism >= 0:
             white[WHITE_HEROISM] += 1
+        if self.divine_favor:
+            white[DIVINE_FAVOR] += 1
+        for kind, count in enumerate(self.white_removed):
+            white[kind] += count
         if white != self.game.white_total:
             raise CorruptStateError("white cards are not all accounted for exactly once")
         black = [0] * NUM_BLACK
@@ -289,6 +370,11 @@ class SocState(ViewRules):
         ):
             if flag:
                 black[kind] += 1
+        for number, bit in WITCH_BITS:
+            if self.witches & bit:
+                black[WITCH_KINDS[number - 1]] += 1
+        for kind, count in enumerate(self.black_removed):
+            black[kind] += count
         if black != self.game.black_total:
             raise CorruptStateError("black cards are not all accounted for exactly once")
         for seat in range(n):
@@ -305,6 +391,11 @@ class SocState(ViewRules):
                 raise CorruptStateError("a knowledge record exceeds the hand it describes")
         if not 0 <= self.siege <= 12 or self.white_swords < 0 or self.black_swords < 0:
             raise CorruptStateError("siege engines or swords out of range")
+        if sorted(self.seat_order) != list(range(n)):
+            raise CorruptStateError("the turn order must list every seat once")
+        travel = [a + b for a, b in zip(self.travel_deck, self.travel_discard, strict=True)]
+        if travel != list(TRAVEL_COUNTS if self.game.expansion else [0] * len(TRAVEL_COUNTS)):
+            raise CorruptStateError("travel cards are not all accounted for")
 
     # ------------------------------------------------------------------ determinization
     def resample_hidden(self, seat: int, generator: random.Random) -> SocState:

@@ -10,6 +10,14 @@ from __future__ import annotations
 from pendragon.games.soc import actions as A
 from pendragon.games.soc.cards import (
     ARTHUR,
+    BEDIVERE,
+    CARADOC,
+    FIGHT_ANY,
+    GAHERIS,
+    GARETH,
+    GERAINT,
+    GRAIL_CARD,
+    OWAIN,
     FIGHT_KINDS,
     GALAHAD,
     GAWAIN,
@@ -23,7 +31,25 @@ from pendragon.games.soc.cards import (
     WHITE,
     Location,
 )
-from pendragon.games.soc.data import Heroic, Loyalty, Purpose, Status, T, TurnFlag
+from pendragon.games.soc.data import (
+    AMBUSHED,
+    CAPTURED,
+    CHARGED,
+    LOST,
+    MERLIN_TRAVELS,
+    NOTHING,
+    VALUE_BASE,
+    VISION,
+    WITCH_DOUBLE_ACCUSE,
+    WITCH_NO_SACRIFICE,
+    Heroic,
+    Loyalty,
+    Purpose,
+    Status,
+    T,
+    TurnFlag,
+)
+from pendragon.games.soc.quests import FIGHTS, fight_value
 from pendragon.games.soc.white_cards import WhiteCardRules
 
 
@@ -76,6 +102,8 @@ class TurnRules(WhiteCardRules):
         if self.status[seat] == Status.UNMASKED:  # SOC-TRAITOR-2
             self.push(T.D_TRAITOR_EVIL, seat)
             self.push(T.D_TRAITOR_TARGET, seat)
+        elif self.captured[seat]:  # MC-TRAVEL-CAPTURED: Evil, then nothing until freed
+            self.push(T.D_EVIL, seat)
         else:
             self.push(T.D_HEROIC, seat)
             self.push(T.D_EVIL, seat)
@@ -85,7 +113,7 @@ class TurnRules(WhiteCardRules):
         self.turns += 1
         if self.check_end():
             return
-        for nxt in self.seats_from(seat + 1):
+        for nxt in self.seats_from(self.next_seat(seat)):
             if self.status[nxt] != Status.DEAD:
                 self.push(T.START_TURN, nxt)
                 return
@@ -94,27 +122,88 @@ class TurnRules(WhiteCardRules):
     def _legal_evil(self, seat: int, _b: int, _c: int) -> list[int]:
         if self.status[seat] != Status.IN_PLAY:
             return []
-        legal = [A.DRAW_BLACK, A.ADD_SIEGE, A.LOSE_LIFE]  # SOC-EVIL-1
+        legal = [A.DRAW_BLACK, A.ADD_SIEGE]  # SOC-EVIL-1
+        if not self.witches & WITCH_NO_SACRIFICE:  # MC-B-WITCH-2
+            legal.append(A.LOSE_LIFE)
         if self.has_knight(seat, PERCIVAL) and not self.turn_flags & TurnFlag.PEEKED:
             legal.append(A.PEEK)  # SOC-RULING-22
+        if self.has_knight(seat, GERAINT) and self.hand_size(seat) >= 2:
+            legal.append(A.GERAINT)  # MC-KNIGHT-GERAINT
+        return legal + self.free_powers(seat)
+
+    def free_powers(self, seat: int) -> list[int]:
+        """Once-a-turn powers usable in either phase (they are not heroic actions)."""
+        powers = []
+        flags = self.turn_flags
         if self.can_arthur_exchange(seat):
-            legal.append(A.ARTHUR_EXCHANGE)
-        return legal
+            powers.append(A.ARTHUR_EXCHANGE)
+        if (
+            self.has_knight(seat, GAHERIS)
+            and not flags & TurnFlag.GAHERIS
+            and self.white_discard[MERLIN]
+            and self.hand_size(seat) >= 3
+        ):
+            powers.append(A.GAHERIS)  # MC-KNIGHT-GAHERIS
+        if self.has_knight(seat, BEDIVERE) and not flags & TurnFlag.BEDIVERE and any(
+            self.hands[seat]
+        ):
+            powers.append(A.BEDIVERE)  # MC-KNIGHT-BEDIVERE
+        if (
+            self.has_knight(seat, CARADOC)
+            and not flags & TurnFlag.CARADOC
+            and not self.witches & WITCH_NO_SACRIFICE
+        ):
+            powers.append(A.CARADOC)  # MC-KNIGHT-CARADOC
+        return powers
+
+    def use_free_power(self, seat: int, action: int) -> bool:
+        """Apply a once-a-turn power; return whether ``action`` was one."""
+        if action == A.ARTHUR_EXCHANGE:
+            self.start_arthur_exchange(seat)
+        elif action == A.GAHERIS:  # three cards for a Merlin from the discard pile
+            self.turn_flags |= TurnFlag.GAHERIS
+            self.push(T.GAHERIS_TAKE, seat)
+            self.push(T.D_DISCARD, seat, 3)
+        elif action == A.BEDIVERE:  # one card discarded, one drawn
+            self.turn_flags |= TurnFlag.BEDIVERE
+            self.push(T.BEDIVERE_DRAW, seat)
+            self.push(T.D_DISCARD, seat, 1)
+        elif action == A.CARADOC:  # one life for two cards
+            self.turn_flags |= TurnFlag.CARADOC
+            self.draw_white(seat, 2)
+            self.lose_life(seat, 1, voluntary=True)
+        elif action == A.MERLIN_DRAW:  # MC-MERLIN: the wizard's gift, once a turn
+            self.turn_flags |= TurnFlag.MERLIN_DRAWN
+            self.draw_white(seat, 1)
+        else:
+            return False
+        return True
+
+    def _auto_gaheris_take(self, seat: int, _b: int, _c: int) -> None:
+        if self.white_discard[MERLIN] and self.in_play(seat):
+            self.white_discard[MERLIN] -= 1
+            self.hands[seat][MERLIN] += 1
+            for viewer in range(self.n):
+                self.learn(viewer, seat, MERLIN)
+
+    def _auto_bedivere_draw(self, seat: int, _b: int, _c: int) -> None:
+        self.draw_white(seat, 1)
 
     def _decide_evil(self, action: int, seat: int, _b: int, _c: int) -> None:
         if action == A.PEEK:
             self.peek(seat)
             return
-        if action == A.ARTHUR_EXCHANGE:
-            self.start_arthur_exchange(seat)
+        if self.use_free_power(seat, action):
             return
         self.agenda.pop()
-        if action == A.DRAW_BLACK:  # SOC-EVIL-2
+        if action == A.GERAINT:  # MC-KNIGHT-GERAINT: two cards instead of any evil
+            self.push(T.D_DISCARD, seat, 2)
+        elif action == A.DRAW_BLACK:  # SOC-EVIL-2
             self.draw_black(seat, Purpose.PLAY)
         elif action == A.ADD_SIEGE:  # SOC-EVIL-3
             self.add_siege(1)
         else:  # SOC-EVIL-4
-            self.lose_life(seat, 1)
+            self.lose_life(seat, 1, voluntary=True)
 
     # ------------------------------------------------------------------ heroic phase
     def heroic_options(self, seat: int, actions_left: int) -> list[int]:
@@ -142,6 +231,13 @@ class TurnRules(WhiteCardRules):
         if actions_left and not used & Heroic.HEAL and self.life[seat] < 6:  # SOC-HERO-7
             hand = self.hands[seat]
             options += [A.HEAL + kind for kind in HEAL_KINDS if hand[kind] >= 3]
+        if actions_left and not used & Heroic.SPECIAL and any(self.captured):
+            hand = self.hands[seat]
+            if any(hand[kind] for kind in SPECIAL_KINDS):  # MC-TRAVEL-CAPTURED
+                options += [
+                    A.FREE + s for s in range(self.n) if self.captured[s] and s != seat
+                    and self.in_play(s)
+                ]
         if actions_left and not used & Heroic.ACCUSE and self.can_accuse(seat):  # SOC-HERO-8
             options += [
                 A.ACCUSE + s
@@ -163,6 +259,7 @@ class TurnRules(WhiteCardRules):
         if self.actions_left == 0:
             if (
                 not self.turn_flags & TurnFlag.SACRIFICED
+                and not self.witches & WITCH_NO_SACRIFICE  # MC-B-WITCH-2
                 and self.life[seat] >= 1
                 and self.heroic_options(seat, 1)
             ):
@@ -171,8 +268,15 @@ class TurnRules(WhiteCardRules):
                 options.append(A.END_TURN)
         elif not options:
             options.append(A.END_TURN)  # nothing at all can be done
-        if options and self.can_arthur_exchange(seat):
-            options.append(A.ARTHUR_EXCHANGE)
+        if options:
+            options += self.free_powers(seat)
+            if (
+                self.merlin_loc == self.loc[seat]
+                and self.quest_open(self.loc[seat])
+                and not self.turn_flags & TurnFlag.MERLIN_DRAWN
+                and self.hand_size(seat) < 12
+            ):
+                options.append(A.MERLIN_DRAW)
         return options
 
     def _use(self, kind: int) -> None:
@@ -185,9 +289,12 @@ class TurnRules(WhiteCardRules):
         elif action == A.SACRIFICE:
             self.turn_flags |= TurnFlag.SACRIFICED
             self.actions_left += 1
-            self.lose_life(seat, 1, deferred=True)  # SOC-RULING-3, SOC-RULING-26
-        elif action == A.ARTHUR_EXCHANGE:
-            self.start_arthur_exchange(seat)
+            self.lose_life(seat, 1, deferred=True, voluntary=True)  # SOC-RULING-3, -26
+        elif self.use_free_power(seat, action):
+            pass
+        elif A.FREE <= action < A.FREE + self.n:
+            self._use(Heroic.SPECIAL)
+            self.push(T.D_FREE_CARD, seat, action - A.FREE)
         elif A.MOVE <= action < A.MOVE + len(Location):
             if (
                 self.knight[seat] == TRISTAN
@@ -198,16 +305,17 @@ class TurnRules(WhiteCardRules):
                 self.used_types |= Heroic.MOVE
             else:
                 self._use(Heroic.MOVE)
-            self.leave_location(seat)
-            self.loc[seat] = action - A.MOVE
+            destination = action - A.MOVE
+            if self.game.expansion and destination != Location.CAMELOT:
+                self.push(T.C_TRAVEL, seat, destination)  # MC-TRAVEL: a travel card first
+            else:
+                self.arrive(seat, destination)
         elif action == A.DRAW_WHITE:  # SOC-CAMELOT-2, SOC-KNIGHT-GAWAIN
             self._use(Heroic.QUEST)
             self.draw_white(seat, 3 if self.knight[seat] == GAWAIN else 2)
         elif action == A.FIGHT_SIEGE:  # SOC-SIEGE-1
             self._use(Heroic.QUEST)
-            self.siege_cards = []
-            self.siege_die = 0
-            self.push(T.D_SIEGE, seat)
+            self.start_siege_fight(seat)
         elif A.PLAY <= action < A.PLAY + NUM_WHITE:
             self._use(Heroic.QUEST)
             self.play_on_quest(seat, action - A.PLAY)
@@ -230,62 +338,191 @@ class TurnRules(WhiteCardRules):
             self.accuse(seat, action - A.ACCUSE)
 
     def accuse(self, seat: int, target: int) -> None:
-        """SOC-ACCUSE-2, SOC-ACCUSE-3."""
+        """SOC-ACCUSE-2, SOC-ACCUSE-3 (two swords under Morgan's Witch 5)."""
         self.accused[seat] = True
         if self.loyalty[target] == Loyalty.TRAITOR:
             self.unmask(target, by_accusation=True)
         elif self.white_swords:
-            self.white_swords -= 1
-            self.black_swords += 1
+            flipped = min(2 if self.witches & WITCH_DOUBLE_ACCUSE else 1, self.white_swords)
+            self.white_swords -= flipped
+            self.black_swords += flipped
             self.check_end()
 
-    # ------------------------------------------------------------------ siege fight
-    def _legal_siege(self, seat: int, _b: int, _c: int) -> list[int]:
+    def arrive(self, seat: int, destination: int) -> None:
+        """A knight's own move reaches its destination (Sir Gareth draws a card there)."""
+        self.leave_location(seat)
+        self.loc[seat] = destination
+        if self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
+            self.draw_white(seat, 1)
+
+    def start_siege_fight(self, seat: int) -> None:
+        """SOC-SIEGE-1; Sir Owain rolls first and plays his cards after (MC-KNIGHT-OWAIN)."""
+        self.siege_cards = []
+        self.siege_die = 0
+        self.siege_won = False
+        if self.knight[seat] == OWAIN:
+            self.push(T.D_SIEGE, seat, 1)
+            self.push(T.C_DIE, seat)
+        else:
+            self.push(T.D_SIEGE, seat)
+
+    # ------------------------------------------------------------------ travel (MC-TRAVEL)
+    def travel_drawn(self, seat: int, destination: int, card: int) -> None:
+        """Resolve the travel card a moving knight drew."""
+        self.travel_deck[card] -= 1
+        self.travel_discard[card] += 1
+        if card == NOTHING:
+            self.arrive(seat, destination)
+        elif card == VISION:  # to the Grail instead, if its quest is still open
+            self.arrive(seat, destination if self.grail_over else Location.GRAIL)
+        elif card == MERLIN_TRAVELS:
+            self.merlin_loc = destination
+            self.arrive(seat, destination)
+        elif card == AMBUSHED:
+            self.add_siege(1)
+            self.push(T.D_TRAVEL, seat, card, destination)
+        elif card == CAPTURED:
+            self.captured[seat] = True
+        else:  # Lost!, Charged!
+            self.push(T.D_TRAVEL, seat, card, destination)
+
+    def _legal_travel(self, seat: int, card: int, _destination: int) -> list[int]:
         hand = self.hands[seat]
-        legal = [A.PLAY + kind for kind in FIGHT_KINDS if hand[kind]]
+        if card == LOST:
+            return [A.STAY] + ([A.GO] if hand[GRAIL_CARD] else [])
+        if card == AMBUSHED:
+            return [A.STAY] + ([A.GO] if any(hand[k] for k in FIGHTS) else [])
+        return [A.STAY] + [A.PLAY + k for k in FIGHTS if hand[k] >= 2]
+
+    def _decide_travel(self, action: int, seat: int, card: int, destination: int) -> None:
+        self.agenda.pop()
+        if action == A.STAY:
+            if card == CHARGED:  # the challenge refused: a black sword
+                self.add_swords(0, 1)
+            return
+        if card == LOST:  # a Grail card spent to find the way
+            self.take_from_hand(seat, GRAIL_CARD, public=True)
+            self.discard_white(GRAIL_CARD)
+            self.arrive(seat, destination)
+        elif card == AMBUSHED:  # fight the new engine; the way is clear only if it falls
+            self.push(T.AMBUSH_AFTER, seat, destination)
+            self.start_siege_fight(seat)
+        else:  # Charged!: two identical Fight cards
+            kind = action - A.PLAY
+            for _ in range(2):
+                self.take_from_hand(seat, kind, public=True)
+            self.discard_white(kind, 2)
+            self.arrive(seat, destination)
+
+    def _auto_ambush_after(self, seat: int, destination: int, _c: int) -> None:
+        if self.siege_won and self.in_play(seat):
+            self.arrive(seat, destination)
+
+    def _legal_free_card(self, seat: int, captive: int, _c: int) -> list[int]:
+        hand = self.hands[seat]
+        return [A.PLAY + kind for kind in SPECIAL_KINDS if hand[kind]]
+
+    def _decide_free_card(self, action: int, seat: int, captive: int, _c: int) -> None:
+        self.agenda.pop()
+        kind = action - A.PLAY
+        self.take_from_hand(seat, kind, public=True)
+        self.discard_white(kind)
+        self.captured[captive] = False
+
+    # ------------------------------------------------------------------ "?" cards, Lamorak
+    def _legal_value(self, seat: int, context: int, location: int) -> list[int]:
+        if context == 0:  # on a quest: values that keep the combination possible
+            return [A.VALUE + v - 1 for v in self.fight_values_allowed(location, FIGHT_ANY)]
+        return [A.VALUE + v for v in range(5)]
+
+    def _decide_value(self, action: int, seat: int, context: int, location: int) -> None:
+        """MC-W-FIGHT-ANY: the "?" card takes the chosen value for good."""
+        self.agenda.pop()
+        value = action - A.VALUE + 1
+        code = FIGHT_ANY + VALUE_BASE * value
+        self.take_from_hand(seat, FIGHT_ANY, public=True)
+        if context == 0:
+            self.place_fight(location, code)
+            self.push(T.QUEST_CHECK, location, seat)
+        elif context == 1:
+            self.siege_cards.append(code)
+        else:
+            self.discard_white(FIGHT_ANY)
+            self.kay_bonus += value
+
+    def _legal_lamorak(self, seat: int, amount: int, _c: int) -> list[int]:
+        if not self.in_play(seat):
+            return []
+        return [A.LAMORAK, A.PASS] if self.hand_size(seat) >= 2 else [A.PASS]
+
+    def _decide_lamorak(self, action: int, seat: int, amount: int, _c: int) -> None:
+        """MC-KNIGHT-LAMORAK: two white cards instead of each life he must lose."""
+        self.agenda.pop()
+        if action == A.PASS:
+            self.lose_life(seat, amount, voluntary=True)
+            return
+        if amount > 1:
+            self.push(T.D_LAMORAK, seat, amount - 1)
+        self.push(T.D_DISCARD, seat, 2)
+
+    # ------------------------------------------------------------------ siege fight
+    def _legal_siege(self, seat: int, _rolled: int, _c: int) -> list[int]:
+        hand = self.hands[seat]
+        legal = [A.PLAY + kind for kind in FIGHTS if hand[kind]]
         if self.siege_cards:
             legal.append(A.DONE)
         return legal
 
-    def _decide_siege(self, action: int, seat: int, _b: int, _c: int) -> None:
+    def _decide_siege(self, action: int, seat: int, rolled: int, _c: int) -> None:
         if action != A.DONE:
             kind = action - A.PLAY
-            self.take_from_hand(seat, kind, public=True)
-            self.siege_cards.append(kind)
+            if kind == FIGHT_ANY:  # it leaves the hand once its value is chosen
+                self.push(T.D_VALUE, seat, 1)
+            else:
+                self.take_from_hand(seat, kind, public=True)
+                self.siege_cards.append(kind)
             return
         self.agenda.pop()
         self.kay_bonus = 0
         self.push(T.SIEGE_RESOLVE, seat)
         if self.knight[seat] == KAY:  # SOC-RULING-24: after seeing the die
             self.push(T.D_KAY, seat, -1)
-        self.push(T.C_DIE, seat)
+        if not rolled:
+            self.push(T.C_DIE, seat)
 
     def _legal_kay(self, seat: int, _quest: int, _c: int) -> list[int]:
         if self.status[seat] != Status.IN_PLAY:
             return []
         hand = self.hands[seat]
-        return [A.PLAY + kind for kind in FIGHT_KINDS if hand[kind]] + [A.PASS]
+        return [A.PLAY + kind for kind in FIGHTS if hand[kind]] + [A.PASS]
 
     def _decide_kay(self, action: int, seat: int, _quest: int, _c: int) -> None:
         """SOC-KNIGHT-KAY: one more Fight card once the black cards (or the die) are known."""
         self.agenda.pop()
         if action != A.PASS:
             kind = action - A.PLAY
+            if kind == FIGHT_ANY:
+                self.push(T.D_VALUE, seat, 2)
+                return
             self.take_from_hand(seat, kind, public=True)
             self.discard_white(kind)
             self.kay_bonus += WHITE[kind].fight_value
 
     def siege_total(self, seat: int) -> int:
         """The knight's side of a siege fight."""
-        total = sum(WHITE[k].fight_value for k in self.siege_cards) + self.kay_bonus
+        total = sum(fight_value(k) for k in self.siege_cards) + self.kay_bonus
         return total + (1 if self.excalibur_owner == seat else 0)
 
     def _auto_siege_resolve(self, seat: int, _b: int, _c: int) -> None:
-        won = self.siege_total(seat) > self.siege_die  # SOC-END-3: ties to evil
-        for kind in self.siege_cards:
-            self.discard_white(kind)
+        total = self.siege_total(seat)
+        won = total > self.siege_die  # SOC-END-3: ties to evil...
+        if total == self.siege_die and self.use_divine_favor():
+            won = True  # ...unless Divine Favor is in play
+        for code in self.siege_cards:
+            self.discard_code(code)
         self.siege_cards = []
         self.kay_bonus = 0
+        self.siege_won = won
         if won:
             self.siege -= 1
         else:
@@ -345,6 +582,9 @@ R.AUTO.update(
         T.END_TURN: R._auto_end_turn,  # type: ignore[dict-item]
         T.SIEGE_RESOLVE: R._auto_siege_resolve,  # type: ignore[dict-item]
         T.DYING: R._auto_dying,  # type: ignore[dict-item]
+        T.GAHERIS_TAKE: R._auto_gaheris_take,  # type: ignore[dict-item]
+        T.BEDIVERE_DRAW: R._auto_bedivere_draw,  # type: ignore[dict-item]
+        T.AMBUSH_AFTER: R._auto_ambush_after,  # type: ignore[dict-item]
     }
 )
 R.LEGAL.update(
@@ -357,6 +597,10 @@ R.LEGAL.update(
         T.D_GRAIL: R._legal_grail,  # type: ignore[dict-item]
         T.D_TRAITOR_TARGET: R._legal_traitor_target,  # type: ignore[dict-item]
         T.D_TRAITOR_EVIL: R._legal_traitor_evil,  # type: ignore[dict-item]
+        T.D_TRAVEL: R._legal_travel,  # type: ignore[dict-item]
+        T.D_FREE_CARD: R._legal_free_card,  # type: ignore[dict-item]
+        T.D_VALUE: R._legal_value,  # type: ignore[dict-item]
+        T.D_LAMORAK: R._legal_lamorak,  # type: ignore[dict-item]
     }
 )
 R.DECIDE.update(
@@ -369,5 +613,9 @@ R.DECIDE.update(
         T.D_GRAIL: R._decide_grail,  # type: ignore[dict-item]
         T.D_TRAITOR_TARGET: R._decide_traitor_target,  # type: ignore[dict-item]
         T.D_TRAITOR_EVIL: R._decide_traitor_evil,  # type: ignore[dict-item]
+        T.D_TRAVEL: R._decide_travel,  # type: ignore[dict-item]
+        T.D_FREE_CARD: R._decide_free_card,  # type: ignore[dict-item]
+        T.D_VALUE: R._decide_value,  # type: ignore[dict-item]
+        T.D_LAMORAK: R._decide_lamorak,  # type: ignore[dict-item]
     }
 )

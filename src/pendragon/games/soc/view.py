@@ -102,7 +102,7 @@ class ViewRules(TurnRules):
             return True
         if self.game.open_loyalty:
             return True
-        return viewer == seat
+        return viewer == seat and self.loyalty_known_to_self(seat)
 
     def limbo_drawer(self) -> dict[int, int]:
         """Black cards in flight and who drew them (from the agenda)."""
@@ -451,7 +451,7 @@ class ViewRules(TurnRules):
         if code == T.C_KNIGHT:
             return f"Seat {a} is dealt {KNIGHTS[action - A.DEAL_KNIGHT].name}"
         if code == T.C_LOYALTY:
-            if viewer == a or self.game.open_loyalty:
+            if (viewer == a and not self.game.three_brave_knights) or self.game.open_loyalty:
                 side = "the traitor" if action == A.DEAL_TRAITOR else "a loyal knight"
                 return f"You are dealt a loyalty card: you are {side}"
             return f"Seat {a} is dealt a loyalty card"

@@ -9,7 +9,20 @@ from __future__ import annotations
 from pendragon.games.soc import actions as A
 from pendragon.games.soc.black_cards import BlackCardRules
 from pendragon.games.soc.cards import (
+    CALL_FOR_HELP,
     CLAIRVOYANCE,
+    DARK_FOREST,
+    DISPEL,
+    DIVINE_FAVOR,
+    DRAGON_SLAYER,
+    MERLIN_RESCUE,
+    MIST,
+    MORDRED,
+    NEW_HOPE,
+    TOURNAMENT,
+    TRUCE,
+    VIVIEN,
+    WITCH_KINDS,
     CONVOCATION,
     FATE,
     HEROISM,
@@ -29,6 +42,7 @@ from pendragon.games.soc.data import (
     Status,
     T,
     TurnFlag,
+    WITCH_BITS,
 )
 from pendragon.games.soc.quests import WARS
 
@@ -66,11 +80,30 @@ class WhiteCardRules(BlackCardRules):
             return self.hand_size(seat) >= 2 and bool(self.others_in_play(seat))
         if kind == CLAIRVOYANCE:
             return self.black_deck_size() + sum(self.black_discard) > 0
-        return kind in (CONVOCATION, FATE, HEROISM, LADY, PIETY, REINFORCEMENTS)
+        if kind == CALL_FOR_HELP:  # MC-W-CALL-FOR-HELP: only to a group quest
+            location = self.loc[seat]
+            return location != Location.CAMELOT and not self.is_solo(location)
+        if kind == DISPEL:
+            return bool(self.dispel_targets())
+        if kind == TRUCE:
+            return bool(self._legal_truce(seat, 0, 0))
+        return kind in (
+            CONVOCATION, FATE, HEROISM, LADY, PIETY, REINFORCEMENTS, DIVINE_FAVOR,
+            DRAGON_SLAYER, MERLIN_RESCUE, NEW_HOPE, TOURNAMENT,
+        )
 
     def play_special(self, seat: int, kind: int) -> None:
         """Play special card ``kind`` from ``seat``'s hand (SOC-HERO-6)."""
-        if kind != HEROISM:  # Heroism leaves the hand when it is laid on its quest
+        if kind == MERLIN:
+            self.take_from_hand(seat, kind, public=True)
+            self.spend_merlins(1)  # MC-B-WITCH-6 may take it out of the game
+        elif kind == DIVINE_FAVOR:  # it stays in play until the next tie (MC-W-DIVINE-FAVOR)
+            self.take_from_hand(seat, kind, public=True)
+            if self.divine_favor:
+                self.discard_white(kind)
+            self.divine_favor = True
+            return
+        elif kind != HEROISM:  # Heroism leaves the hand when it is laid on its quest
             self.take_from_hand(seat, kind, public=True)
             self.discard_white(kind)
         if kind == MERLIN:
@@ -101,6 +134,131 @@ class WhiteCardRules(BlackCardRules):
             self.push(T.CLAIRV_DRAW, seat, min(5, self._clairvoyance_reach()))
         elif kind == REINFORCEMENTS:
             self.push(T.D_REINF, seat)
+        elif kind == CALL_FOR_HELP:
+            self.answered = []
+            self.push(T.CALL_RESOLVE, seat)
+            for knight in reversed(self.others_in_play(seat)):
+                self.push(T.D_CALL, knight, seat)
+        elif kind == DISPEL:
+            self.push(T.D_DISPEL, seat)
+        elif kind == DRAGON_SLAYER:
+            self.push(T.D_SLAYER, seat)
+        elif kind == MERLIN_RESCUE:
+            self.push(T.D_RESCUE, seat)
+        elif kind == NEW_HOPE:  # MC-W-NEW-HOPE: a new hand of the same size
+            count = self.hand_size(seat)
+            self.discard_hand(seat)
+            self.draw_white(seat, count)
+        elif kind == TOURNAMENT:
+            self.push(T.D_TOURNAMENT, seat)
+        elif kind == TRUCE:
+            self.push(T.D_TRUCE, seat)
+
+    # ------------------------------------------------------------------ Merlin's Company
+    def _legal_call(self, seat: int, caller: int, _c: int) -> list[int]:
+        if not self.in_play(seat) or self.captured[seat] or self.loc[seat] == self.loc[caller]:
+            return []
+        return [A.ANSWER, A.PASS]
+
+    def _auto_call_resolve(self, caller: int, _b: int, _c: int) -> None:
+        """MC-W-CALL-FOR-HELP: they come without an action and without a travel card."""
+        for seat in self.answered:
+            if self.in_play(seat) and self.in_play(caller):
+                self.leave_location(seat)
+                self.loc[seat] = self.loc[caller]
+        self.answered = []
+
+    def dispel_targets(self) -> list[int]:
+        """MC-W-DISPEL: special black cards whose lasting effect is on the table."""
+        targets = []
+        for flag, kind in ((self.vivien, VIVIEN), (self.dark_forest, DARK_FOREST),
+                           (self.mist, MIST), (self.mordred >= 0, MORDRED)):
+            if flag:
+                targets.append(A.CHOOSE_BLACK + kind)
+        for number, bit in WITCH_BITS:
+            if self.witches & bit:
+                targets.append(A.CHOOSE_BLACK + WITCH_KINDS[number - 1])
+        return targets
+
+    def _legal_dispel(self, seat: int, _b: int, _c: int) -> list[int]:
+        return self.dispel_targets()
+
+    def _decide_dispel(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        kind = action - A.CHOOSE_BLACK
+        if kind == VIVIEN:
+            self.vivien = False
+        elif kind == DARK_FOREST:
+            self.dark_forest = False
+        elif kind == MIST:
+            self.mist = False
+        elif kind == MORDRED:
+            self.mordred = -1
+        else:
+            self.witches &= ~dict(WITCH_BITS)[WITCH_KINDS.index(kind) + 1]
+        self.black_discard[kind] += 1
+
+    def _legal_truce(self, seat: int, _b: int, _c: int) -> list[int]:
+        return [
+            A.TARGET + war
+            for war in WARS
+            if self.war_figures[war - Location.PICTS] or self.war_white[war - Location.PICTS]
+            or self.mordred == war - Location.PICTS
+        ]
+
+    def _decide_truce(self, action: int, seat: int, _b: int, _c: int) -> None:
+        """MC-W-TRUCE: every figure and card leaves that war's board."""
+        self.agenda.pop()
+        war = action - A.TARGET - Location.PICTS
+        self.war_figures[war] = 0
+        for code in self.war_white[war]:
+            self.discard_code(code)
+        self.war_white[war] = []
+        if self.mordred == war:
+            self.mordred = -1
+            self.black_discard[MORDRED] += 1
+
+    def _legal_slayer(self, seat: int, _b: int, _c: int) -> list[int]:
+        on_dragon = self.loc[seat] == Location.LANCELOT and self.ld_phase == 1
+        return [A.SLAYER_DRAW] + ([A.SLAYER_FIGHT] if on_dragon and self.quest_plays(seat) else [])
+
+    def _decide_slayer(self, action: int, seat: int, _b: int, _c: int) -> None:
+        """MC-W-DRAGON-SLAYER: 3 white cards, or two Fight cards at once on the Dragon."""
+        self.agenda.pop()
+        if action == A.SLAYER_DRAW:
+            self.draw_white(seat, 3)
+        else:
+            self.push(T.D_SLAYER_PLAY, seat, 2)
+
+    def _legal_slayer_play(self, seat: int, _remaining: int, _c: int) -> list[int]:
+        if self.loc[seat] != Location.LANCELOT or self.ld_phase != 1:
+            return []
+        return self.quest_plays(seat)
+
+    def _decide_slayer_play(self, action: int, seat: int, remaining: int, _c: int) -> None:
+        self.agenda.pop()
+        if remaining > 1:
+            self.push(T.D_SLAYER_PLAY, seat, remaining - 1)
+        self.play_on_quest(seat, action - A.PLAY)
+
+    def _legal_rescue(self, seat: int, _b: int, _c: int) -> list[int]:
+        return [A.TARGET + loc for loc in range(1, len(Location)) if loc != self.merlin_loc]
+
+    def _decide_rescue(self, action: int, seat: int, _b: int, _c: int) -> None:
+        self.agenda.pop()
+        self.merlin_loc = action - A.TARGET  # MC-W-MERLIN-RESCUE: any quest, over or not
+
+    def _legal_tournament(self, seat: int, _b: int, _c: int) -> list[int]:
+        squires = [A.SEAT + s for s in range(self.n) if self.in_play(s) and self.knight[s] < 0]
+        return [A.SELF, *squires] if self.game.squires else [A.SELF]
+
+    def _decide_tournament(self, action: int, seat: int, _b: int, _c: int) -> None:
+        """MC-W-TOURNAMENT: 2 life, or (VAR-SQUIRES) a squire is knighted at once."""
+        self.agenda.pop()
+        if action == A.SELF:
+            self.gain_life(seat, 2)
+        else:
+            self.push(T.C_KNIGHT, action - A.SEAT)
 
     def _clairvoyance_reach(self) -> int:
         size = self.black_deck_size()
@@ -151,7 +309,11 @@ class WhiteCardRules(BlackCardRules):
     # ------------------------------------------------------------------ Fate
     def _legal_fate(self, seat: int, _b: int, _c: int) -> list[int]:
         # Every player of Fate is asked, so being asked reveals nothing (SOC-RULING-28).
-        if self.loyalty[seat] == Loyalty.TRAITOR and self.status[seat] == Status.IN_PLAY:
+        if (
+            self.loyalty[seat] == Loyalty.TRAITOR
+            and self.status[seat] == Status.IN_PLAY
+            and self.loyalty_known_to_self(seat)  # VAR-THREE: he may not know it yet
+        ):
             return [A.FATE_LOYAL, A.FATE_REVEAL]
         return [A.FATE_LOYAL]
 
@@ -321,12 +483,20 @@ class WhiteCardRules(BlackCardRules):
 W = WhiteCardRules
 W.AUTO.update(
     {
+        T.CALL_RESOLVE: W._auto_call_resolve,  # type: ignore[dict-item]
         T.CONVOKE_RESOLVE: W._auto_convoke_resolve,  # type: ignore[dict-item]
         T.CLAIRV_DRAW: W._auto_clairv_draw,  # type: ignore[dict-item]
     }
 )
 W.LEGAL.update(
     {
+        T.D_CALL: W._legal_call,  # type: ignore[dict-item]
+        T.D_DISPEL: W._legal_dispel,  # type: ignore[dict-item]
+        T.D_TRUCE: W._legal_truce,  # type: ignore[dict-item]
+        T.D_SLAYER: W._legal_slayer,  # type: ignore[dict-item]
+        T.D_SLAYER_PLAY: W._legal_slayer_play,  # type: ignore[dict-item]
+        T.D_RESCUE: W._legal_rescue,  # type: ignore[dict-item]
+        T.D_TOURNAMENT: W._legal_tournament,  # type: ignore[dict-item]
         T.D_MERLIN: W._legal_merlin,  # type: ignore[dict-item]
         T.D_CONVOKE: W._legal_convoke,  # type: ignore[dict-item]
         T.D_FATE: W._legal_fate,  # type: ignore[dict-item]
@@ -343,6 +513,13 @@ W.LEGAL.update(
 )
 W.DECIDE.update(
     {
+        T.D_CALL: W._decide_convoke,  # type: ignore[dict-item]
+        T.D_DISPEL: W._decide_dispel,  # type: ignore[dict-item]
+        T.D_TRUCE: W._decide_truce,  # type: ignore[dict-item]
+        T.D_SLAYER: W._decide_slayer,  # type: ignore[dict-item]
+        T.D_SLAYER_PLAY: W._decide_slayer_play,  # type: ignore[dict-item]
+        T.D_RESCUE: W._decide_rescue,  # type: ignore[dict-item]
+        T.D_TOURNAMENT: W._decide_tournament,  # type: ignore[dict-item]
         T.D_MERLIN: W._decide_merlin,  # type: ignore[dict-item]
         T.D_CONVOKE: W._decide_convoke,  # type: ignore[dict-item]
         T.D_FATE: W._decide_fate,  # type: ignore[dict-item]
