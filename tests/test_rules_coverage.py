@@ -14,16 +14,21 @@ import pytest
 from pendragon.scenarios import read_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
-RULE_ID = re.compile(r"\b(?:SOC|MC)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+RULE_ID = re.compile(r"\b(?:SOC|MC|VAR)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+#: Rules references and the prefixes of the IDs they define.
+REFERENCES = {"soc": "soc.md", "soc-expansion": "soc-expansion.md"}
 #: Rules that describe conduct rather than a mechanism the engine could be tested on.
 NOT_MECHANICAL = {
     "SOC-TURN-3": "table talk is the players' conduct; the engine has no say in it",
 }
 
 
-def defined_ids(game: str) -> set[str]:
-    text = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
-    return set(re.findall(r"\*\*((?:SOC|MC)-[A-Z0-9-]+)\*\*", text))
+def defined_ids(reference: str) -> set[str]:
+    text = (ROOT / "docs" / "rules" / f"{reference}.md").read_text(encoding="utf-8")
+    return set(re.findall(r"\*\*((?:SOC|MC|VAR)-[A-Z0-9-]+)\*\*", text))
+
+
+ALL_DEFINED = set().union(*(defined_ids(name) for name in REFERENCES))
 
 
 def cited_ids() -> set[str]:
@@ -38,19 +43,22 @@ def cited_ids() -> set[str]:
 
 
 def test_cited_rules_exist() -> None:
-    unknown = {i for i in cited_ids() if i.startswith("SOC-")} - defined_ids("soc")
-    assert not unknown, f"tests cite rule IDs missing from docs/rules/soc.md: {sorted(unknown)}"
+    unknown = cited_ids() - ALL_DEFINED
+    assert not unknown, f"tests cite rule IDs missing from docs/rules/: {sorted(unknown)}"
 
 
-@pytest.mark.parametrize("rule", sorted(defined_ids("soc")))
+@pytest.mark.parametrize("rule", sorted(ALL_DEFINED))
 def test_rule_is_tested(rule: str) -> None:
     if rule in NOT_MECHANICAL:
         pytest.skip(NOT_MECHANICAL[rule])
-    assert rule in cited_ids(), f"{rule} (docs/rules/soc.md) is cited by no test"
+    assert rule in cited_ids(), f"{rule} (docs/rules/) is cited by no test"
 
 
 def test_rule_ids_are_unique() -> None:
-    text = (ROOT / "docs" / "rules" / "soc.md").read_text(encoding="utf-8")
-    ids = re.findall(r"\*\*((?:SOC|MC)-[A-Z0-9-]+)\*\*", text)
+    text = "".join(
+        (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+        for name in REFERENCES
+    )
+    ids = re.findall(r"\*\*((?:SOC|MC|VAR)-[A-Z0-9-]+)\*\*", text)
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     assert not duplicates, f"rule IDs defined twice: {duplicates}"

@@ -11,9 +11,9 @@ from pendragon.games.soc.cards import (
     BLACK,
     DARK_FOREST,
     DESOLATION,
-    GRAIL_CARD,
     DESPAIR,
     EXCALIBUR_CARD,
+    GRAIL_CARD,
     GUINEVERE,
     LANCELOT_KINDS,
     MERCENARIES,
@@ -215,10 +215,10 @@ class BlackCardRules(QuestRules):
                 self.limbo.remove(kind)
                 self.witches |= bit
                 return
-        self.discard_black(kind)
-        if number == 1:  # both decks refreshed
+        if number == 1:  # both decks refreshed, then the Witch is discarded
             self.reshuffle()
-        elif number == 3:  # a Pict and a Saxon
+        self.discard_black(kind)
+        if number == 3:  # a Pict and a Saxon
             self.add_figure(Location.SAXONS)
             self.add_figure(Location.PICTS)
         elif number == 4:  # each knight discards a Grail card or loses a life

@@ -11,23 +11,24 @@ Rule modules register three kinds of handler per task code (see ``data.T``):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from pendragon.games.soc import actions as A
 from pendragon.games.soc.cards import (
     BLACK,
+    DIVINE_FAVOR,
+    LAMORAK,
     NUM_BLACK,
     NUM_WHITE,
     OFF_BOARD,
-    DIVINE_FAVOR,
-    LAMORAK,
     Location,
 )
 from pendragon.games.soc.data import (
     CHANCE_TASKS,
     GONE,
     KNOWN_BASE,
+    VALUE_BASE,
     EndReason,
     Loyalty,
     Result,
@@ -36,7 +37,6 @@ from pendragon.games.soc.data import (
     T,
     Task,
     TurnFlag,
-    VALUE_BASE,
 )
 
 AutoHandler = Callable[["Engine", int, int, int], None]
@@ -61,7 +61,7 @@ class Engine(SocData):
         """Schedule a task to run next (the agenda is a stack)."""
         self.agenda.append((code, a, b, c))
 
-    def push_all(self, tasks: list[Task]) -> None:
+    def push_all(self, tasks: Sequence[Task]) -> None:
         """Schedule ``tasks`` to run in the order given."""
         self.agenda.extend(reversed(tasks))
 

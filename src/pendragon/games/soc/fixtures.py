@@ -35,7 +35,15 @@ from pendragon.games.soc.cards import (
     WHITE_BY_KEY,
     Location,
 )
-from pendragon.games.soc.data import FACE_DOWN_BASE, KNOWN_BASE, Heroic, Loyalty, Status, T
+from pendragon.games.soc.data import (
+    FACE_DOWN_BASE,
+    KNOWN_BASE,
+    WITCH_BITS,
+    Heroic,
+    Loyalty,
+    Status,
+    T,
+)
 from pendragon.games.soc.game import SocGame
 from pendragon.games.soc.state import SocState
 
@@ -43,7 +51,9 @@ _TOP_KEYS = {
     "players", "seed", "options", "knights", "turn", "round_table", "siege_engines",
     "quests", "relics", "effects", "black_top", "white_deck", "first_seat",
 }
-_KNIGHT_KEYS = {"knight", "life", "location", "loyalty", "hand", "status", "accusation_used"}
+_KNIGHT_KEYS = {
+    "knight", "life", "location", "loyalty", "hand", "status", "accusation_used", "captured",
+}
 _STATUS = {"in-play": Status.IN_PLAY, "dead": Status.DEAD, "unmasked": Status.UNMASKED}
 _RELICS = {"excalibur": "excalibur_owner", "grail": "grail_owner", "armor": "armor_owner"}
 
@@ -130,6 +140,7 @@ def load_state(data: Any) -> SocState:
             state.loc[seat] = -1
             state.life[seat] = 0
         state.accused[seat] = bool(entry.get("accusation_used", False))
+        state.captured[seat] = bool(entry.get("captured", False))
         hand = entry.get("hand", {})
         if not isinstance(hand, dict):
             raise _fail(f"{where}.hand", "expected a mapping of card to count")
@@ -146,8 +157,22 @@ def load_state(data: Any) -> SocState:
     _load_quests(state, data.get("quests", {}), white_used, black_used)
     _load_relics(state, data.get("relics", {}))
     effects = _check_keys(
-        data.get("effects", {}), {"vivien", "mist", "dark_forest", "mordred", "heroism"}, "effects"
+        data.get("effects", {}),
+        {"vivien", "mist", "dark_forest", "mordred", "heroism", "merlin", "witches",
+         "divine_favor"},
+        "effects",
     )
+    if effects.get("merlin") is not None:
+        state.merlin_loc = _location(effects["merlin"], "effects.merlin")
+    if effects.get("divine_favor"):
+        state.divine_favor = True
+        white_used[WHITE_BY_KEY["divine-favor"]] += 1
+    for number in effects.get("witches", []):
+        bits = dict(WITCH_BITS)
+        if number not in bits:
+            raise _fail("effects.witches", f"only witches {sorted(bits)} stay on the table")
+        state.witches |= bits[number]
+        black_used[BLACK_BY_KEY[f"witch-{number}"]] += 1
     for flag, key in (("vivien", "vivien"), ("mist", "mist-of-avalon"),
                       ("dark_forest", "dark-forest")):
         if effects.get(flag):
@@ -298,7 +323,9 @@ def _load_turn(state: SocState, turn: Any, first_seat: Any) -> None:
             raise _fail("turn.used", f"unknown heroic action type {name!r}")
         state.used_types |= names[name]
     state.agenda = [(T.END_TURN, seat, 0, 0)]
-    if state.status[seat] == Status.UNMASKED:
+    if state.captured[seat]:
+        state.agenda.append((T.D_EVIL, seat, 0, 0))
+    elif state.status[seat] == Status.UNMASKED:
         state.agenda += [(T.D_TRAITOR_EVIL, seat, 0, 0), (T.D_TRAITOR_TARGET, seat, 0, 0)]
     else:
         state.agenda.append((T.D_HEROIC, seat, 0, 0))

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pendragon.games.soc import actions as A
 from pendragon.games.soc.cards import (
     BLACK,
+    BORS,
     DARK_FOREST,
     DESOLATION,
     DESPAIR,
-    BORS,
     DRAGON_BONUS,
     FIGHT_ANY,
     FIGHT_KINDS,

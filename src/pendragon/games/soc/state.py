@@ -9,7 +9,15 @@ from typing import Any
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.errors import CorruptStateError, IllegalActionError
 from pendragon.games.soc import actions as A
-from pendragon.games.soc.cards import BLACK, COMBAT_BLACK_KINDS, NUM_BLACK, NUM_WHITE, Location
+from pendragon.games.soc.cards import (
+    BLACK,
+    COMBAT_BLACK_KINDS,
+    DIVINE_FAVOR,
+    NUM_BLACK,
+    NUM_WHITE,
+    WITCH_KINDS,
+    Location,
+)
 from pendragon.games.soc.cards import DARK_FOREST as BLACK_DARK_FOREST
 from pendragon.games.soc.cards import GRAIL_CARD as WHITE_GRAIL
 from pendragon.games.soc.cards import HEROISM as WHITE_HEROISM
@@ -17,14 +25,13 @@ from pendragon.games.soc.cards import MERLIN as WHITE_MERLIN
 from pendragon.games.soc.cards import MIST as BLACK_MIST
 from pendragon.games.soc.cards import MORDRED as BLACK_MORDRED
 from pendragon.games.soc.cards import VIVIEN as BLACK_VIVIEN
-from pendragon.games.soc.cards import DIVINE_FAVOR, WITCH_KINDS
 from pendragon.games.soc.data import (
     CHANCE_TASKS,
+    FACE_DOWN_BASE,
+    KNOWN_BASE,
     TRAVEL_COUNTS,
     VALUE_BASE,
     WITCH_BITS,
-    FACE_DOWN_BASE,
-    KNOWN_BASE,
     Loyalty,
     Result,
     Status,

@@ -14,17 +14,16 @@ from pendragon.games.soc.cards import (
     CARADOC,
     FIGHT_ANY,
     GAHERIS,
+    GALAHAD,
     GARETH,
+    GAWAIN,
     GERAINT,
     GRAIL_CARD,
-    OWAIN,
-    FIGHT_KINDS,
-    GALAHAD,
-    GAWAIN,
     HEAL_KINDS,
     KAY,
     MERLIN,
     NUM_WHITE,
+    OWAIN,
     PERCIVAL,
     SPECIAL_KINDS,
     TRISTAN,
@@ -264,20 +263,24 @@ class TurnRules(WhiteCardRules):
                 and self.heroic_options(seat, 1)
             ):
                 options.append(A.SACRIFICE)  # SOC-HERO-2
+            options += self.free_powers(seat) + self.merlin_gift(seat)
             if options:
                 options.append(A.END_TURN)
-        elif not options:
-            options.append(A.END_TURN)  # nothing at all can be done
-        if options:
-            options += self.free_powers(seat)
-            if (
-                self.merlin_loc == self.loc[seat]
-                and self.quest_open(self.loc[seat])
-                and not self.turn_flags & TurnFlag.MERLIN_DRAWN
-                and self.hand_size(seat) < 12
-            ):
-                options.append(A.MERLIN_DRAW)
-        return options
+            return options
+        if not options:
+            return [A.END_TURN]  # nothing at all can be done
+        return options + self.free_powers(seat) + self.merlin_gift(seat)
+
+    def merlin_gift(self, seat: int) -> list[int]:
+        """MC-MERLIN: a knight on an open quest with the Merlin figure may draw, once a turn."""
+        if (
+            self.merlin_loc == self.loc[seat]
+            and self.quest_open(self.loc[seat])
+            and not self.turn_flags & TurnFlag.MERLIN_DRAWN
+            and self.hand_size(seat) < 12
+        ):
+            return [A.MERLIN_DRAW]
+        return []
 
     def _use(self, kind: int) -> None:
         self.actions_left -= 1
@@ -383,6 +386,8 @@ class TurnRules(WhiteCardRules):
             self.push(T.D_TRAVEL, seat, card, destination)
         elif card == CAPTURED:
             self.captured[seat] = True
+            if seat == self.turn_seat:
+                self.turn_flags |= TurnFlag.SKIP_HEROIC  # nothing more until freed
         else:  # Lost!, Charged!
             self.push(T.D_TRAVEL, seat, card, destination)
 

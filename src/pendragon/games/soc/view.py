@@ -16,7 +16,8 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
     quests:       black-knight / lancelot / excalibur / grail / picts / saxons (public boards;
                   a face-down black card shows as {"hidden": true} except to its placer)
     relics:       {"excalibur" | "grail" | "armor": "on-quest" | "lost" | seat}
-    effects:      {"vivien", "mist", "dark_forest", "mordred", "heroism"}
+    effects:      {"vivien", "mist", "dark_forest", "mordred", "heroism", "merlin" (the
+                  figure's quest), "witches" (lasting Morgan's Witches), "divine_favor"}
     decks:        sizes of the decks and discard piles (discards lie face down)
     table:        the public parts of the decision under way (cards offered for sharing,
                   Merlins pledged, a siege fight's cards and die, the black card in play)
@@ -50,6 +51,7 @@ from pendragon.games.soc.data import (
     DECISION_TASKS,
     FACE_DOWN_BASE,
     KNOWN_BASE,
+    WITCH_BITS,
     Heroic,
     Loyalty,
     Purpose,
@@ -82,6 +84,7 @@ TENSOR_LAYOUT: tuple[tuple[str, int], ...] = (
     ("loyalty", 3),
     ("decision", len(_DECISIONS) + 1),
     ("table", NUM_WHITE + 3 + NUM_BLACK),
+    ("expansion", NUM_LOCATIONS + 1 + len(WITCH_BITS) + 1 + MAX_SEATS),
 )
 TENSOR_SIZE = sum(size for _, size in TENSOR_LAYOUT)
 
@@ -203,12 +206,19 @@ class ViewRules(TurnRules):
                 "dark_forest": self.dark_forest,
                 "mordred": ("picts", "saxons")[self.mordred] if self.mordred >= 0 else None,
                 "heroism": _loc_key(self.heroism),
+                "merlin": _loc_key(self.merlin_loc),
+                "witches": [n for n, bit in WITCH_BITS if self.witches & bit],
+                "divine_favor": self.divine_favor,
             },
             "decks": {
                 "white": sum(self.white_deck),
                 "black": self.black_deck_size(),
                 "white_discard": sum(self.white_discard),
                 "black_discard": sum(self.black_discard),
+                "black_removed": sum(self.black_removed),
+                "white_removed": sum(self.white_removed),
+                "travel": sum(self.travel_deck),
+                "travel_discard": sum(self.travel_discard),
             },
             "table": self._table_view(seat),
         }
@@ -239,6 +249,7 @@ class ViewRules(TurnRules):
             "relics": relics,
             "accusation_used": self.accused[s],
             "loyalty": loyalty,
+            "captured": self.captured[s],
         }
 
     def _war_view(self, war: int) -> dict[str, Any]:
@@ -404,6 +415,15 @@ class ViewRules(TurnRules):
             for kind in self.held + self.picks:
                 held[kind] += 0.2
         out += held
+        merlin = [0.0] * (NUM_LOCATIONS + 1)
+        merlin[self.merlin_loc] = 1.0  # -1 (not in play) is the last slot
+        out += merlin
+        out += [float(bool(self.witches & bit)) for _, bit in WITCH_BITS]
+        out.append(float(self.divine_favor))
+        out += [
+            float(self.captured[(seat + offset) % self.n]) if offset < self.n else 0.0
+            for offset in range(MAX_SEATS)
+        ]
         return out
 
     def _combat_features(

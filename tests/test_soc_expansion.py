@@ -1,0 +1,183 @@
+"""Merlin's Company set-up and the optional rules that act on the deal or the table.
+
+Each test names the rule IDs of docs/rules/soc-expansion.md it checks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import pendragon
+from pendragon.games.soc.cards import KNIGHTS, MERLIN
+from pendragon.games.soc.state import SocState
+
+MC = "merlins-company"
+
+
+def dealt(**options: Any) -> SocState:
+    state = pendragon.load_game("soc", **options).new_initial_state()
+    assert isinstance(state, SocState)
+    state.play_random_chance()
+    return state
+
+
+def play_until(state: SocState, condition: Any, seed: int = 0, limit: int = 5000) -> None:
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if condition(state) or state.is_terminal():
+            return
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance())
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_eight_knights_from_fifteen_coats_of_arms() -> None:
+    """MC-SETUP-1: 3-8 players, coats of arms from all 15 knights."""
+    seen: set[int] = set()
+    for seed in range(20):
+        state = dealt(players=8, expansion=MC, seed=seed)
+        assert len(set(state.knight)) == 8
+        seen.update(state.knight)
+    assert len(seen) == 15
+    assert pendragon.load_game("soc", players=8, expansion=MC).info.max_players == 8
+
+
+def test_expansion_card_counts() -> None:
+    """MC-CARDS: 23 white and 14 black cards more."""
+    game = pendragon.load_game("soc", players=5, expansion=MC)
+    assert sum(game.white_total) == 84 + 23  # type: ignore[attr-defined]
+    assert sum(game.black_total) == 76 + 14  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("players", "traitors"), [(5, 1), (6, 1), (7, 2), (8, 2)])
+def test_second_traitor_only_with_seven_or_eight(players: int, traitors: int) -> None:
+    """MC-LOYALTY: 7 loyal + 2 traitors; the second only with 7-8 players."""
+    game = pendragon.load_game("soc", players=players, expansion=MC)
+    assert game.loyalty_deck == (7, traitors)  # type: ignore[attr-defined]
+    counts = {sum(dealt(players=players, expansion=MC, seed=s).loyalty) for s in range(40)}
+    assert max(counts) == traitors
+
+
+def test_traitor_in_our_midst() -> None:
+    """VAR-MIDST: as many loyal cards as players plus the traitor(s)."""
+    assert pendragon.load_game(
+        "soc", players=4, traitor_in_our_midst=True
+    ).loyalty_deck == (4, 1)  # type: ignore[attr-defined]
+    assert pendragon.load_game(
+        "soc", players=8, expansion=MC, traitor_in_our_midst=True
+    ).loyalty_deck == (8, 2)  # type: ignore[attr-defined]
+    # with 4 loyal + 1 traitor for 4 seats, a traitor is dealt 4 times in 5
+    traitors = sum(sum(dealt(players=4, traitor_in_our_midst=True, seed=s).loyalty)
+                   for s in range(200))
+    assert 120 < traitors < 200
+
+
+def test_no_traitor_lays_loyalty_face_up() -> None:
+    """VAR-NO-TRAITOR: every card loyal and visible to all."""
+    state = dealt(players=5, no_traitor=True, seed=3)
+    assert state.loyalty == [0] * 5
+    assert [k["loyalty"] for k in state.observation(None)["knights"]] == ["loyal"] * 5
+
+
+def test_three_brave_knights_hide_loyalty_until_six_swords() -> None:
+    """VAR-THREE: not even its owner sees a loyalty card before 6 swords."""
+    for seed in range(60):
+        state = dealt(players=3, three_brave_knights=True, seed=seed)
+        if 1 in state.loyalty:
+            break
+    traitor = state.loyalty.index(1)
+    assert state.observation(traitor)["you"]["loyalty"] is None
+    assert state.observation_tensor(traitor) == state.resample_hidden(
+        traitor, random.Random(1)
+    ).observation_tensor(traitor)
+    play_until(state, lambda s: s.white_swords + s.black_swords >= 6, seed=seed)
+    if not state.is_terminal():
+        assert state.observation(traitor)["you"]["loyalty"] == "traitor"
+
+
+def test_squires_start_without_arms() -> None:
+    """VAR-SQUIRES: no coats of arms; a Merlin and 5 cards, life 4 (hard: 3 life, 3 cards)."""
+    state = dealt(players=4, squires=True, seed=2)
+    assert state.knight == [-1] * 4 and state.life == [4] * 4
+    assert all(sum(h) == 6 and h[MERLIN] >= 1 for h in state.hands)
+    hard = dealt(players=4, squires=True, squires_hard=True, seed=2)
+    assert hard.life == [3] * 4 and all(sum(h) == 4 for h in hard.hands)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 9},
+        {"players": 8},
+        {"players": 5, "squires_hard": True},
+        {"players": 5, "no_traitor": True, "traitor_in_our_midst": True},
+        {"players": 4, "three_brave_knights": True},
+        {"players": 3, "three_brave_knights": True, "no_traitor": True},
+        {"players": 5, "expansion": "merlin"},
+        {"players": 5, "squire": True},
+    ],
+)
+def test_impossible_combinations_are_refused(options: dict[str, Any]) -> None:
+    """VAR-OPTIONS: a clear error naming the problem."""
+    with pytest.raises(ValueError) as raised:
+        pendragon.load_game("soc", **options)
+    assert isinstance(raised.value, pendragon.PendragonError)
+    assert raised.value.message
+
+
+def test_a_newcomer_joins_left_of_arthur() -> None:
+    """VAR-JOIN, MC-RULING-10: 4 life, 5 cards, a free coat of arms and a loyalty card."""
+    for seed in range(50):
+        state = dealt(players=4, seed=seed)
+        if 0 in state.knight:
+            break
+    arthur = state.knight.index(0)
+    version = state.version
+    seat = state.join()
+    assert seat == 4 and state.n == 5 and state.version == version + 1
+    state.play_random_chance()
+    assert state.knight[seat] >= 0 and state.knight.count(state.knight[seat]) == 1
+    assert state.life[seat] == 4 and sum(state.hands[seat]) == 5
+    assert state.loyalty[seat] in (0, 1)
+    order = state.seat_order
+    assert order[(order.index(arthur) + 1) % 5] == seat
+    state.check_invariants()
+    # the history replays the join exactly
+    replay = pendragon.load_game("soc", players=4, seed=seed).new_initial_state()
+    for action in state.history():
+        replay.apply_action(action)
+    assert replay.serialize() == state.serialize()
+    assert state.game.deserialize_state(state.serialize()).n == 5
+
+
+def test_no_join_beyond_the_table() -> None:
+    """VAR-JOIN: no eighth seat in the base game."""
+    state = dealt(players=7, seed=1)
+    assert not state.can_join()
+    with pytest.raises(pendragon.IllegalActionError):
+        state.join()
+
+
+def test_a_player_who_leaves_is_treated_as_dead() -> None:
+    """VAR-JOIN: his knight dies; his loyalty stays secret."""
+    state = dealt(players=4, seed=5)
+    play_until(state, lambda s: s.observation(None)["waiting"]["decision"] == "evil")
+    state.leave(2)
+    assert state.observation(None)["knights"][2]["status"] == "dead"
+    assert state.observation(None)["knights"][2]["loyalty"] is None
+    assert sum(state.hands[2]) == 0
+    with pytest.raises(pendragon.IllegalActionError):
+        state.leave(2)
+    state.check_invariants()
+
+
+def test_expansion_knights_have_rule_ids() -> None:
+    """MC-SETUP-1: every knight's power has a rule ID in the references."""
+    assert [k.rule_id for k in KNIGHTS if k.expansion] == [
+        "MC-KNIGHT-GAHERIS", "MC-KNIGHT-GARETH", "MC-KNIGHT-GERAINT", "MC-KNIGHT-LAMORAK",
+        "MC-KNIGHT-OWAIN", "MC-KNIGHT-BEDIVERE", "MC-KNIGHT-BORS", "MC-KNIGHT-CARADOC",
+    ]
