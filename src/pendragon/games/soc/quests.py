@@ -130,19 +130,21 @@ class QuestRules(Engine):
 
     def move_options(self, seat: int) -> list[int]:
         """``move:`` ids open to ``seat`` (SOC-HERO-3, SOC-RULING-41), in one pass."""
-        here = self.loc[seat]
-        occupied = 0
+        # Bit masks of closed quests and of occupied solo quests; this is on the hot path.
+        closed = (
+            (4 if self.ld_phase >= 2 else 0)
+            | (8 if self.excal_over else 0)
+            | (16 if self.grail_over else 0)
+        )
+        solo = 2 | (4 if self.ld_phase == 0 else 0)
+        loc = self.loc
+        status = self.status
         for other in range(self.n):
-            if other != seat and self.status[other] == Status.IN_PLAY:
-                occupied |= 1 << self.loc[other]
-        moves = []
-        for location in range(len(Location)):
-            if location == here or not self.quest_open(location):
-                continue
-            if self.is_solo(location) and occupied >> location & 1:
-                continue
-            moves.append(A.MOVE + location)
-        return moves
+            if other != seat and status[other] == 0:
+                closed |= solo & (1 << loc[other]) if loc[other] >= 0 else 0
+        closed |= 1 << loc[seat]
+        base = A.MOVE
+        return [base + location for location in range(7) if not closed >> location & 1]
 
     # ------------------------------------------------------------------ plays
     def combat_white(self, location: int) -> list[int]:

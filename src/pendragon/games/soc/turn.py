@@ -245,6 +245,12 @@ class TurnRules(WhiteCardRules):
             ]
         return options
 
+    def has_second_action(self, seat: int) -> bool:
+        """Whether a sacrificed life would buy any action (a move is the usual one)."""
+        if not self.used_types & Heroic.MOVE and self.move_options(seat):
+            return True
+        return bool(self.heroic_options(seat, 1))
+
     def can_accuse(self, seat: int) -> bool:
         """SOC-ACCUSE-1: once per game, from 6 swords or 6 siege engines."""
         return not self.accused[seat] and (
@@ -260,7 +266,7 @@ class TurnRules(WhiteCardRules):
                 not self.turn_flags & TurnFlag.SACRIFICED
                 and not self.witches & WITCH_NO_SACRIFICE  # MC-B-WITCH-2
                 and self.life[seat] >= 1
-                and self.heroic_options(seat, 1)
+                and self.has_second_action(seat)
             ):
                 options.append(A.SACRIFICE)  # SOC-HERO-2
             options += self.free_powers(seat) + self.merlin_gift(seat)
