@@ -10,7 +10,7 @@ the others a quarter of it) it measures:
 Prints a table and writes ``bench/results/<game>.json`` with the machine's description.
 Figures are for comparing versions on one machine; nothing asserts on them.
 
-    python -m bench.run [--games N] [--seconds S] [--game NAME] [--default-only]
+    python -m bench.run [--games N] [--seconds S] [--game NAME] [--default-only] [--no-pin]
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import datetime as dt
 import json
 import os
 import platform
+import shutil
 import statistics
 import sys
 import time
@@ -34,6 +35,7 @@ from rich.table import Table
 import pendragon
 from pendragon import CHANCE, Game, State
 from pendragon.bots.random_bot import RandomBot
+from pendragon.runner import supported_player_counts
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 #: Mid-game positions sampled for the clone measurement, per player count.
@@ -85,15 +87,9 @@ def machine_info(cpu: int | None) -> dict[str, Any]:
 
 
 def player_counts(name: str) -> tuple[int, list[int]]:
-    """The default player count of ``name`` and the other counts it allows."""
-    default, counts = 2, [2]
-    for spec in pendragon.game_class(name).option_specs:
-        if spec.name == "players":
-            default = int(spec.default) if isinstance(spec.default, int) else 2
-            low = spec.minimum if spec.minimum is not None else default
-            high = spec.maximum if spec.maximum is not None else default
-            counts = list(range(low, high + 1))
-    return default, [c for c in counts if c != default]
+    """The default player count of ``name`` and the other counts it allows (default options)."""
+    default = pendragon.load_game(name, seed=0).num_players()
+    return default, [c for c in supported_player_counts(name) if c != default]
 
 
 def _play(game: Game, bot: RandomBot) -> tuple[State, int, int]:
@@ -195,13 +191,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", help="only this game")
     parser.add_argument("--default-only", action="store_true", help="skip other player counts")
     parser.add_argument("--output", type=Path, default=RESULTS_DIR, help="JSON directory")
+    parser.add_argument(
+        "--no-pin", action="store_true", help="do not pin the process to one CPU (tests)"
+    )
     args = parser.parse_args(argv)
 
-    cpu = pin_to_one_core()
+    cpu = None if args.no_pin else pin_to_one_core()
     info = machine_info(cpu)
-    console = Console()
+    console = Console(width=max(100, shutil.get_terminal_size().columns))
     names = [args.game] if args.game else pendragon.registered_games()
     for name in names:
+        # Warm up (imports, caches, CPU frequency) so the first table is not penalised.
+        measure(name, player_counts(name)[0], min(1.0, args.seconds / 10), args.games)
         default, others = player_counts(name)
         plan = [(default, args.seconds)]
         if not args.default_only:

@@ -1,8 +1,10 @@
 """Conformance of every game to the core API, by random playouts checked at every step.
 
-Parametrized over every registered game plus the toy game, over each game's player counts,
-in batches of seeded games. ``PENDRAGON_CONFORMANCE_GAMES`` sets the number of games per
-(game, player count); the default keeps the whole file to a few hundred games.
+Parametrized over every registered game plus the toy game: every player count with default
+options, then each option variant (every choice, both booleans, int extremes; paired with a
+second option when it needs one) at its smallest and largest table, in batches of seeded
+games. ``PENDRAGON_CONFORMANCE_GAMES`` sets the number of games per (game, player count)
+with default options (variants get a quarter); the default run plays a few hundred games.
 
 A game's state may define ``check_invariants()`` (raising on a broken invariant); it is
 called at every step, on the state and on its clones, copies and resamples.
@@ -36,13 +38,19 @@ from pendragon import (
 from tests.toygame import ToyGame, ToyState
 
 TOY = "toy"
-# Games per (game, player count). Toy games are cheap; a soc game with every check costs
-# 0.5-3 s, so real games get fewer. Together a few hundred games.
+# Games per (game, player count) with default options. Toy games are cheap; a soc game with
+# every check costs 0.3-3 s, so real games get fewer.
 DEFAULT_GAMES = {TOY: 100}
-DEFAULT_GAMES_OTHER = 12
-BATCH = 3
+DEFAULT_GAMES_OTHER = 8
+#: Each option variant is played at its smallest and largest table, this fraction as often.
+VARIANT_SHARE = 4
+#: Games per test item (items spread over the xdist workers).
+BATCH = {TOY: 10}
+BATCH_OTHER = 2
 #: How often (in steps) every seat's resample and describe checks run, not just the actor's.
 EVERY_SEAT_PERIOD = 7
+
+Options = dict[str, Any]
 
 
 def _games_per_config(name: str) -> int:
@@ -56,7 +64,14 @@ def _game_class(name: str) -> type[Game]:
     return ToyGame if name == TOY else pendragon.game_class(name)
 
 
-def _player_counts(name: str) -> list[int]:
+def _load(name: str, players: int, seed: int, **options: Any) -> Game:
+    if name == TOY:
+        return ToyGame({"players": players, "seed": seed, **options})
+    return pendragon.load_game(name, players=players, seed=seed, **options)
+
+
+def _declared_counts(name: str) -> list[int]:
+    """Every player count the ``players`` option accepts (some need other options)."""
     for spec in _game_class(name).option_specs:
         if spec.name == "players":
             assert spec.minimum is not None and spec.maximum is not None
@@ -64,23 +79,74 @@ def _player_counts(name: str) -> list[int]:
     raise AssertionError(f"{name} declares no 'players' option")
 
 
+def _loadable_counts(name: str, options: Options) -> list[int]:
+    counts = []
+    for players in _declared_counts(name):
+        try:
+            _load(name, players, seed=0, **options)
+        except (pendragon.InvalidOptionError, pendragon.UnknownOptionError):
+            continue
+        counts.append(players)
+    return counts
+
+
+def _single_variants(name: str) -> list[Options]:
+    """One option changed from its default: every choice, both booleans, int extremes."""
+    variants: list[Options] = []
+    for spec in _game_class(name).option_specs:
+        if spec.name in ("players", "seed"):
+            continue
+        if spec.type is bool:
+            values: list[Any] = [not spec.default]
+        elif spec.choices is not None:
+            values = [c for c in spec.choices if c != spec.default]
+        elif spec.type is int:
+            values = [v for v in (spec.minimum, spec.maximum) if v is not None]
+        else:
+            values = []
+        variants += [{spec.name: v} for v in values if v != spec.default]
+    return variants
+
+
+def _variants(name: str) -> list[Options]:
+    """The option variants to play: each single change, or (when a change needs another
+    option, such as a harder mode of a variant) the first pair that loads."""
+    singles = _single_variants(name)
+    result = []
+    for variant in singles:
+        if _loadable_counts(name, variant):
+            result.append(variant)
+            continue
+        pairs = [
+            {**variant, **other}
+            for other in singles
+            if not set(other) & set(variant) and _loadable_counts(name, {**variant, **other})
+        ]
+        result.append(pairs[0] if pairs else variant)  # unloadable: its test fails, loudly
+    return result
+
+
+def _label(options: Options) -> str:
+    return ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "default"
+
+
 def _configs() -> list[Any]:
     params = []
     for name in [*pendragon.registered_games(), TOY]:
-        for players in _player_counts(name):
-            total = _games_per_config(name)
-            for batch in range(math.ceil(total / BATCH)):
-                seeds = range(batch * BATCH, min(total, (batch + 1) * BATCH))
-                params.append(
-                    pytest.param(name, players, list(seeds), id=f"{name}-p{players}-b{batch}")
-                )
+        total = _games_per_config(name)
+        plans: list[tuple[Options, list[int], int]] = [({}, _loadable_counts(name, {}), total)]
+        for variant in _variants(name):
+            counts = _loadable_counts(name, variant)
+            extremes = sorted({counts[0], counts[-1]}) if counts else [0]
+            plans.append((variant, extremes, max(1, total // VARIANT_SHARE)))
+        size = BATCH.get(name, BATCH_OTHER)
+        for options, counts, games in plans:
+            for players in counts:
+                for batch in range(math.ceil(games / size)):
+                    seeds = list(range(batch * size, min(games, (batch + 1) * size)))
+                    label = f"{name}-{_label(options)}-p{players}-b{batch}"
+                    params.append(pytest.param(name, options, players, seeds, id=label))
     return params
-
-
-def _load(name: str, players: int, seed: int, **options: Any) -> Game:
-    if name == TOY:
-        return ToyGame({"players": players, "seed": seed, **options})
-    return pendragon.load_game(name, players=players, seed=seed, **options)
 
 
 # ---------------------------------------------------------------------- the checker
@@ -139,6 +205,8 @@ def _check_node(game: Game, state: State, rng: random.Random, step: int) -> None
 
     legal = state.legal_actions()
     assert legal, "no legal action at a non-terminal node"
+    assert copy.legal_actions() == legal, "a deserialized state has other legal actions"
+    assert twin.legal_actions() == legal, "a clone has other legal actions"
     assert len(set(legal)) == len(legal), "duplicate legal actions"
     assert all(0 <= a < game.num_distinct_actions() for a in legal), legal
     mask = state.legal_actions_mask()
@@ -168,9 +236,15 @@ def _check_node(game: Game, state: State, rng: random.Random, step: int) -> None
     if illegal:
         bad = rng.choice(illegal)
         assert not state.is_legal(bad)
-        with pytest.raises(IllegalActionError) as raised:
+        try:
             state.apply_action(bad)
-        assert not isinstance(raised.value, GameOverError)
+        except IllegalActionError as error:
+            assert not isinstance(error, GameOverError)
+        else:
+            raise AssertionError(
+                f"apply_action accepted {state.action_to_string(bad)!r}, which legal_actions()"
+                f" does not list ({state.decision_summary()})"
+            )
         assert state.serialize() == before, "a rejected illegal action changed the state"
     for malformed in (-1, game.num_distinct_actions(), True):
         with pytest.raises(MalformedActionError):
@@ -194,7 +268,13 @@ def _check_node(game: Game, state: State, rng: random.Random, step: int) -> None
         assert resampled.current_player() == player
         if seat == player:
             assert resampled.legal_actions() == legal, "resampled state changes the options"
-        _roundtrip(game, resampled)
+        if seat == player or player == CHANCE:
+            _roundtrip(game, resampled)  # (other seats' resamples: invariants only, for speed)
+        if player == CHANCE:
+            # The outcomes may differ (other cards left in the deck) but must be coherent.
+            outcomes = resampled.chance_outcomes()
+            assert resampled.legal_actions() == [a for a, _ in outcomes], "stale legal actions"
+            assert math.isclose(sum(p for _, p in outcomes), 1.0, rel_tol=0, abs_tol=1e-9)
         _invariants(resampled)
 
     assert state.serialize() == before, "a query changed the state"
@@ -245,24 +325,39 @@ def check_random_playout(game: Game, seed: int) -> State:
 
 
 # ---------------------------------------------------------------------- the tests
-@pytest.mark.parametrize(("name", "players", "seeds"), _configs())
-def test_random_playouts_conform(name: str, players: int, seeds: list[int]) -> None:
-    """Random games of every game and player count pass every per-step check."""
+@pytest.mark.parametrize(("name", "options", "players", "seeds"), _configs())
+def test_random_playouts_conform(
+    name: str, options: Options, players: int, seeds: list[int]
+) -> None:
+    """Random games of every game, option variant and player count pass every check."""
+    assert players, f"{name} with {options} cannot be loaded at any player count"
     for seed in seeds:
-        game = _load(name, players, seed=1000 * players + seed)
+        game = _load(name, players, seed=1000 * players + seed, **options)
         final = check_random_playout(game, seed)
         assert final.is_terminal()
 
 
-@pytest.mark.parametrize("name", [*pendragon.registered_games(), TOY])
-def test_declared_facts(name: str) -> None:
-    """GameInfo is coherent with the catalog, the options and the registry."""
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        pytest.param(name, options, id=f"{name}-{_label(options)}")
+        for name in [*pendragon.registered_games(), TOY]
+        for options in [{}, *_variants(name)]
+    ],
+)
+def test_declared_facts(name: str, options: Options) -> None:
+    """GameInfo agrees with the catalog, the registry and the player counts that load."""
     cls = _game_class(name)
-    counts = _player_counts(name)
-    game = _load(name, counts[0], seed=1)
+    counts = _loadable_counts(name, options)
+    assert counts, f"{name} with {options} loads at no player count"
+    game = _load(name, counts[0], seed=1, **options)
     info = game.info
     assert info.name == name == cls.name
-    assert info.min_players == counts[0] and info.max_players == counts[-1]
+    # Every count that loads is declared; with default options, exactly those load. (A
+    # variant may narrow the table further, e.g. a 3-player variant.)
+    assert info.min_players <= counts[0] and counts[-1] <= info.max_players, (counts, info)
+    if not options:
+        assert counts == list(range(info.min_players, info.max_players + 1)), (counts, info)
     assert info.num_distinct_actions == len(game.catalog) == game.num_distinct_actions()
     assert info.min_utility <= info.max_utility
     assert game.num_players() == counts[0]
@@ -272,7 +367,7 @@ def test_declared_facts(name: str) -> None:
 @pytest.mark.parametrize("name", [*pendragon.registered_games(), TOY])
 def test_same_seed_same_game(name: str) -> None:
     """Two games from one seed, played with the same decisions, are identical."""
-    players = _player_counts(name)[0]
+    players = _loadable_counts(name, {})[0]
     first = check_random_playout(_load(name, players, seed=99), seed=5)
     second = check_random_playout(_load(name, players, seed=99), seed=5)
     assert first.serialize() == second.serialize()
@@ -281,7 +376,7 @@ def test_same_seed_same_game(name: str) -> None:
 @pytest.mark.parametrize("name", [*pendragon.registered_games(), TOY])
 def test_deserialize_rejects_garbage(name: str) -> None:
     """Corrupt text raises CorruptStateError (a ValueError), not anything else."""
-    game = _load(name, _player_counts(name)[0], seed=3)
+    game = _load(name, _loadable_counts(name, {})[0], seed=3)
     text = game.new_initial_state().serialize()
     for garbage in ("", "not json", "{}", "[]", text[: len(text) // 2]):
         with pytest.raises(pendragon.CorruptStateError):

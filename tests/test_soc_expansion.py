@@ -148,9 +148,11 @@ def test_a_newcomer_joins_left_of_arthur() -> None:
     state.check_invariants()
     # the history replays the join exactly
     replay = pendragon.load_game("soc", players=4, seed=seed).new_initial_state()
-    for action in state.history():
-        replay.apply_action(action)
+    replay.replay(state.history())
     assert replay.serialize() == state.serialize()
+    with pytest.raises(pendragon.IllegalActionError):  # a table operation is not a move
+        replay.apply_action(state.history()[version])
+    assert state.history()[version] not in state.legal_actions()
     assert state.game.deserialize_state(state.serialize()).n == 5
 
 

@@ -14,12 +14,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from pendragon.bots.base import Bot
 from pendragon.bots.random_bot import RandomBot
-from pendragon.core import rng
+from pendragon.core import registry, rng
 from pendragon.core.api import CHANCE, Game, State
+from pendragon.core.errors import InvalidOptionError, UnknownOptionError
 
 #: Called before every action is applied: ``on_event(state, player, action)`` where
 #: ``player`` is a seat or :data:`~pendragon.core.api.CHANCE`. The state is the position
@@ -43,7 +45,8 @@ def play_game(game: Game, bots: Sequence[Bot], on_event: EventHook | None = None
     :class:`GameTooLongError` if the game exceeds its declared maximum length.
     """
     if len(bots) != game.num_players():
-        raise ValueError(f"{game.num_players()} seats need {game.num_players()} bots, got {len(bots)}")
+        seats = game.num_players()
+        raise ValueError(f"{seats} seats need {seats} bots, got {len(bots)}")
     state = game.new_initial_state()
     limit = game.max_game_length()
     while not state.is_terminal():
@@ -75,3 +78,28 @@ def bot_seed(game_seed: int, seat: int) -> int:
     True
     """
     return rng.mix(rng.mix(game_seed, _BOT_STREAM), seat)
+
+
+def supported_player_counts(game_name: str, options: Mapping[str, Any] | None = None) -> list[int]:
+    """Player counts at which ``game_name`` loads with ``options`` (other options default).
+
+    The ``players`` option's declared range may be wider than a given set of options allows
+    (an expansion adding a seat, a variant for three players only).
+
+    >>> supported_player_counts("soc")
+    [3, 4, 5, 6, 7]
+    """
+    cls = registry.game_class(game_name)
+    spec = next((s for s in cls.option_specs if s.name == "players"), None)
+    if spec is None:
+        return [registry.load_game(game_name, seed=0, **(options or {})).num_players()]
+    low = spec.minimum if spec.minimum is not None else int(spec.default or 1)
+    high = spec.maximum if spec.maximum is not None else low
+    counts = []
+    for players in range(low, high + 1):
+        try:
+            registry.load_game(game_name, players=players, seed=0, **(options or {}))
+        except (InvalidOptionError, UnknownOptionError):
+            continue
+        counts.append(players)
+    return counts

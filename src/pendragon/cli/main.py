@@ -89,7 +89,7 @@ def parse_options(game_name: str, pairs: Sequence[str]) -> dict[str, OptionValue
 
 def _describe_allowed(spec: OptionSpec) -> str:
     if spec.choices is not None:
-        return ", ".join(str(c) for c in spec.choices)
+        return ", ".join("none" if c is None else str(c) for c in spec.choices)
     if spec.minimum is not None or spec.maximum is not None:
         low = "" if spec.minimum is None else str(spec.minimum)
         high = "" if spec.maximum is None else str(spec.maximum)
@@ -114,14 +114,16 @@ def list_games(console: Console) -> int:
         except PendragonError:
             pass  # a game without defaults for every option: show its name only
         table = Table(title=escape(title), title_justify="left", box=box.SIMPLE_HEAD)
-        for column in ("option", "type", "default", "allowed", "meaning"):
-            table.add_column(column)
+        # Names and values are what a user types: never cut them; the meaning may wrap.
+        table.add_column("option", no_wrap=True, style="bold")
+        table.add_column("values", no_wrap=True)
+        table.add_column("meaning", ratio=1)
         for spec in cls.option_specs:
+            allowed = _describe_allowed(spec) or spec.type.__name__
+            default = "none" if spec.default is None else str(spec.default).lower()
             table.add_row(
                 escape(spec.name),
-                spec.type.__name__,
-                escape(str(spec.default)),
-                escape(_describe_allowed(spec)),
+                f"{escape(allowed)}\n[dim]default {escape(default)}[/dim]",
                 escape(spec.help),
             )
         console.print(table)

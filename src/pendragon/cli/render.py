@@ -26,8 +26,12 @@ from rich.table import Table
 from rich.text import Text
 
 Renderer = Callable[[Mapping[str, Any]], RenderableType]
+#: Explains an action's text in words (``"move:grail"`` -> ``"Move to the Holy Grail"``),
+#: given the acting seat's observation; ``None`` when it has nothing to add.
+ActionLabeller = Callable[[str, Mapping[str, Any]], str | None]
 
 _RENDERERS: dict[str, Renderer] = {}
+_LABELLERS: dict[str, ActionLabeller] = {}
 # Renderers shipped with the package, imported on first use so that the terminal starts
 # fast and a renderer's bug cannot break the other games.
 _BUILTIN_MODULES = {"soc": "pendragon.cli.render_soc"}
@@ -42,15 +46,37 @@ def register_renderer(game_name: str, renderer: Renderer) -> Renderer:
     return renderer
 
 
+def register_action_labeller(game_name: str, labeller: ActionLabeller) -> ActionLabeller:
+    """Use ``labeller`` to explain the actions of ``game_name`` in the terminal's menu."""
+    _LABELLERS[game_name] = labeller
+    return labeller
+
+
+def _load_builtin(game_name: str) -> None:
+    module = _BUILTIN_MODULES.get(game_name)
+    if module is not None and game_name not in _RENDERERS:
+        importlib.import_module(module)
+
+
 def renderer_for(game_name: str) -> Renderer:
     """The renderer registered for ``game_name``, or :func:`render_generic`.
 
     >>> renderer_for("no-such-game") is render_generic
     True
     """
-    if game_name not in _RENDERERS and game_name in _BUILTIN_MODULES:
-        importlib.import_module(_BUILTIN_MODULES[game_name])
+    _load_builtin(game_name)
     return _RENDERERS.get(game_name, render_generic)
+
+
+def action_label(game_name: str, text: str, observation: Mapping[str, Any]) -> str | None:
+    """Words for the action ``text`` of ``game_name`` seen from ``observation``, if any.
+
+    >>> action_label("no-such-game", "keep", {}) is None
+    True
+    """
+    _load_builtin(game_name)
+    labeller = _LABELLERS.get(game_name)
+    return labeller(text, observation) if labeller is not None else None
 
 
 def render_observation(game_name: str, observation: Mapping[str, Any]) -> RenderableType:

@@ -14,6 +14,7 @@ and stops cleanly when the input ends.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,8 +25,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from pendragon.bots.base import Bot
-from pendragon.cli.render import render_observation
-from pendragon.core.api import CHANCE, Game, State
+from pendragon.cli.render import action_label, render_observation
+from pendragon.core.api import CHANCE, Game, Observation, State
 from pendragon.runner import GameTooLongError
 
 #: Reads one line of input after showing a prompt; raises ``EOFError`` when input ends.
@@ -44,6 +45,10 @@ Type the [bold]number[/bold] of an action, or its text (a unique beginning is en
   [bold]q[/bold]  quit the game"""
 
 
+# A menu number: ASCII digits only (str.isdigit also accepts "²", which int() rejects).
+_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
 class QuitGame(Exception):
     """The human asked to leave (or the input ended); carries the exit code."""
 
@@ -54,7 +59,7 @@ class QuitGame(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One numbered line of the action menu."""
+    """One numbered line of the action menu: its number, action id, text and meaning."""
 
     number: int
     action: int
@@ -102,14 +107,15 @@ class TerminalGame:
         self.bots = bots
         self.console = console
         self.read_line = read_line or stdin_reader(console)
-        self._pending: list[tuple[str, str]] = []  # narration not yet printed: (who, what)
+        # Narration not yet printed: (actor kind, text).
+        self._pending: list[tuple[str, str]] = []
 
     # ------------------------------------------------------------------ main loop
     def run(self) -> int:
         """Play to the end; return an exit code (0 finished or quit, 1 input ended)."""
         state = self.game.new_initial_state()
         limit = self.game.max_game_length()
-        self.console.rule(f"{self.game!r} - you are seat {self.seat}")
+        self.console.rule(escape(f"{self.game!r} - you are seat {self.seat}"))
         try:
             while not state.is_terminal():
                 if state.version >= limit:
@@ -138,13 +144,12 @@ class TerminalGame:
     # ------------------------------------------------------------------ narration
     def _who(self, player: int) -> str:
         if player == CHANCE:
-            return "Chance"
-        if player == self.seat:
-            return "You"
-        return f"Seat {player}"
+            return "chance"
+        return "you" if player == self.seat else "other"
 
     def _narrate(self, state: State, player: int, action: int) -> None:
-        # describe_action is the only narration source: it knows what the viewer may see.
+        # describe_action is the only narration source: it knows what the viewer may see
+        # (and names the actor; the actor only picks the colour).
         self._pending.append((self._who(player), state.describe_action(action, self.seat)))
 
     def _flush_narration(self) -> None:
@@ -157,24 +162,31 @@ class TerminalGame:
                 run += 1
             who, what = lines[index]
             repeat = f" [dim](x{run})[/dim]" if run > 1 else ""
-            style = "bold green" if who == "You" else "dim" if who == "Chance" else "bold"
-            self.console.print(f"[{style}]{escape(who)}:[/{style}] {escape(what)}{repeat}")
+            style = {"you": "green", "chance": "dim"}.get(who)
+            line = f"[{style}]{escape(what)}[/{style}]" if style else escape(what)
+            self.console.print(line + repeat)
             index += run
         self._pending = []
 
     # ------------------------------------------------------------------ decisions
-    def _show_view(self, state: State) -> None:
+    def _show_view(self, view: Observation) -> None:
         self.console.rule(f"Your decision - seat {self.seat}")
-        self.console.print(render_observation(self.game.name, state.observation(self.seat)))
+        self.console.print(render_observation(self.game.name, view))
 
-    def _choices(self, state: State) -> list[Choice]:
-        return [
-            Choice(n, a, state.action_to_string(a), state.describe_action(a, self.seat))
-            for n, a in enumerate(state.legal_actions(), start=1)
-        ]
+    def _choices(self, state: State, view: Observation) -> list[Choice]:
+        choices = []
+        for number, action in enumerate(state.legal_actions(), start=1):
+            text = state.action_to_string(action)
+            meaning = action_label(self.game.name, text, view)
+            if meaning is None:
+                # The game's own narration, when it says more than the action's text.
+                described = state.describe_action(action, self.seat)
+                meaning = "" if text in described else described
+            choices.append(Choice(number, action, text, meaning))
+        return choices
 
     def _show_menu(self, choices: list[Choice]) -> None:
-        described = any(c.description != c.text for c in choices)
+        described = any(c.description for c in choices)
         table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), title="Your options")
         table.add_column("#", justify="right", style="bold cyan")
         table.add_column("action")
@@ -183,7 +195,7 @@ class TerminalGame:
         for choice in choices:
             row = [str(choice.number), escape(choice.text)]
             if described:
-                row.append(escape(choice.description) if choice.description != choice.text else "")
+                row.append(escape(choice.description))
             table.add_row(*row)
         self.console.print(table)
 
@@ -196,18 +208,20 @@ class TerminalGame:
 
     def _ask(self, state: State) -> int:
         """Show the seat's view and menu; read until a legal action is chosen."""
-        self._show_view(state)
-        choices = self._choices(state)
+        view = state.observation(self.seat)
+        self._show_view(view)
+        choices = self._choices(state, view)
         self._show_menu(choices)
+        numbers = "1" if len(choices) == 1 else f"1-{len(choices)}"
         while True:
-            answer = self._read(f"Choose 1-{len(choices)} (? for help): ").strip()
+            answer = self._read(f"Choose {numbers} (? for help): ").strip()
             lowered = answer.lower()
             if lowered in ("?", "h", "help"):
                 self.console.print(HELP)
             elif lowered in ("q", "quit", "exit"):
                 self._confirm_quit()
             elif lowered in ("v", "view"):
-                self._show_view(state)
+                self._show_view(view)
                 self._show_menu(choices)
             else:
                 chosen, problem = parse_choice(answer, choices)
@@ -247,12 +261,14 @@ def parse_choice(answer: str, choices: list[Choice]) -> tuple[int | None, str]:
     ((11, ''), (10, ''), (10, ''))
     >>> parse_choice("9", menu)[1]
     'There is no option 9: type a number from 1 to 3.'
+    >>> parse_choice("²", menu)[1]
+    "'²' is not one of your options: type a number from 1 to 3, an action's text, or ? for help."
     >>> parse_choice("s", menu)[1]
     "'s' could mean: swap, swim. Type more of it, or its number."
     """
     if not answer:
         return None, f"Please type a number from 1 to {len(choices)}, or ? for help."
-    if answer.lstrip("+-").isdigit():
+    if _NUMBER.fullmatch(answer):
         number = int(answer)
         for choice in choices:
             if choice.number == number:

@@ -167,11 +167,38 @@ class State(ABC):
 
     @abstractmethod
     def resample_hidden(self: S, seat: int, generator: random.Random) -> S:
-        """A new state that ``seat`` cannot tell apart from this one."""
+        """A new state that ``seat`` cannot tell apart from this one.
+
+        Its ``observation(seat)`` and its legal actions for ``seat`` equal this state's;
+        what ``seat`` cannot see is redealt and the chance stream reseeded. Its history is
+        this state's, so it does not replay to the new state: it is for search, not storage.
+        """
 
     @abstractmethod
     def describe_action(self, action: int, viewer: int | None) -> str:
-        """What ``viewer`` may learn of ``action`` before it is applied, in words."""
+        """What ``viewer`` may learn of ``action`` (call it before applying the action).
+
+        A full sentence naming who acts ("Seat 2 draws a white card", "You draw Fight 5"),
+        never revealing more than ``viewer`` is entitled to see.
+        """
+
+    def is_table_operation(self, action: int) -> bool:
+        """Whether ``action`` is a table operation (e.g. a player joining), not a move."""
+        return False
+
+    def apply_table_operation(self, action: int) -> None:
+        """Apply a table operation: outside the turn, never in ``legal_actions()``, but
+        recorded in the history so that a replay reproduces it."""
+        raise IllegalActionError(f"{action!r} is not a table operation of this game")
+
+    def replay(self, actions: Sequence[int]) -> None:
+        """Apply a recorded history: moves with ``apply_action``, table operations with
+        ``apply_table_operation``."""
+        for action in actions:
+            if self.is_table_operation(action):
+                self.apply_table_operation(action)
+            else:
+                self.apply_action(action)
 
     # ----------------------------------------------------------------- shared API
     def legal_actions(self) -> list[int]:

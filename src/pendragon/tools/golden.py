@@ -31,7 +31,7 @@ from typing import Any
 import pendragon
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core.api import CHANCE, Game, State
-from pendragon.runner import bot_seed, play_game
+from pendragon.runner import bot_seed, play_game, supported_player_counts
 
 #: Steps between two public summaries in a transcript.
 SUMMARY_PERIOD = 20
@@ -60,18 +60,21 @@ class GoldenConfig:
 
 
 CONFIGS: dict[str, tuple[GoldenConfig, ...]] = {
-    "soc": (GoldenConfig(3, 1), GoldenConfig(5, 2), GoldenConfig(7, 3)),
+    "soc": (
+        GoldenConfig(3, 1),
+        GoldenConfig(5, 2),
+        GoldenConfig(7, 3),
+        GoldenConfig(8, 4, {"expansion": "merlins-company"}),
+        GoldenConfig(5, 5, {"expansion": "merlins-company", "squires": True}),
+        GoldenConfig(3, 6, {"three_brave_knights": True}),
+    ),
 }
 
 
 def default_configs(game_name: str) -> tuple[GoldenConfig, ...]:
     """Smallest and largest table of a game without an entry in :data:`CONFIGS`."""
-    low, high = 2, 2
-    for spec in pendragon.game_class(game_name).option_specs:
-        if spec.name == "players":
-            low = spec.minimum if spec.minimum is not None else int(spec.default or 2)
-            high = spec.maximum if spec.maximum is not None else low
-    return (GoldenConfig(low, 1), GoldenConfig(high, 2))
+    counts = supported_player_counts(game_name)
+    return (GoldenConfig(counts[0], 1), GoldenConfig(counts[-1], 2))
 
 
 def configs_for(game_name: str) -> tuple[GoldenConfig, ...]:

@@ -118,8 +118,9 @@ class SocGame(Game):
         self._info = GameInfo(
             name=self.name,
             long_name="Shadows over Camelot",
+            # VAR-THREE is the 3-player rule; the expansion seats up to 8 (MC-SETUP-1).
             min_players=3,
-            max_players=8 if self.expansion else 7,
+            max_players=3 if self.three_brave_knights else 8 if self.expansion else 7,
             num_distinct_actions=A.NUM_ACTIONS,
             # Every turn adds at least one step and the game stops after MAX_ROUNDS rounds
             # (SOC-RULING-45), so the length is bounded by this product.

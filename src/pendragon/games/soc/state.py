@@ -13,6 +13,7 @@ from pendragon.games.soc.cards import (
     BLACK,
     COMBAT_BLACK_KINDS,
     DIVINE_FAVOR,
+    GAHERIS,
     NUM_BLACK,
     NUM_WHITE,
     WITCH_KINDS,
@@ -145,29 +146,31 @@ class SocState(ViewRules):
 
         He sits to the left of King Arthur (or of the first player), with 4 life, 5 white
         cards, a free coat of arms and a loyalty card from those not dealt, and waits for
-        his turn. Recorded in the history as the ``join`` action.
+        his turn. A table operation: recorded in the history as ``join``.
         """
-        self.apply_action(A.JOIN)
+        self.apply_table_operation(A.JOIN)
         return self.n - 1
 
     def leave(self, seat: int) -> None:
         """VAR-JOIN: a player who leaves is treated as dead (his loyalty stays secret)."""
-        self.apply_action(A.LEAVE + seat)
+        self.apply_table_operation(A.LEAVE + seat)
 
-    def apply_action(self, action: int) -> None:
-        if action == A.JOIN or A.LEAVE <= action < A.LEAVE + A.MAX_SEATS:
-            allowed = self.can_join() if action == A.JOIN else self.can_leave(action - A.LEAVE)
-            if not allowed:
-                raise IllegalActionError(f"{self.action_to_string(action)!r} is not possible now")
-            self._history.append(action)
-            if action == A.JOIN:
-                self._seat_newcomer()
-            else:
-                self._remove_leaver(action - A.LEAVE)
-            self._legal_at = -1
-            self._run()
-            return
-        super().apply_action(action)
+    def is_table_operation(self, action: int) -> bool:
+        return action == A.JOIN or A.LEAVE <= action < A.LEAVE + A.MAX_SEATS
+
+    def apply_table_operation(self, action: int) -> None:
+        if not self.is_table_operation(action):
+            raise IllegalActionError(f"{action!r} is not a table operation")
+        allowed = self.can_join() if action == A.JOIN else self.can_leave(action - A.LEAVE)
+        if not allowed:
+            raise IllegalActionError(f"{self.action_to_string(action)!r} is not possible now")
+        self._history.append(action)
+        if action == A.JOIN:
+            self._seat_newcomer()
+        else:
+            self._remove_leaver(action - A.LEAVE)
+        self._legal_at = -1
+        self._run()
 
     def _seat_newcomer(self) -> None:
         seat = self.n
@@ -441,10 +444,26 @@ class SocState(ViewRules):
             slots.append(unknown)
         hidden_contrib = [p for p in range(self.n) if p != seat and self.contrib[p] >= 0]
         pool += [self.contrib[p] for p in hidden_contrib]
+        # Sir Gaheris searches the discard pile for Merlins, so he knows their number there
+        # (MC-RULING-11): for him those stay where they are.
+        kept_merlins = self.white_discard[WHITE_MERLIN] if self.knight[seat] == GAHERIS else 0
         for kind in range(NUM_WHITE):
             pool += [kind] * (self.white_deck[kind] + self.white_discard[kind])
+        for _ in range(kept_merlins):
+            pool.remove(WHITE_MERLIN)
         deck_size = sum(self.white_deck)
         generator.shuffle(pool)
+        if self.knight[seat] == GAHERIS:
+            # ...and no other Merlin may be dealt into it: fill it from the others first.
+            rest = sum(self.white_discard) - kept_merlins
+            discard: list[int] = []
+            others: list[int] = []
+            for kind in pool:
+                if kind != WHITE_MERLIN and len(discard) < rest:
+                    discard.append(kind)
+                else:
+                    others.append(kind)
+            pool = others + discard
         position = 0
         for holder, count in enumerate(slots):
             for kind in pool[position : position + count]:
@@ -459,6 +478,7 @@ class SocState(ViewRules):
             self.white_deck[kind] += 1
         for kind in pool[position + deck_size :]:
             self.white_discard[kind] += 1
+        self.white_discard[WHITE_MERLIN] += kept_merlins
         for (viewer, holder), cards in self.known.items():
             if viewer != seat:
                 hand = self.hands[holder]

@@ -37,8 +37,10 @@ from pendragon.games.soc import actions as A
 from pendragon.games.soc.actions import MAX_SEATS
 from pendragon.games.soc.cards import (
     BLACK,
+    GAHERIS,
     KNIGHTS,
     LOCATION_KEYS,
+    MERLIN,
     NUM_BLACK,
     NUM_KNIGHTS,
     NUM_LOCATIONS,
@@ -321,6 +323,10 @@ class ViewRules(TurnRules):
             "held_black": [BLACK[k].key for k in self.held] if mine else [],
             "ordered_black": [BLACK[k].key for k in self.picks] if mine else [],
             "contribution": WHITE[self.contrib[seat]].key if self.contrib[seat] >= 0 else None,
+            # MC-RULING-11: Sir Gaheris may search the discard pile for Merlins.
+            "merlins_in_discard": (
+                self.white_discard[MERLIN] if self.knight[seat] == GAHERIS else None
+            ),
         }
 
     # ------------------------------------------------------------------ tensor

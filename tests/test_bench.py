@@ -1,0 +1,30 @@
+"""The benchmark runs end to end and writes its JSON (its figures are never asserted)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench import run
+from tests.toygame import ToyGame
+
+
+def test_bench_writes_results_for_every_player_count(
+    toy_registered: type[ToyGame], tmp_path: Path
+) -> None:
+    """A tiny run on the toy game: one record per table size, counts that add up."""
+    # --no-pin: pinning would tie this pytest worker to one CPU for the rest of the run.
+    argv = ["--game", "toy", "--games", "5", "--seconds", "5", "--no-pin", "--output"]
+    assert run.main([*argv, str(tmp_path)]) == 0
+    payload = json.loads((tmp_path / "toy.json").read_text(encoding="utf-8"))
+    assert payload["game"] == "toy" and payload["default_players"] == 2
+    assert {"python", "platform", "date"} <= set(payload["machine"])
+    results = payload["results"]
+    assert [r["players"] for r in results] == [2, 3]
+    for record in results:
+        assert record["games"] == 5
+        assert record["decisions"] > 0 and record["chance_steps"] > 0
+        length = (record["decisions"] + record["chance_steps"]) / record["games"]
+        assert abs(record["mean_game_length"] - length) < 1e-9
+        assert record["clone_positions"] == run.CLONE_POSITIONS
+        assert record["clone_us_mean"] > 0
