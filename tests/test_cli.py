@@ -183,6 +183,25 @@ def test_soc_unknown_option_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown option 'no_such_option'" in capsys.readouterr().err
 
 
+def test_soc_options_as_flags(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """VAR-OPTIONS, MC-SETUP-1: game options as their own flags; a misspelt one is refused."""
+    code, out, err = _play(
+        monkeypatch,
+        capsys,
+        ["play", "soc", "--players", "8", "--expansion", "merlins-company", "--squires",
+         "--seed", "4"],
+        "1\n" * 200_000,
+    )
+    assert code == 0, err + out[-2000:]
+    assert "expansion='merlins-company'" in out and "Your result:" in out
+    assert main(["play", "soc", "--expanson", "merlins-company"]) == 2
+    assert "unknown option '--expanson'" in capsys.readouterr().err
+    assert main(["play", "soc", "--players", "4", "--three-brave-knights"]) == 2
+    assert "3-player rule" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------------- information leaks
 def _spy_views(
     monkeypatch: pytest.MonkeyPatch, state_class: type[pendragon.State]

@@ -87,6 +87,39 @@ def parse_options(game_name: str, pairs: Sequence[str]) -> dict[str, OptionValue
     return options
 
 
+def parse_option_flags(game_name: str, tokens: Sequence[str]) -> dict[str, OptionValue]:
+    """Game options given as their own flags: ``--expansion merlins-company``,
+    ``--squires`` (a true/false option alone means true), ``--three-brave-knights=false``.
+
+    >>> parse_option_flags("soc", ["--expansion", "merlins-company", "--squires"])
+    {'expansion': 'merlins-company', 'squires': True}
+    """
+    specs = {spec.name: spec for spec in pendragon.game_class(game_name).option_specs}
+    options: dict[str, OptionValue] = {}
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if not token.startswith("--"):
+            raise UsageError(f"unexpected argument {token!r}")
+        key, has_value, value = token[2:].partition("=")
+        key = key.replace("-", "_")
+        spec = specs.get(key)
+        if spec is None or key in _FLAG_OPTIONS:
+            known = ", ".join("--" + n.replace("_", "-") for n in specs if n not in _FLAG_OPTIONS)
+            raise UsageError(f"unknown option {token!r} for {game_name}; its options: {known}")
+        if not has_value:
+            if spec.type is bool:
+                options[key] = True
+                continue
+            if index >= len(tokens):
+                raise UsageError(f"{token} needs a value")
+            value = tokens[index]
+            index += 1
+        options[key] = None if value.lower() in ("none", "null") and spec.nullable else value
+    return options
+
+
 def _describe_allowed(spec: OptionSpec) -> str:
     if spec.choices is not None:
         return ", ".join("none" if c is None else str(c) for c in spec.choices)
@@ -127,7 +160,10 @@ def list_games(console: Console) -> int:
                 escape(spec.help),
             )
         console.print(table)
-    console.print("Set players and seed with --players/--seed, the others with --option KEY=VALUE.")
+    console.print(
+        "Set players and seed with --players/--seed, the others as flags"
+        " (--expansion merlins-company, --squires) or with --option KEY=VALUE."
+    )
     return 0
 
 
@@ -137,6 +173,10 @@ def prepare_play(args: argparse.Namespace) -> tuple[Game, dict[int, Bot]]:
     Raises ``ValueError`` (a usage error) for anything wrong on the command line.
     """
     options = parse_options(args.game, args.option)
+    for key, value in parse_option_flags(args.game, getattr(args, "extra", [])).items():
+        if key in options:
+            raise UsageError(f"option {key!r} given twice")
+        options[key] = value
     if args.players is not None:
         options["players"] = args.players
     if args.seed is not None:
@@ -157,7 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``pendragon`` command with ``argv`` (default: the process arguments)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra and args.command != "play":
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.extra = extra
     except SystemExit as exit_:  # argparse reports usage errors (and --help) this way
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     console = Console(highlight=False)
