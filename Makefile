@@ -3,13 +3,15 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Optional groups the test suite exercises (research adapters, ...).
+EXTRAS := rl
 
 .PHONY: play test lint typecheck pytest bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,$(EXTRAS)]'
 	touch $(STAMP)
 
 play: $(STAMP)
@@ -18,7 +20,7 @@ play: $(STAMP)
 test: $(STAMP) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -28,6 +30,7 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.envs
 
 golden: $(STAMP)
 	$(BIN)/python -m pendragon.tools.golden --write

@@ -116,7 +116,9 @@ class Game(ABC):
 class State(ABC):
     """One position of a game. Mutated only by :meth:`apply_action`."""
 
-    __slots__ = ("game", "_history", "_chance_count", "_rng_seed", "_legal_at", "_legal")
+    __slots__ = (
+        "game", "_history", "_chance_count", "_rng_seed", "_legal_at", "_legal", "_outcomes",
+    )
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -127,6 +129,7 @@ class State(ABC):
         self._rng_seed = game.seed
         self._legal_at = -1
         self._legal: list[int] = []
+        self._outcomes: list[tuple[int, float]] = []
 
     # ----------------------------------------------------------------- rules hooks
     @abstractmethod
@@ -214,7 +217,8 @@ class State(ABC):
             if player == TERMINAL:
                 self._legal = []
             elif player == CHANCE:
-                self._legal = [a for a, _ in self._chance_outcomes()]
+                self._outcomes = self._chance_outcomes()
+                self._legal = [a for a, _ in self._outcomes]
             else:
                 self._legal = self._legal_actions()
             self._legal_at = version
@@ -239,7 +243,8 @@ class State(ABC):
         """At a chance node, ``(action, probability)`` pairs summing to 1."""
         if self.current_player() != CHANCE:
             raise NotChanceNodeError("chance_outcomes() called where a player decides")
-        return self._chance_outcomes()
+        self._cached_legal()
+        return list(self._outcomes)
 
     def is_chance_node(self) -> bool:
         """Whether chance acts next."""
@@ -278,7 +283,10 @@ class State(ABC):
 
     def sample_chance(self) -> int:
         """The chance outcome this state's own seeded stream picks (deterministic)."""
-        return rng.pick_weighted(self._seed(), self._chance_count, self.chance_outcomes())
+        if self.current_player() != CHANCE:
+            raise NotChanceNodeError("sample_chance() called where a player decides")
+        self._cached_legal()
+        return rng.pick_weighted(self._seed(), self._chance_count, self._outcomes)
 
     def _seed(self) -> int:
         return self._rng_seed
