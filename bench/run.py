@@ -25,7 +25,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,13 @@ class Result:
     clone_positions: int
     clone_us_mean: float
     clone_us_median: float
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+#: Tables measured besides the default options, per game: (players, options).
+EXTRA_TABLES: dict[str, list[tuple[int, dict[str, Any]]]] = {
+    "soc": [(8, {"expansion": "merlins-company"})],
+}
 
 
 def pin_to_one_core() -> int | None:
@@ -106,15 +113,16 @@ def _play(game: Game, bot: RandomBot) -> tuple[State, int, int]:
     return state, decisions, chance
 
 
-def _mid_game_states(name: str, players: int, count: int) -> list[State]:
+def _mid_game_states(
+    name: str, players: int, count: int, options: dict[str, Any] | None = None
+) -> list[State]:
     """States halfway through ``count`` seeded random games."""
     states = []
     for seed in range(count):
-        game = pendragon.load_game(name, players=players, seed=10_000 + seed)
+        game = pendragon.load_game(name, players=players, seed=10_000 + seed, **(options or {}))
         history = _play(game, RandomBot(seed))[0].history()
         state = game.new_initial_state()
-        for action in history[: len(history) // 2]:
-            state.apply_action(action)
+        state.replay(history[: len(history) // 2])
         states.append(state)
     return states
 
@@ -132,14 +140,17 @@ def _clone_cost_us(state: State) -> float:
     return (time.perf_counter_ns() - start) / repetitions / 1000
 
 
-def measure(name: str, players: int, seconds: float, max_games: int) -> Result:
+def measure(
+    name: str, players: int, seconds: float, max_games: int,
+    options: dict[str, Any] | None = None,
+) -> Result:
     """Random games of ``name`` at ``players`` seats for ``seconds`` or ``max_games``."""
     bot = RandomBot(0)
     games = decisions = chance = 0
     elapsed = 0
     budget = int(seconds * 1e9)
     while games < max_games and elapsed < budget:
-        game = pendragon.load_game(name, players=players, seed=games)
+        game = pendragon.load_game(name, players=players, seed=games, **(options or {}))
         start = time.perf_counter_ns()
         _, game_decisions, game_chance = _play(game, bot)
         elapsed += time.perf_counter_ns() - start
@@ -147,7 +158,9 @@ def measure(name: str, players: int, seconds: float, max_games: int) -> Result:
         decisions += game_decisions
         chance += game_chance
     wall = elapsed / 1e9
-    clones = [_clone_cost_us(s) for s in _mid_game_states(name, players, CLONE_POSITIONS)]
+    clones = [
+        _clone_cost_us(s) for s in _mid_game_states(name, players, CLONE_POSITIONS, options)
+    ]
     return Result(
         players=players,
         games=games,
@@ -162,6 +175,7 @@ def measure(name: str, players: int, seconds: float, max_games: int) -> Result:
         clone_positions=len(clones),
         clone_us_mean=statistics.fmean(clones),
         clone_us_median=statistics.median(clones),
+        options=dict(options or {}),
     )
 
 
@@ -172,8 +186,9 @@ def _table(name: str, results: Sequence[Result]) -> Table:
     for column in headers:
         table.add_column(column, justify="right")
     for r in results:
+        extra = "".join(f" {k}={v}" for k, v in r.options.items())
         table.add_row(
-            str(r.players), str(r.games), f"{r.games_per_second:,.1f}",
+            f"{r.players}{extra}", str(r.games), f"{r.games_per_second:,.1f}",
             f"{r.decisions_per_second:,.0f}", f"{r.chance_steps_per_second:,.0f}",
             f"{r.steps_per_second:,.0f}", f"{r.mean_game_length:,.1f}", f"{r.clone_us_mean:,.1f}",
         )
@@ -208,6 +223,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.default_only:
             plan += [(p, args.seconds / 4) for p in others]
         results = [measure(name, players, seconds, args.games) for players, seconds in plan]
+        if not args.default_only:
+            results += [
+                measure(name, players, args.seconds / 4, args.games, options)
+                for players, options in EXTRA_TABLES.get(name, [])
+            ]
         console.print(_table(name, results))
         args.output.mkdir(parents=True, exist_ok=True)
         path = args.output / f"{name}.json"
