@@ -4,9 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Optional groups the test suite exercises (research adapters, ...).
-EXTRAS := rl
+EXTRAS := rl,web
 
-.PHONY: play test lint typecheck pytest bench golden clean
+.PHONY: play play-terminal test lint typecheck pytest bench bench-server golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,$(EXTRAS)]'
 	touch $(STAMP)
 
+# The online table on localhost (SQLite); `make play-terminal` for a game in the terminal.
 play: $(STAMP)
+	$(BIN)/pendragon serve
+
+play-terminal: $(STAMP)
 	$(BIN)/pendragon play soc --players 5 --seat 0
 
 test: $(STAMP) lint typecheck pytest
@@ -31,6 +35,9 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.envs
+
+bench-server: $(STAMP)
+	$(BIN)/python -m bench.server
 
 golden: $(STAMP)
 	$(BIN)/python -m pendragon.tools.golden --write

@@ -81,6 +81,12 @@ def test_no_traitor_lays_loyalty_face_up() -> None:
     state = dealt(players=5, no_traitor=True, seed=3)
     assert state.loyalty == [0] * 5
     assert [k["loyalty"] for k in state.observation(None)["knights"]] == ["loyal"] * 5
+    fresh = pendragon.load_game("soc", players=5, no_traitor=True, seed=3).new_initial_state()
+    while fresh.observation(None)["waiting"]["decision"] != "chance-loyalty":
+        fresh.apply_action(fresh.sample_chance())
+    deal = fresh.sample_chance()
+    assert fresh.describe_action(deal, 1) == "Seat 0 is dealt a loyalty card, face up: a loyal knight"
+    assert fresh.describe_action(deal, 0).startswith("You are dealt")
 
 
 def test_three_brave_knights_hide_loyalty_until_six_swords() -> None:

@@ -477,9 +477,11 @@ class ViewRules(TurnRules):
         if code == T.C_KNIGHT:
             return f"Seat {a} is dealt {KNIGHTS[action - A.DEAL_KNIGHT].name}"
         if code == T.C_LOYALTY:
-            if (viewer == a and not self.game.three_brave_knights) or self.game.open_loyalty:
-                side = "the traitor" if action == A.DEAL_TRAITOR else "a loyal knight"
+            side = "the traitor" if action == A.DEAL_TRAITOR else "a loyal knight"
+            if viewer == a and not self.game.three_brave_knights:
                 return f"You are dealt a loyalty card: you are {side}"
+            if self.game.open_loyalty:  # VAR-NO-TRAITOR: the cards lie face up
+                return f"Seat {a} is dealt a loyalty card, face up: {side}"
             return f"Seat {a} is dealt a loyalty card"
         if code == T.C_WHITE:
             name = WHITE[action - A.WHITE_CARD].name

@@ -1,0 +1,680 @@
+"""The online table: a FastAPI application serving the pages, a JSON API and a WebSocket.
+
+Routes (see ``docs/web.md`` for the protocol):
+
+=====================================  ===================================================
+``GET /``, ``/table``, ``/replay``      the pages (lobby, a seat's or a spectator's table,
+                                        the replay of a finished game)
+``GET /static/...``, ``/i18n/L.json``   the front end's modules and translations
+``GET /api/games``                      games, their options, seat counts and bots
+``POST /api/tables``                    create a table; returns one link per human seat
+                                        and the spectators' link
+``GET /api/table``                      the token's view (``Authorization: Bearer``)
+``POST /api/table/move``                play ``{"version", "action"}``
+``POST /api/table/chat``                say ``{"text"}``
+``POST /api/table/name``                rename one's seat ``{"name"}``
+``POST /api/table/seats/{s}/bot``       let a bot play seat ``s`` ``{"bot"}``
+``POST /api/table/seats/{s}/take``      a spectator takes a bot's seat ``{"name"}``
+``POST /api/table/join``                a spectator joins with a new seat, where the
+                                        rules allow it (SoC's VAR-JOIN) ``{"name"}``
+``POST /api/table/reclaim``             take one's seat back from its bot
+``GET /api/replay``, ``/api/replay/V``  a finished game, move by move, secrets revealed
+``WS /ws``                              live updates; first message ``{"type": "hello",
+                                        "token"}``
+=====================================  ===================================================
+
+Start it with :func:`serve_main` (``pendragon serve``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+import pendragon
+from pendragon.bots import bot_names
+from pendragon.web.i18n import LANGUAGES
+from pendragon.web.security import MAX_NAME, InputError
+from pendragon.web.storage import Storage, check_url
+from pendragon.web.store import AsyncStore
+from pendragon.web.tables import LiveTable, Metrics, Settings, TableError, TableManager, Watcher
+
+log = logging.getLogger("pendragon.web")
+
+WEB_DIR = Path(__file__).resolve().parent
+STATIC_DIR = WEB_DIR / "static"
+I18N_DIR = WEB_DIR / "i18n"
+#: Largest request body and WebSocket message accepted.
+MAX_BODY = 64 * 1024
+MAX_WS_MESSAGE = 8 * 1024
+#: Seconds a new WebSocket has to say hello.
+HELLO_TIMEOUT = 10.0
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+# ---------------------------------------------------------------------- request bodies
+class _Body(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class SeatSpec(_Body):
+    """One seat of a new table."""
+
+    kind: Literal["human", "bot"]
+    name: str = Field(default="", max_length=4 * MAX_NAME)
+    bot: str | None = Field(default=None, max_length=32)
+
+
+class CreateTable(_Body):
+    """``POST /api/tables``."""
+
+    game: str = Field(max_length=32)
+    options: dict[str, int | str | bool | None] = Field(default_factory=dict, max_length=32)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=16)
+
+
+class Move(_Body):
+    """``POST /api/table/move``: the version acted on and an action id or text form."""
+
+    version: int
+    action: int | str
+
+
+class ChatLine(_Body):
+    """``POST /api/table/chat``."""
+
+    text: str = Field(max_length=4000)
+
+
+class SeatBot(_Body):
+    """``POST /api/table/seats/{seat}/bot``."""
+
+    bot: str = Field(default="random", max_length=32)
+
+
+class Name(_Body):
+    """A display name (taking a seat, renaming one's seat)."""
+
+    name: str = Field(default="", max_length=4 * MAX_NAME)
+
+
+#: The ``Authorization: Bearer <token>`` header (at module level: FastAPI resolves the
+#: postponed annotations of the route functions in this module's namespace).
+AuthHeader = Annotated[str | None, Header()]
+
+
+# ---------------------------------------------------------------------- helpers
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}},
+        status_code=status,
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _bearer(authorization: str | None) -> str:
+    if not authorization:
+        raise TableError("unauthorized", "send the table link's token as a Bearer token", 401)
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TableError("unauthorized", "send the table link's token as a Bearer token", 401)
+    return token.strip()
+
+
+def _describe_validation(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(x) for x in item.get("loc", ()) if x != "body")
+        message = str(item.get("msg", "invalid value"))
+        if item.get("type") == "json_invalid":
+            return "the request body is not valid JSON"
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts) or "invalid request"
+
+
+class _LimitBody:
+    """Refuse request bodies over :data:`MAX_BODY` (413) and bodies of unknown length."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("POST", "PUT", "PATCH"):
+            headers = dict(scope.get("headers") or [])
+            length = headers.get(b"content-length")
+            problem: tuple[int, str, str] | None = None
+            if length is None:
+                if headers.get(b"transfer-encoding"):
+                    problem = (411, "length_required", "send a Content-Length")
+            elif not length.isdigit() or int(length) > MAX_BODY:
+                problem = (413, "too_large", f"request bodies are limited to {MAX_BODY} bytes")
+            if problem is not None:
+                response = _error(problem[1], problem[2], problem[0])
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class _SecurityHeaders:
+    """Headers that keep tokens out of referrers and scripts out of user text."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            """Add the security headers to the response's start."""
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                headers += [
+                    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"),
+                ]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+# ---------------------------------------------------------------------- the application
+def create_app(database: str, settings: Settings | None = None) -> FastAPI:
+    """The web application storing its tables in ``database`` (an SQLAlchemy URL)."""
+    check_url(database)
+    settings = settings or Settings()
+    holder: dict[str, TableManager] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        """Open the database, resume the tables; close them at shutdown."""
+        instance = secrets.token_hex(8)
+        storage = await asyncio.to_thread(Storage, database, instance)
+        manager = TableManager(AsyncStore(storage), settings)
+        await manager.start()
+        holder["manager"] = manager
+        _app.state.manager = manager
+        try:
+            yield
+        finally:
+            await manager.close()
+
+    app = FastAPI(
+        title="Pendragon",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+
+    app.add_middleware(_LimitBody)
+    app.add_middleware(_SecurityHeaders)
+
+    def manager() -> TableManager:
+        """The running table manager."""
+        return holder["manager"]
+
+    # -------------------------------------------------------------- errors
+    @app.exception_handler(TableError)
+    async def _table_error(_request: Request, error: TableError) -> JSONResponse:
+        return _error(error.code, error.message, error.status)
+
+    @app.exception_handler(InputError)
+    async def _input_error(_request: Request, error: InputError) -> JSONResponse:
+        return _error("bad_request", str(error), 400)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
+        message = _describe_validation(error)
+        status = 400 if message.startswith("the request body is not valid JSON") else 422
+        return _error("bad_request" if status == 400 else "invalid_request", message, status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "error")
+        return _error(code, str(error.detail), error.status_code)
+
+    # -------------------------------------------------------------- pages
+    def page(name: str) -> Callable[[], Awaitable[FileResponse]]:
+        """A route serving the static page ``name``."""
+        async def serve_page() -> FileResponse:
+            """The page."""
+            return FileResponse(STATIC_DIR / name, headers={"Cache-Control": "no-cache"})
+
+        return serve_page
+
+    app.get("/", include_in_schema=False)(page("index.html"))
+    app.get("/table", include_in_schema=False)(page("table.html"))
+    app.get("/replay", include_in_schema=False)(page("replay.html"))
+
+    @app.get("/i18n/{language}.json", include_in_schema=False)
+    async def translations(language: str) -> FileResponse:
+        """One language's translation file."""
+        if language not in LANGUAGES:
+            raise TableError("not_found", f"no translation {language!r}", 404)
+        return FileResponse(I18N_DIR / f"{language}.json", media_type="application/json",
+                            headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    # -------------------------------------------------------------- API
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """Liveness check."""
+        return {"ok": True, "tables_loaded": len(manager().tables)}
+
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        """Games, their options and seat counts, bots and languages."""
+        out = []
+        for name in pendragon.registered_games():
+            cls = pendragon.game_class(name)
+            info = pendragon.load_game(name).info
+            players = next((s for s in cls.option_specs if s.name == "players"), None)
+            # The seat range of the players option covers every combination of options
+            # (an expansion may allow more); the server checks the chosen combination.
+            minimum = players.minimum if players and players.minimum else info.min_players
+            maximum = players.maximum if players and players.maximum else info.max_players
+            out.append(
+                {
+                    "name": name,
+                    "long_name": info.long_name,
+                    "min_players": minimum,
+                    "max_players": maximum,
+                    "default_players": players.default if players else info.min_players,
+                    "options": [
+                        {
+                            "name": spec.name,
+                            "type": spec.type.__name__,
+                            "default": spec.default,
+                            "help": spec.help,
+                            "choices": list(spec.choices) if spec.choices is not None else None,
+                            "minimum": spec.minimum,
+                            "maximum": spec.maximum,
+                            "nullable": spec.nullable,
+                        }
+                        for spec in cls.option_specs
+                        if spec.name not in ("players", "seed")
+                    ],
+                }
+            )
+        return {"games": out, "bots": bot_names(), "languages": list(LANGUAGES)}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        """Create a table; one link per human seat and one for spectators."""
+        table, tokens, spectator = await manager().create(
+            body.game, body.options, [seat.model_dump() for seat in body.seats]
+        )
+        return {
+            "table": table.table_id,
+            "seats": [
+                {"seat": i, "kind": "human" if token else "bot", "token": token,
+                 "link": f"/table#{token}" if token else None}
+                for i, token in enumerate(tokens)
+            ],
+            "spectator": {"token": spectator, "link": f"/table#{spectator}"},
+        }
+
+    async def authed(authorization: str | None) -> tuple[LiveTable, int | None]:
+        """The table and viewer of the request's Bearer token."""
+        return await manager().authenticate(_bearer(authorization))
+
+    def seat_of(viewer: int | None) -> int:
+        """The viewer's seat; spectators are refused."""
+        if viewer is None:
+            raise TableError("forbidden", "a spectator's link cannot do this", 403)
+        return viewer
+
+    @app.get("/api/table")
+    async def table_view(authorization: AuthHeader = None) -> JSONResponse:
+        """The token's view: table, state message, chat."""
+        table, viewer = await authed(authorization)
+        body = {
+            "table": table.info(viewer),
+            "state": table.state_message(viewer, 0),
+            "chat": table.chat_message(list(table.chat))["lines"],
+        }
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/table/move")
+    async def move(body: Move, authorization: AuthHeader = None) -> dict[str, Any]:
+        """Play a move against the version it was chosen on."""
+        table, viewer = await authed(authorization)
+        version = await table.submit(seat_of(viewer), body.version, body.action)
+        return {"ok": True, "version": version}
+
+    @app.post("/api/table/chat")
+    async def chat(body: ChatLine, authorization: AuthHeader = None) -> dict[str, Any]:
+        """Say a line at the table."""
+        table, viewer = await authed(authorization)
+        await table.say(viewer, body.text)
+        return {"ok": True}
+
+    @app.post("/api/table/name")
+    async def rename(body: Name, authorization: AuthHeader = None) -> dict[str, Any]:
+        """Rename one's own seat."""
+        table, viewer = await authed(authorization)
+        await table.rename(seat_of(viewer), body.name)
+        return {"ok": True}
+
+    @app.post("/api/table/seats/{seat}/bot")
+    async def seat_to_bot(seat: int, body: SeatBot,
+                          authorization: AuthHeader = None) -> dict[str, Any]:
+        """Let a bot play a seat (one's own, or one whose player is gone)."""
+        table, viewer = await authed(authorization)
+        await table.seat_to_bot(viewer, seat, body.bot)
+        return {"ok": True}
+
+    @app.post("/api/table/seats/{seat}/take")
+    async def take_seat(seat: int, body: Name, authorization: AuthHeader = None) -> dict[str, Any]:
+        """A spectator takes over a seat a bot plays."""
+        table, viewer = await authed(authorization)
+        if viewer is not None:
+            raise TableError("forbidden", "you already have a seat at this table", 403)
+        token = await table.take_seat(seat, body.name)
+        return {"ok": True, "seat": seat, "token": token, "link": f"/table#{token}"}
+
+    @app.post("/api/table/join")
+    async def join_table(body: Name, authorization: AuthHeader = None) -> dict[str, Any]:
+        """A spectator joins with a seat of his own (where the rules allow)."""
+        table, viewer = await authed(authorization)
+        if viewer is not None:
+            raise TableError("forbidden", "you already have a seat at this table", 403)
+        seat, token = await table.join_new_seat(body.name)
+        return {"ok": True, "seat": seat, "token": token, "link": f"/table#{token}"}
+
+    @app.post("/api/table/reclaim")
+    async def reclaim(authorization: AuthHeader = None) -> dict[str, Any]:
+        """Take one's seat back from the bot playing it."""
+        table, viewer = await authed(authorization)
+        await table.reclaim(seat_of(viewer))
+        return {"ok": True}
+
+    @app.get("/api/replay")
+    async def replay(authorization: AuthHeader = None) -> JSONResponse:
+        """Every step of a finished game, narrated with its secrets."""
+        table, viewer = await authed(authorization)
+        if not table.finished:
+            raise TableError("not_finished", "the replay opens when the game is over")
+        info = table.info(viewer)
+        body = {"table": info, "length": table.state.version, "steps": table.replay_steps(),
+                "returns": table.state.returns()}
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/replay/{version}")
+    async def replay_position(version: int, authorization: AuthHeader = None) -> JSONResponse:
+        """Every seat's observation after ``version`` actions of a finished game."""
+        table, _viewer = await authed(authorization)
+        if not table.finished:
+            raise TableError("not_finished", "the replay opens when the game is over")
+        if not 0 <= version <= table.state.version:
+            raise TableError("bad_request",
+                             f"version must be between 0 and {table.state.version}", 400)
+        return JSONResponse(table.replay_position(version),
+                            headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/metrics")
+    async def metrics() -> dict[str, Any]:
+        """Move-to-push latencies and counters (with ``--metrics``)."""
+        current = manager().metrics
+        if current is None:
+            raise TableError("not_found", "metrics are off (serve with --metrics)", 404)
+        snapshot = current.snapshot()
+        store = manager().store
+        snapshot["commits"] = store.commits
+        snapshot["writes"] = store.writes
+        snapshot["tables_loaded"] = len(manager().tables)
+        return snapshot
+
+    @app.post("/api/metrics/reset")
+    async def reset_metrics() -> dict[str, Any]:
+        """Start the figures afresh (the benchmark's warm-up ends)."""
+        if manager().metrics is None:
+            raise TableError("not_found", "metrics are off (serve with --metrics)", 404)
+        manager().metrics = Metrics()
+        return {"ok": True}
+
+    # -------------------------------------------------------------- WebSocket
+    @app.websocket("/ws")
+    async def websocket(ws: WebSocket) -> None:
+        """A page's live connection: hello, then pushes and requests."""
+        await ws.accept()
+        try:
+            hello = await asyncio.wait_for(_receive_json(ws), HELLO_TIMEOUT)
+        except (TimeoutError, _BadMessage, WebSocketDisconnect) as problem:
+            await _close(ws, 4400, str(problem) or "say hello first")
+            return
+        if hello.get("type") != "hello":
+            await _close(ws, 4400, "the first message must be {\"type\": \"hello\", \"token\"}")
+            return
+        try:
+            table, viewer = await manager().authenticate(hello.get("token"))
+        except TableError as error:
+            await ws.send_text(json.dumps({"type": "error", "code": error.code,
+                                           "message": error.message}))
+            await _close(ws, 4401, error.message)
+            return
+        watcher = Watcher(viewer)
+        table.attach(watcher)
+        sender = asyncio.get_running_loop().create_task(_send_loop(ws, watcher, manager()))
+        try:
+            while True:
+                try:
+                    message = await _receive_json(ws)
+                except _BadMessage as problem:
+                    watcher.put(json.dumps({"type": "error", "code": "bad_request",
+                                            "message": str(problem)}))
+                    if problem.fatal:
+                        break
+                    continue
+                await _handle(table, viewer, watcher, message)
+                if watcher.closed:
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.detach(watcher)
+            try:
+                await asyncio.wait_for(sender, 5.0)
+            except (TimeoutError, asyncio.CancelledError, Exception):
+                sender.cancel()
+
+    return app
+
+
+class _BadMessage(Exception):
+    def __init__(self, message: str, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.fatal = fatal
+
+
+async def _receive_json(ws: WebSocket) -> dict[str, Any]:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise _BadMessage("send JSON text messages")
+    if len(text) > MAX_WS_MESSAGE:
+        raise _BadMessage(f"messages are limited to {MAX_WS_MESSAGE} characters", fatal=True)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise _BadMessage("a message must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise _BadMessage("a message must be a JSON object")
+    return data
+
+
+async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
+                  message: dict[str, Any]) -> None:
+    kind = message.get("type")
+    try:
+        if kind == "move":
+            if viewer is None:
+                raise TableError("forbidden", "spectators cannot move", 403)
+            await table.submit(viewer, message.get("version"), message.get("action"))
+        elif kind == "chat":
+            await table.say(viewer, message.get("text"))
+        elif kind == "name":
+            if viewer is None:
+                raise TableError("forbidden", "spectators have no seat to name", 403)
+            await table.rename(viewer, message.get("name"))
+        elif kind == "seat_to_bot":
+            await table.seat_to_bot(viewer, message.get("seat"), message.get("bot", "random"))
+        elif kind == "reclaim":
+            if viewer is None:
+                raise TableError("forbidden", "spectators have no seat to take back", 403)
+            await table.reclaim(viewer)
+        elif kind == "ping":
+            watcher.put(json.dumps({"type": "pong"}))
+        else:
+            raise TableError("bad_request", f"unknown message type {kind!r}", 400)
+    except TableError as error:
+        watcher.put(json.dumps({"type": "error", "code": error.code, "message": error.message,
+                                "request": kind}))
+        if error.code == "stale_version":
+            watcher.put(json.dumps(table.state_message(viewer, watcher.log_sent)))
+            watcher.log_sent = len(table.lines)
+    except InputError as error:
+        watcher.put(json.dumps({"type": "error", "code": "bad_request", "message": str(error),
+                                "request": kind}))
+
+
+async def _send_loop(ws: WebSocket, watcher: Watcher, manager: TableManager) -> None:
+    try:
+        while True:
+            text, submitted = await watcher.queue.get()
+            if not text:
+                break
+            await ws.send_text(text)
+            metrics = manager.metrics
+            if submitted is not None and metrics is not None:
+                metrics.latencies.append(time.perf_counter() - submitted)
+    except Exception:  # the connection is gone: the receive loop notices
+        return
+    await _close(ws, 4408, "closed by the server")
+
+
+async def _close(ws: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):  # already closed by the other side
+        await ws.close(code=code, reason=reason[:120])
+
+
+# ---------------------------------------------------------------------- command line
+def default_database() -> str:
+    """``sqlite:///`` in the user's data directory (``$XDG_DATA_HOME/pendragon``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    folder = Path(base) / "pendragon"
+    return f"sqlite:///{folder / 'tables.sqlite3'}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``pendragon serve`` arguments."""
+    parser = argparse.ArgumentParser(
+        prog="pendragon serve",
+        description="Serve the online table: play in a browser with friends and bots.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="sqlite:///PATH (default: in ~/.local/share/pendragon) or postgresql://...",
+    )
+    parser.add_argument("--bot-delay", type=float, default=0.4,
+                        help="seconds a bot waits before each move (default 0.4)")
+    parser.add_argument("--away-after", type=float, default=60.0,
+                        help="seconds before a gone player's seat may be given to a bot")
+    parser.add_argument("--bot-threads", type=int, default=2,
+                        help="threads running bot moves (0: on the event loop)")
+    parser.add_argument("--metrics", action="store_true",
+                        help="record move-to-push latencies at /api/metrics")
+    parser.add_argument("--log-level", default="warning",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    return parser
+
+
+def serve_main(argv: Sequence[str] | None = None) -> int:
+    """Run ``pendragon serve`` with ``argv``; returns the exit status."""
+    args = build_parser().parse_args(list(argv) if argv is not None else None)
+    import uvicorn
+
+    database = args.database or default_database()
+    if database.startswith("sqlite:///"):
+        path = database[len("sqlite:///"):]
+        if path and path != ":memory:":
+            Path(path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    if not database.startswith("sqlite"):
+        # The database writer thread wakes on every network reply and must wait for the
+        # interpreter lock while the event loop runs; a shorter switch interval (default
+        # 5 ms) keeps each of its waits, and so each commit, short.
+        sys.setswitchinterval(0.0005)
+    settings = Settings(
+        bot_delay=max(0.0, args.bot_delay),
+        away_after=max(0.0, args.away_after),
+        bot_threads=max(0, args.bot_threads),
+        metrics=args.metrics,
+    )
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    try:
+        app = create_app(database, settings)
+    except ValueError as error:
+        print(f"pendragon serve: {error}", file=sys.stderr)
+        return 2
+    host = args.host
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Pendragon is serving at http://{shown}:{args.port}/ - open it in your browser."
+          f" (database: {_redact(database)}; Ctrl+C stops)", flush=True)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=MAX_WS_MESSAGE * 4,
+        lifespan="on",
+        access_log=False,
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    return 0
+
+
+def _redact(url: str) -> str:
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return url
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(serve_main())

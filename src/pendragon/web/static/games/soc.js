@@ -1,0 +1,628 @@
+// Shadows over Camelot on the table page: the board (SVG), the private panel, and the
+// words for actions, decisions and log lines. Input: observation dicts only
+// (games/soc/view.py documents their layout).
+import { el, svg } from "../js/dom.js";
+import { seatFill } from "../js/common.js";
+
+// ------------------------------------------------------------------ names
+function tr(ctx, key, params, otherwise) {
+  return ctx.t(key, params || {}, otherwise);
+}
+const whiteName = (ctx, key) => tr(ctx, `soc.white.${key}`, {}, key);
+const whiteText = (ctx, key) => tr(ctx, `soc.white.${key}.text`, {}, "");
+const blackName = (ctx, key) => tr(ctx, `soc.black.${key}`, {}, key);
+const blackText = (ctx, key) => tr(ctx, `soc.black.${key}.text`, {}, "");
+const knightName = (ctx, key) => (key ? tr(ctx, `soc.knight.${key}`, {}, key) : "?");
+const knightAbility = (ctx, key) => (key ? tr(ctx, `soc.knight.${key}.ability`, {}, "") : "");
+const placeName = (ctx, key) => tr(ctx, `soc.place.${key}`, {}, key);
+const travelName = (ctx, key) => tr(ctx, `soc.travel.${key}`, {}, key);
+
+function knightOf(obs, seat) {
+  if (!obs || !obs.knights) return null;
+  const knight = obs.knights.find((k) => k.seat === seat);
+  return knight ? knight.knight : null;
+}
+
+/** "Alice (Sir Kay)", "Seat 3 (Sir Kay)" or "you". */
+function seatLabel(ctx, seat, obs) {
+  if (seat === ctx.me) return ctx.seatName(seat);
+  const base = ctx.seatName(seat);
+  const knight = knightOf(obs || ctx.obs, seat);
+  return knight ? `${base} (${knightName(ctx, knight)})` : base;
+}
+
+function initial(ctx, knight) {
+  if (!knight) return "?";
+  const name = knightName(ctx, knight);
+  const words = name.split(/\s+/);
+  return (words[words.length - 1] || name).slice(0, 1).toUpperCase();
+}
+
+// ------------------------------------------------------------------ actions
+const GROUPS = {
+  move: "move", "draw-white": "quest", "fight-siege": "quest", play: "quest", special: "special",
+  heal: "heal", accuse: "accuse", sacrifice: "turn", "end-turn": "turn", "arthur-exchange": "turn",
+};
+
+export function actionGroup(text, obs, ctx) {
+  if (!obs || obs.waiting.decision !== "heroic") return "";
+  const prefix = text.split(":")[0];
+  const group = GROUPS[prefix] || "other";
+  return tr(ctx, `soc.group.${group}`, {}, group);
+}
+
+function actionParams(ctx, argument, obs) {
+  const seat = /^\d+$/.test(argument) ? Number(argument) : null;
+  return {
+    white: whiteName(ctx, argument),
+    black: blackName(ctx, argument),
+    place: placeName(ctx, argument),
+    seat: seat === null ? argument : seatLabel(ctx, seat, obs),
+    value: argument,
+    knight: knightName(ctx, argument),
+    travel: travelName(ctx, argument),
+  };
+}
+
+/** Words for an action's text form, in the context of the decision under way. */
+export function actionLabel(text, obs, ctx, decisionOverride) {
+  const decision = decisionOverride === undefined ? (obs ? obs.waiting.decision : "") : decisionOverride;
+  const colon = text.indexOf(":");
+  const prefix = colon < 0 ? text : text.slice(0, colon);
+  const argument = colon < 0 ? "" : text.slice(colon + 1);
+  const params = actionParams(ctx, argument, obs);
+  const candidates = [];
+  if (decision) candidates.push(`soc.action.${decision}.${text}`);
+  candidates.push(`soc.action.${text}`);
+  if (decision === "heroic" && prefix === "play" && obs && ctx.me !== null) {
+    const mine = obs.knights.find((k) => k.seat === ctx.me);
+    if (mine && mine.location) candidates.push(`soc.action.heroic.play.${mine.location}`);
+  }
+  if (decision) candidates.push(`soc.action.${decision}.${prefix}`);
+  candidates.push(`soc.action.${prefix}`);
+  for (const key of candidates) {
+    const found = tr(ctx, key, params, "");
+    if (found) return found;
+  }
+  return text;
+}
+
+/** A tooltip for an action: the text of the card it names. */
+export function actionHint(text, obs, ctx) {
+  const [prefix, argument] = text.split(":");
+  if (!argument) return "";
+  if (["play", "special", "heal", "white-card"].includes(prefix)) return whiteText(ctx, argument);
+  if (["choose-black", "black-card"].includes(prefix)) return blackText(ctx, argument);
+  return "";
+}
+
+// ------------------------------------------------------------------ status words
+export function decisionText(obs, ctx) {
+  const decision = obs.waiting.decision;
+  return tr(ctx, `soc.decision.${decision}`, {}, decision);
+}
+
+export function waitingText(obs, ctx) {
+  if (obs.status !== "running") return resultText(obs, ctx);
+  if (obs.waiting.chance) return tr(ctx, "soc.waiting_chance");
+  if (obs.waiting.seat === null) return "";
+  return tr(ctx, "soc.waiting", {
+    who: seatLabel(ctx, obs.waiting.seat, obs),
+    what: decisionText(obs, ctx),
+  });
+}
+
+export function resultText(obs, ctx) {
+  if (obs.status === "running") return "";
+  const result = tr(ctx, `soc.result.${obs.status}`, {}, obs.status);
+  const reason = obs.end_reason ? tr(ctx, `soc.end.${obs.end_reason}`, {}, obs.end_reason) : "";
+  const swords = tr(ctx, "soc.result.swords", { white: obs.round_table.white, black: obs.round_table.black });
+  return [result, reason, swords].filter(Boolean).join(" — ");
+}
+
+// ------------------------------------------------------------------ log
+const CARD_KIND = {
+  "draw-white-known": "white", "reveal-white": "white", "take-card-known": "white",
+  "draw-black-known": "black", "draw-black-public": "black",
+};
+
+export function logText(entry, ctx) {
+  if (entry.t !== undefined) return entry.t;
+  const p = entry.p || {};
+  const key = `soc.log.${entry.k}`;
+  const params = {};
+  for (const [name, value] of Object.entries(p)) {
+    if (name === "seat" || name === "to" || name === "victim") params[name] = value === null ? "?" : seatLabel(ctx, value);
+    else if (name === "card") params.card = CARD_KIND[entry.k] === "black" ? blackName(ctx, value) : whiteName(ctx, value);
+    else if (name === "knight") params.knight = knightName(ctx, value);
+    else if (name === "quest") params.quest = placeName(ctx, value);
+    else if (name === "decision") params.decision = tr(ctx, `soc.decision.${value}`, {}, value);
+    else if (name === "loyalty") params.loyalty = tr(ctx, `soc.loyalty.${value}`, {}, value);
+    else if (name === "action") params.action = actionLabel(value, null, ctx, "");
+    else params[name] = value;
+  }
+  const you = p.seat !== undefined && p.seat !== null && p.seat === ctx.me;
+  if (you) {
+    const own = tr(ctx, `${key}.you`, params, "");
+    if (own) return own;
+  }
+  return tr(ctx, key, params, entry.k);
+}
+
+// ------------------------------------------------------------------ SVG board
+const W = 1200;
+const H = 760;
+const INK = "#3b2a1a";
+
+function text(x, y, content, props = {}) {
+  return svg("text", { x, y, class: props.class || "b-text", "text-anchor": props.anchor || "start", ...props.attrs }, content);
+}
+
+function title(content) {
+  return svg("title", {}, content);
+}
+
+function panel(x, y, w, h, heading, props = {}) {
+  const group = svg("g", { class: `quest ${props.over ? "over" : ""}`, "data-quest": props.quest || "" });
+  group.append(svg("rect", { x, y, width: w, height: h, rx: 14, class: `b-panel ${props.kind || ""}` }));
+  group.append(text(x + 16, y + 28, heading, { class: "b-title" }));
+  if (props.subtitle) group.append(text(x + w - 14, y + 27, props.subtitle, { class: "b-sub", anchor: "end" }));
+  return group;
+}
+
+function cardSlot(x, y, w, h, kind, label, tip) {
+  const group = svg("g", { class: `slot ${kind}` });
+  group.append(svg("rect", { x, y, width: w, height: h, rx: 5, class: `b-card ${kind}` }));
+  if (kind === "hidden") {
+    group.append(svg("path", { d: `M${x + 5} ${y + 5} L${x + w - 5} ${y + h - 5} M${x + w - 5} ${y + 5} L${x + 5} ${y + h - 5}`, class: "b-hatch" }));
+  }
+  if (label !== undefined && label !== null && label !== "") {
+    group.append(text(x + w / 2, y + h / 2 + 6, String(label), { class: `b-card-label ${kind}`, anchor: "middle" }));
+  }
+  if (tip) group.append(title(tip));
+  return group;
+}
+
+function knightTokens(ctx, obs, seats, x, y, props = {}) {
+  const group = svg("g", { class: "tokens" });
+  const step = props.step || 32;
+  seats.forEach((seat, i) => {
+    const cx = props.vertical ? x : x + i * step;
+    const cy = props.vertical ? y + i * step : y;
+    const knight = knightOf(obs, seat);
+    const token = svg("g", { class: `token ${seat === ctx.me ? "mine" : ""}`, "data-seat": seat });
+    token.append(svg("circle", { cx, cy, r: 13, fill: seatFill(seat), class: "b-token" }));
+    token.append(text(cx, cy + 5, initial(ctx, knight), { class: "b-token-label", anchor: "middle" }));
+    token.append(title(seatLabel(ctx, seat, obs)));
+    group.append(token);
+  });
+  return group;
+}
+
+function overlay(x, y, w, h, content) {
+  const group = svg("g", { class: "over-mark" });
+  group.append(svg("rect", { x: x + 4, y: y + 40, width: w - 8, height: h - 48, rx: 10, class: "b-over" }));
+  group.append(text(x + w / 2, y + h / 2 + 12, content, { class: "b-over-text", anchor: "middle" }));
+  return group;
+}
+
+function blackEntry(ctx, entry, dragon) {
+  if (entry.hidden) return ["hidden", "?", tr(ctx, "soc.board.face_down")];
+  const name = blackName(ctx, entry.card);
+  const tip = entry.face_down ? `${name} (${tr(ctx, "soc.board.face_down_yours")})` : name;
+  return [entry.face_down ? "black mine" : "black", entry.value, tip];
+  // dragon values already include +4 in the observation
+}
+
+function drawBlackKnight(ctx, obs, x, y, w, h) {
+  const quest = obs.quests["black-knight"];
+  const group = panel(x, y, w, h, placeName(ctx, "black-knight"), { subtitle: tr(ctx, "soc.board.bk_goal"), quest: "black-knight" });
+  group.append(text(x + 16, y + 58, tr(ctx, "soc.board.knights_side"), { class: "b-label" }));
+  for (let i = 0; i < 4; i++) {
+    const value = quest.white[i];
+    group.append(cardSlot(x + 16 + i * 52, y + 66, 44, 56, value ? "white" : "empty", value));
+  }
+  group.append(text(x + 16, y + 142, tr(ctx, "soc.board.evil_side"), { class: "b-label" }));
+  for (let i = 0; i < 4; i++) {
+    const entry = quest.black[i];
+    if (!entry) group.append(cardSlot(x + 16 + i * 52, y + 150, 44, 40, "empty"));
+    else group.append(cardSlot(x + 16 + i * 52, y + 150, 44, 40, ...blackEntry(ctx, entry)));
+  }
+  group.append(knightTokens(ctx, obs, quest.knights, x + w - 60, y + 80, { vertical: true }));
+  return group;
+}
+
+function drawLancelot(ctx, obs, x, y, w, h) {
+  const quest = obs.quests.lancelot;
+  const dragon = quest.side === "dragon";
+  const heading = dragon ? tr(ctx, "soc.board.dragon") : placeName(ctx, "lancelot");
+  const goal = dragon ? tr(ctx, "soc.board.dragon_goal") : tr(ctx, "soc.board.lancelot_goal");
+  const over = quest.side === "over";
+  const group = panel(x, y, w, h, over ? tr(ctx, "soc.board.dragon") : heading, { subtitle: over ? "" : goal, over, quest: "lancelot", kind: dragon ? "dragon" : "" });
+  if (over) {
+    group.append(overlay(x, y, w, h, tr(ctx, "soc.board.quest_over")));
+    return group;
+  }
+  group.append(text(x + 16, y + 58, tr(ctx, "soc.board.knights_side"), { class: "b-label" }));
+  const spots = dragon ? 9 : 5;
+  const cw = dragon ? 26 : 40;
+  const step = dragon ? 31 : 48;
+  for (let i = 0; i < spots; i++) {
+    const value = quest.white[i];
+    group.append(cardSlot(x + 16 + i * step, y + 66, cw, 56, value ? "white" : "empty", value));
+  }
+  group.append(text(x + 16, y + 142, tr(ctx, "soc.board.evil_side"), { class: "b-label" }));
+  for (let i = 0; i < 5; i++) {
+    const entry = quest.black[i];
+    if (!entry) group.append(cardSlot(x + 16 + i * 48, y + 150, 40, 40, "empty"));
+    else group.append(cardSlot(x + 16 + i * 48, y + 150, 40, 40, ...blackEntry(ctx, entry, dragon)));
+  }
+  group.append(knightTokens(ctx, obs, quest.knights, x + w - 40, y + 80, { vertical: !dragon, step: 32 }));
+  return group;
+}
+
+function drawExcalibur(ctx, obs, x, y, w, h) {
+  const quest = obs.quests.excalibur;
+  const group = panel(x, y, w, h, placeName(ctx, "excalibur"), { subtitle: tr(ctx, "soc.board.excalibur_goal"), over: quest.over, quest: "excalibur" });
+  const left = x + 35;
+  const step = (w - 70) / 10;
+  const riverY = y + 105;
+  group.append(svg("rect", { x: x + 14, y: riverY - 22, width: w - 28, height: 44, rx: 20, class: "b-river" }));
+  for (let p = -5; p <= 5; p++) {
+    const cx = left + (p + 5) * step;
+    const kind = p === -5 ? "evil-bank" : p === 5 ? "good-bank" : "ford";
+    group.append(svg("circle", { cx, cy: riverY, r: p === 0 ? 9 : 7, class: `b-ford ${kind}` }));
+  }
+  const sx = left + (quest.position + 5) * step;
+  const sword = svg("g", { class: "b-sword", "data-position": quest.position });
+  sword.append(svg("path", { d: `M${sx} ${riverY - 44} L${sx + 5} ${riverY - 36} L${sx + 5} ${riverY - 6} L${sx} ${riverY + 2} L${sx - 5} ${riverY - 6} L${sx - 5} ${riverY - 36} Z`, class: "b-blade" }));
+  sword.append(svg("rect", { x: sx - 12, y: riverY - 36, width: 24, height: 5, rx: 2, class: "b-hilt" }));
+  sword.append(title(tr(ctx, "soc.board.sword_at", { n: quest.position })));
+  group.append(sword);
+  group.append(text(x + 16, y + 150, tr(ctx, "soc.board.evil_bank"), { class: "b-label" }));
+  group.append(text(x + w - 16, y + 150, tr(ctx, "soc.board.good_bank"), { class: "b-label", anchor: "end" }));
+  group.append(knightTokens(ctx, obs, quest.knights, x + 30, y + 178));
+  if (quest.over) group.append(overlay(x, y, w, h, relicText(ctx, obs, "excalibur")));
+  return group;
+}
+
+function drawWar(ctx, obs, key, x, y, w, h) {
+  const war = obs.quests[key];
+  const group = panel(x, y, w, h, placeName(ctx, key), { subtitle: tr(ctx, "soc.board.war_goal"), quest: key });
+  group.append(text(x + 16, y + 58, tr(ctx, key === "picts" ? "soc.board.picts_figures" : "soc.board.saxons_figures"), { class: "b-label" }));
+  for (let i = 0; i < 4; i++) {
+    const cx = x + 36 + i * 42;
+    const filled = i < war.figures;
+    group.append(svg("circle", { cx, cy: y + 86, r: 15, class: `b-figure ${filled ? "on" : "off"} ${key}` }));
+    if (filled) group.append(svg("path", { d: `M${cx - 7} ${y + 94} L${cx} ${y + 76} L${cx + 7} ${y + 94} Z`, class: "b-figure-mark" }));
+  }
+  if (war.mordred) {
+    const badge = svg("g", { class: "b-mordred" });
+    badge.append(svg("rect", { x: x + 210, y: y + 70, width: 140, height: 32, rx: 8, class: "b-badge evil" }));
+    badge.append(text(x + 280, y + 92, blackName(ctx, "mordred"), { class: "b-badge-text", anchor: "middle" }));
+    badge.append(title(blackText(ctx, "mordred")));
+    group.append(badge);
+  }
+  group.append(text(x + 16, y + 128, tr(ctx, "soc.board.knights_side"), { class: "b-label" }));
+  const values = [1, 2, 3, 4, 5];
+  if (war.mordred) values.push(5);
+  const played = [...war.white];
+  values.forEach((value, i) => {
+    const index = played.indexOf(value);
+    const has = index >= 0;
+    if (has) played.splice(index, 1);
+    group.append(cardSlot(x + 16 + i * 50, y + 136, 42, 56, has ? "white" : "empty outline", value));
+  });
+  group.append(knightTokens(ctx, obs, war.knights, x + 30, y + h - 24));
+  return group;
+}
+
+function drawGrail(ctx, obs, x, y, w, h) {
+  const quest = obs.quests.grail;
+  const group = panel(x, y, w, h, placeName(ctx, "grail"), { subtitle: tr(ctx, "soc.board.grail_goal"), over: quest.over, quest: "grail" });
+  const slots = 7;
+  const blacks = quest.black;
+  for (let i = 0; i < slots; i++) {
+    const sx = x + 16 + i * 49;
+    if (i < quest.grail_cards) {
+      group.append(cardSlot(sx, y + 56, 42, 64, "grail", "✠", whiteName(ctx, "grail")));
+    } else if (i >= slots - blacks.length) {
+      const card = blacks[slots - 1 - i];
+      group.append(cardSlot(sx, y + 56, 42, 64, `despair ${card}`, "", blackName(ctx, card)));
+    } else {
+      group.append(cardSlot(sx, y + 56, 42, 64, "empty"));
+    }
+  }
+  group.append(text(x + 16, y + 140, tr(ctx, "soc.board.grail_count", { white: quest.grail_cards, black: blacks.length }), { class: "b-label" }));
+  if (quest.dark_forest) {
+    const badge = svg("g", { class: "b-darkforest" });
+    badge.append(svg("rect", { x: x + 16, y: y + 152, width: w - 32, height: 30, rx: 8, class: "b-badge forest" }));
+    badge.append(text(x + w / 2, y + 172, blackName(ctx, "dark-forest"), { class: "b-badge-text", anchor: "middle" }));
+    badge.append(title(blackText(ctx, "dark-forest")));
+    group.append(badge);
+  }
+  group.append(knightTokens(ctx, obs, quest.knights, x + 30, y + h - 24));
+  if (quest.over) group.append(overlay(x, y, w, h, relicText(ctx, obs, "grail")));
+  return group;
+}
+
+function relicText(ctx, obs, relic) {
+  const where = obs.relics[relic];
+  const name = tr(ctx, `soc.relic.${relic}`);
+  if (where === "on-quest") return tr(ctx, "soc.board.relic_on_quest", { relic: name });
+  if (where === "lost") return tr(ctx, "soc.board.relic_lost", { relic: name });
+  return tr(ctx, "soc.board.relic_owned", { relic: name, who: seatLabel(ctx, where, obs) });
+}
+
+function drawCamelot(ctx, obs, x, y, w, h) {
+  const group = panel(x, y, w, h, placeName(ctx, "camelot"), { subtitle: tr(ctx, "soc.board.round_table"), quest: "camelot", kind: "camelot" });
+  const cx = x + w / 2;
+  const cy = y + 170;
+  group.append(svg("circle", { cx, cy, r: 118, class: "b-table-rim" }));
+  group.append(svg("circle", { cx, cy, r: 100, class: "b-table" }));
+  const { white, black } = obs.round_table;
+  const total = white + black;
+  const slots = Math.max(12, total);
+  for (let i = 0; i < slots; i++) {
+    const angle = (-90 + (i * 360) / slots) * (Math.PI / 180);
+    const x1 = cx + Math.cos(angle) * 52;
+    const y1 = cy + Math.sin(angle) * 52;
+    const x2 = cx + Math.cos(angle) * 110;
+    const y2 = cy + Math.sin(angle) * 110;
+    const kind = i < white ? "white" : i < total ? "black" : "empty";
+    group.append(svg("line", { x1, y1, x2, y2, class: `b-sword-slot ${kind}` }));
+    if (kind !== "empty") {
+      group.append(svg("circle", { cx: x1, cy: y1, r: 5, class: `b-pommel ${kind}` }));
+    }
+  }
+  group.append(text(cx, cy - 6, tr(ctx, "soc.board.swords_white", { n: white }), { class: "b-count white", anchor: "middle" }));
+  group.append(text(cx, cy + 18, tr(ctx, "soc.board.swords_black", { n: black }), { class: "b-count black", anchor: "middle" }));
+  group.append(title(tr(ctx, "soc.board.swords_tip", { white, black })));
+  // Knights at Camelot.
+  group.append(text(x + 16, y + 318, tr(ctx, "soc.board.at_camelot"), { class: "b-label" }));
+  group.append(knightTokens(ctx, obs, obs.quests.camelot.knights, x + 30, y + 342));
+  // Siege engines.
+  const engines = obs.siege_engines;
+  group.append(text(x + 16, y + 384, tr(ctx, "soc.board.siege", { n: engines }), { class: `b-label ${engines >= 9 ? "danger" : ""}` }));
+  for (let i = 0; i < 12; i++) {
+    const sx = x + 22 + (i % 6) * 56;
+    const sy = y + 396 + Math.floor(i / 6) * 46;
+    const on = i < engines;
+    const engine = svg("g", { class: `b-engine ${on ? "on" : "off"}` });
+    engine.append(svg("path", { d: `M${sx} ${sy + 34} L${sx + 8} ${sy + 14} L${sx + 38} ${sy + 14} L${sx + 46} ${sy + 34} Z`, class: "b-engine-body" }));
+    engine.append(svg("line", { x1: sx + 14, y1: sy + 16, x2: sx + 40, y2: sy + 2, class: "b-engine-arm" }));
+    engine.append(svg("circle", { cx: sx + 12, cy: sy + 36, r: 5, class: "b-engine-wheel" }));
+    engine.append(svg("circle", { cx: sx + 34, cy: sy + 36, r: 5, class: "b-engine-wheel" }));
+    group.append(engine);
+  }
+  return group;
+}
+
+function drawStatus(ctx, obs, x, y, w, h) {
+  const group = panel(x, y, w, h, tr(ctx, "soc.board.realm"), { quest: "status" });
+  const decks = obs.decks;
+  const deck = (dx, kind, count, discard, label) => {
+    const g = svg("g", { class: "b-deck" });
+    g.append(svg("rect", { x: dx + 4, y: y + 48, width: 46, height: 64, rx: 5, class: `b-card ${kind} stack` }));
+    g.append(svg("rect", { x: dx, y: y + 44, width: 46, height: 64, rx: 5, class: `b-card ${kind}` }));
+    g.append(text(dx + 23, y + 82, String(count), { class: `b-card-label ${kind}`, anchor: "middle" }));
+    g.append(text(dx + 60, y + 66, label, { class: "b-label" }));
+    g.append(text(dx + 60, y + 88, tr(ctx, "soc.board.discard", { n: discard }), { class: "b-small" }));
+    return g;
+  };
+  group.append(deck(x + 16, "white", decks.white, decks.white_discard, tr(ctx, "soc.board.white_deck")));
+  group.append(deck(x + 190, "black", decks.black, decks.black_discard, tr(ctx, "soc.board.black_deck")));
+  // Relics.
+  let ry = y + 140;
+  for (const relic of ["excalibur", "grail", "armor"]) {
+    const where = obs.relics[relic];
+    const line = relicText(ctx, obs, relic);
+    group.append(svg("circle", { cx: x + 24, cy: ry - 5, r: 6, class: `b-relic ${typeof where === "number" ? "owned" : where}` }));
+    group.append(text(x + 38, ry, line, { class: "b-small" }));
+    ry += 22;
+  }
+  // Lasting effects.
+  const effects = [];
+  const e = obs.effects;
+  if (e.vivien) effects.push([blackName(ctx, "vivien"), blackText(ctx, "vivien")]);
+  if (e.mist) effects.push([blackName(ctx, "mist-of-avalon"), blackText(ctx, "mist-of-avalon")]);
+  if (e.dark_forest) effects.push([blackName(ctx, "dark-forest"), blackText(ctx, "dark-forest")]);
+  if (e.mordred) effects.push([`${blackName(ctx, "mordred")}: ${placeName(ctx, e.mordred)}`, blackText(ctx, "mordred")]);
+  if (e.heroism) effects.push([`${whiteName(ctx, "heroism")}: ${placeName(ctx, e.heroism)}`, whiteText(ctx, "heroism")]);
+  for (const witch of e.witches || []) effects.push([blackName(ctx, `witch-${witch}`), blackText(ctx, `witch-${witch}`)]);
+  if (e.divine_favor) effects.push([whiteName(ctx, "divine-favor"), whiteText(ctx, "divine-favor")]);
+  if (e.merlin) effects.push([tr(ctx, "soc.board.merlin_at", { place: placeName(ctx, e.merlin) }), ""]);
+  let ex = x + 16;
+  let ey = y + h - 40;
+  for (const [label, tip] of effects) {
+    const width = Math.min(w - 32, 18 + label.length * 8.4);
+    if (ex + width > x + w - 12) {
+      ex = x + 16;
+      ey -= 34;
+    }
+    const badge = svg("g", { class: "b-effect" });
+    badge.append(svg("rect", { x: ex, y: ey, width, height: 26, rx: 8, class: "b-badge evil" }));
+    badge.append(text(ex + width / 2, ey + 18, label, { class: "b-badge-text", anchor: "middle" }));
+    if (tip) badge.append(title(tip));
+    group.append(badge);
+    ex += width + 8;
+  }
+  return group;
+}
+
+/** The whole board as an SVG element. */
+export function drawBoard(obs, ctx) {
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "soc-board", role: "img", "aria-label": tr(ctx, "soc.board.aria") });
+  root.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 18, class: "b-ground" }));
+  root.append(drawBlackKnight(ctx, obs, 12, 12, 380, 214));
+  root.append(drawLancelot(ctx, obs, 410, 12, 380, 214));
+  root.append(drawExcalibur(ctx, obs, 808, 12, 380, 214));
+  root.append(drawWar(ctx, obs, "picts", 12, 240, 380, 250));
+  root.append(drawCamelot(ctx, obs, 410, 240, 380, 508));
+  root.append(drawGrail(ctx, obs, 808, 240, 380, 250));
+  root.append(drawWar(ctx, obs, "saxons", 12, 502, 380, 246));
+  root.append(drawStatus(ctx, obs, 808, 502, 380, 246));
+  return root;
+}
+
+// ------------------------------------------------------------------ knights (seats panel)
+export function seatBadge(seat, obs, ctx) {
+  const knight = obs.knights.find((k) => k.seat === seat);
+  if (!knight) return null;
+  const pips = [];
+  for (let i = 0; i < 6; i++) pips.push(el("span", { class: `pip ${i < knight.life ? "on" : ""}` }));
+  const parts = [
+    el("span", { class: "knight-name", title: knightAbility(ctx, knight.knight) }, knightName(ctx, knight.knight)),
+    el("span", { class: "life", title: tr(ctx, "soc.knights.life", { n: knight.life }), "data-testid": `life-${seat}` }, pips),
+    el("span", { class: "hand-size", title: tr(ctx, "soc.knights.hand") }, tr(ctx, "soc.knights.cards", { n: knight.hand_size })),
+  ];
+  if (knight.location) parts.push(el("span", { class: "where" }, placeName(ctx, knight.location)));
+  if (knight.status !== "in-play") parts.push(el("span", { class: `knight-status ${knight.status}` }, tr(ctx, `soc.status.${knight.status}`)));
+  for (const relic of knight.relics) parts.push(el("span", { class: `relic-tag ${relic}` }, tr(ctx, `soc.relic.${relic}`)));
+  if (knight.loyalty) parts.push(el("span", { class: `loyalty-tag ${knight.loyalty}` }, tr(ctx, `soc.loyalty.${knight.loyalty}`)));
+  if (knight.captured) parts.push(el("span", { class: "knight-status captured" }, tr(ctx, "soc.status.captured")));
+  if (knight.accusation_used) parts.push(el("span", { class: "muted small" }, tr(ctx, "soc.knights.accused")));
+  if (obs.turn.seat === seat && obs.status === "running") parts.push(el("span", { class: "turn-tag" }, tr(ctx, "soc.knights.turn")));
+  return el("span", { class: "knight" }, parts);
+}
+
+// ------------------------------------------------------------------ the table (public, current decision)
+function cardChip(ctx, kind, key, count) {
+  const name = kind === "white" ? whiteName(ctx, key) : blackName(ctx, key);
+  const tip = kind === "white" ? whiteText(ctx, key) : blackText(ctx, key);
+  return el("span", { class: `chip ${kind}`, title: tip || undefined }, count && count > 1 ? `${name} ×${count}` : name);
+}
+
+export function drawTable(obs, ctx) {
+  const table = obs.table;
+  const rows = [];
+  if (table.offer.length) {
+    rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.offer")),
+      table.offer.map((card) => cardChip(ctx, "white", card))));
+    if (table.offer_giver !== null) rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.offer_giver", { who: seatLabel(ctx, table.offer_giver, obs) })));
+  }
+  if (table.black_in_play.length) {
+    rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.black_in_play")),
+      table.black_in_play.map((c) => (c.hidden
+        ? el("span", { class: "chip black" }, tr(ctx, "soc.table.hidden_combat", { quest: placeName(ctx, c.quest) }))
+        : cardChip(ctx, "black", c.card)))));
+  }
+  if (table.pledges.length) {
+    rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.pledges")),
+      tr(ctx, "soc.table.pledges_n", { n: table.pledges.length, who: table.pledges.map((s) => seatLabel(ctx, s, obs)).join(", ") })));
+  }
+  const fight = table.siege_fight;
+  if ((fight.cards.length || fight.die) && ["siege", "kay"].includes(obs.waiting.decision)) {
+    rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.siege_fight")),
+      tr(ctx, "soc.table.siege_cards", { cards: fight.cards.join(" + ") || "—", total: fight.cards.reduce((a, b) => a + b, 0) + (fight.kay_bonus || 0) }),
+      fight.die ? el("span", { class: "chip die" }, tr(ctx, "soc.table.die", { n: fight.die })) : null));
+  }
+  if (table.contributions_made.length && obs.waiting.decision === "contrib") {
+    rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.contributed", { who: table.contributions_made.map((s) => seatLabel(ctx, s, obs)).join(", ") })));
+  }
+  if (table.held_by !== null && table.held_count) {
+    rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.held", { who: seatLabel(ctx, table.held_by, obs), n: table.held_count })));
+  }
+  const turn = obs.turn;
+  const turnKey = turn.seat === ctx.me ? "soc.table.turn.you" : "soc.table.turn";
+  const turnLine = turn.seat === null ? "" : tr(ctx, turnKey, {
+    n: turn.number, who: seatLabel(ctx, turn.seat, obs), left: turn.actions_left,
+  });
+  return el("section", { class: "panel on-table", "data-testid": "on-table" },
+    el("h2", {}, tr(ctx, "soc.table.title")),
+    turnLine ? el("p", { class: "turn-line" }, turnLine) : null,
+    rows.length ? rows : el("p", { class: "muted" }, tr(ctx, "soc.table.nothing")));
+}
+
+// ------------------------------------------------------------------ private (the seat's own)
+function handCards(ctx, hand, testid) {
+  const keys = Object.keys(hand);
+  if (!keys.length) return el("p", { class: "muted" }, tr(ctx, "soc.private.empty_hand"));
+  return el("ul", { class: "hand", "data-testid": testid },
+    keys.map((key) => el("li", { class: `card white ${key.startsWith("fight") ? "fight" : ""} ${["merlin", "convocation", "fate", "heroism", "lady-of-the-lake", "messenger", "piety", "clairvoyance", "reinforcements"].includes(key) ? "special" : ""}`, "data-card": key },
+      el("span", { class: "card-name" }, whiteName(ctx, key)),
+      hand[key] > 1 ? el("span", { class: "card-count" }, `×${hand[key]}`) : null,
+      el("span", { class: "card-text" }, whiteText(ctx, key)))));
+}
+
+function loyaltyCard(ctx, loyalty) {
+  if (!loyalty) return null;
+  return el("div", { class: `card loyalty ${loyalty}`, "data-testid": "loyalty" },
+    el("span", { class: "card-name" }, tr(ctx, `soc.loyalty.${loyalty}`)),
+    el("span", { class: "card-text" }, tr(ctx, `soc.loyalty.${loyalty}.text`)));
+}
+
+function knowledge(ctx, you, obs) {
+  const items = [];
+  for (const [holder, cards] of Object.entries(you.known_hands || {})) {
+    const list = Object.entries(cards).map(([key, n]) => (n > 1 ? `${whiteName(ctx, key)} ×${n}` : whiteName(ctx, key))).join(", ");
+    items.push(el("li", {}, tr(ctx, "soc.private.known_hand", { who: seatLabel(ctx, Number(holder), obs), cards: list })));
+  }
+  for (const known of you.black_deck_known || []) {
+    items.push(el("li", {}, tr(ctx, known.from === "top" ? "soc.private.deck_top" : "soc.private.deck_bottom", { n: known.depth + 1, card: blackName(ctx, known.card) })));
+  }
+  if ((you.held_black || []).length) items.push(el("li", {}, tr(ctx, "soc.private.held_black", { cards: you.held_black.map((k) => blackName(ctx, k)).join(", ") })));
+  if ((you.ordered_black || []).length) items.push(el("li", {}, tr(ctx, "soc.private.ordered_black", { cards: you.ordered_black.map((k) => blackName(ctx, k)).join(", ") })));
+  if (you.contribution) items.push(el("li", {}, tr(ctx, "soc.private.contribution", { card: whiteName(ctx, you.contribution) })));
+  return items.length ? el("ul", { class: "knowledge" }, items) : null;
+}
+
+export function drawPrivate(obs, ctx) {
+  const you = obs.you;
+  if (!you) return null;
+  const mine = obs.knights.find((k) => k.seat === obs.seat);
+  const heading = mine && mine.knight
+    ? tr(ctx, "soc.private.title_knight", { knight: knightName(ctx, mine.knight) })
+    : tr(ctx, "soc.private.title");
+  return el("section", { class: "panel private", "data-testid": "private" },
+    el("h2", {}, heading),
+    mine && mine.knight ? el("p", { class: "ability" }, knightAbility(ctx, mine.knight)) : null,
+    el("div", { class: "private-row" },
+      loyaltyCard(ctx, you.loyalty),
+      el("div", { class: "hand-box" }, el("h3", {}, tr(ctx, "soc.private.hand", { n: Object.values(you.hand).reduce((a, b) => a + b, 0) })), handCards(ctx, you.hand, "hand"))),
+    knowledge(ctx, you, obs));
+}
+
+/** The replay's panel of every seat's secrets (the game is over). */
+export function drawSecrets(observations, ctx) {
+  return el("section", { class: "panel secrets", "data-testid": "secrets" },
+    el("h2", {}, tr(ctx, "soc.private.all_secrets")),
+    el("div", { class: "secret-grid" }, observations.map((obs) => {
+      const seat = obs.seat;
+      const knight = obs.knights.find((k) => k.seat === seat);
+      return el("div", { class: "secret" },
+        el("h3", {}, seatLabel({ ...ctx, me: null }, seat, obs)),
+        knight ? seatBadge(seat, obs, ctx) : null,
+        loyaltyCard(ctx, obs.you.loyalty),
+        handCards(ctx, obs.you.hand, `hand-${seat}`));
+    })));
+}
+
+/** The spectators' board with every face-down card shown (for the replay of a finished game). */
+export function revealAll(spectator, observations) {
+  const obs = structuredClone(spectator);
+  for (const quest of ["black-knight", "lancelot"]) {
+    obs.quests[quest].black = obs.quests[quest].black.map((entry, i) => {
+      if (!entry.hidden) return entry;
+      for (const other of observations) {
+        const seen = other.quests[quest].black[i];
+        if (seen && !seen.hidden) return { card: seen.card, value: seen.value };
+      }
+      return entry;
+    });
+  }
+  obs.table.black_in_play = obs.table.black_in_play.map((entry, i) => {
+    if (!entry.hidden) return entry;
+    for (const other of observations) {
+      const seen = other.table.black_in_play[i];
+      if (seen && !seen.hidden) return seen;
+    }
+    return entry;
+  });
+  obs.knights = obs.knights.map((knight) => {
+    const own = observations.find((o) => o.seat === knight.seat);
+    const mine = own && own.knights.find((k) => k.seat === knight.seat);
+    return mine && mine.loyalty ? { ...knight, loyalty: mine.loyalty } : knight;
+  });
+  return obs;
+}

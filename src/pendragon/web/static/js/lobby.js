@@ -1,0 +1,199 @@
+// The lobby: create a table (game, options, seats, bots) and hand out the links.
+import { $, el, fetchJson, fill } from "./dom.js";
+import { initI18n, languageSwitcher, t } from "./i18n.js";
+
+let catalog = null; // /api/games
+const model = { game: null, seats: [], options: {} };
+let created = null; // the answer of POST /api/tables
+let problem = null;
+
+function gameInfo() {
+  return catalog.games.find((g) => g.name === model.game);
+}
+
+function resetSeats(count) {
+  const seats = [];
+  for (let i = 0; i < count; i++) {
+    seats.push(model.seats[i] || { kind: i === 0 ? "human" : "bot", name: "", bot: catalog.bots[0] });
+  }
+  model.seats = seats;
+}
+
+function chooseGame(name) {
+  model.game = name;
+  const info = gameInfo();
+  model.options = {};
+  for (const spec of info.options) model.options[spec.name] = spec.default;
+  resetSeats(info.default_players);
+}
+
+function optionLabel(spec) {
+  return t(`opt.${model.game}.${spec.name}`, {}, spec.name);
+}
+
+function optionField(spec) {
+  const id = `opt-${spec.name}`;
+  const value = model.options[spec.name];
+  const help = t(`opt.${model.game}.${spec.name}.help`, {}, spec.help);
+  let input;
+  if (spec.type === "bool") {
+    input = el("input", { type: "checkbox", id, checked: Boolean(value) });
+    input.addEventListener("change", () => (model.options[spec.name] = input.checked));
+  } else if (spec.choices) {
+    input = el(
+      "select",
+      { id },
+      spec.choices.map((choice) =>
+        el("option", { value: String(choice), selected: choice === value },
+          t(`opt.${model.game}.${spec.name}.${choice}`, {}, String(choice))),
+      ),
+    );
+    input.addEventListener("change", () => {
+      const picked = spec.choices.find((c) => String(c) === input.value);
+      model.options[spec.name] = picked;
+    });
+  } else if (spec.type === "int") {
+    input = el("input", { type: "number", id, value: value ?? "", min: spec.minimum ?? undefined,
+      max: spec.maximum ?? undefined });
+    input.addEventListener("change", () => {
+      model.options[spec.name] = input.value === "" && spec.nullable ? null : Number.parseInt(input.value, 10);
+    });
+  } else {
+    input = el("input", { type: "text", id, value: value ?? "", maxlength: 100 });
+    input.addEventListener("change", () => (model.options[spec.name] = input.value));
+  }
+  return el("div", { class: "field" }, el("label", { for: id }, optionLabel(spec)), input,
+    el("small", { class: "help" }, help));
+}
+
+function seatRow(seat, index) {
+  const kind = el(
+    "select",
+    { "data-testid": `seat-kind-${index}`, "aria-label": t("lobby.seat_kind") },
+    el("option", { value: "human", selected: seat.kind === "human" }, t("lobby.human")),
+    el("option", { value: "bot", selected: seat.kind === "bot" }, t("lobby.bot")),
+  );
+  kind.addEventListener("change", () => {
+    seat.kind = kind.value;
+    render();
+  });
+  const name = el("input", { type: "text", maxlength: 40, value: seat.name, placeholder: t("lobby.name"),
+    "data-testid": `seat-name-${index}`, "aria-label": t("lobby.name") });
+  name.addEventListener("input", () => (seat.name = name.value));
+  const bot = el(
+    "select",
+    { "data-testid": `seat-bot-${index}`, "aria-label": t("lobby.which_bot") },
+    catalog.bots.map((b) => el("option", { value: b, selected: b === seat.bot }, t(`bot.${b}`, {}, b))),
+  );
+  bot.addEventListener("change", () => (seat.bot = bot.value));
+  return el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, t("lobby.seat_n", { n: index + 1 })),
+    kind, seat.kind === "human" ? name : bot);
+}
+
+function form() {
+  const info = gameInfo();
+  const gameSelect = el(
+    "select",
+    { id: "game", "data-testid": "game" },
+    catalog.games.map((g) => el("option", { value: g.name, selected: g.name === model.game },
+      t(`game.${g.name}`, {}, g.long_name))),
+  );
+  gameSelect.addEventListener("change", () => {
+    chooseGame(gameSelect.value);
+    render();
+  });
+  const counts = [];
+  for (let n = info.min_players; n <= info.max_players; n++) counts.push(n);
+  const seatCount = el("select", { id: "seats", "data-testid": "seat-count" },
+    counts.map((n) => el("option", { value: n, selected: n === model.seats.length }, String(n))));
+  seatCount.addEventListener("change", () => {
+    resetSeats(Number(seatCount.value));
+    render();
+  });
+  const submit = el("button", { type: "submit", class: "primary", "data-testid": "create" }, t("lobby.create"));
+  const formNode = el(
+    "form",
+    { class: "panel create" },
+    el("h2", {}, t("lobby.new_table")),
+    el("div", { class: "field" }, el("label", { for: "game" }, t("lobby.game")), gameSelect),
+    el("div", { class: "field" }, el("label", { for: "seats" }, t("lobby.seats")), seatCount),
+    el("ol", { class: "seat-list" }, model.seats.map(seatRow)),
+    info.options.length ? el("fieldset", {}, el("legend", {}, t("lobby.options")), info.options.map(optionField)) : null,
+    problem ? el("p", { class: "error", role: "alert" }, problem) : null,
+    submit,
+  );
+  formNode.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    problem = null;
+    try {
+      created = await fetchJson("/api/tables", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          game: model.game,
+          options: model.options,
+          seats: model.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name } : { kind: "bot", bot: s.bot })),
+        }),
+      });
+    } catch (error) {
+      problem = t(`error.${error.code}`, {}, "") ? `${t(`error.${error.code}`, {}, "")} (${error.message})` : error.message;
+    }
+    render();
+  });
+  return formNode;
+}
+
+function linkRow(label, path, testid) {
+  const url = new URL(path, location.href).href;
+  const copy = el("button", { type: "button", class: "small" }, t("lobby.copy"));
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = t("lobby.copied");
+    } catch (error) {
+      copy.textContent = t("lobby.copy_failed");
+    }
+  });
+  return el("li", { class: "link-row" }, el("span", { class: "link-label" }, label),
+    el("input", { type: "text", readonly: true, value: url, class: "link", "data-testid": testid }),
+    copy, el("a", { href: path, target: "_blank", rel: "noopener noreferrer", class: "button small" }, t("lobby.open")));
+}
+
+function links() {
+  const rows = created.seats.map((seat, i) => {
+    if (!seat.link) {
+      return el("li", { class: "link-row bot" }, el("span", { class: "link-label" }, t("lobby.seat_n", { n: i + 1 })),
+        el("span", {}, t("lobby.bot_plays", { bot: t(`bot.${model.seats[i].bot}`, {}, model.seats[i].bot) })));
+    }
+    const name = model.seats[i].name ? ` — ${model.seats[i].name}` : "";
+    return linkRow(t("lobby.seat_n", { n: i + 1 }) + name, seat.link, `link-seat-${i}`);
+  });
+  const again = el("button", { type: "button" }, t("lobby.another"));
+  again.addEventListener("click", () => {
+    created = null;
+    render();
+  });
+  return el("section", { class: "panel links" }, el("h2", {}, t("lobby.links_title")),
+    el("p", {}, t("lobby.links_help")), el("ul", {}, rows),
+    el("h3", {}, t("lobby.spectators")), el("ul", {}, linkRow(t("lobby.spectator_link"), created.spectator.link, "link-spectator")),
+    again);
+}
+
+function render() {
+  const header = el("header", { class: "top" }, el("h1", {}, t("app.title")),
+    el("span", { class: "tagline" }, t("app.tagline")), el("div", { class: "spacer" }), languageSwitcher(render));
+  fill($("#app"), header, el("main", { class: "lobby" }, created ? links() : form()));
+  document.title = t("app.title");
+}
+
+async function main() {
+  await initI18n();
+  catalog = await fetchJson("/api/games");
+  chooseGame(catalog.games[0].name);
+  render();
+}
+
+main().catch((error) => {
+  fill($("#app"), el("p", { class: "error" }, String(error.message || error)));
+});

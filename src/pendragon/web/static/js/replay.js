@@ -1,0 +1,117 @@
+// The replay of a finished game: every position, move by move, with every secret revealed.
+import { $, el, fetchJson, fill } from "./dom.js";
+import { initI18n, languageSwitcher, t } from "./i18n.js";
+import { seatColor } from "./common.js";
+
+const token = decodeURIComponent(location.hash.slice(1));
+let game = null;
+let replay = null; // {table, length, steps, returns}
+let position = null; // {version, observations, spectator}
+let version = 0;
+let playing = null;
+const cache = new Map();
+
+function seatName(seat) {
+  const info = replay.table.seats.find((s) => s.seat === seat);
+  return info && info.name ? info.name : t("table.seat_n", { n: seat + 1 });
+}
+
+function context(obs) {
+  return { t, me: null, seatName, seatColor, seats: replay.table.seats, obs, finished: true };
+}
+
+async function load(target) {
+  version = Math.max(0, Math.min(replay.length, target));
+  if (!cache.has(version)) {
+    cache.set(version, await fetchJson(`/api/replay/${version}`, { headers: { Authorization: `Bearer ${token}` } }));
+  }
+  position = cache.get(version);
+  render();
+}
+
+function nextDecision(direction) {
+  let v = version + direction;
+  while (v > 0 && v < replay.length && replay.steps[v - 1] && replay.steps[v - 1].s === null) v += direction;
+  return v;
+}
+
+function controls() {
+  const slider = el("input", { type: "range", min: 0, max: replay.length, value: version, "aria-label": t("replay.position"), "data-testid": "replay-slider" });
+  slider.addEventListener("change", () => load(Number(slider.value)));
+  const button = (label, target, testid) => {
+    const b = el("button", { type: "button", "data-testid": testid }, label);
+    b.addEventListener("click", () => load(target()));
+    return b;
+  };
+  const play = el("button", { type: "button", "data-testid": "replay-play" }, playing ? t("replay.pause") : t("replay.play"));
+  play.addEventListener("click", () => {
+    if (playing) {
+      clearInterval(playing);
+      playing = null;
+      render();
+      return;
+    }
+    if (version >= replay.length) version = 0;
+    playing = setInterval(() => {
+      if (version >= replay.length) {
+        clearInterval(playing);
+        playing = null;
+        render();
+        return;
+      }
+      load(nextDecision(1));
+    }, 700);
+    render();
+  });
+  return el("section", { class: "panel replay-controls" },
+    button("«", () => 0, "replay-first"),
+    button("◀", () => nextDecision(-1), "replay-prev"),
+    play,
+    button("▶", () => nextDecision(1), "replay-next"),
+    button("»", () => replay.length, "replay-last"),
+    slider,
+    el("span", { class: "replay-step", "data-testid": "replay-step" }, t("replay.step", { n: version, total: replay.length })));
+}
+
+function render() {
+  const obs = game.revealAll ? game.revealAll(position.spectator, position.observations) : position.spectator;
+  const ctx = context(obs);
+  const steps = replay.steps.slice(0, version);
+  const lines = steps.slice(-400).map((entry) => el("li", { class: `log-line ${entry.s === null ? "chance" : ""}` }, game.logText(entry, ctx)));
+  const log = el("ol", { class: "log", "data-testid": "log" }, lines);
+  requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
+  const status = obs.status === "running" ? game.waitingText(obs, ctx) : game.resultText(obs, ctx);
+  fill($("#app"),
+    el("header", { class: "top" },
+      el("a", { href: "/", class: "home" }, t("app.title")),
+      el("span", { class: "game-name" }, t(`game.${replay.table.game}`, {}, replay.table.game)),
+      el("span", { class: "role" }, t("replay.title")),
+      el("span", { class: "status", "data-testid": "status" }, status),
+      el("div", { class: "spacer" }),
+      languageSwitcher(render)),
+    el("main", { class: "table" },
+      el("div", { class: "board-column" },
+        controls(),
+        el("section", { class: "panel board", "data-testid": "board" }, game.drawBoard(obs, ctx)),
+        game.drawTable(obs, ctx),
+        game.drawSecrets ? game.drawSecrets(position.observations, ctx) : null),
+      el("div", { class: "side-column" },
+        el("section", { class: "panel" }, el("h2", {}, t("replay.final")), el("p", { class: "result" }, game.resultText(cache.get(replay.length)?.spectator || obs, ctx))),
+        el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), log))));
+  document.title = `${t("replay.title")} — ${t("app.title")}`;
+}
+
+async function main() {
+  await initI18n();
+  try {
+    replay = await fetchJson("/api/replay", { headers: { Authorization: `Bearer ${token}` } });
+  } catch (error) {
+    fill($("#app"), el("main", { class: "fatal" }, el("p", { class: "error" }, t(`error.${error.code}`, {}, error.message)),
+      el("a", { href: "/" }, t("table.back_home"))));
+    return;
+  }
+  game = await import(`/static/games/${encodeURIComponent(replay.table.game)}.js`);
+  await load(replay.length);
+}
+
+main();

@@ -1,0 +1,413 @@
+// The table page: one seat's (or a spectator's) live view over a WebSocket.
+// Game-agnostic: the board, the private panel, action words and log lines come from the
+// game's module /static/games/<game>.js.
+import { $, el, fetchJson, fill } from "./dom.js";
+import { initI18n, languageSwitcher, t } from "./i18n.js";
+import { seatColor } from "./common.js";
+
+const token = decodeURIComponent(location.hash.slice(1));
+const view = {
+  info: null, // welcome.table
+  seats: [],
+  message: null, // last "state" message
+  log: [],
+  chat: [],
+  connection: "connecting",
+  pending: false,
+  notice: null, // {kind: "error"|"info", text}
+  fatal: null,
+};
+let game = null; // the game module
+let socket = null;
+let retry = 0;
+let takingSeat = null; // seat number whose "take" form is open
+let draftChat = "";
+
+function me() {
+  return view.info ? view.info.seat : null;
+}
+
+function seatInfo(seat) {
+  return view.seats.find((s) => s.seat === seat) || null;
+}
+
+/** How a seat is named in the interface: "you", its player's name, or "Seat N". */
+function seatName(seat, { plain = false } = {}) {
+  if (seat === null || seat === undefined) return t("table.nobody");
+  if (!plain && seat === me()) return t("table.you");
+  const info = seatInfo(seat);
+  const base = info && info.name ? info.name : t("table.seat_n", { n: seat + 1 });
+  return base;
+}
+
+function context() {
+  return {
+    t,
+    me: me(),
+    seatName,
+    seatColor,
+    seats: view.seats,
+    obs: view.message ? view.message.observation : null,
+    finished: view.message ? view.message.finished : false,
+  };
+}
+
+// ------------------------------------------------------------------ connection
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  view.connection = retry ? "reconnecting" : "connecting";
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ type: "hello", token }));
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch (error) {
+      return;
+    }
+    receive(message);
+  });
+  socket.addEventListener("close", (event) => {
+    view.connection = "offline";
+    view.pending = false;
+    if (event.code === 4401 || event.code === 4409 || view.fatal) {
+      view.fatal = view.fatal || t("error.unauthorized");
+      render();
+      return;
+    }
+    render();
+    retry = Math.min(retry + 1, 5);
+    setTimeout(connect, 500 * 2 ** (retry - 1));
+  });
+}
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    view.notice = { kind: "error", text: t("table.not_connected") };
+    render();
+    return false;
+  }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+async function receive(message) {
+  switch (message.type) {
+    case "welcome":
+      view.info = message.table;
+      view.seats = message.table.seats;
+      view.log = [];
+      view.connection = "online";
+      retry = 0;
+      if (!game) game = await import(`/static/games/${encodeURIComponent(message.table.game)}.js`);
+      break;
+    case "state":
+      view.message = message;
+      view.log.push(...message.log);
+      view.pending = false;
+      break;
+    case "seats":
+      view.seats = message.seats;
+      break;
+    case "chat":
+      view.chat.push(...message.lines);
+      view.chat = view.chat.slice(-200);
+      break;
+    case "error":
+      view.pending = false;
+      if (message.code === "seat_lost" || message.code === "unauthorized") view.fatal = t(`error.${message.code}`, {}, message.message);
+      view.notice = { kind: "error", text: errorText(message.code, message.message) };
+      break;
+    default:
+      return;
+  }
+  if (game) render();
+}
+
+function errorText(code, message) {
+  const known = t(`error.${code}`, {}, "");
+  return known || message || code;
+}
+
+// ------------------------------------------------------------------ actions
+function play(action) {
+  if (view.pending || !view.message) return;
+  view.notice = null;
+  if (send({ type: "move", version: view.message.version, action: action.id })) {
+    view.pending = true;
+    render();
+  }
+}
+
+// The actions panel is rebuilt only when what it shows changes, so a button keeps its
+// identity (and the pointer on it) while other parts of the page update.
+let actionsCache = { key: null, node: null };
+
+function actionsPanel() {
+  const key = JSON.stringify([view.message.version, view.message.legal, view.pending, view.notice,
+    view.message.finished, document.documentElement.lang, view.seats.map((s) => [s.controller, s.name])]);
+  if (actionsCache.key === key && actionsCache.node) return actionsCache.node;
+  actionsCache = { key, node: buildActionsPanel() };
+  return actionsCache.node;
+}
+
+function buildActionsPanel() {
+  const message = view.message;
+  const ctx = context();
+  const children = [el("h2", {}, t("table.actions"))];
+  if (view.notice) children.push(el("p", { class: `notice ${view.notice.kind}`, role: "alert", "data-testid": "notice" }, view.notice.text));
+  if (message.finished) {
+    children.push(el("p", { class: "result", "data-testid": "result" }, game.resultText(message.observation, ctx)));
+    children.push(el("a", { class: "button primary", href: `/replay#${token}`, "data-testid": "replay-link" }, t("table.replay")));
+  } else if (message.legal.length) {
+    children.push(el("p", { class: "prompt" }, game.decisionText(message.observation, ctx)));
+    const groups = new Map();
+    for (const action of message.legal) {
+      const group = game.actionGroup(action.text, message.observation, ctx);
+      if (!groups.has(group)) groups.set(group, []);
+      groups.get(group).push(action);
+    }
+    for (const [group, actions] of groups) {
+      const buttons = actions.map((action) => {
+        const button = el("button", {
+          type: "button",
+          class: "action",
+          disabled: view.pending,
+          title: game.actionHint(action.text, message.observation, ctx) || undefined,
+          "data-testid": "action",
+          "data-action": action.text,
+        }, game.actionLabel(action.text, message.observation, ctx));
+        button.addEventListener("click", () => play(action));
+        return button;
+      });
+      children.push(el("div", { class: "action-group" }, group ? el("h3", {}, group) : null, buttons));
+    }
+  } else {
+    const mine = me() !== null && seatInfo(me()) && seatInfo(me()).controller === "bot";
+    children.push(el("p", { class: "waiting" }, mine ? t("table.bot_plays_you") : game.waitingText(message.observation, ctx)));
+  }
+  return el("section", { class: "panel actions", "data-testid": "actions" }, children);
+}
+
+// ------------------------------------------------------------------ seats
+function seatsPanel() {
+  const ctx = context();
+  const finished = view.message && view.message.finished;
+  const rows = view.seats.map((seat) => {
+    const status = seat.controller === "bot"
+      ? t("table.status_bot", { bot: t(`bot.${seat.bot}`, {}, seat.bot || "") })
+      : seat.connected ? t("table.status_online") : seat.away ? t("table.status_away") : t("table.status_offline");
+    const buttons = [];
+    if (!finished) {
+      if (me() !== null && seat.seat !== me() && seat.controller === "human" && seat.away) {
+        buttons.push(seatButton(t("table.give_to_bot"), () => send({ type: "seat_to_bot", seat: seat.seat, bot: view.info.bots[0] }), `give-bot-${seat.seat}`));
+      }
+      if (seat.seat === me() && seat.controller === "human") {
+        buttons.push(seatButton(t("table.let_bot_play_me"), () => send({ type: "seat_to_bot", seat: seat.seat, bot: view.info.bots[0] }), `give-bot-${seat.seat}`));
+      }
+      if (seat.seat === me() && seat.controller === "bot") {
+        buttons.push(seatButton(t("table.reclaim"), () => send({ type: "reclaim" }), "reclaim"));
+      }
+      if (me() === null && seat.free) {
+        buttons.push(seatButton(t("table.take_seat"), () => {
+          takingSeat = seat.seat;
+          render();
+        }, `take-${seat.seat}`));
+      }
+    }
+    const row = el("li", { class: `seat ${seat.seat === me() ? "mine" : ""}`, "data-testid": `seat-${seat.seat}` },
+      el("span", { class: "dot", "data-color": seatColor(seat.seat) }),
+      el("span", { class: "seat-label" }, t("table.seat_n", { n: seat.seat + 1 })),
+      el("span", { class: "seat-name" }, seat.name || (seat.controller === "bot" ? t("table.a_bot") : "—")),
+      game.seatBadge ? game.seatBadge(seat.seat, view.message.observation, ctx) : null,
+      el("span", { class: `seat-status ${seat.connected ? "on" : "off"}` }, status),
+      buttons);
+    return row;
+  });
+  const extra = [];
+  if (takingSeat !== null && me() === null) extra.push(takeSeatForm(takingSeat));
+  if (me() === null && !finished && view.message && view.message.can_join) extra.push(joinForm());
+  if (me() !== null && !finished) extra.push(renameForm());
+  return el("section", { class: "panel seats" }, el("h2", {}, t("table.seats")), el("ul", {}, rows), extra);
+}
+
+function seatButton(label, handler, testid) {
+  const button = el("button", { type: "button", class: "small", "data-testid": testid }, label);
+  button.addEventListener("click", handler);
+  return button;
+}
+
+function takeSeatForm(seat) {
+  const name = el("input", { type: "text", maxlength: 40, placeholder: t("lobby.name"), "aria-label": t("lobby.name"), "data-testid": "take-name" });
+  const submit = el("button", { type: "submit", class: "small primary", "data-testid": "take-confirm" }, t("table.take_seat_n", { n: seat + 1 }));
+  const form = el("form", { class: "inline" }, name, submit);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await fetchJson(`/api/table/seats/${seat}/take`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ name: name.value }),
+      });
+      location.replace(answer.link);
+      location.reload();
+    } catch (error) {
+      view.notice = { kind: "error", text: errorText(error.code, error.message) };
+      takingSeat = null;
+      render();
+    }
+  });
+  return form;
+}
+
+function joinForm() {
+  const name = el("input", { type: "text", maxlength: 40, placeholder: t("lobby.name"), "aria-label": t("lobby.name"), "data-testid": "join-name" });
+  const submit = el("button", { type: "submit", class: "small primary", "data-testid": "join-confirm" }, t("table.join_new"));
+  const form = el("form", { class: "inline" }, name, submit);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await fetchJson("/api/table/join", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ name: name.value }),
+      });
+      location.replace(answer.link);
+      location.reload();
+    } catch (error) {
+      view.notice = { kind: "error", text: errorText(error.code, error.message) };
+      render();
+    }
+  });
+  return el("div", { class: "join-box" }, el("p", { class: "muted" }, t("table.join_help")), form);
+}
+
+function renameForm() {
+  const current = seatInfo(me());
+  const name = el("input", { type: "text", maxlength: 40, value: current ? current.name : "", "aria-label": t("table.your_name"), "data-testid": "rename" });
+  const submit = el("button", { type: "submit", class: "small" }, t("table.rename"));
+  const form = el("form", { class: "inline" }, el("label", {}, t("table.your_name")), name, submit);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ type: "name", name: name.value });
+  });
+  return form;
+}
+
+// ------------------------------------------------------------------ log and chat
+function logPanel() {
+  const ctx = context();
+  const lines = view.log.slice(-400).map((entry) =>
+    el("li", { class: `log-line ${entry.s === null ? "chance" : ""}`, "data-i": entry.i }, game.logText(entry, ctx)));
+  const list = el("ol", { class: "log", "data-testid": "log" }, lines);
+  requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
+  return el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), list);
+}
+
+function chatPanel() {
+  const lines = view.chat.map((line) =>
+    el("li", { class: "chat-line" },
+      el("span", { class: "chat-name", "data-color": line.seat === null ? "none" : seatColor(line.seat) },
+        (line.name || t("table.seat_n", { n: (line.seat ?? 0) + 1 })) + ":"),
+      " ",
+      el("span", { class: "chat-text" }, line.text)));
+  const list = el("ol", { class: "chat", "data-testid": "chat" }, lines);
+  requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
+  const open = !view.message || view.message.chat_open;
+  let form;
+  if (me() === null) {
+    form = el("p", { class: "muted" }, t("table.chat_spectator"));
+  } else if (!open) {
+    form = el("p", { class: "muted" }, t("table.chat_closed"));
+  } else {
+    const input = el("input", { type: "text", maxlength: 500, value: draftChat, placeholder: t("table.chat_placeholder"),
+      "aria-label": t("table.chat"), "data-testid": "chat-input" });
+    input.addEventListener("input", () => (draftChat = input.value));
+    form = el("form", { class: "inline chat-form" }, input,
+      el("button", { type: "submit", class: "small", "data-testid": "chat-send" }, t("table.send")));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (text && send({ type: "chat", text })) {
+        draftChat = "";
+        input.value = "";
+      }
+    });
+  }
+  return el("section", { class: "panel chat-panel" }, el("h2", {}, t("table.chat")), list, form);
+}
+
+// ------------------------------------------------------------------ page
+function header() {
+  const ctx = context();
+  const message = view.message;
+  let status = t(`table.connection_${view.connection}`);
+  if (message) {
+    status = message.finished
+      ? game.resultText(message.observation, ctx)
+      : message.legal.length
+        ? t("table.your_turn", { what: game.decisionText(message.observation, ctx) })
+        : game.waitingText(message.observation, ctx);
+  }
+  const role = me() === null ? t("table.spectating") : t("table.playing_seat", { n: me() + 1 });
+  return el("header", { class: "top" },
+    el("a", { href: "/", class: "home" }, t("app.title")),
+    el("span", { class: "game-name" }, t(`game.${view.info.game}`, {}, view.info.game)),
+    el("span", { class: "role", "data-testid": "role" }, role),
+    el("span", { class: `status ${message && message.legal.length ? "your-turn" : ""}`, "data-testid": "status" }, status),
+    el("div", { class: "spacer" }),
+    el("span", { class: `connection ${view.connection}`, "data-testid": "connection" }, t(`table.connection_${view.connection}`)),
+    languageSwitcher(render));
+}
+
+function render() {
+  const app = $("#app");
+  if (view.fatal && !view.message) {
+    fill(app, el("main", { class: "fatal" }, el("p", { class: "error" }, view.fatal), el("a", { href: "/" }, t("table.back_home"))));
+    return;
+  }
+  if (!view.info || !view.message || !game) {
+    fill(app, el("main", { class: "loading" }, el("p", {}, t(`table.connection_${view.connection}`))));
+    return;
+  }
+  const ctx = context();
+  const obs = view.message.observation;
+  const scrollY = window.scrollY;
+  const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.testid : null;
+  fill(app,
+    header(),
+    view.fatal ? el("p", { class: "banner error" }, view.fatal) : null,
+    el("main", { class: "table" },
+      el("div", { class: "board-column" },
+        el("section", { class: "panel board", "data-testid": "board" }, game.drawBoard(obs, ctx)),
+        game.drawTable(obs, ctx),
+        game.drawPrivate(obs, ctx)),
+      el("div", { class: "side-column" }, actionsPanel(), seatsPanel(), logPanel(), chatPanel())));
+  document.title = `${t(`game.${view.info.game}`, {}, view.info.game)} — ${t("app.title")}`;
+  window.scrollTo(0, scrollY);
+  if (active) {
+    const again = document.querySelector(`[data-testid="${active}"]`);
+    if (again && (again.tagName === "INPUT")) {
+      again.focus();
+      if (typeof again.value === "string") again.setSelectionRange(again.value.length, again.value.length);
+    }
+  }
+}
+
+async function main() {
+  await initI18n();
+  if (!token) {
+    view.fatal = t("error.no_token");
+    render();
+    return;
+  }
+  render();
+  connect();
+  setInterval(() => {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+  }, 25000);
+}
+
+main();

@@ -1,0 +1,204 @@
+"""Helpers of the web tests: a live server in a thread, HTTP and WebSocket clients."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from pendragon.web.server import create_app
+from pendragon.web.tables import Settings, TableManager
+
+FAST = Settings(bot_delay=0.0, away_after=3600.0, bot_threads=1)
+
+
+class LiveServer:
+    """The web application served by uvicorn in a background thread on a free port."""
+
+    def __init__(self, database: str, settings: Settings | None = None) -> None:
+        self.app = create_app(database, settings or FAST)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", ws_max_size=32768)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def manager(self) -> TableManager:
+        manager: TableManager = self.app.state.manager
+        return manager
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+        self.sock.close()
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=10.0, trust_env=False)
+
+    def create(self, http: httpx.Client, seats: list[dict[str, Any]],
+               options: dict[str, Any] | None = None) -> dict[str, Any]:
+        response = http.post("/api/tables", json={"game": "soc", "seats": seats,
+                                                   "options": options or {}})
+        assert response.status_code == 201, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+
+@contextmanager
+def live_server(database: str, settings: Settings | None = None) -> Iterator[LiveServer]:
+    server = LiveServer(database, settings).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Peer:
+    """A WebSocket client that remembers everything it received."""
+
+    def __init__(self, url: str, token: str | None) -> None:
+        self._context = connect(url, open_timeout=10, max_size=2**22, proxy=None)
+        self.ws: ClientConnection = self._context.__enter__()
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        if token is not None:
+            self.send({"type": "hello", "token": token})
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        message: dict[str, Any] = json.loads(text)
+        self.received.append(message)
+        return message
+
+    def until(self, predicate: Callable[[dict[str, Any]], bool],
+              timeout: float = 15.0) -> dict[str, Any]:
+        """Receive until a message satisfies ``predicate``; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message arrived")
+            message = self.recv(timeout=left)
+            if predicate(message):
+                return message
+
+    def latest_state(self) -> dict[str, Any]:
+        return next(m for m in reversed(self.received) if m["type"] == "state")
+
+    def close(self) -> None:
+        self._context.__exit__(None, None, None)
+
+
+def is_type(kind: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda message: message.get("type") == kind
+
+
+def state_from(version: int) -> Callable[[dict[str, Any]], bool]:
+    """A predicate: a state message at ``version`` or later."""
+    return lambda message: message.get("type") == "state" and message["version"] >= version
+
+
+def my_turn(message: dict[str, Any]) -> bool:
+    return message.get("type") == "state" and bool(message["legal"])
+
+
+def finished(message: dict[str, Any]) -> bool:
+    return message.get("type") == "state" and bool(message["finished"])
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``pendragon.web.server`` in a child process (so a test can kill and restart it)."""
+
+    def __init__(self, database: str, port: int | None = None, bot_delay: float = 0.0) -> None:
+        self.database = database
+        self.port = port or free_port()
+        self.bot_delay = bot_delay
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        command = [
+            sys.executable, "-m", "pendragon.web.server", "--host", "127.0.0.1",
+            "--port", str(self.port), "--database", self.database,
+            "--bot-delay", str(self.bot_delay), "--away-after", "3600",
+        ]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1.0,
+                             trust_env=False).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                error = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"the server did not start: {error[-2000:]}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """Stop at once, as a crash would (SIGKILL: no clean shutdown)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)

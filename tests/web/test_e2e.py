@@ -1,0 +1,264 @@
+"""End-to-end: a real browser (Debian's Chromium driven by Playwright) plays at the table.
+
+Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web.support import ServerProcess, auth
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+ARTIFACTS = Path(os.environ.get("PENDRAGON_ARTIFACTS", "test-artifacts"))
+#: Longest a whole game may take in these tests.
+GAME_SECONDS = 240
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason="needs Debian's Chromium at /usr/bin/chromium (scripts/system-deps.sh installs it)",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1500, "height": 1000}, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    yield page
+    context.close()
+    assert errors == [], f"the page raised errors: {errors}"
+
+
+@pytest.fixture
+def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite3'}").start()
+    yield process
+    process.stop()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def create_table(base: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    response = httpx.post(base + "/api/tables", json={"game": "soc", "seats": seats},
+                          trust_env=False, timeout=10)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def click_until(page: Any, rng: random.Random, stop: Any, limit: int = 5000,
+                clicks_wanted: int | None = None) -> int:
+    """Click random legal moves until ``stop()`` (or ``clicks_wanted`` clicks); returns the
+    number of clicks."""
+    clicks = 0
+    deadline = time.monotonic() + GAME_SECONDS
+    while not stop() and (clicks_wanted is None or clicks < clicks_wanted):
+        assert time.monotonic() < deadline, "the game took too long"
+        buttons = page.locator("button[data-testid=action]:not([disabled])")
+        count = buttons.count()
+        if count == 0:
+            page.wait_for_timeout(20)
+            continue
+        try:
+            buttons.nth(rng.randrange(count)).click(timeout=2000)
+            clicks += 1
+        except playwright_api.Error:
+            continue  # the page moved on under the pointer; look again
+        assert clicks < limit
+    return clicks
+
+
+def game_over(page: Any) -> Any:
+    return lambda: page.locator("[data-testid=result]").count() > 0
+
+
+def test_create_a_table_in_the_lobby_and_play_it_to_the_end(
+    page: Any, server_process: ServerProcess
+) -> None:
+    base = server_process.base
+    page.goto(base + "/")
+    page.select_option("[data-testid=seat-count]", "3")
+    page.fill("[data-testid=seat-name-0]", "Ann <b>the Bold</b>")
+    page.select_option("[data-testid=seat-kind-1]", "bot")
+    page.select_option("[data-testid=seat-kind-2]", "bot")
+    shot(page, "e2e-lobby")
+    page.click("[data-testid=create]")
+    link = page.locator("[data-testid=link-seat-0]").input_value()
+    spectator_link = page.locator("[data-testid=link-spectator]").input_value()
+    assert re.fullmatch(rf"{re.escape(base)}/table#[\w-]+\.[\w-]+", link)
+    shot(page, "e2e-links")
+
+    page.goto(link)
+    page.wait_for_selector("[data-testid=board] svg")
+    page.wait_for_selector("[data-testid=hand] li")
+    # What the page shows: the board's quests, the seat's knight, hand and loyalty.
+    board = page.locator("[data-testid=board]")
+    for name in ("The Black Knight", "Excalibur", "The Holy Grail", "Pict war", "Saxon war",
+                 "Camelot", "Siege engines"):
+        assert name in board.inner_text()
+    assert page.locator("[data-testid=loyalty]").inner_text().strip()
+    assert page.locator("[data-testid=role]").inner_text() == "You play seat 1"
+    # The name typed in the lobby is shown as text, never as markup.
+    assert "Ann <b>the Bold</b>" in page.locator("[data-testid=seat-0]").inner_text()
+    assert page.locator("[data-testid=seat-0] b").count() == 0
+    shot(page, "e2e-start")
+
+    rng = random.Random(3)
+    clicks = click_until(page, rng, lambda: page.locator("[data-testid=log] li").count() > 55
+                         or game_over(page)())
+    shot(page, "e2e-midgame")
+    # Switch language mid-game: the whole page speaks Russian.
+    page.select_option("[data-testid=language]", "ru")
+    page.wait_for_selector("html[lang=ru]", state="attached")
+    assert "Камелот" in page.locator("[data-testid=board]").inner_text()
+    shot(page, "e2e-midgame-ru")
+    page.select_option("[data-testid=language]", "en")
+    page.wait_for_selector("html[lang=en]", state="attached")
+
+    clicks += click_until(page, rng, game_over(page))
+    assert clicks > 5
+    result = page.locator("[data-testid=result]").inner_text()
+    assert "win" in result
+    assert "swords" in page.locator("[data-testid=status]").inner_text()
+    shot(page, "e2e-end")
+
+    # The finished game replays move by move, every seat's secrets shown.
+    page.click("[data-testid=replay-link]")
+    page.wait_for_selector("[data-testid=secrets]")
+    assert page.locator("[data-testid=secrets] [data-testid=loyalty]").count() == 3
+    step = page.locator("[data-testid=replay-step]").inner_text()
+    total = int(re.findall(r"\d+", step)[-1])
+    page.click("[data-testid=replay-first]")
+    page.wait_for_selector("[data-testid=replay-step]:has-text('Action 0 ')")
+    for _ in range(3):
+        page.click("[data-testid=replay-next]")
+    page.wait_for_timeout(300)
+    now = int(re.findall(r"\d+", page.locator("[data-testid=replay-step]").inner_text())[0])
+    assert 0 < now < total
+    shot(page, "e2e-replay")
+    # The spectator link shows the finished game too, without a hand.
+    page.goto(spectator_link)
+    page.wait_for_selector("[data-testid=result]")
+    assert page.locator("[data-testid=hand]").count() == 0
+
+
+def test_a_seat_never_receives_another_seats_hidden_cards(
+    page: Any, server_process: ServerProcess
+) -> None:
+    base = server_process.base
+    created = create_table(base, [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
+                                  {"kind": "bot"}])
+    frames: list[str] = []
+    responses: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        payload if isinstance(payload, str) else payload.decode())))
+    page.on("response", lambda response: responses.append(response.url))
+    page.goto(base + created["seats"][0]["link"])
+    page.wait_for_selector("[data-testid=board] svg")
+    rng = random.Random(11)
+
+    def check_page() -> bool:
+        # While the game runs, the seats list shows no other seat's loyalty card.
+        if not game_over(page)() and page.locator("[data-testid=seats] .loyalty-tag").count():
+            tags = page.locator("[data-testid=seat-0] .loyalty-tag").count()
+            unmasked = page.locator(".knight-status.unmasked").count()
+            assert page.locator(".loyalty-tag").count() <= tags + unmasked
+        return bool(game_over(page)())
+
+    click_until(page, rng, check_page)
+    shot(page, "e2e-leak-test-end")
+
+    spectator = created["spectator"]["token"]
+    states = [json.loads(f) for f in frames if '"type":"state"' in f]
+    assert len(states) > 10
+    with httpx.Client(base_url=base, trust_env=False, timeout=10) as http:
+        for state in states:
+            truth = http.get(f"/api/replay/{state['version']}", headers=auth(spectator)).json()
+            mine, *others = truth["observations"]
+            # Exactly this seat's observation: its own hand and loyalty, no one else's.
+            assert state["observation"] == mine
+            assert set(state) <= {"type", "version", "observation", "legal", "log",
+                                  "finished", "to_act", "to_act_controller", "chat_open",
+                                  "can_join", "returns"}
+            for other in others:
+                if other["you"]["hand"] and other["you"]["hand"] != mine["you"]["hand"]:
+                    assert other["you"] != state["observation"]["you"]
+            for line in state["log"]:
+                if line.get("k") in ("draw-white-known", "draw-black-known",
+                                     "dealt-loyalty-known"):
+                    assert line["p"]["seat"] == 0, line
+    for frame in frames:
+        assert '"seed"' not in frame and '"agenda"' not in frame and '"serialize' not in frame
+    assert all(re.match(rf"{re.escape(base)}/(table|static/|i18n/)", url) for url in responses), \
+        responses
+
+
+def test_a_server_restarted_mid_game_resumes_and_the_game_finishes(
+    page: Any, tmp_path: Path
+) -> None:
+    database = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    first = ServerProcess(database).start()
+    port = first.port
+    try:
+        created = create_table(first.base, [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
+                                            {"kind": "bot"}])
+        token = created["seats"][0]["token"]
+        page.goto(first.base + created["seats"][0]["link"])
+        page.wait_for_selector("[data-testid=board] svg")
+        rng = random.Random(5)
+        click_until(page, rng, game_over(page), clicks_wanted=6)
+        # Wait until it is our move again: nothing is in flight when the server dies.
+        page.wait_for_selector("button[data-testid=action]:not([disabled]), "
+                               "[data-testid=result]", timeout=60000)
+        assert not game_over(page)(), "the game ended before the restart"
+        before = httpx.get(first.base + "/api/table", headers=auth(token),
+                           trust_env=False).json()["state"]
+    finally:
+        first.kill()
+    page.wait_for_selector("[data-testid=connection]:has-text('Disconnected'), "
+                           "[data-testid=connection]:has-text('Reconnecting')")
+    shot(page, "e2e-restart-down")
+    second = ServerProcess(database, port=port).start()
+    try:
+        page.wait_for_selector("[data-testid=connection]:has-text('Connected')", timeout=20000)
+        after = httpx.get(second.base + "/api/table", headers=auth(token),
+                          trust_env=False).json()["state"]
+        assert after["version"] == before["version"]
+        assert after["observation"] == before["observation"]
+        assert after["legal"] == before["legal"]
+        shot(page, "e2e-restart-up")
+        click_until(page, rng, game_over(page))
+        assert "win" in page.locator("[data-testid=result]").inner_text()
+        shot(page, "e2e-restart-end")
+    finally:
+        second.stop()

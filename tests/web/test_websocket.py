@@ -1,0 +1,236 @@
+"""The WebSocket protocol: hello, pushes, moves, chat, seats and every error case."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from tests.web.support import LiveServer, Peer, auth, is_type, state_from
+
+THREE_HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")]
+
+
+def join(server: LiveServer, token: str) -> tuple[Peer, dict[str, Any]]:
+    """Connect with ``token``; returns the peer and its first state message."""
+    peer = Peer(server.ws_url, token)
+    welcome = peer.recv()
+    assert welcome["type"] == "welcome", welcome
+    state = peer.until(is_type("state"))
+    return peer, state
+
+
+def closed_code(peer: Peer) -> int | None:
+    try:
+        while True:
+            peer.recv(timeout=5)
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+
+
+def test_hello_with_a_bad_token_is_refused_and_closed(server: LiveServer) -> None:
+    peer = Peer(server.ws_url, "not-a-token")
+    error = peer.recv()
+    assert error["type"] == "error" and error["code"] == "unauthorized"
+    assert closed_code(peer) == 4401
+
+
+@pytest.mark.parametrize("first", ['{"type": "move"}', "not json", '["hello"]'])
+def test_the_first_message_must_be_hello(server: LiveServer, first: str) -> None:
+    peer = Peer(server.ws_url, None)
+    peer.ws.send(first)
+    assert closed_code(peer) == 4400
+
+
+def test_a_seat_receives_welcome_its_view_chat_and_seats(server: LiveServer) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    peer = Peer(server.ws_url, created["seats"][1]["token"])
+    kinds = [peer.recv()["type"] for _ in range(4)]
+    assert kinds == ["welcome", "state", "chat", "seats"]
+    welcome, state, _chat, seats = peer.received
+    assert welcome["table"]["seat"] == 1 and welcome["table"]["role"] == "seat"
+    assert state["observation"]["seat"] == 1 and "you" in state["observation"]
+    assert seats["seats"][1]["connected"] is True and seats["seats"][0]["connected"] is False
+    assert all(line["i"] == i for i, line in enumerate(state["log"]))
+    peer.close()
+
+
+def test_moves_over_the_socket_push_every_watcher_its_own_view(server: LiveServer) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    tokens = [s["token"] for s in created["seats"]]
+    peers = [join(server, t) for t in tokens]
+    spectator, _ = join(server, created["spectator"]["token"])
+    actor = next(i for i, (_, state) in enumerate(peers) if state["legal"])
+    peer, state = peers[actor]
+    action = state["legal"][0]
+    peer.send({"type": "move", "version": state["version"], "action": action["id"]})
+    pushed = peer.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
+    for seat, (other, _) in enumerate(peers):
+        message = pushed if seat == actor else other.until(
+            lambda m: m["type"] == "state" and m["version"] == pushed["version"])
+        assert message["observation"]["seat"] == seat
+        assert message["log"] and message["log"][0]["i"] == state["version"], "only new lines"
+    watched = spectator.until(lambda m: m["type"] == "state" and m["version"] == pushed["version"])
+    assert "you" not in watched["observation"] and watched["legal"] == []
+    for other, _ in peers:
+        other.close()
+    spectator.close()
+
+
+def test_a_stale_move_is_refused_and_the_view_refreshed(server: LiveServer) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    peers = [join(server, s["token"]) for s in created["seats"]]
+    actor = next(i for i, (_, state) in enumerate(peers) if state["legal"])
+    peer, state = peers[actor]
+    peer.send({"type": "move", "version": state["version"] - 3, "action": state["legal"][0]["id"]})
+    error = peer.until(is_type("error"))
+    assert error["code"] == "stale_version" and error["request"] == "move"
+    refreshed = peer.until(is_type("state"))
+    assert refreshed["version"] == state["version"] and refreshed["legal"] == state["legal"]
+    for other, _ in peers:
+        other.close()
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ({"type": "move", "version": "x", "action": 1}, "bad_request"),
+        ({"type": "move", "version": 1, "action": True}, "malformed_action"),
+        ({"type": "move", "version": 1, "action": "fly:away"}, "malformed_action"),
+        ({"type": "move", "version": 1, "action": [1]}, "malformed_action"),
+        ({"type": "dance"}, "bad_request"),
+        ({"type": "chat", "text": 5}, "bad_request"),
+        ({"type": "chat", "text": "x" * 600}, "bad_request"),
+        ({"type": "seat_to_bot", "seat": "one"}, "unknown_seat"),
+        ({"type": "seat_to_bot", "seat": 7, "bot": "random"}, "unknown_seat"),
+        ({"type": "name", "name": None}, "bad_request"),
+    ],
+)
+def test_bad_requests_get_a_clear_error_and_the_connection_lives(
+    server: LiveServer, message: dict[str, Any], code: str
+) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    peer, _ = join(server, created["seats"][0]["token"])
+    peer.send(message)
+    error = peer.until(is_type("error"))
+    assert error["code"] == code and error["message"]
+    peer.send({"type": "ping"})
+    assert peer.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+    peer.close()
+
+
+def test_a_spectator_cannot_move_or_talk(server: LiveServer) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    peer, state = join(server, created["spectator"]["token"])
+    peer.send({"type": "move", "version": state["version"], "action": 0})
+    assert peer.until(is_type("error"))["code"] == "forbidden"
+    peer.send({"type": "chat", "text": "hello"})
+    assert peer.until(is_type("error"))["code"] == "forbidden"
+    peer.close()
+
+
+def test_binary_and_oversized_messages(server: LiveServer) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    peer, _ = join(server, created["seats"][0]["token"])
+    peer.ws.send(b"\x00\x01")
+    assert peer.until(is_type("error"))["code"] == "bad_request"
+    peer.ws.send(json.dumps({"type": "chat", "text": "y" * 9000}))
+    with pytest.raises(ConnectionClosed):
+        for _ in range(20):
+            peer.recv(timeout=5)
+
+
+def test_chat_lines_reach_everyone_as_text(server: LiveServer) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    ann, _ = join(server, created["seats"][0]["token"])
+    watcher, _ = join(server, created["spectator"]["token"])
+    ann.send({"type": "chat", "text": "<img src=x onerror=alert(1)> to the Grail!"})
+    line = watcher.until(lambda m: m["type"] == "chat" and bool(m["lines"]))["lines"][-1]
+    assert line == {**line, "seat": 0, "name": "Ann",
+                    "text": "<img src=x onerror=alert(1)> to the Grail!"}
+    ann.close()
+    watcher.close()
+
+
+def test_seat_changes_are_pushed_and_a_replaced_page_loses_its_seat(server: LiveServer) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+        tokens = [s["token"] for s in created["seats"]]
+        bob, _ = join(server, tokens[1])
+        bob.send({"type": "seat_to_bot", "seat": 1, "bot": "random"})
+        seats = bob.until(lambda m: m["type"] == "seats" and m["seats"][1]["controller"] == "bot")
+        assert seats["seats"][1]["free"]
+        taken = http.post("/api/table/seats/1/take", headers=auth(created["spectator"]["token"]),
+                          json={"name": "Dee"})
+        assert taken.status_code == 200
+    lost = bob.until(lambda m: m["type"] == "error")
+    assert lost["code"] == "seat_lost"
+    assert closed_code(bob) == 4408
+    # The old link no longer opens anything.
+    stale = Peer(server.ws_url, tokens[1])
+    assert stale.recv()["code"] == "unauthorized"
+    dee, state = join(server, taken.json()["token"])
+    assert state["observation"]["seat"] == 1
+    dee.close()
+
+
+def test_three_humans_play_a_whole_game_over_sockets_seeing_only_their_own(
+    server: LiveServer,
+) -> None:
+    """Every state a seat receives is its own observation: no other seat's hand or
+    loyalty, no raw state, no seed; a private log line names only this seat's secrets."""
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    tokens = [s["token"] for s in created["seats"]]
+    peers = [join(server, t)[0] for t in tokens]
+    rng = random.Random(5)
+    for _ in range(3000):
+        states = [p.latest_state() for p in peers]
+        if all(s["finished"] for s in states):
+            break
+        version = max(s["version"] for s in states)
+        actor = next((i for i, s in enumerate(states) if s["legal"] and s["version"] == version),
+                     None)
+        if actor is None:
+            for p in peers:
+                p.until(state_from(version))
+            continue
+        state = states[actor]
+        move = rng.choice(state["legal"])
+        peers[actor].send({"type": "move", "version": state["version"], "action": move["id"]})
+        for p in peers:
+            p.until(state_from(version + 1))
+    else:
+        raise AssertionError("the game did not end")
+    table = server.manager.tables.get(created["table"]) or None
+    for seat, peer in enumerate(peers):
+        for raw in peer.raw:
+            assert '"seed"' not in raw and '"agenda"' not in raw and '"history"' not in raw
+        for message in peer.received:
+            if message["type"] != "state":
+                continue
+            observation = message["observation"]
+            assert observation["seat"] == seat
+            for knight in observation["knights"]:
+                if knight["seat"] != seat and knight["loyalty"] is not None:
+                    assert knight["status"] == "unmasked" or observation["status"] != "running"
+            for line in message["log"]:
+                params = line.get("p", {})
+                if line.get("k") in ("draw-white-known", "draw-black-known",
+                                     "dealt-loyalty-known"):
+                    assert params["seat"] == seat, line
+                if line.get("k") == "take-card-known":
+                    assert seat in (params["seat"], params["victim"]), line
+            assert message["legal"] == [] or message["to_act"] == seat
+        peer.close()
+    assert table is None or table.finished
