@@ -29,7 +29,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# As root (CI, a fresh machine) the Debian packages of the browser and database tests are
+# installed and PostgreSQL started first; otherwise those tests skip, saying why.
 pytest: $(STAMP)
+	@if [ -z "$${PENDRAGON_TEST_POSTGRES:-}" ] && [ "$$(id -u)" = 0 ]; then \
+		PENDRAGON_TEST_POSTGRES="$$(bash scripts/system-deps.sh | tail -n 1)"; \
+		export PENDRAGON_TEST_POSTGRES; \
+	fi; \
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
