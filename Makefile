@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Optional groups the test suite exercises (research adapters, ...).
-EXTRAS := rl,web
+EXTRAS := rl,web,sim
 
 .PHONY: play play-terminal test lint typecheck pytest bench bench-server golden clean
 

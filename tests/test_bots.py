@@ -77,11 +77,11 @@ def test_random_bot_refuses_a_finished_game() -> None:
 
 def test_make_bot() -> None:
     """The registry builds seeded bots and names the known ones on a typo."""
-    assert bot_names() == ["random"]
+    assert bot_names() == ["heuristic", "ismcts", "random"]
     bot = make_bot("random", seed=5)
     assert isinstance(bot, RandomBot) and isinstance(bot, Bot)
     assert bot.seed == 5
-    with pytest.raises(ValueError, match="known bots: random"):
+    with pytest.raises(ValueError, match="known bots: heuristic, ismcts, random"):
         make_bot("randon", seed=5)
 
 

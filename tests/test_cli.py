@@ -158,7 +158,10 @@ def test_end_of_input_exits_cleanly(
         (["play", "toy", "--option", "players=3"], "set 'players' with --players"),
         (["play", "toy", "--players", "9"], "option 'players' must be between 2 and 3"),
         (["play", "toy", "--seat", "2"], "--seat must be between 0 and 1"),
-        (["play", "toy", "--bots", "genius"], "unknown bot 'genius'; known bots: random"),
+        (
+            ["play", "toy", "--bots", "genius"],
+            "unknown bot 'genius'; known bots: heuristic, ismcts, random",
+        ),
         (["play", "chess"], "unknown game 'chess'; registered games:"),
         (["play", "toy", "--players", "many"], "invalid int value"),
         (["dance"], "invalid choice"),
@@ -380,3 +383,13 @@ def test_soc_renderer_falls_back_on_an_unknown_shape() -> None:
     with console.capture() as capture:
         console.print(render_soc({"knights": "not a list", "quests": 3}))
     assert "not a list" in capture.get()
+
+
+def test_serve_hands_its_arguments_to_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pendragon serve ...` starts the online table with the rest of the command line."""
+    import pendragon.web.server as server
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(server, "serve_main", lambda argv: seen.append(list(argv)) or 0)
+    assert main(["serve", "--port", "9001"]) == 0
+    assert seen == [["--port", "9001"]]

@@ -250,7 +250,8 @@ def test_gymnasium_plays_whole_games_against_every_bot(bot: str) -> None:
     """Every registered bot can fill the other seats; the reward is returns()[seat]."""
     env = PendragonGymEnv("soc", seat=None, opponents=bot, players=4)
     seats = set()
-    for episode in range(3):
+    episodes = 1 if bot == "ismcts" else 3  # a search bot spends ~0.3 s a move
+    for episode in range(episodes):
         observation, info = env.reset(seed=40 + episode)
         seats.add(info["seat"])
         assert env.game_state.current_player() == info["seat"]
@@ -270,7 +271,7 @@ def test_gymnasium_plays_whole_games_against_every_bot(bot: str) -> None:
         assert observation["action_mask"].sum() == 0
         with pytest.raises(RuntimeError):
             env.step(0)
-    assert len(seats) > 1, "seat=None always drew the same seat"
+    assert episodes == 1 or len(seats) > 1, "seat=None always drew the same seat"
 
 
 def test_gymnasium_illegal_actions() -> None:

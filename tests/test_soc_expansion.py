@@ -85,7 +85,8 @@ def test_no_traitor_lays_loyalty_face_up() -> None:
     while fresh.observation(None)["waiting"]["decision"] != "chance-loyalty":
         fresh.apply_action(fresh.sample_chance())
     deal = fresh.sample_chance()
-    assert fresh.describe_action(deal, 1) == "Seat 0 is dealt a loyalty card, face up: a loyal knight"
+    expected = "Seat 0 is dealt a loyalty card, face up: a loyal knight"
+    assert fresh.describe_action(deal, 1) == expected
     assert fresh.describe_action(deal, 0).startswith("You are dealt")
 
 

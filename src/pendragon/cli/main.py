@@ -1,7 +1,9 @@
 """The ``pendragon`` command.
 
 ``pendragon games`` lists the registered games and their options;
-``pendragon play GAME`` plays one in the terminal against bots.
+``pendragon play GAME`` plays one in the terminal against bots;
+``pendragon simulate GAME`` plays many games between bots and reports the figures;
+``pendragon balance soc`` prints the designer's table of loyal win rates.
 
 >>> main(["play", "no-such-game"])
 2
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -44,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("games", help="list the games and their options")
+    # The server parses its own options (pendragon serve --help).
+    commands.add_parser(
+        "serve", help="start the online table (see `pendragon serve --help`)", add_help=False
+    )
     play = commands.add_parser("play", help="play a game in the terminal against bots")
     play.add_argument("game", help="registered game name (see `pendragon games`)")
     play.add_argument("--players", type=int, default=None, help="number of seats")
@@ -58,6 +65,46 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="KEY=VALUE",
         help="a game option (repeatable; see `pendragon games`)",
+    )
+    simulate = commands.add_parser(
+        "simulate", help="play many games between bots and report win rates"
+    )
+    simulate.add_argument("game", help="registered game name (see `pendragon games`)")
+    simulate.add_argument("--players", type=int, default=None, help="number of seats")
+    simulate.add_argument(
+        "--bots",
+        default="heuristic",
+        help=f"one bot for every seat, or one per seat separated by commas: "
+        f"{', '.join(bot_names())}",
+    )
+    simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    simulate.add_argument("--seed", type=int, default=0, help="base seed of the run (default 0)")
+    simulate.add_argument("--workers", type=int, default=1, help="parallel workers (default 1)")
+    simulate.add_argument(
+        "--backend", choices=("process", "ray"), default="process", help="where games run"
+    )
+    simulate.add_argument(
+        "--ray-address", default=None, help="Ray cluster address (default: a local Ray)"
+    )
+    simulate.add_argument(
+        "--out", default="simulation", help="directory for summary.json, games.csv, the chart"
+    )
+    simulate.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option (repeatable; see `pendragon games`)",
+    )
+    simulate.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    balance = commands.add_parser(
+        "balance", help="loyal win rate by player count, traitor and expansion"
+    )
+    balance.add_argument("game", choices=("soc",), help="the game (soc)")
+    balance.add_argument("--games", type=int, default=200, help="games per cell (default 200)")
+    balance.add_argument("--bots", default="heuristic", help="bot on every seat")
+    balance.add_argument("--players", default="3,4,5,6,7", help="player counts, e.g. 3,5,7")
+    balance.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    balance.add_argument("--workers", type=int, default=1, help="parallel workers (default 1)")
+    balance.add_argument(
+        "--no-expansion", action="store_true", help="base game only (skip Merlin's Company)"
     )
     return parser
 
@@ -193,12 +240,133 @@ def prepare_play(args: argparse.Namespace) -> tuple[Game, dict[int, Bot]]:
     return game, bots
 
 
+def _game_options(args: argparse.Namespace) -> dict[str, OptionValue]:
+    options = parse_options(args.game, args.option)
+    for key, value in parse_option_flags(args.game, getattr(args, "extra", [])).items():
+        if key in options:
+            raise UsageError(f"option {key!r} given twice")
+        options[key] = value
+    if args.players is not None:
+        options["players"] = args.players
+    return options
+
+
+def run_simulate(args: argparse.Namespace, console: Console) -> int:
+    """The ``simulate`` command: play, print the summary, write the files."""
+    from pathlib import Path
+
+    from rich.progress import Progress
+
+    from pendragon.simulate import SimulationConfig, simulate, write_outputs
+
+    options = _game_options(args)
+    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+    for name in bots:
+        if name not in bot_names():
+            raise UsageError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+    if args.games < 1 or args.workers < 1:
+        raise UsageError("--games and --workers must be at least 1")
+    config = SimulationConfig(
+        args.game, options, bots, games=args.games, seed=args.seed, workers=args.workers,
+        backend=args.backend, ray_address=args.ray_address,
+    )
+    with Progress(console=console, disable=args.no_progress, transient=True) as progress:
+        task = progress.add_task(f"{args.game}: {args.games} games", total=args.games)
+        result = simulate(config, lambda n: progress.advance(task, n))
+    console.print(summary_table(result.summary, escape(f"{args.game} {options} bots={args.bots}")))
+    for path in write_outputs(result, Path(args.out)):
+        console.print(f"wrote {path}")
+    return 0
+
+
+def _percent(entry: dict[str, Any]) -> str:
+    low, high = entry["ci95"]
+    return f"{entry['rate']:.1%}  [{low:.1%}, {high:.1%}]"
+
+
+def summary_table(summary: dict[str, Any], title: str) -> Table:
+    """The figures of a simulation summary as a Rich table."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("figure", no_wrap=True, style="bold")
+    table.add_column("value (95% interval)")
+    table.add_row("games", str(summary["games"]))
+    for key in ("loyal_win", "traitor_present", "traitor_win_given_traitor",
+                "traitor_unmasked_given_traitor"):
+        entry = summary.get(key)
+        if isinstance(entry, dict) and entry.get("games"):
+            table.add_row(key.replace("_", " "), _percent(entry))
+    precision = summary.get("loyal_accusation_precision")
+    if isinstance(precision, dict) and precision.get("games"):
+        table.add_row(
+            "loyal accusations on target",
+            f"{_percent(precision)} of {precision['games']}"
+            f" (random pick: {precision['random_accuser']:.1%})",
+        )
+    for seat, entry in enumerate(summary["seat_win"]):
+        table.add_row(f"seat {seat} wins", _percent(entry))
+    reasons = summary["end_reasons"]
+    games = max(1, int(summary["games"]))
+    for reason, count in reasons.items():
+        table.add_row(f"end: {reason or 'none'}", f"{count / games:.1%} ({count})")
+    for key in ("length", "turns", "deaths"):
+        entry = summary.get(key)
+        if isinstance(entry, dict):
+            table.add_row(f"{key} (mean)", f"{entry['mean']:.1f}")
+    return table
+
+
+def run_balance(args: argparse.Namespace, console: Console) -> int:
+    """The ``balance`` command: loyal win rate by player count, traitor and expansion."""
+    from rich.progress import Progress
+
+    from pendragon.simulate import balance_soc
+
+    try:
+        counts = [int(p) for p in args.players.split(",") if p.strip()]
+    except ValueError:
+        raise UsageError(
+            f"--players expects numbers separated by commas, got {args.players!r}"
+        ) from None
+    if args.bots not in bot_names():
+        raise UsageError(f"unknown bot {args.bots!r}; known bots: {', '.join(bot_names())}")
+    expansions = (False,) if args.no_expansion else (False, True)
+    cells = sum(2 for e in expansions for c in counts if c != 8 or e)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("balance", total=cells * args.games)
+        rows = balance_soc(
+            counts, args.games, (args.bots,), seed=args.seed, workers=args.workers,
+            expansions=expansions, on_progress=lambda n: progress.advance(task, n),
+        )
+    table = Table(
+        title=f"Loyal win rate, {args.bots} bots, {args.games} games per cell",
+        title_justify="left", box=box.SIMPLE_HEAD,
+    )
+    for column in ("players", "expansion", "no traitor", "with traitor"):
+        table.add_column(column)
+    for expansion in expansions:
+        for count in counts:
+            cell = {r.traitor: r for r in rows if r.players == count and r.expansion == expansion}
+            if not cell:
+                continue
+            shown = [
+                f"{cell[t].rate:.1%} [{cell[t].low:.1%}, {cell[t].high:.1%}]" for t in (False, True)
+            ]
+            table.add_row(str(count), "merlins-company" if expansion else "base", *shown)
+    console.print(table)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``pendragon`` command with ``argv`` (default: the process arguments)."""
     parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["serve"]:
+        from pendragon.web.server import serve_main  # the web stack loads only when asked
+
+        return serve_main(arguments[1:])
     try:
         args, extra = parser.parse_known_args(argv)
-        if extra and args.command != "play":
+        if extra and args.command not in ("play", "simulate"):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         args.extra = extra
     except SystemExit as exit_:  # argparse reports usage errors (and --help) this way
@@ -206,6 +374,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console(highlight=False)
     if args.command == "games":
         return list_games(console)
+    if args.command in ("simulate", "balance"):
+        try:
+            if args.command == "simulate":
+                return run_simulate(args, console)
+            return run_balance(args, console)
+        except ValueError as error:
+            print(f"pendragon: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         game, bots = prepare_play(args)
     except ValueError as error:

@@ -452,6 +452,7 @@ class SocState(ViewRules):
         for _ in range(kept_merlins):
             pool.remove(WHITE_MERLIN)
         deck_size = sum(self.white_deck)
+        pool.sort()  # the redeal depends on what the seat knows, not on the truth
         generator.shuffle(pool)
         if self.knight[seat] == GAHERIS:
             # ...and no other Merlin may be dealt into it: fill it from the others first.
@@ -522,6 +523,7 @@ class SocState(ViewRules):
         deck_size = sum(self.black_deck)
         for kind in range(NUM_BLACK):
             pool += [kind] * (self.black_deck[kind] + self.black_discard[kind])
+        pool.sort()  # the redeal depends on what the seat knows, not on the truth
         generator.shuffle(pool)
 
         def take_combat(quest: int) -> int:
@@ -571,6 +573,7 @@ class SocState(ViewRules):
         loyal, traitors = self.loyalty_left()
         pool = [self.loyalty[p] for p in hidden] + [0] * loyal + [1] * traitors
         original = [self.loyalty[p] for p in hidden]
+        pool.sort()
         for _attempt in range(100):
             generator.shuffle(pool)
             for p, card in zip(hidden, pool, strict=False):

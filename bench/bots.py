@@ -1,0 +1,111 @@
+"""Decision time of the bots, on one core (figures for docs/bots.md; nothing asserts them).
+
+* ``heuristic``: every decision of whole 5-player Shadows over Camelot games played by
+  heuristic bots (a game with a traitor, the default table), timed one by one.
+* ``ismcts``: the default budget, at positions sampled from those games (only positions
+  with more than one legal action: with one, every bot answers at once).
+
+Prints a table and writes ``bench/results/bots.json``.
+
+    python -m bench.bots [--games N] [--positions N] [--no-pin]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+import pendragon
+from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
+from pendragon import CHANCE, State
+from pendragon.bots import make_bot
+from pendragon.bots.heuristic import HeuristicBot
+from pendragon.runner import bot_seed
+
+
+def _stats(samples: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "decisions": len(ordered),
+        "mean_ms": 1000 * statistics.fmean(ordered),
+        "median_ms": 1000 * ordered[len(ordered) // 2],
+        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+        "max_ms": 1000 * ordered[-1],
+    }
+
+
+def time_heuristic(games: int, players: int) -> tuple[list[float], list[State]]:
+    """Per-decision times of heuristic bots over ``games`` games; some positions met."""
+    times: list[float] = []
+    positions: list[State] = []
+    for index in range(games):
+        game = pendragon.load_game("soc", players=players, seed=index)
+        bots = [HeuristicBot(bot_seed(game.seed, s)) for s in range(players)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply_action(state.sample_chance())
+                continue
+            start = time.perf_counter()
+            action = bots[player].step(state)
+            times.append(time.perf_counter() - start)
+            if len(state.legal_actions()) > 1 and len(times) % 37 == 0:
+                positions.append(state.clone())
+            state.apply_action(action)
+    return times, positions
+
+
+def time_ismcts(positions: Sequence[State]) -> list[float]:
+    """Per-decision times of the default ISMCTS bot at ``positions``."""
+    times = []
+    for index, state in enumerate(positions):
+        bot = make_bot("ismcts", index)
+        start = time.perf_counter()
+        bot.step(state)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and write its results."""
+    parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__)
+    parser.add_argument("--games", type=int, default=20, help="heuristic games to time")
+    parser.add_argument("--positions", type=int, default=30, help="ISMCTS decisions to time")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--output", type=Path, default=RESULTS_DIR, help="JSON directory")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin to one core")
+    args = parser.parse_args(argv)
+    cpu = None if args.no_pin else pin_to_one_core()
+    heuristic, positions = time_heuristic(args.games, args.players)
+    step = max(1, len(positions) // max(1, args.positions))
+    ismcts = time_ismcts(positions[::step][: args.positions])
+    results: dict[str, Any] = {
+        "machine": machine_info(cpu),
+        "players": args.players,
+        "heuristic": _stats(heuristic),
+        "ismcts": _stats(ismcts),
+    }
+    table = Table(title=f"Decision time, soc {args.players} players, one core")
+    for column in ("bot", "decisions", "mean ms", "median ms", "p99 ms", "max ms"):
+        table.add_column(column)
+    for name in ("heuristic", "ismcts"):
+        row = results[name]
+        table.add_row(name, str(row["decisions"]), *(f"{row[k]:.2f}" for k in (
+            "mean_ms", "median_ms", "p99_ms", "max_ms")))
+    Console().print(table)
+    args.output.mkdir(parents=True, exist_ok=True)
+    (args.output / "bots.json").write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,101 @@
+"""The ``heuristic`` bot: a game's own hand-written policy, or a generic one-ply fallback.
+
+Games with a specific policy register it in :data:`GAME_POLICIES` (Shadows over Camelot:
+:class:`~pendragon.bots.soc_heuristic.SocHeuristicBot`). For any other game the bot looks
+one action ahead on a determinisation of what its seat cannot see (``resample_hidden``):
+it takes a move that wins at once, avoids one that loses at once, and otherwise plays at
+random. Either way it sees only what its seat may see.
+
+>>> import pendragon
+>>> state = pendragon.load_game("soc", players=3, seed=1).new_initial_state()
+>>> state.play_random_chance()
+>>> bot = HeuristicBot(seed=4)
+>>> bot.step(state) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from pendragon.bots.base import Bot
+from pendragon.bots.soc_heuristic import SocHeuristicBot
+from pendragon.core.api import CHANCE, State
+from pendragon.core.errors import GameOverError
+
+#: Game name -> factory of its specific heuristic policy (seeded).
+GAME_POLICIES: dict[str, Callable[[int | None], Bot]] = {
+    "soc": SocHeuristicBot,
+}
+
+
+class OnePlyBot:
+    """Generic policy for any game: win now if possible, never lose now, else random.
+
+    The look-ahead runs on ``resample_hidden(seat, rng)``, so the bot never uses what its
+    seat cannot see; chance after the move is resolved with the resampled stream.
+    """
+
+    __slots__ = ("seed", "_rng")
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"OnePlyBot(seed={self.seed!r})"
+
+    def step(self, state: State) -> int:
+        """A winning action if one exists, else a random one that does not lose at once."""
+        legal = state.legal_actions()
+        if not legal:
+            raise GameOverError("the game is over; there is no action to choose")
+        seat = state.current_player()
+        if seat == CHANCE or len(legal) == 1:
+            return legal[0] if seat != CHANCE else state.sample_chance()
+        safe: list[int] = []
+        world = state.resample_hidden(seat, self._rng)
+        for action in legal:
+            child = world.clone()
+            child.apply_action(action)
+            child.play_random_chance()
+            if child.is_terminal():
+                value = child.returns()[seat]
+                if value > 0:
+                    return action
+                if value < 0:
+                    continue
+            safe.append(action)
+        pool = safe or legal
+        return pool[self._rng.randrange(len(pool))]
+
+
+class HeuristicBot:
+    """The ``heuristic`` bot: dispatches to the game's own policy on first use.
+
+    One instance plays one game (the specific policies may follow its public record).
+    """
+
+    __slots__ = ("seed", "_delegate")
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._delegate: Bot | None = None
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(seed={self.seed!r})"
+
+    def step(self, state: State) -> int:
+        """The action of the game's heuristic policy (or :class:`OnePlyBot`)."""
+        if self._delegate is None:
+            factory = GAME_POLICIES.get(state.game.name, OnePlyBot)
+            self._delegate = factory(self.seed)
+        return self._delegate.step(state)
+
+
+def rollout_policy(game_name: str, seed: int | None) -> Bot:
+    """A fast heuristic for search rollouts (no belief tracking), or :class:`OnePlyBot`."""
+    if game_name == "soc":
+        return SocHeuristicBot(seed, track_beliefs=False)
+    return OnePlyBot(seed)

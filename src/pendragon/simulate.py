@@ -1,0 +1,450 @@
+"""Play many games with bots and answer questions about them: who wins, how, how fast.
+
+Game-agnostic: any registered game, any options, one bot name per seat. Game ``i`` of a
+run uses the seed ``base_seed * 1_000_003 + i`` and its bots
+:func:`~pendragon.runner.bot_seed` of that seed, so the results of a run are the same for
+any number of workers and either backend (local processes or a Ray cluster).
+
+What is measured for every game: the returns, the end reason
+(``observation(None)["end_reason"]`` when the game reports one), the length in actions,
+and game-specific figures from :data:`GAME_STATS` (Shadows over Camelot: whether the loyal
+side won, whether there was a traitor, whether it won and whether it was unmasked, how
+many knights died). The summary gives each rate with a Wilson 95% interval.
+
+>>> result = simulate(SimulationConfig("soc", {"players": 3}, ("random",), games=4, seed=1))
+>>> result.summary["games"]
+4
+>>> 0.0 <= result.summary["loyal_win"]["rate"] <= 1.0
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pendragon.bots import make_bot
+from pendragon.core import registry
+from pendragon.core.api import State
+from pendragon.games.soc.actions import ACCUSE as SOC_ACCUSE
+from pendragon.runner import bot_seed, play_game
+
+#: Multiplier separating the seeds of successive runs (a prime, so runs do not overlap).
+SEED_STRIDE = 1_000_003
+
+
+def game_seed(base_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``base_seed``.
+
+    >>> game_seed(2, 5)
+    2000011
+    """
+    return base_seed * SEED_STRIDE + index
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% for the default ``z``).
+
+    >>> low, high = wilson_interval(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - margin), min(1.0, centre + margin)
+
+
+# ---------------------------------------------------------------------- per-game figures
+def soc_stats(final: State) -> dict[str, Any]:
+    """Shadows over Camelot figures of a finished game (loyalty is public at the end)."""
+    public = final.observation(None)
+    knights = public["knights"]
+    traitors = [k["seat"] for k in knights if k["loyalty"] == "traitor"]
+    loyal_win = public["status"] == "loyal-win"
+    # Accusations (SOC-ACCUSE-1): who accused whom, read back from the record.
+    loyal_accusations = correct = traitor_accusations = 0
+    replay = final.game.new_initial_state()
+    for action in final.history():
+        actor = replay.current_player()
+        if actor >= 0 and _ACCUSE <= action < _ACCUSE + len(knights):
+            if knights[actor]["loyalty"] == "traitor":
+                traitor_accusations += 1
+            else:
+                loyal_accusations += 1
+                correct += action - _ACCUSE in traitors
+        replay.apply_action(action)
+    return {
+        "loyal_win": loyal_win,
+        "traitor_present": bool(traitors),
+        "traitor_win": bool(traitors) and not loyal_win,
+        "traitor_unmasked": any(knights[s]["status"] == "unmasked" for s in traitors),
+        "deaths": sum(1 for k in knights if k["status"] == "dead"),
+        "turns": public["turn"]["number"],
+        "white_swords": public["round_table"]["white"],
+        "black_swords": public["round_table"]["black"],
+        "siege_engines": public["siege_engines"],
+        "loyal_accusations": loyal_accusations,
+        "loyal_accusations_correct": correct,
+        "traitor_accusations": traitor_accusations,
+    }
+
+
+_ACCUSE = SOC_ACCUSE
+
+
+#: Game name -> extra figures of a finished game (booleans become rates in the summary).
+GAME_STATS: dict[str, Callable[[State], dict[str, Any]]] = {"soc": soc_stats}
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationConfig:
+    """What to simulate. ``bots`` has one name per seat, or one name for every seat."""
+
+    game: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    bots: tuple[str, ...] = ("random",)
+    games: int = 100
+    seed: int = 0
+    workers: int = 1
+    backend: str = "process"
+    ray_address: str | None = None
+
+    def seat_bots(self, seats: int) -> tuple[str, ...]:
+        """The bot name of every seat."""
+        if len(self.bots) == 1:
+            return self.bots * seats
+        if len(self.bots) != seats:
+            raise ValueError(f"{seats} seats need 1 or {seats} bot names, got {len(self.bots)}")
+        return self.bots
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """The figures of one simulated game."""
+
+    index: int
+    seed: int
+    returns: tuple[float, ...]
+    end_reason: str
+    length: int
+    extra: dict[str, Any]
+
+    def row(self) -> dict[str, Any]:
+        """A flat dict for the CSV file."""
+        row: dict[str, Any] = {
+            "index": self.index,
+            "seed": self.seed,
+            "end_reason": self.end_reason,
+            "length": self.length,
+        }
+        for seat, value in enumerate(self.returns):
+            row[f"return_{seat}"] = value
+        row.update(self.extra)
+        return row
+
+
+@dataclass(slots=True)
+class SimulationResult:
+    """Every game's record and the summary."""
+
+    config: SimulationConfig
+    records: list[GameRecord]
+    summary: dict[str, Any]
+
+
+def play_one(config: SimulationConfig, index: int) -> GameRecord:
+    """Play game ``index`` of ``config`` (deterministic from the config alone)."""
+    seed = game_seed(config.seed, index)
+    game = registry.load_game(config.game, **{**dict(config.options), "seed": seed})
+    names = config.seat_bots(game.num_players())
+    bots = [make_bot(name, bot_seed(game.seed, seat)) for seat, name in enumerate(names)]
+    final = play_game(game, bots)
+    public = final.observation(None)
+    hook = GAME_STATS.get(config.game)
+    return GameRecord(
+        index=index,
+        seed=seed,
+        returns=tuple(final.returns()),
+        end_reason=str(public.get("end_reason", "")),
+        length=final.version,
+        extra=hook(final) if hook is not None else {},
+    )
+
+
+def play_chunk(config: SimulationConfig, indices: Sequence[int]) -> list[GameRecord]:
+    """Play the games ``indices`` of ``config`` one after the other."""
+    return [play_one(config, i) for i in indices]
+
+
+def _chunks(games: int, size: int) -> Iterator[list[int]]:
+    for start in range(0, games, size):
+        yield list(range(start, min(games, start + size)))
+
+
+def simulate(
+    config: SimulationConfig, on_progress: Callable[[int], None] | None = None
+) -> SimulationResult:
+    """Play ``config.games`` games and summarise them.
+
+    ``on_progress(n)`` is called as each batch of ``n`` games finishes.
+    """
+    if config.games < 1:
+        raise ValueError("games must be at least 1")
+    # Validate names and options once, before any worker starts.
+    probe = registry.load_game(config.game, **{**dict(config.options), "seed": 0})
+    for name in set(config.seat_bots(probe.num_players())):
+        make_bot(name, 0)
+    size = max(1, min(50, config.games // (max(1, config.workers) * 8) or 1))
+    chunks = list(_chunks(config.games, size))
+    records: list[GameRecord] = []
+    if config.backend == "ray":
+        records = _run_ray(config, chunks, on_progress)
+    elif config.backend != "process":
+        raise ValueError(f"backend must be 'process' or 'ray', got {config.backend!r}")
+    elif config.workers <= 1:
+        for chunk in chunks:
+            records += play_chunk(config, chunk)
+            if on_progress is not None:
+                on_progress(len(chunk))
+    else:
+        with ProcessPoolExecutor(max_workers=config.workers) as pool:
+            for batch in pool.map(play_chunk, [config] * len(chunks), chunks):
+                records += batch
+                if on_progress is not None:
+                    on_progress(len(batch))
+    records.sort(key=lambda r: r.index)
+    return SimulationResult(config, records, summarize(records, probe.num_players()))
+
+
+def _run_ray(
+    config: SimulationConfig,
+    chunks: list[list[int]],
+    on_progress: Callable[[int], None] | None,
+) -> list[GameRecord]:
+    try:
+        import ray
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise RuntimeError(
+            "the Ray backend needs the 'ray' package: pip install 'pendragon[sim]'"
+        ) from error
+    started = False
+    if not ray.is_initialized():
+        if config.ray_address:
+            ray.init(address=config.ray_address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, config.workers), log_to_driver=False,
+                     include_dashboard=False)
+        started = True
+    try:
+        remote = ray.remote(play_chunk)
+        pending = [remote.remote(config, chunk) for chunk in chunks]
+        records: list[GameRecord] = []
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            batch = ray.get(ready[0])
+            records += batch
+            if on_progress is not None:
+                on_progress(len(batch))
+        return records
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _rate(flags: Sequence[bool]) -> dict[str, Any]:
+    hits = sum(1 for f in flags if f)
+    low, high = wilson_interval(hits, len(flags))
+    rate = hits / len(flags) if flags else 0.0
+    return {"rate": rate, "ci95": [low, high], "count": hits, "games": len(flags)}
+
+
+def _mean(values: Sequence[float]) -> dict[str, float]:
+    if not values:
+        return {"mean": 0.0, "min": 0.0, "max": 0.0}
+    return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)}
+
+
+def summarize(records: Sequence[GameRecord], seats: int) -> dict[str, Any]:
+    """Rates with Wilson 95% intervals, end reasons and lengths of ``records``."""
+    summary: dict[str, Any] = {
+        "games": len(records),
+        "seat_win": [_rate([r.returns[s] > 0 for r in records]) for s in range(seats)],
+        "end_reasons": dict(Counter(r.end_reason for r in records).most_common()),
+        "length": _mean([float(r.length) for r in records]),
+    }
+    keys = sorted({k for r in records for k in r.extra})
+    for key in keys:
+        values = [r.extra[key] for r in records if key in r.extra]
+        if all(isinstance(v, bool) for v in values):
+            summary[key] = _rate(values)
+        elif all(isinstance(v, int | float) for v in values):
+            summary[key] = _mean([float(v) for v in values])
+    if "traitor_present" in summary:
+        with_traitor = [r for r in records if r.extra.get("traitor_present")]
+        summary["traitor_win_given_traitor"] = _rate(
+            [bool(r.extra["traitor_win"]) for r in with_traitor])
+        summary["traitor_unmasked_given_traitor"] = _rate(
+            [bool(r.extra["traitor_unmasked"]) for r in with_traitor])
+        # Precision of the loyal knights' accusations, against 1/(n-1) for a random pick.
+        made = sum(int(r.extra["loyal_accusations"]) for r in with_traitor)
+        hits = sum(int(r.extra["loyal_accusations_correct"]) for r in with_traitor)
+        low, high = wilson_interval(hits, made)
+        summary["loyal_accusation_precision"] = {
+            "rate": hits / made if made else 0.0, "ci95": [low, high], "count": hits,
+            "games": made, "random_accuser": 1 / (seats - 1) if seats > 1 else 0.0,
+        }
+    return summary
+
+
+# ---------------------------------------------------------------------- output
+def write_outputs(result: SimulationResult, out_dir: Path) -> list[Path]:
+    """Write ``summary.json``, ``games.csv`` and a chart (PNG, or SVG without matplotlib)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    config = asdict(result.config)
+    config["options"] = dict(result.config.options)
+    summary_path = out_dir / "summary.json"
+    summary_path.write_text(
+        json.dumps({"config": config, "summary": result.summary}, indent=2, default=str) + "\n"
+    )
+    csv_path = out_dir / "games.csv"
+    rows = [r.row() for r in result.records]
+    columns: list[str] = []
+    for row in rows:
+        columns += [k for k in row if k not in columns]
+    with csv_path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    return [summary_path, csv_path, write_chart(result.summary, out_dir)]
+
+
+def chart_figures(summary: Mapping[str, Any]) -> list[tuple[str, float, float, float]]:
+    """The main rates of a summary as (label, rate, low, high)."""
+    figures: list[tuple[str, float, float, float]] = []
+    named = [
+        ("loyal win", "loyal_win"),
+        ("traitor win", "traitor_win_given_traitor"),
+        ("traitor unmasked", "traitor_unmasked_given_traitor"),
+    ]
+    for label, key in named:
+        entry = summary.get(key)
+        if isinstance(entry, dict) and entry.get("games"):
+            figures.append((label, entry["rate"], *entry["ci95"]))
+    if not figures:
+        for seat, entry in enumerate(summary["seat_win"]):
+            figures.append((f"seat {seat} win", entry["rate"], *entry["ci95"]))
+    games = max(1, int(summary["games"]))
+    for reason, count in summary["end_reasons"].items():
+        rate = count / games
+        low, high = wilson_interval(count, games)
+        figures.append((f"end: {reason or 'none'}", rate, low, high))
+    return figures
+
+
+def write_chart(summary: Mapping[str, Any], out_dir: Path) -> Path:
+    """A bar chart of the main rates with their intervals: PNG with matplotlib, else SVG."""
+    figures = chart_figures(summary)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return _write_svg(figures, out_dir / "chart.svg")
+    labels = [f[0] for f in figures]
+    rates = [f[1] for f in figures]
+    errors = [[f[1] - f[2] for f in figures], [f[3] - f[1] for f in figures]]
+    fig, axis = plt.subplots(figsize=(8, 0.5 * len(figures) + 1.5))
+    axis.barh(labels, rates, xerr=errors, color="#4a6fa5", capsize=3)
+    axis.set_xlim(0, 1)
+    axis.invert_yaxis()
+    axis.set_xlabel(f"rate over {summary['games']} games (95% Wilson interval)")
+    fig.tight_layout()
+    path = out_dir / "chart.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _write_svg(figures: Sequence[tuple[str, float, float, float]], path: Path) -> Path:
+    width, row, left = 640, 28, 170
+    height = row * len(figures) + 20
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">']
+    scale = width - left - 20
+    for i, (label, rate, low, high) in enumerate(figures):
+        y = 10 + i * row
+        parts.append(f'<text x="5" y="{y + 16}" font-size="12">{label}</text>')
+        parts.append(
+            f'<rect x="{left}" y="{y + 4}" width="{rate * scale:.1f}" height="16" fill="#4a6fa5"/>'
+        )
+        parts.append(
+            f'<line x1="{left + low * scale:.1f}" x2="{left + high * scale:.1f}" '
+            f'y1="{y + 12}" y2="{y + 12}" stroke="black"/>'
+        )
+    parts.append("</svg>")
+    path.write_text("\n".join(parts) + "\n")
+    return path
+
+
+def default_workers() -> int:
+    """One worker per available CPU."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+# ---------------------------------------------------------------------- balance table
+@dataclass(frozen=True, slots=True)
+class BalanceRow:
+    """Loyal win rate of one table set-up."""
+
+    players: int
+    traitor: bool
+    expansion: bool
+    rate: float
+    low: float
+    high: float
+    games: int
+
+
+def balance_soc(
+    players: Sequence[int],
+    games: int,
+    bots: tuple[str, ...] = ("heuristic",),
+    seed: int = 0,
+    workers: int = 1,
+    expansions: Sequence[bool] = (False, True),
+    on_progress: Callable[[int], None] | None = None,
+) -> list[BalanceRow]:
+    """Shadows over Camelot loyal win rate by player count, traitor and expansion."""
+    rows: list[BalanceRow] = []
+    for expansion in expansions:
+        for count in players:
+            if count == 8 and not expansion:
+                continue
+            for traitor in (False, True):
+                options: dict[str, Any] = {"players": count, "no_traitor": not traitor}
+                if expansion:
+                    options["expansion"] = "merlins-company"
+                config = SimulationConfig(
+                    "soc", options, bots, games=games, seed=seed, workers=workers)
+                result = simulate(config, on_progress)
+                entry = result.summary["loyal_win"]
+                low, high = entry["ci95"]
+                rows.append(
+                    BalanceRow(count, traitor, expansion, entry["rate"], low, high, games)
+                )
+    return rows
