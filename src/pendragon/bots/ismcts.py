@@ -31,6 +31,7 @@ from typing import Any
 
 from pendragon.bots.base import Bot
 from pendragon.bots.random_bot import RandomBot
+from pendragon.core import rng
 from pendragon.core.api import CHANCE, State
 from pendragon.core.errors import GameOverError
 
@@ -244,11 +245,4 @@ class ISMCTSBot:
         return best_action
 
     def _sample(self, world: State) -> int:
-        outcomes = world.chance_outcomes()
-        pick = self._rng.random()
-        total = 0.0
-        for action, probability in outcomes:
-            total += probability
-            if pick < total:
-                return action
-        return outcomes[-1][0]
+        return rng.pick_at(self._rng.random(), world.chance_outcomes())

@@ -34,7 +34,15 @@ def uniform(seed: int, counter: int) -> float:
 
 def pick_weighted(seed: int, counter: int, outcomes: Sequence[tuple[int, float]]) -> int:
     """Choose one action of ``outcomes`` (``(action, probability)`` pairs) deterministically."""
-    u = uniform(seed, counter)
+    return pick_at(uniform(seed, counter), outcomes)
+
+
+def pick_at(u: float, outcomes: Sequence[tuple[int, float]]) -> int:
+    """The outcome whose cumulative probability interval holds ``u`` (in ``[0, 1)``).
+
+    >>> pick_at(0.7, [(10, 0.5), (11, 0.5)])
+    11
+    """
     acc = 0.0
     for action, probability in outcomes:
         acc += probability
