@@ -219,13 +219,7 @@ def prepare_play(args: argparse.Namespace) -> tuple[Game, dict[int, Bot]]:
 
     Raises ``ValueError`` (a usage error) for anything wrong on the command line.
     """
-    options = parse_options(args.game, args.option)
-    for key, value in parse_option_flags(args.game, getattr(args, "extra", [])).items():
-        if key in options:
-            raise UsageError(f"option {key!r} given twice")
-        options[key] = value
-    if args.players is not None:
-        options["players"] = args.players
+    options = _game_options(args)
     if args.seed is not None:
         options["seed"] = args.seed
     game = pendragon.load_game(args.game, **options)

@@ -15,7 +15,6 @@ from pendragon.games.soc.cards import (
     EXCALIBUR_CARD,
     GRAIL_CARD,
     GUINEVERE,
-    LANCELOT_KINDS,
     MERCENARIES,
     MERLIN,
     MIST,
@@ -32,6 +31,7 @@ from pendragon.games.soc.cards import (
     Location,
 )
 from pendragon.games.soc.data import (
+    GONE,
     KNOWN_BASE,
     WITCH_BITS,
     WITCH_MERLIN_GONE,
@@ -137,7 +137,7 @@ class BlackCardRules(QuestRules):
     def _decide_excal(self, action: int, _owner: int, _kind: int, _c: int) -> None:
         self.agenda.pop()
         if action == A.SACRIFICE_EXCALIBUR:
-            self.excalibur_owner = -2
+            self.excalibur_owner = GONE
             self.cancelled = True
 
     # ------------------------------------------------------------------ effects
@@ -364,7 +364,6 @@ class BlackCardRules(QuestRules):
             self.draw_black(seat, Purpose.PEEK)
 
 
-_LANCELOT = LANCELOT_KINDS  # re-exported for the view
 BlackCardRules.AUTO.update(
     {
         T.ARMOR_SECOND: BlackCardRules._auto_armor_second,  # type: ignore[dict-item]

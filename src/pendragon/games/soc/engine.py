@@ -14,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
-from pendragon.games.soc import actions as A
 from pendragon.games.soc.cards import (
-    BLACK,
     DIVINE_FAVOR,
     LAMORAK,
     NUM_BLACK,
@@ -326,23 +324,28 @@ class Engine(SocData):
                 self.push(T.DYING, seat)
 
     def die(self, seat: int) -> None:
-        """SOC-DEATH-1: the knight leaves the game; his side may still win."""
+        """SOC-DEATH-1: the knight leaves the game (Excalibur, Armor and Grail with him)."""
+        if self.armor_owner == seat:
+            self.armor_owner = GONE
+        self.take_off_board(seat, Status.DEAD)
+        self.check_end()
+
+    def take_off_board(self, seat: int, status: int) -> None:
+        """A knight dies or is unmasked: off the board, hand discarded, Excalibur and the
+        Grail gone (SOC-DEATH-1, SOC-TRAITOR-1); his turn as a knight is over."""
         self.leave_location(seat)
-        self.status[seat] = Status.DEAD
+        self.status[seat] = status
         self.life[seat] = 0
         self.loc[seat] = OFF_BOARD
         self.discard_hand(seat)
         if self.excalibur_owner == seat:
             self.excalibur_owner = GONE
-        if self.armor_owner == seat:
-            self.armor_owner = GONE
         if self.grail_owner == seat:
             self.grail_owner = GONE
         if self.doomed == seat:
             self.doomed = -1
         if seat == self.turn_seat:
-            self.turn_flags |= TurnFlag.SKIP_HEROIC  # his turn is over
-        self.check_end()
+            self.turn_flags |= TurnFlag.SKIP_HEROIC
 
     def leave_location(self, seat: int) -> None:
         """Leaving a solo quest before its end costs the white cards played there (SOC-HERO-4)."""
@@ -415,17 +418,4 @@ class Engine(SocData):
         self.discard_white(DIVINE_FAVOR)
         return True
 
-    def is_special_black(self, kind: int) -> bool:
-        """Whether a black kind is special (cancellable by three Merlins)."""
-        return BLACK[kind].special
 
-    def chance_action_for(self, code: int, a: int, b: int) -> list[tuple[int, float]]:
-        """Outcomes of the chance task on top."""
-        raise NotImplementedError
-
-    def decision_seat(self, code: int, a: int, b: int, c: int) -> int:
-        """The seat deciding a decision task (its first argument by convention)."""
-        return a
-
-
-_ = A  # the catalog is used by the rule modules that import this one

@@ -32,12 +32,14 @@ from pendragon.games.soc.cards import (
     LOCATION_KEYS,
     NUM_BLACK,
     NUM_WHITE,
+    OFF_BOARD,
     WHITE_BY_KEY,
-    Location,
 )
 from pendragon.games.soc.data import (
     FACE_DOWN_BASE,
+    GONE,
     KNOWN_BASE,
+    ON_QUEST,
     WITCH_BITS,
     Heroic,
     Loyalty,
@@ -137,7 +139,7 @@ def load_state(data: Any) -> SocState:
             raise _fail(f"{where}.status", f"one of {list(_STATUS)}, got {status!r}")
         state.status[seat] = _STATUS[status]
         if state.status[seat] != Status.IN_PLAY:
-            state.loc[seat] = -1
+            state.loc[seat] = OFF_BOARD
             state.life[seat] = 0
         state.accused[seat] = bool(entry.get("accusation_used", False))
         state.captured[seat] = bool(entry.get("captured", False))
@@ -293,18 +295,18 @@ def _load_relics(state: SocState, relics: Any) -> None:
     for name, attr in _RELICS.items():
         value = relics.get(name, "on-quest")
         if value == "on-quest":
-            owner = -1
+            owner = ON_QUEST
         elif value == "lost":
-            owner = -2
+            owner = GONE
         else:
             owner = _count(value, f"relics.{name}", 0, state.n - 1)
         setattr(state, attr, owner)
-    if state.armor_owner == -1 and state.ld_phase > 0:
-        state.armor_owner = -2
-    if state.excalibur_owner == -1 and state.excal_over:
-        state.excalibur_owner = -2
-    if state.grail_owner == -1 and state.grail_over:
-        state.grail_owner = -2
+    if state.armor_owner == ON_QUEST and state.ld_phase > 0:
+        state.armor_owner = GONE
+    if state.excalibur_owner == ON_QUEST and state.excal_over:
+        state.excalibur_owner = GONE
+    if state.grail_owner == ON_QUEST and state.grail_over:
+        state.grail_owner = GONE
 
 
 def _load_turn(state: SocState, turn: Any, first_seat: Any) -> None:
@@ -332,5 +334,3 @@ def _load_turn(state: SocState, turn: Any, first_seat: Any) -> None:
         if phase == "evil":
             state.agenda.append((T.D_EVIL, seat, 0, 0))
 
-
-_ = Location

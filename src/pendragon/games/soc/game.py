@@ -13,12 +13,7 @@ from pendragon.core.registry import register_game
 from pendragon.games.soc import actions as A
 from pendragon.games.soc.cards import (
     BASE_KNIGHTS,
-    GRAIL_CARD,
-    HEROISM,
-    MERLIN,
-    NUM_BLACK,
     NUM_KNIGHTS,
-    NUM_WHITE,
     black_counts,
     white_counts,
 )
@@ -193,5 +188,3 @@ class SocGame(Game):
             raise CorruptStateError(f"serialized state is not valid JSON: {error}") from None
         return SocState.from_dict(self, data)
 
-
-_ = (GRAIL_CARD, HEROISM, MERLIN, NUM_BLACK, NUM_WHITE)

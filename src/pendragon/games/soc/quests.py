@@ -319,9 +319,7 @@ class QuestRules(Engine):
             self._award_relic(location, finisher, present)
             self.add_swords(outcome.swords + heroism, 0)
             if present and outcome.cards and not self.result:
-                giver = finisher if finisher in present or (
-                    finisher >= 0 and self.status[finisher] == Status.IN_PLAY
-                ) else present[0]
+                giver = finisher if finisher >= 0 and self.in_play(finisher) else present[0]
                 self.start_offer(outcome.cards, present, giver)
         else:
             self._lose_relic(location)

@@ -34,6 +34,7 @@ from pendragon.games.soc.data import (
     AMBUSHED,
     CAPTURED,
     CHARGED,
+    GONE,
     LOST,
     MERLIN_TRAVELS,
     NOTHING,
@@ -556,7 +557,7 @@ class TurnRules(WhiteCardRules):
         self.agenda.pop()
         if action == A.DRINK_GRAIL:
             self.life[dying] = 4
-            self.grail_owner = -2
+            self.grail_owner = GONE
         else:
             self.die(dying)
 

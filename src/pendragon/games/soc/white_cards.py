@@ -331,19 +331,7 @@ class WhiteCardRules(BlackCardRules):
 
     def unmask(self, seat: int, by_accusation: bool) -> None:
         """SOC-TRAITOR-1: the traitor leaves the board, his hand and two relics."""
-        self.leave_location(seat)
-        self.status[seat] = Status.UNMASKED
-        self.loc[seat] = -1
-        self.life[seat] = 0
-        self.discard_hand(seat)
-        if self.excalibur_owner == seat:
-            self.excalibur_owner = -2
-        if self.grail_owner == seat:
-            self.grail_owner = -2
-        if self.doomed == seat:
-            self.doomed = -1
-        if seat == self.turn_seat:
-            self.turn_flags |= TurnFlag.SKIP_HEROIC  # his turn as a knight is over
+        self.take_off_board(seat, Status.UNMASKED)  # he keeps Lancelot's Armor
         if by_accusation:
             self.add_swords(1, 0)  # SOC-ACCUSE-2
         self.check_end()
