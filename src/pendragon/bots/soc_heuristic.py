@@ -20,10 +20,12 @@ True
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Any
 
+from pendragon.bots.soc_heuristic_mc import MerlinsCompanyPolicy, card_worth, fight_list
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc import actions as A
 
@@ -42,6 +44,13 @@ _POOL_WORTH = {
     "guinevere": 1.0,
     "morgan-2": 0.8,
     "morgan-5": 0.8,
+    # Morgan's witches (Merlin's Company, MC-B-WITCH-*).
+    "witch-7": 2.0,
+    "witch-3": 2.0,
+    "witch-4": 1.5,
+    "witch-2": 1.2,
+    "witch-6": 1.0,
+    "witch-5": 0.5,
 }
 #: Harm of a black card when played (for Clairvoyance, the Armor and Percival's peek).
 _BLACK_HARM = {
@@ -50,25 +59,72 @@ _BLACK_HARM = {
     "despair": 4, "excalibur": 3, "picts": 3, "saxons": 3, "mercenaries": 3,
     "black-knight-7": 4, "lancelot-7": 4, "black-knight-5": 3, "lancelot-5": 3,
     "black-knight-3": 2, "lancelot-3": 2, "black-knight-1": 1, "lancelot-1": 1,
+    "witch-7": 7, "witch-3": 7, "witch-4": 6, "witch-2": 5, "witch-6": 4, "witch-5": 3,
+    "witch-1": 2,
 }
 _WARS = ("picts", "saxons")
+
+#: Combinations of the combat quests as (strength, values needed): two pairs of different
+#: values (SOC-BK-1), a full house (SOC-LANCELOT-1), three different triples (SOC-DRAGON-1).
+_BK_COMBOS = tuple(sorted(
+    ((2 * a + 2 * b, {a: 2, b: 2}) for a in range(1, 6) for b in range(a + 1, 6)),
+    key=lambda c: -c[0]))
+_LANCELOT_COMBOS = tuple(sorted(
+    ((3 * a + 2 * b, {a: 3, b: 2}) for a in range(1, 6) for b in range(1, 6) if a != b),
+    key=lambda c: -c[0]))
+_DRAGON_COMBOS = tuple(sorted(
+    ((3 * (a + b + c), {a: 3, b: 3, c: 3})
+     for a in range(1, 6) for b in range(a + 1, 6) for c in range(b + 1, 6)),
+    key=lambda c: -c[0]))
+#: Mean value of a Black Knight card (5x1, 3x3, 2x5, 1x7) and of a Lancelot card (4x1,
+#: 3x3, 3x5, 1x7), SOC-B-BLACKKNIGHT, SOC-B-LANCELOT.
+_BK_AVERAGE = 31 / 11
+_LANCELOT_AVERAGE = 35 / 11
+#: Black cards of one combat quest arriving per turn of ours (about 3.3 black cards a
+#: round at 5 knights, 11 of the 76 for each combat quest).
+_COMBAT_ARRIVALS = 0.48
+
+
+def _best_combo(
+    combos: tuple[tuple[int, dict[int, int]], ...], placed: Sequence[int],
+    fights: dict[int, int], solo: bool = True,
+) -> tuple[int, int] | None:
+    """(strength, cards still to play) of the strongest combination holding ``placed``
+    that the hand completes (``solo``), or that the hand helps with most (group)."""
+    counts: dict[int, int] = {}
+    for v in placed:
+        counts[v] = counts.get(v, 0) + 1
+    best: tuple[int, int] | None = None
+    best_key: tuple[int, int] | None = None
+    for strength, need in combos:
+        if any(need.get(v, 0) < c for v, c in counts.items()):
+            continue
+        missing = {v: n - counts.get(v, 0) for v, n in need.items()}
+        supply = sum(min(fights.get(v, 0), m) for v, m in missing.items())
+        total = sum(missing.values())
+        if solo and supply < total:
+            continue
+        key = (supply, strength)
+        if best_key is None or key > best_key:
+            best, best_key = (strength, total), key
+    return best
+
+
+def _dragon_supply(placed: Sequence[int], fights: dict[int, int]) -> int:
+    """How many of the Dragon's missing cards this hand can play (SOC-DRAGON-1)."""
+    counts: dict[int, int] = {}
+    for v in placed:
+        counts[v] = counts.get(v, 0) + 1
+    best = 0
+    for _strength, need in _DRAGON_COMBOS:
+        if any(need.get(v, 0) < c for v, c in counts.items()):
+            continue
+        best = max(best, sum(min(fights.get(v, 0), n - counts.get(v, 0)) for v, n in need.items()))
+    return best
 
 
 def _fight_values(hand: dict[str, int]) -> dict[int, int]:
     return {v: hand.get(f"fight-{v}", 0) for v in range(1, 6)}
-
-
-def card_worth(card: str, hand: dict[str, int]) -> float:
-    """How much a white card is worth keeping (lower is given, discarded or spent first)."""
-    if card == "merlin":
-        return 9.0
-    if card.startswith("fight-"):
-        value = int(card[6:]) if card[6:].isdigit() else 3
-        # Spares of a value are worth less than the first copy.
-        return 2.0 + value * 0.6 - 0.4 * max(0, hand.get(card, 0) - 2)
-    if card == "grail":
-        return 4.0 - 0.3 * max(0, hand.get("grail", 0) - 3)
-    return 6.0  # the other special cards
 
 
 class TraitorBelief:
@@ -133,7 +189,7 @@ class TraitorBelief:
         return seat, self.probability(seat)
 
 
-class SocHeuristicBot:
+class SocHeuristicBot(MerlinsCompanyPolicy):
     """Hand-written Shadows over Camelot policy for one seat at a time.
 
     ``track_beliefs`` turns on the traitor belief, which follows the public record of the
@@ -151,16 +207,29 @@ class SocHeuristicBot:
     sacrifice_life = 5
     #: Weight of the Excalibur quest when choosing where to go.
     excal_weight = 1.2
-    #: Weights of the Black Knight and the Dragon when choosing where to go.
-    bk_base = -6.0
+    #: Weight of the Grail quest (three swords) when choosing where to go.
+    grail_weight = 1.0
+    #: Worth of each other knight already on a war (a war won gives each knight present a
+    #: life, SOC-WAR-3: the lives that pay the Progression of Evil).
+    war_company = 2.0
+    #: Worth of drawing white cards at Camelot with an empty hand (less per card held).
+    draw_base = 5.0
+    #: Solo combat quests: worth of going with a combination expected to win by
+    #: ``combat_margin`` or more; weight of the Dragon when choosing where to go.
+    combat_base = 2.5
+    combat_margin = 2.0
     dragon_weight = 0.0
     #: Extra urgency of a Merlin on a quest one black card from defeat.
     merlin_quest_bonus = 1.0
     #: Pledge a Merlin against special black cards worth at least this (see _POOL_WORTH).
-    pool_threshold = 1.0
-    siege_fight_from = 4
+    pool_threshold = 2.0
+    siege_fight_from = 8
+    #: Fight a siege engine with at least this total (it wins when above the d8 roll).
+    siege_target = 7
     #: Go back to Camelot to fight from this many siege engines.
-    siege_return = 8
+    siege_return = 11
+    #: The owner sacrifices Excalibur against a card that would bring this many engines.
+    excal_cancel_siege = 11
 
     __slots__ = ("seed", "track_beliefs", "_rng", "_beliefs", "_replay", "_seen", "_log")
 
@@ -297,6 +366,9 @@ class SocHeuristicBot:
         return f"seat:{best}"
 
     def _d_evil(self, obs: Obs, texts: dict[str, int]) -> str | None:
+        expansion = self.expansion_evil(obs, texts)
+        if expansion is not None:
+            return expansion
         me = self._me(obs)
         siege = obs["siege_engines"]
         if "peek" in texts and not obs["you"]["black_deck_known"]:
@@ -386,9 +458,26 @@ class SocHeuristicBot:
         if self._is_traitor(obs):
             return min(plays, key=lambda t: card_worth(t[5:], self._hand(obs))) if (
                 total == 0 and plays) else "done"
-        if total >= 7 or not plays:
+        target = self.siege_target + (1 if obs["siege_engines"] >= 10 else 0)
+        if total >= target or not plays:
             return "done"
-        return max(plays, key=lambda t: int(t[11:]) if t[11:].isdigit() else 3)
+        # The cheapest set of Fight cards that reaches the target; the strongest if none does.
+        hand = self._hand(obs)
+        # A "?" card counts as a 5 (MC-W-FIGHT-ANY); its value is asked for next.
+        values = sorted((_fight_play_value(t) for t in plays), reverse=True)
+        pool = [v for v in values for _ in range(min(3, hand.get(_fight_card(v), 0)))]
+        best: tuple[float, int] | None = None
+        for size in (1, 2, 3):
+            for combo in itertools.combinations(pool, size):
+                if total + sum(min(v, 5) for v in combo) < target:
+                    continue
+                cost = sum(card_worth(_fight_card(v), hand) for v in combo)
+                if best is None or cost < best[0]:
+                    best = (cost, max(combo))
+            if best is not None:
+                break
+        value = best[1] if best is not None else values[0]
+        return f"play:{_fight_card(value)}"
 
     def _d_kay(self, obs: Obs, texts: dict[str, int]) -> str | None:
         plays = [t for t in texts if t.startswith("play:fight")]
@@ -469,8 +558,14 @@ class SocHeuristicBot:
     def _d_excal(self, obs: Obs, texts: dict[str, int]) -> str | None:
         if self._is_traitor(obs):
             return "pass"
-        card = next((c.get("card") for c in obs["table"]["black_in_play"] if "card" in c), "")
-        return "sacrifice-excalibur" if _BLACK_HARM.get(str(card), 0) >= 8 else "pass"
+        card = str(next((c.get("card") for c in obs["table"]["black_in_play"] if "card" in c), ""))
+        if _BLACK_HARM.get(card, 0) >= 8:
+            return "sacrifice-excalibur"
+        # Near the 12th engine, cancel a card that would bring another (SOC-QUEST-6).
+        engines = _siege_engines_of(card, obs)
+        if engines and obs["siege_engines"] + engines >= self.excal_cancel_siege:
+            return "sacrifice-excalibur"
+        return "pass"
 
     def _d_clairv(self, obs: Obs, texts: dict[str, int]) -> str | None:
         picks = [t for t in texts if t.startswith("choose-black:")]
@@ -534,10 +629,11 @@ class SocHeuristicBot:
         return max(scored)[1]
 
     def _quest_plan(self, obs: Obs) -> dict[str, float]:
-        """How much this seat could do on each quest it may go to (0: nothing)."""
+        """How much this seat could do on each quest it may go to or stay on (0: nothing)."""
         hand = self._hand(obs)
         fights = _fight_values(hand)
         quests = obs["quests"]
+        seat = obs["seat"]
         plans: dict[str, float] = {}
         for war in _WARS:
             played = quests[war]["white"]
@@ -546,48 +642,95 @@ class SocHeuristicBot:
                 needed.add(5)
             mine = sum(1 for v in needed if fights[v] > 0)
             if mine:
-                others = len(quests[war]["knights"])
+                others = len([k for k in quests[war]["knights"] if k != seat])
                 finish = 3.0 if mine >= len(needed) else 0.0
-                plans[war] = mine * (1.0 + 0.6 * quests[war]["figures"]) + finish + 0.5 * others
+                plans[war] = (mine * (1.0 + 0.6 * quests[war]["figures"]) + finish
+                              + self.war_company * others)
         grail = quests["grail"]
         if not grail["over"] and not grail["dark_forest"] and hand.get("grail", 0):
             blacks = len(grail["black"])
-            plans["grail"] = hand["grail"] * (1.5 + 0.3 * blacks) + (
+            plans["grail"] = self.grail_weight * hand["grail"] * (1.5 + 0.3 * blacks) + (
                 4.0 if hand["grail"] + grail["grail_cards"] >= 7 else 0.0)
         excal = quests["excalibur"]
         if not excal["over"]:
-            # Any white card moves the sword: the cheapest two swords of the game.
+            # Any white card moves the sword: the cheapest two swords of the game, and a
+            # life for every knight there when it comes home (SOC-EXCALIBUR-2).
             spare = sum(c for k, c in hand.items() if card_worth(k, hand) < 6.0)
             steps = 5 - excal["position"]
             if spare:
                 plans["excalibur"] = min(spare, steps) * self.excal_weight * (
                     1.0 + 0.25 * max(0, -excal["position"])) + (
                     3.0 if spare + len(excal["knights"]) >= steps else 0.0)
-        pairs = sorted((v for v in range(1, 6) if fights[v] >= 2), reverse=True)
         bk = quests["black-knight"]
-        if len(pairs) >= 2 and not bk["knights"]:
-            strength = 2 * (pairs[0] + pairs[1])
-            blacks = len(bk["black"])
-            plans["black-knight"] = self.bk_base + (strength - 9) * 0.4 + blacks * 1.2
+        if not bk["knights"] or bk["knights"] == [seat]:
+            value = self._combat_plan(bk, fights, _BK_COMBOS, spots=4, average=_BK_AVERAGE)
+            if value is not None:
+                plans["black-knight"] = value
         lance = quests["lancelot"]
-        if lance["side"] == "lancelot" and not lance["knights"]:
-            triples = [v for v in range(1, 6) if fights[v] >= 3]
-            doubles = [v for v in range(1, 6) if fights[v] >= 2]
-            if triples and any(d != triples[-1] for d in doubles):
-                plans["lancelot"] = 4.0 + len(lance["black"]) * 0.5
+        if lance["side"] == "lancelot" and (not lance["knights"] or lance["knights"] == [seat]):
+            value = self._combat_plan(lance, fights, _LANCELOT_COMBOS, spots=5,
+                                      average=_LANCELOT_AVERAGE)
+            if value is not None:
+                plans["lancelot"] = value + 1.0  # and the Armor
         elif lance["side"] == "dragon":
-            played = lance["white"]
-            values = {v for v in played}
-            fits = sum(
-                min(fights[v], 3 - played.count(v))
-                for v in range(1, 6)
-                if fights[v] and (v in values or len(values) < 3)
-            )
-            if fits >= 2:
-                plans["lancelot"] = self.dragon_weight * fits + 0.5 * len(lance["black"])
+            supply = _dragon_supply(lance["white"], fights)
+            if supply:
+                plans["lancelot"] = self.dragon_weight * supply + 0.5 * len(lance["black"])
         return plans
 
+    def _combat_plan(
+        self, quest: dict[str, Any], fights: dict[int, int],
+        combos: tuple[tuple[int, dict[int, int]], ...], spots: int, average: float,
+    ) -> float | None:
+        """Worth of a solo combat quest (SOC-BK-1, SOC-LANCELOT-1) for this hand: the
+        strongest combination the hand completes against the black total expected by the
+        time it is complete (known cards, hidden ones at the average, arrivals meanwhile)."""
+        best = _best_combo(combos, quest["white"], fights)
+        if best is None:
+            return None
+        strength, missing = best
+        black = quest["black"]
+        known = sum(int(c.get("value", average)) if "value" in c else average for c in black)
+        arrivals = _COMBAT_ARRIVALS * (missing + 1)
+        if len(black) + arrivals >= spots:
+            return None  # evil would fill the quest first
+        margin = strength - known - arrivals * average
+        if margin < self.combat_margin:
+            return None
+        return self.combat_base + 0.3 * min(margin, 10.0) + 0.3 * len(quest["white"])
+
+    def _best_play(self, obs: Obs, plays: list[str]) -> str | None:
+        """The Fight card to play where we stand: the one that keeps the strongest
+        combination in reach (combat quests) or a needed value we hold most of (wars)."""
+        me = self._me(obs)
+        location = me["location"]
+        fights = _fight_values(self._hand(obs))
+        quests = obs["quests"]
+        values = [int(t[11:]) for t in plays if t.startswith("play:fight-") and t[11:].isdigit()]
+        if not values or location not in ("black-knight", "lancelot", *_WARS):
+            return None
+        if location in _WARS:
+            return f"play:fight-{max(values, key=lambda v: (fights[v], v))}"
+        quest = quests[location]
+        if location == "black-knight":
+            combos = _BK_COMBOS
+        elif quest["side"] == "lancelot":
+            combos = _LANCELOT_COMBOS
+        else:
+            combos = _DRAGON_COMBOS
+        scored: list[tuple[float, int]] = []
+        for v in values:
+            rest = dict(fights)
+            rest[v] -= 1
+            solo = combos is not _DRAGON_COMBOS
+            best = _best_combo(combos, [*quest["white"], v], rest, solo=solo)
+            scored.append((best[0] if best else -1.0, v))
+        return f"play:fight-{max(scored)[1]}"
+
     def _heroic_score(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
+        expansion = self.expansion_heroic_score(obs, text, texts)
+        if expansion is not None:
+            return expansion
         me = self._me(obs)
         hand = self._hand(obs)
         life = int(me["life"])
@@ -612,13 +755,17 @@ class SocHeuristicBot:
             return self._accuse_score(obs, int(arg))
         if kind == "play":
             # A quest action on the quest we stand on.
+            if location in ("black-knight", "lancelot", *_WARS):
+                best = self._best_play(obs, [t for t in texts if t.startswith("play:")])
+                return 6.0 if text == best else 5.5
             if location == "excalibur":
                 behind = max(0, -int(obs["quests"]["excalibur"]["position"]))
                 return 4.0 - card_worth(arg, hand) * 0.3 + behind * 0.5
             return 6.0
         if kind == "draw-white":
             size = int(me["hand_size"])
-            return 5.0 - 0.4 * size + (1.0 if left == 1 and not obs["turn"]["used"] else 0.0)
+            return self.draw_base - 0.4 * size + (
+                1.0 if left == 1 and not obs["turn"]["used"] else 0.0)
         if kind == "fight-siege":
             strength = self._siege_strength(hand)
             if life <= 1 and strength < 8:
@@ -645,11 +792,8 @@ class SocHeuristicBot:
 
     @staticmethod
     def _siege_strength(hand: dict[str, int]) -> int:
-        """Total of the best fight cards up to 3 cards."""
-        values: list[int] = []
-        for v in range(5, 0, -1):
-            values += [v] * hand.get(f"fight-{v}", 0)
-        return sum(values[:3])
+        """Total of the best Fight cards up to 3 cards ("?" counts as a 5)."""
+        return sum(fight_list(hand)[:3])
 
     def _special_score(self, obs: Obs, card: str, texts: dict[str, int]) -> float:
         me = self._me(obs)
@@ -751,6 +895,31 @@ def _likelihood_ratio(action: int, siege: int, life: int) -> float:
     if A.ACCUSE <= action < A.ACCUSE + 8:
         return 1.5
     return 1.0
+
+
+def _fight_play_value(text: str) -> int:
+    """The value of a ``play:fight-N`` action, with a "?" card (``play:fight-any``) as 6:
+    a key above every printed card (it fights as a 5, the value asked for it next)."""
+    return int(text[11:]) if text[11:].isdigit() else 6
+
+
+def _fight_card(value: int) -> str:
+    return "fight-any" if value == 6 else f"fight-{value}"
+
+
+def _siege_engines_of(card: str, obs: Obs) -> int:
+    """Siege engines the black ``card`` adds when played: Morgan's two (SOC-B-MORGAN-4),
+    or one for a card whose quest is over (SOC-BLACK-3, SOC-QUEST-6)."""
+    quests = obs["quests"]
+    if card == "morgan-4":
+        return 2
+    if card == "excalibur":
+        return 1 if quests["excalibur"]["over"] else 0
+    if card in ("despair", "desolation", "dark-forest"):
+        return 1 if quests["grail"]["over"] else 0
+    if card.startswith("lancelot"):
+        return 1 if quests["lancelot"]["side"] == "over" else 0
+    return 0
 
 
 def _decision_of(state: State) -> str:

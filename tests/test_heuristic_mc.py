@@ -1,0 +1,387 @@
+"""The heuristic's Merlin's Company policies (``bots/soc_heuristic_mc.py``): positions where
+an expansion decision has an obviously right answer, each citing the rule it plays by
+(``docs/rules/soc-expansion.md``), and whole expansion games with no decision left to the
+fallback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import pendragon
+from pendragon.bots.soc_heuristic import SocHeuristicBot
+from pendragon.core.api import CHANCE, State
+from pendragon.games.soc.fixtures import load_state
+from pendragon.runner import bot_seed, play_game
+
+MC = {"expansion": "merlins-company"}
+#: A hand full enough that drawing more cards is not the knight's first need.
+_FULL = {"fight-3": 2, "fight-4": 2, "grail": 2}
+
+
+def _state(knights: list[dict[str, Any]], **extra: Any) -> State:
+    """A 3-player expansion position at seat 0's Heroic phase (unless ``turn`` says)."""
+    data: dict[str, Any] = {
+        "players": len(knights),
+        "options": MC,
+        "knights": knights,
+        "turn": {"seat": 0, "phase": "heroic"},
+        **extra,
+    }
+    return load_state(data)
+
+
+def _play(state: State, *texts: str) -> State:
+    for text in texts:
+        state.apply_action(state.string_to_action(text))
+    return state
+
+
+def _choice(state: State, bot: SocHeuristicBot | None = None) -> str:
+    bot = bot or SocHeuristicBot(0, track_beliefs=False)
+    return state.action_to_string(bot.step(state))
+
+
+def _decision(state: State) -> str:
+    return str(state.observation(None)["waiting"]["decision"])
+
+
+# ---------------------------------------------------------------------- travel cards
+def test_charged_is_paid_with_the_cheapest_pair() -> None:
+    # MC-TRAVEL-CHARGED: two identical Fight cards, or a black sword. A loyal knight pays,
+    # with the pair he needs least (the 1s, not the 5s).
+    state = _play(
+        _state([{"hand": {"fight-1": 2, "fight-5": 2}}, {}, {}]), "move:picts", "travel:charged"
+    )
+    assert _decision(state) == "travel"
+    assert _choice(state) == "play:fight-1"
+
+
+def test_charged_traitor_sometimes_takes_the_black_sword() -> None:
+    # MC-TRAVEL-CHARGED as the traitor: the refusal looks like a knight without a pair.
+    choices = set()
+    for seed in range(12):
+        state = _play(
+            _state([{"hand": {"fight-2": 2}, "loyalty": "traitor"}, {}, {}]),
+            "move:picts",
+            "travel:charged",
+        )
+        choices.add(_choice(state, SocHeuristicBot(seed, track_beliefs=False)))
+    assert choices == {"stay", "play:fight-2"}
+
+
+def _travel_choice(hand: dict[str, int], card: str, life: int = 4) -> str:
+    """The bot takes the heroic decision (it sees the engines), then the move is made and
+    ``card`` drawn: its answer to the travel card."""
+    state = _state([{"hand": hand, "life": life}, {}, {}], siege_engines=3)
+    bot = SocHeuristicBot(0, track_beliefs=False)
+    bot.step(state)  # looks at the position; the move itself is forced below
+    _play(state, "move:saxons", f"travel:{card}")
+    assert _decision(state) == "travel"
+    return _choice(state, bot)
+
+
+def test_lost_and_ambushed_are_told_apart() -> None:
+    # MC-TRAVEL-LOST: a Grail card finds the way (go). MC-TRAVEL-AMBUSHED: with a lone
+    # Fight 1 the new engine would win the fight, so he stays. Both offer stay/go: the
+    # bot tells them apart by the engine the Ambush added.
+    hand = {"grail": 2, "fight-1": 1}
+    assert _travel_choice(hand, "lost") == "go"
+    assert _travel_choice(hand, "ambushed") == "stay"
+
+
+def test_ambushed_is_fought_with_a_strong_hand() -> None:
+    # MC-TRAVEL-AMBUSHED: Fight 5+5+4 beats the die 7 times in 8: fight, and arrive.
+    assert _travel_choice({"fight-5": 2, "fight-4": 1, "grail": 1}, "ambushed") == "go"
+    assert _travel_choice({"fight-2": 1}, "ambushed", life=1) == "stay"
+
+
+def test_a_captured_knight_is_freed_with_the_cheapest_special_card() -> None:
+    # MC-TRAVEL-CAPTURED, MC-RULING-7: freeing him costs a special card and the special
+    # action; a captive plays nothing but Evil, so it beats drawing cards. New Hope goes,
+    # the Merlin stays.
+    state = _state(
+        [{"hand": {"new-hope": 1, "merlin": 1, "fight-2": 1}}, {"captured": True}, {}]
+    )
+    assert _choice(state) == "free:1"
+    _play(state, "free:1")
+    assert _choice(state) == "play:new-hope"
+
+
+def test_the_traitor_leaves_the_captive_where_he_is() -> None:
+    # MC-TRAVEL-CAPTURED as the traitor: a captured knight is one knight fewer.
+    state = _state(
+        [{"hand": {"new-hope": 1}, "loyalty": "traitor"}, {"captured": True}, {}]
+    )
+    assert _choice(state) != "free:1"
+
+
+# ---------------------------------------------------------------------- Merlin
+def test_merlins_card_is_taken_first() -> None:
+    # MC-MERLIN: on an open quest with the Merlin figure, a free card once a turn (not an
+    # action): take it before playing.
+    state = _state(
+        [{"location": "picts", "hand": {"fight-3": 1}}, {}, {}], effects={"merlin": "picts"}
+    )
+    assert _choice(state) == "merlin-draw"
+
+
+def test_merlin_to_the_rescue_guards_finished_excalibur() -> None:
+    # MC-W-MERLIN-RESCUE + MC-MERLIN: on a finished quest Merlin stops its black cards
+    # adding siege engines; Excalibur's are the most numerous. (With a full hand: the
+    # special card is the best use of the turn's action.)
+    state = _state(
+        [{"hand": {"merlin-to-the-rescue": 1, **_FULL}}, {}, {}],
+        quests={"excalibur": {"over": True}},
+    )
+    assert _choice(state) == "special:merlin-to-the-rescue"
+    _play(state, "special:merlin-to-the-rescue")
+    assert _choice(state) == "target:excalibur"
+
+
+# ---------------------------------------------------------------------- white cards
+def test_fight_any_takes_the_missing_value_on_a_war() -> None:
+    # MC-W-FIGHT-ANY: on the Picts with 1, 2, 3 played and a Fight 5 in hand, the "?"
+    # card is the missing 4.
+    state = _state(
+        [{"location": "picts", "hand": {"fight-any": 1, "fight-5": 1}}, {}, {}],
+        quests={"picts": {"white": ["fight-1", "fight-2", "fight-3"], "figures": 2}},
+    )
+    _play(state, "play:fight-any")
+    assert _decision(state) == "value"
+    assert _choice(state) == "value:4"
+
+
+def test_fight_any_is_a_five_in_a_siege_fight() -> None:
+    # MC-RULING-4: in a siege fight the "?" card takes a chosen value: the highest.
+    state = _state([{"hand": {"fight-any": 1}}, {}, {}], siege_engines=9)
+    _play(state, "fight-siege", "play:fight-any")
+    assert _decision(state) == "value"
+    assert _choice(state) == "value:5"
+
+
+def test_truce_saves_a_war_about_to_be_lost() -> None:
+    # MC-W-TRUCE: three Picts (the fourth loses the war): clear that board.
+    state = _state(
+        [{"hand": {"truce": 1}}, {}, {}],
+        quests={"picts": {"figures": 3}, "saxons": {"figures": 1}},
+    )
+    assert _choice(state) == "special:truce"
+    _play(state, "special:truce")
+    assert _choice(state) == "target:picts"
+
+
+def test_dispel_lifts_the_dark_forest_from_an_open_grail() -> None:
+    # MC-W-DISPEL: the Dark Forest stops every Grail play; Morgan's Witch 5 only matters
+    # with a traitor.
+    state = _state(
+        [{"hand": {"dispel": 1, **_FULL}}, {}, {}],
+        effects={"dark_forest": True, "witches": [5]},
+        quests={"excalibur": {"over": True}},
+    )
+    assert _choice(state) == "special:dispel"
+    _play(state, "special:dispel")
+    assert _choice(state) == "choose-black:dark-forest"
+
+
+def test_tournament_heals_a_dying_knight() -> None:
+    # MC-W-TOURNAMENT: two life at 1 life comes before anything else.
+    state = _state([{"life": 1, "hand": {"tournament": 1, "fight-2": 1}}, {}, {}])
+    assert _choice(state) == "special:tournament"
+    _play(state, "special:tournament")
+    assert _choice(state) == "self"
+
+
+def test_call_for_help_is_answered_by_knights_who_can_play_there() -> None:
+    # MC-W-CALL-FOR-HELP: seat 0 on the Saxons calls; seat 1 holds the values still
+    # missing there and comes (a free move, no travel card); seat 2 holds nothing for it.
+    state = _state(
+        [
+            {"location": "saxons", "hand": {"call-for-help": 1}},
+            {"hand": {"fight-4": 1, "fight-5": 1}},
+            {"hand": {"grail": 1}},
+        ],
+        quests={"saxons": {"white": ["fight-1", "fight-2", "fight-3"], "figures": 2}},
+    )
+    assert _choice(state) == "special:call-for-help"
+    _play(state, "special:call-for-help")
+    answers = {}
+    while _decision(state) == "call":
+        seat = state.current_player()
+        answers[seat] = _choice(state)
+        _play(state, answers[seat])
+    assert answers == {1: "answer", 2: "pass"}
+    assert state.observation(None)["knights"][1]["location"] == "saxons"
+
+
+# ---------------------------------------------------------------------- Morgan's Witches
+def test_witch_4_costs_a_grail_card_at_low_life_and_a_life_at_full_life() -> None:
+    # MC-B-WITCH-4: each knight discards a Grail card or loses a life.
+    state = _state(
+        [{"life": 2, "hand": {"grail": 1}}, {"life": 6, "hand": {"grail": 1}}, {}],
+        turn={"seat": 0, "phase": "evil"},
+        black_top=["witch-4"],
+    )
+    _play(state, "draw-black")
+    answers = {}
+    while not state.is_terminal() and _decision(state) in ("pool", "witch4"):
+        seat = state.current_player()
+        text = _choice(state)
+        if _decision(state) == "witch4":
+            answers[seat] = text
+        _play(state, text)
+    assert answers[0] == "play:grail"
+    assert answers[1] == "lose-life"
+
+
+# ---------------------------------------------------------------------- knights
+def test_lamorak_pays_with_cards_when_life_is_short() -> None:
+    # MC-KNIGHT-LAMORAK: Morgan takes a life from everyone (SOC-B-MORGAN-1); at 2 life
+    # Sir Lamorak discards 2 cards instead; at 5 life with a thin hand he keeps them.
+    for life, hand, expected in ((2, {"fight-1": 2, "grail": 2}, "lamorak-discard"),
+                                 (5, {"fight-1": 1, "grail": 1}, "pass")):
+        state = _state(
+            [{"knight": "lamorak", "life": life, "hand": hand}, {}, {}],
+            turn={"seat": 0, "phase": "evil"},
+            black_top=["morgan-1"],
+        )
+        _play(state, "draw-black")
+        while _decision(state) == "pool":
+            _play(state, "pass")
+        assert _decision(state) == "lamorak"
+        assert _choice(state) == expected, (life, hand)
+
+
+def test_geraint_skips_evil_with_two_cheap_cards() -> None:
+    # MC-KNIGHT-GERAINT: two white cards instead of the Progression of Evil. Offered by
+    # ``expansion_evil`` (the base Evil policy is to ask it first): two spare Fight 1s go;
+    # with only precious cards (a Merlin and a Fight 5 pair), no; the traitor never skips.
+    bot = SocHeuristicBot(0, track_beliefs=False)
+    for hand, loyalty, expected in (
+        ({"fight-1": 3, "fight-4": 1}, "loyal", "geraint-skip-evil"),
+        ({"merlin": 1, "fight-5": 1, "tournament": 1, "piety": 1}, "loyal", None),
+        ({"fight-1": 3, "fight-4": 1}, "traitor", None),
+    ):
+        state = _state(
+            [{"knight": "geraint", "hand": hand, "loyalty": loyalty}, {}, {}],
+            turn={"seat": 0, "phase": "evil"},
+        )
+        texts = {state.action_to_string(a): a for a in state.legal_actions()}
+        assert "geraint-skip-evil" in texts
+        assert bot.expansion_evil(state.observation(0), texts) == expected, hand
+
+
+@pytest.mark.parametrize(("life", "expected"), [(6, "caradoc-trade"), (2, "end-turn")])
+def test_caradoc_trades_only_a_spare_life(life: int, expected: str) -> None:
+    # MC-KNIGHT-CARADOC, MC-RULING-1: a life for two cards, not a heroic action; with
+    # nothing else left to do, a knight at full life trades, one at 2 life does not.
+    state = _state(
+        [{"knight": "caradoc", "life": life}, {}, {}],
+        turn={"seat": 0, "phase": "heroic", "actions_left": 0, "used": ["move"]},
+    )
+    assert "caradoc-trade" in [state.action_to_string(a) for a in state.legal_actions()]
+    assert _choice(state) == expected
+
+
+# ---------------------------------------------------------------------- whole games
+def _seen_decisions(players: int, seed: int, traitor: bool) -> set[str]:
+    """Decisions met in one expansion game of heuristic bots."""
+    seen: set[str] = set()
+    game = pendragon.load_game("soc", players=players, seed=seed, no_traitor=not traitor, **MC)
+    bots = [SocHeuristicBot(bot_seed(game.seed, s)) for s in range(players)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        seen.add(str(state.observation(None)["waiting"]["decision"]))
+        state.apply_action(bots[player].step(state))
+    return seen
+
+
+def test_base_game_moves_are_left_to_the_base_policy() -> None:
+    # SOC-HERO-3 vs MC-TRAVEL: without the expansion there are no travel cards, so the
+    # mixin scores no base-game move (the travel risk only exists with the expansion).
+    bot = SocHeuristicBot(0, track_beliefs=False)
+    base = load_state({"players": 3, "knights": [{"hand": {"fight-3": 1}}, {}, {}],
+                       "turn": {"seat": 0, "phase": "heroic"}})
+    texts = {base.action_to_string(a): a for a in base.legal_actions()}
+    assert bot.expansion_heroic_score(base.observation(0), "move:picts", texts) is None
+    expansion = _state([{"hand": {"fight-3": 1}}, {}, {}])
+    texts = {expansion.action_to_string(a): a for a in expansion.legal_actions()}
+    assert bot.expansion_heroic_score(expansion.observation(0), "move:picts", texts) is not None
+
+
+def test_expansion_decisions_all_have_a_policy() -> None:
+    # MC-TRAVEL, MC-W-*, MC-B-WITCH-*, MC-KNIGHT-*: every decision met in expansion games
+    # (5 and 8 players, with and without the traitor deck) has its own policy function.
+    bot = SocHeuristicBot(0)
+    seen: set[str] = set()
+    for players, seed, traitor in ((5, 11, False), (5, 12, True), (8, 13, True), (8, 14, False)):
+        seen |= _seen_decisions(players, seed, traitor)
+    missing = {d for d in seen if not hasattr(bot, "_d_" + d.replace("-", "_"))}
+    assert "travel" in seen
+    assert not missing
+
+
+def test_expansion_games_never_reach_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fallback (cheapest card, or pass) is for positions no policy foresaw; in
+    # expansion games every decision is taken by a policy.
+    calls: list[str] = []
+    original = SocHeuristicBot._fallback
+
+    def counting(self: SocHeuristicBot, obs: dict[str, Any], texts: dict[str, int]) -> int:
+        calls.append(obs["waiting"]["decision"])
+        return original(self, obs, texts)
+
+    monkeypatch.setattr(SocHeuristicBot, "_fallback", counting)
+    for players, seed in ((5, 21), (8, 22)):
+        game = pendragon.load_game("soc", players=players, seed=seed, **MC)
+        final = play_game(game, [SocHeuristicBot(bot_seed(game.seed, s)) for s in range(players)])
+        assert final.is_terminal()
+    assert calls == []
+
+
+class _SeatView:
+    """Exactly what a seat sees: its observation and its legal actions."""
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._seat = state.current_player()
+
+    def current_player(self) -> int:
+        return self._seat
+
+    def legal_actions(self) -> list[int]:
+        return self._state.legal_actions()
+
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        if seat != self._seat:
+            raise AssertionError(f"seat {self._seat} asked for the view of {seat}")
+        return self._state.observation(seat)
+
+
+def test_expansion_policy_reads_only_the_seat_view() -> None:
+    # MC-TRAVEL: the travel decision's memory (engines at the seat's last heroic decision)
+    # comes from the seat's own observations; given nothing but the seat's view, the bot
+    # chooses what it chooses from the full state, travel decisions included.
+    game = pendragon.load_game("soc", players=5, seed=3, **MC)
+    state = game.new_initial_state()
+    twins = [
+        (SocHeuristicBot(s, track_beliefs=False), SocHeuristicBot(s, track_beliefs=False))
+        for s in range(5)
+    ]
+    travels = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        full, blind = twins[player]
+        travels += _decision(state) == "travel"
+        action = full.step(state)
+        assert blind.step(_SeatView(state)) == action  # type: ignore[arg-type]
+        state.apply_action(action)
+    assert travels > 0
