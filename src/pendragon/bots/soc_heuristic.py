@@ -200,8 +200,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     #: Progression of Evil: lose a life from this much life, add engines up to this many.
     evil_life = 4
     evil_siege = 0
-    #: ...one less once Excalibur and the Grail are over (their black cards become engines).
-    late_life_discount = 0
+    #: ...one life lower on a war about to be won (its life is coming).
+    life_coming_discount = 1
     #: Heroic phase: sacrifice a life for a second action from this much life; fight
     #: siege engines from this many.
     sacrifice_life = 5
@@ -393,9 +393,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         # Once quests are over their black cards turn into siege engines, so near the
         # 12th engine life is the cheapest evil.
         life_floor = self.evil_life - (1 if siege >= 8 else 0) - (1 if siege >= 10 else 0)
-        quests = obs["quests"]
-        if quests["excalibur"]["over"] and quests["grail"]["over"]:
-            life_floor -= self.late_life_discount
+        if self._life_coming(obs):
+            life_floor -= self.life_coming_discount
         if life >= max(2, life_floor) and "lose-life" in texts:
             return "lose-life"
         if top_harm is not None and top_harm <= 2:
@@ -405,6 +404,20 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         if top_harm is not None and top_harm >= 6 and siege <= 9:
             return "add-siege"
         return "draw-black"
+
+    @staticmethod
+    def _life_coming(obs: Obs) -> bool:
+        """Whether this knight stands on a quest about to be won, a life for each knight
+        present (SOC-WAR-3, SOC-EXCALIBUR-2): no more cards missing than knights there."""
+        location = obs["knights"][obs["seat"]]["location"]
+        if location == "excalibur":
+            excal = obs["quests"]["excalibur"]
+            return 5 - int(excal["position"]) <= len(excal["knights"])
+        if location not in _WARS:
+            return False
+        war = obs["quests"][location]
+        missing = 5 - len(set(war["white"]))
+        return missing <= min(2, len(war["knights"])) and war["figures"] <= 2
 
     def _d_face(self, obs: Obs, texts: dict[str, int]) -> str | None:
         return "face-down"  # one more white card; only the drawer knows the card
@@ -750,7 +763,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
                     return 1.0
             return -1.0
         if kind == "heal":
-            return 9.0 if life <= 2 else (3.0 if life <= 3 else -0.5)
+            return 20.0 if life <= 2 else (3.0 if life <= 3 else -0.5)
         if kind == "accuse":
             return self._accuse_score(obs, int(arg))
         if kind == "play":
