@@ -8,6 +8,7 @@ import random
 import pytest
 
 import pendragon
+from pendragon.bots.base import Bot
 from pendragon.bots.heuristic import HeuristicBot
 from pendragon.bots.ismcts import CanonicalRandom, ISMCTSBot, soc_evaluate
 from pendragon.core.api import CHANCE, State
@@ -89,8 +90,38 @@ def test_ismcts_keeps_the_best_card_and_swaps_the_worst(toy_registered: type[Toy
     game = pendragon.load_game("toy", seed=1)
     top = game.cards  # type: ignore[attr-defined]
     keep, swap = game.keep, game.swap  # type: ignore[attr-defined]
-    assert ISMCTSBot(seed=1, iterations=300).step(_toy_position(toy_registered, top)) == keep
-    assert ISMCTSBot(seed=1, iterations=300).step(_toy_position(toy_registered, 1)) == swap
+    def search() -> ISMCTSBot:  # the search alone, with random rollouts
+        return ISMCTSBot(seed=1, iterations=300, rollout="random", prior_margin=None)
+
+    assert search().step(_toy_position(toy_registered, top)) == keep
+    assert search().step(_toy_position(toy_registered, 1)) == swap
+
+
+class _Stubborn:
+    """A rollout policy that always plays the highest legal action."""
+
+    def step(self, state: State) -> int:
+        return max(state.legal_actions())
+
+
+class _GuidedBot(ISMCTSBot):
+    def _rollout_policy(self, state: State) -> Bot:
+        return _Stubborn()
+
+
+def test_rollout_policy_choice_stands_unless_the_search_clearly_beats_it(
+    toy_registered: type[ToyGame],
+) -> None:
+    # The root keeps the rollout policy's own choice unless another action's mean reward
+    # beats it by more than the margin: rewards lie in [-1, 1], so a margin of 2 never
+    # lets the search overrule it, and without a margin the search alone decides.
+    game = pendragon.load_game("toy", seed=1)
+    state = _toy_position(toy_registered, game.cards)  # type: ignore[attr-defined]
+    stubborn = max(state.legal_actions())
+    assert _GuidedBot(seed=1, iterations=200, prior_margin=2.0).step(state) == stubborn
+    searched = _GuidedBot(seed=1, iterations=200, prior_margin=None).step(state)
+    assert searched == game.keep  # type: ignore[attr-defined]
+    assert searched != stubborn
 
 
 def test_time_budget_and_bad_arguments() -> None:
