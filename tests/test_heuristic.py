@@ -16,6 +16,7 @@ from pendragon.bots.soc_heuristic import SocHeuristicBot, TraitorBelief
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc import actions as A
 from pendragon.runner import bot_seed, play_game
+from tests.seat_view import SeatView
 from tests.toygame import ToyGame
 
 
@@ -70,25 +71,6 @@ def test_soc_heuristic_plays_whole_games_reproducibly() -> None:
     assert first.history() == again.history()
 
 
-class _SeatView:
-    """Exposes exactly what a seat sees: its observation and its legal actions."""
-
-    def __init__(self, state: State) -> None:
-        self._state = state
-        self._seat = state.current_player()
-
-    def current_player(self) -> int:
-        return self._seat
-
-    def legal_actions(self) -> list[int]:
-        return self._state.legal_actions()
-
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        if seat != self._seat:
-            raise AssertionError(f"seat {self._seat} asked for the view of {seat}")
-        return self._state.observation(seat)
-
-
 def test_soc_policy_reads_only_the_observation_and_legal_actions() -> None:
     # The policy itself, handed an object with nothing but the seat's observation and
     # legal actions, chooses exactly what it chooses from the full state.
@@ -107,7 +89,7 @@ def test_soc_policy_reads_only_the_observation_and_legal_actions() -> None:
                 continue
             full, blind = twins[player]
             action = full.step(state)
-            assert blind.step(_SeatView(state)) == action  # type: ignore[arg-type]
+            assert blind.step(SeatView(state)) == action  # type: ignore[arg-type]
             state.apply_action(action)
             steps += 1
         assert steps > 50

@@ -14,6 +14,7 @@ from pendragon.bots.soc_heuristic import SocHeuristicBot
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.fixtures import load_state
 from pendragon.runner import bot_seed, play_game
+from tests.seat_view import SeatView
 
 MC = {"expansion": "merlins-company"}
 #: A hand full enough that drawing more cards is not the knight's first need.
@@ -272,6 +273,22 @@ def test_geraint_skips_evil_with_two_cheap_cards() -> None:
         assert bot.expansion_evil(state.observation(0), texts) == expected, hand
 
 
+def test_geraint_alone_does_not_stall_the_game() -> None:
+    # MC-KNIGHT-GERAINT with SOC-END-4: the last knight in play skipping every Progression of
+    # Evil and drawing his cards back would loop until the 400-round cap, a defeat; alone,
+    # he lets evil progress (a game found by the simulator: seed 1000671, 5 players).
+    hand = {"fight-1": 3, "fight-4": 1}
+    state = _state(
+        [{"knight": "geraint", "hand": hand, "life": 2},
+         {"status": "dead", "life": 0}, {"status": "dead", "life": 0}],
+        turn={"seat": 0, "phase": "evil"},
+    )
+    texts = {state.action_to_string(a): a for a in state.legal_actions()}
+    assert "geraint-skip-evil" in texts
+    assert SocHeuristicBot(0, track_beliefs=False).expansion_evil(
+        state.observation(0), texts) is None
+
+
 @pytest.mark.parametrize(("life", "expected"), [(6, "caradoc-trade"), (2, "end-turn")])
 def test_caradoc_trades_only_a_spare_life(life: int, expected: str) -> None:
     # MC-KNIGHT-CARADOC, MC-RULING-1: a life for two cards, not a heroic action; with
@@ -344,25 +361,6 @@ def test_expansion_games_never_reach_the_fallback(monkeypatch: pytest.MonkeyPatc
     assert calls == []
 
 
-class _SeatView:
-    """Exactly what a seat sees: its observation and its legal actions."""
-
-    def __init__(self, state: State) -> None:
-        self._state = state
-        self._seat = state.current_player()
-
-    def current_player(self) -> int:
-        return self._seat
-
-    def legal_actions(self) -> list[int]:
-        return self._state.legal_actions()
-
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        if seat != self._seat:
-            raise AssertionError(f"seat {self._seat} asked for the view of {seat}")
-        return self._state.observation(seat)
-
-
 def test_expansion_policy_reads_only_the_seat_view() -> None:
     # MC-TRAVEL: the travel decision's memory (engines at the seat's last heroic decision)
     # comes from the seat's own observations; given nothing but the seat's view, the bot
@@ -382,6 +380,6 @@ def test_expansion_policy_reads_only_the_seat_view() -> None:
         full, blind = twins[player]
         travels += _decision(state) == "travel"
         action = full.step(state)
-        assert blind.step(_SeatView(state)) == action  # type: ignore[arg-type]
+        assert blind.step(SeatView(state)) == action  # type: ignore[arg-type]
         state.apply_action(action)
     assert travels > 0

@@ -231,7 +231,9 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     #: The owner sacrifices Excalibur against a card that would bring this many engines.
     excal_cancel_siege = 11
 
-    __slots__ = ("seed", "track_beliefs", "_rng", "_beliefs", "_replay", "_seen", "_log")
+    __slots__ = (
+        "seed", "track_beliefs", "_rng", "_beliefs", "_replay", "_seen", "_log", "_plans",
+    )
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
         self.seed = seed
@@ -242,6 +244,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         self._seen = 0
         #: Public events (seat, action id, siege engines and the seat's life then).
         self._log: list[tuple[int, int, int, int]] = []
+        #: The quest plan of the observation being decided on (computed once a decision).
+        self._plans: tuple[Obs, dict[str, float]] | None = None
 
     def __repr__(self) -> str:
         return f"SocHeuristicBot(seed={self.seed!r})"
@@ -643,6 +647,13 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
 
     def _quest_plan(self, obs: Obs) -> dict[str, float]:
         """How much this seat could do on each quest it may go to or stay on (0: nothing)."""
+        if self._plans is not None and self._plans[0] is obs:
+            return self._plans[1]
+        plans = self._plan_quests(obs)
+        self._plans = (obs, plans)
+        return plans
+
+    def _plan_quests(self, obs: Obs) -> dict[str, float]:
         hand = self._hand(obs)
         fights = _fight_values(hand)
         quests = obs["quests"]

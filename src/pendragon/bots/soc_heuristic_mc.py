@@ -157,8 +157,12 @@ class MerlinsCompanyPolicy:
     def expansion_evil(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """The Progression of Evil's expansion choice, or None to let the base policy
         choose: MC-KNIGHT-GERAINT skips it with two white cards when two cheap ones are
-        there (or life is short). The traitor never skips his evil."""
+        there (or life is short). The traitor never skips his evil, nor does Geraint left
+        alone: with no other knight to move the game on, skipping every turn and drawing
+        the cards back would stall it until the safety cap, a defeat (SOC-END-4)."""
         if "geraint-skip-evil" not in texts or self._is_traitor(obs):
+            return None
+        if sum(1 for k in obs["knights"] if k["status"] == "in-play") <= 1:
             return None
         me = self._me(obs)
         cost = _cheapest(self._hand(obs), 2)
