@@ -41,7 +41,7 @@ def test_black_knight_play_keeps_the_strongest_two_pairs() -> None:
 def test_best_combo_needs_the_hand_to_complete_a_solo_quest() -> None:
     # SOC-BK-1: 3-3 placed and one 5 in hand cannot make two pairs; two 5s can (16).
     assert _best_combo(_BK_COMBOS, [3, 3], {5: 1}) is None
-    assert _best_combo(_BK_COMBOS, [3, 3], {5: 2}) == (16, 2)
+    assert _best_combo(_BK_COMBOS, [3, 3], {5: 2}) == (16, 2, 2)
 
 
 def test_knight_stays_on_his_solo_quest_while_he_can_finish_it() -> None:

@@ -88,13 +88,14 @@ _COMBAT_ARRIVALS = 0.48
 def _best_combo(
     combos: tuple[tuple[int, dict[int, int]], ...], placed: Sequence[int],
     fights: dict[int, int], solo: bool = True,
-) -> tuple[int, int] | None:
-    """(strength, cards still to play) of the strongest combination holding ``placed``
-    that the hand completes (``solo``), or that the hand helps with most (group)."""
+) -> tuple[int, int, int] | None:
+    """(strength, cards still to play, cards of them the hand holds) of the strongest
+    combination holding ``placed`` that the hand completes (``solo``), or that the hand
+    helps with most (a group quest: the Dragon)."""
     counts: dict[int, int] = {}
     for v in placed:
         counts[v] = counts.get(v, 0) + 1
-    best: tuple[int, int] | None = None
+    best: tuple[int, int, int] | None = None
     best_key: tuple[int, int] | None = None
     for strength, need in combos:
         if any(need.get(v, 0) < c for v, c in counts.items()):
@@ -106,20 +107,7 @@ def _best_combo(
             continue
         key = (supply, strength)
         if best_key is None or key > best_key:
-            best, best_key = (strength, total), key
-    return best
-
-
-def _dragon_supply(placed: Sequence[int], fights: dict[int, int]) -> int:
-    """How many of the Dragon's missing cards this hand can play (SOC-DRAGON-1)."""
-    counts: dict[int, int] = {}
-    for v in placed:
-        counts[v] = counts.get(v, 0) + 1
-    best = 0
-    for _strength, need in _DRAGON_COMBOS:
-        if any(need.get(v, 0) < c for v, c in counts.items()):
-            continue
-        best = max(best, sum(min(fights.get(v, 0), n - counts.get(v, 0)) for v, n in need.items()))
+            best, best_key = (strength, total, supply), key
     return best
 
 
@@ -697,7 +685,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
             if value is not None:
                 plans["lancelot"] = value + 1.0  # and the Armor
         elif lance["side"] == "dragon":
-            supply = _dragon_supply(lance["white"], fights)
+            group = _best_combo(_DRAGON_COMBOS, lance["white"], fights, solo=False)
+            supply = group[2] if group else 0
             if supply:
                 plans["lancelot"] = self.dragon_weight * supply + 0.5 * len(lance["black"])
         return plans
@@ -712,7 +701,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         best = _best_combo(combos, quest["white"], fights)
         if best is None:
             return None
-        strength, missing = best
+        strength, missing, _held = best
         black = quest["black"]
         known = sum(int(c.get("value", average)) if "value" in c else average for c in black)
         arrivals = _COMBAT_ARRIVALS * (missing + 1)
