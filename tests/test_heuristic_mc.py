@@ -332,7 +332,7 @@ def test_base_game_moves_are_left_to_the_base_policy() -> None:
 
 
 def test_expansion_decisions_all_have_a_policy() -> None:
-    # MC-TRAVEL, MC-W-*, MC-B-WITCH-*, MC-KNIGHT-*: every decision met in expansion games
+    # MC-TRAVEL and the expansion's cards and knights: every decision met in expansion games
     # (5 and 8 players, with and without the traitor deck) has its own policy function.
     bot = SocHeuristicBot(0)
     seen: set[str] = set()

@@ -44,7 +44,7 @@ _POOL_WORTH = {
     "guinevere": 1.0,
     "morgan-2": 0.8,
     "morgan-5": 0.8,
-    # Morgan's witches (Merlin's Company, MC-B-WITCH-*).
+    # Morgan's witches (Merlin's Company, MC-B-WITCH-1 to MC-B-WITCH-7).
     "witch-7": 2.0,
     "witch-3": 2.0,
     "witch-4": 1.5,
