@@ -148,26 +148,24 @@ def test_loyal_heuristic_never_throws_its_last_life_away() -> None:
 def test_heuristic_heals_when_low() -> None:
     # SOC-HERO-7: at 1-2 life with a heal available, heal before anything else.
     healed = low_with_heal = 0
+
+    def watch(state: State, player: int, action: int) -> None:
+        nonlocal healed, low_with_heal
+        if player == CHANCE:
+            return
+        obs = state.observation(player)
+        texts = [state.action_to_string(a) for a in state.legal_actions()]
+        if (
+            obs["waiting"]["decision"] == "heroic"
+            and obs["knights"][player]["life"] <= 2
+            and any(t.startswith("heal:") for t in texts)
+        ):
+            low_with_heal += 1
+            healed += state.action_to_string(action).startswith("heal:")
+
     for seed in range(4):
         game = pendragon.load_game("soc", players=4, seed=300 + seed, no_traitor=True)
-        bots = [SocHeuristicBot(s) for s in range(4)]
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == CHANCE:
-                state.apply_action(state.sample_chance())
-                continue
-            obs = state.observation(player)
-            texts = [state.action_to_string(a) for a in state.legal_actions()]
-            action = bots[player].step(state)
-            if (
-                obs["waiting"]["decision"] == "heroic"
-                and obs["knights"][player]["life"] <= 2
-                and any(t.startswith("heal:") for t in texts)
-            ):
-                low_with_heal += 1
-                healed += state.action_to_string(action).startswith("heal:")
-            state.apply_action(action)
+        play_game(game, [SocHeuristicBot(s) for s in range(4)], on_event=watch)
     assert healed == low_with_heal
 
 

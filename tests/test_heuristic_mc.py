@@ -305,16 +305,13 @@ def test_caradoc_trades_only_a_spare_life(life: int, expected: str) -> None:
 def _seen_decisions(players: int, seed: int, traitor: bool) -> set[str]:
     """Decisions met in one expansion game of heuristic bots."""
     seen: set[str] = set()
+
+    def watch(state: State, player: int, _action: int) -> None:
+        if player != CHANCE:
+            seen.add(str(state.observation(None)["waiting"]["decision"]))
+
     game = pendragon.load_game("soc", players=players, seed=seed, no_traitor=not traitor, **MC)
-    bots = [SocHeuristicBot(bot_seed(game.seed, s)) for s in range(players)]
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply_action(state.sample_chance())
-            continue
-        seen.add(str(state.observation(None)["waiting"]["decision"]))
-        state.apply_action(bots[player].step(state))
+    play_game(game, [SocHeuristicBot(bot_seed(game.seed, s)) for s in range(players)], watch)
     return seen
 
 
