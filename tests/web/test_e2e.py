@@ -262,3 +262,30 @@ def test_a_server_restarted_mid_game_resumes_and_the_game_finishes(
         shot(page, "e2e-restart-end")
     finally:
         second.stop()
+
+
+def test_a_spectator_takes_a_bots_seat_and_another_joins_a_new_one(
+    page: Any, server_process: ServerProcess
+) -> None:
+    # The seat list's two forms: taking a seat a bot is playing, and joining the game in a
+    # new seat (SOC: a newcomer may join while the rules allow it, `can_join`).
+    base = server_process.base
+    created = create_table(base, [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
+                                  {"kind": "bot"}])
+    spectator_link = base + created["spectator"]["link"]
+    page.goto(spectator_link)
+    page.wait_for_selector("[data-testid=board] svg")
+    page.click("[data-testid=take-1]")
+    page.fill("[data-testid=take-name]", "Bors")
+    page.click("[data-testid=take-confirm]")
+    page.wait_for_selector("[data-testid=seat-1].mine")
+    assert "Bors" in page.locator("[data-testid=seat-1]").inner_text()
+    assert page.url != spectator_link  # the page moved to the seat's private link
+
+    page.goto(spectator_link)
+    page.reload()  # only the fragment changed: load the spectator's view afresh
+    page.wait_for_selector("[data-testid=join-name]")
+    page.fill("[data-testid=join-name]", "Gawain")
+    page.click("[data-testid=join-confirm]")
+    page.wait_for_selector("[data-testid=seat-3].mine")
+    assert "Gawain" in page.locator("[data-testid=seat-3]").inner_text()

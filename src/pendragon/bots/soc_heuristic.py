@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pendragon.bots.soc_heuristic_mc import MerlinsCompanyPolicy, card_worth, fight_list
+from pendragon.bots.soc_heuristic_mc import MerlinsCompanyPolicy, card_worth, fight_list, pick
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc import actions as A
 
@@ -203,7 +203,10 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     #: Worth of drawing white cards at Camelot with an empty hand (less per card held).
     draw_base = 5.0
     #: Solo combat quests: worth of going with a combination expected to win by
-    #: ``combat_margin`` or more; weight of the Dragon when choosing where to go.
+    #: ``combat_margin`` or more. The Dragon: worth of each card the hand can add to its
+    #: triples; at 0 only the black cards piled on it (0.5 each) draw a knight holding
+    #: fitting cards there, rarely (pushing the Dragon to its end turns its black cards
+    #: into siege engines, SOC-QUEST-6, and measured worse).
     combat_base = 2.5
     combat_margin = 2.0
     dragon_weight = 0.0
@@ -377,7 +380,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
             return "draw-black"
         known = obs["you"]["black_deck_known"]
         top_harm = next(
-            (_BLACK_HARM.get(k["card"], 3) for k in known
+            (_black_harm(k["card"]) for k in known
              if k["from"] == "top" and k["depth"] == 0),
             None,
         )
@@ -573,22 +576,15 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         return "pass"
 
     def _d_clairv(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        picks = [t for t in texts if t.startswith("choose-black:")]
-        if not picks:
-            return None
         # The card chosen first ends on top: the least harmful for the knights.
-        traitor = self._is_traitor(obs)
-        return (max if traitor else min)(picks, key=lambda t: _BLACK_HARM.get(t[13:], 3))
+        return pick(texts, "choose-black:", _black_harm, highest=self._is_traitor(obs))
 
     def _d_armor(self, obs: Obs, texts: dict[str, int]) -> str | None:
         return self._d_clairv(obs, texts)
 
     def _d_perc_bottom(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        picks = [t for t in texts if t.startswith("choose-black:")]
-        if not picks:
-            return None
-        traitor = self._is_traitor(obs)
-        return (min if traitor else max)(picks, key=lambda t: _BLACK_HARM.get(t[13:], 3))
+        # The card sent to the bottom of the deck: the most harmful for the knights.
+        return pick(texts, "choose-black:", _black_harm, highest=not self._is_traitor(obs))
 
     def _d_msg_target(self, obs: Obs, texts: dict[str, int]) -> str | None:
         seats = [int(t[5:]) for t in texts if t.startswith("seat:")]
@@ -918,6 +914,11 @@ def _fight_play_value(text: str) -> int:
 
 def _fight_card(value: int) -> str:
     return "fight-any" if value == 6 else f"fight-{value}"
+
+
+def _black_harm(card: str) -> float:
+    """How much a black card hurts the knights when played (``_BLACK_HARM``; 3 if unlisted)."""
+    return _BLACK_HARM.get(card, 3)
 
 
 def _siege_engines_of(card: str, obs: Obs) -> int:

@@ -46,6 +46,7 @@ Ambushed! (both offer ``stay``/``go``; the Ambush has added an engine).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 Obs = dict[str, Any]
@@ -104,6 +105,23 @@ def card_worth(card: str, hand: dict[str, int]) -> float:
     if card == "grail":
         return 4.0 - 0.3 * max(0, hand.get("grail", 0) - 3)
     return _SPECIAL_WORTH.get(card, 6.0)
+
+
+def pick(
+    texts: Iterable[str], prefix: str, key: Callable[[str], float], highest: bool = True
+) -> str | None:
+    """The action text starting with ``prefix`` whose argument (the text after the prefix)
+    ``key`` rates highest (lowest when not ``highest``); None when there is none.
+
+    >>> pick(["target:picts", "target:saxons", "pass"], "target:", len)
+    'target:saxons'
+    >>> pick(["pass"], "target:", len) is None
+    True
+    """
+    picks = [t for t in texts if t.startswith(prefix)]
+    if not picks:
+        return None
+    return (max if highest else min)(picks, key=lambda t: key(t[len(prefix):]))
 
 
 def _cheapest(hand: dict[str, int], count: int) -> float:
@@ -417,11 +435,8 @@ class MerlinsCompanyPolicy:
 
     def _d_dispel(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """MC-W-DISPEL: the lasting black card that hurts most (least, as the traitor)."""
-        picks = [t for t in texts if t.startswith("choose-black:")]
-        if not picks:
-            return None
-        pick = max if not self._is_traitor(obs) else min
-        return pick(picks, key=lambda t: self._dispel_worth(obs, t[13:]))
+        return pick(texts, "choose-black:", lambda card: self._dispel_worth(obs, card),
+                    highest=not self._is_traitor(obs))
 
     def _d_truce(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """MC-W-TRUCE: the war closest to defeat (as the traitor: the most advanced)."""
@@ -451,11 +466,8 @@ class MerlinsCompanyPolicy:
 
     def _d_rescue(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """MC-W-MERLIN-RESCUE: where the Merlin figure does most (least, as the traitor)."""
-        targets = [t for t in texts if t.startswith("target:")]
-        if not targets:
-            return None
-        pick = max if not self._is_traitor(obs) else min
-        return pick(targets, key=lambda t: self._merlin_worth(obs, t[7:]))
+        return pick(texts, "target:", lambda quest: self._merlin_worth(obs, quest),
+                    highest=not self._is_traitor(obs))
 
     def _d_free_card(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """MC-TRAVEL-CAPTURED, MC-RULING-7: the cheapest special card frees the captive."""

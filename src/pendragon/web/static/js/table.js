@@ -245,21 +245,30 @@ function takeSeatForm(seat) {
   const form = el("form", { class: "inline" }, name, submit);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    try {
-      const answer = await fetchJson(`/api/table/seats/${seat}/take`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ name: name.value }),
-      });
-      location.replace(answer.link);
-      location.reload();
-    } catch (error) {
-      view.notice = { kind: "error", text: errorText(error.code, error.message) };
+    if (!(await claimSeat(`/api/table/seats/${seat}/take`, name.value))) {
       takingSeat = null;
       render();
     }
   });
   return form;
+}
+
+// Take a seat (a bot's, or a new one) under `name`: on success the page moves to the seat's
+// private link; on failure the error becomes the notice and false is returned.
+async function claimSeat(url, name) {
+  try {
+    const answer = await fetchJson(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name }),
+    });
+    location.replace(answer.link);
+    location.reload();
+    return true;
+  } catch (error) {
+    view.notice = { kind: "error", text: errorText(error.code, error.message) };
+    return false;
+  }
 }
 
 function joinForm() {
@@ -268,18 +277,7 @@ function joinForm() {
   const form = el("form", { class: "inline" }, name, submit);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    try {
-      const answer = await fetchJson("/api/table/join", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ name: name.value }),
-      });
-      location.replace(answer.link);
-      location.reload();
-    } catch (error) {
-      view.notice = { kind: "error", text: errorText(error.code, error.message) };
-      render();
-    }
+    if (!(await claimSeat("/api/table/join", name.value))) render();
   });
   return el("div", { class: "join-box" }, el("p", { class: "muted" }, t("table.join_help")), form);
 }
