@@ -109,3 +109,25 @@ def test_excalibur_is_sacrificed_against_the_twelfth_engine() -> None:
     state.apply_action(state.string_to_action("draw-black"))
     assert state.observation(None)["waiting"]["decision"] == "excal"
     assert _choice(state) == "sacrifice-excalibur"
+
+
+def test_grail_is_left_to_evil_unless_the_knight_can_finish_it() -> None:
+    # SOC-GRAIL-1, SOC-GRAIL-4: holding the Grail against Despair cost more actions than
+    # its swords were worth (docs/bots.md), so a knight with a few Grail cards joins the war
+    # instead; one whose hand completes the seven Grail cards still goes to finish it.
+    despair = ["despair"] * 3
+    hand = {"grail": 3, "fight-2": 1, "fight-4": 1, "fight-1": 2, "merlin": 1}
+    few = _state(
+        [{"life": _HALE, "hand": hand},
+         {"location": "saxons"}, {}],
+        quests={"saxons": {"white": ["fight-1"]}, "excalibur": {"over": True},
+                "grail": {"grail_cards": 2, "black": despair}},
+    )
+    assert _choice(few) == "move:saxons"
+    enough = _state(
+        [{"life": _HALE, "hand": hand},
+         {"location": "saxons"}, {}],
+        quests={"saxons": {"white": ["fight-1"]}, "excalibur": {"over": True},
+                "grail": {"grail_cards": 4, "black": despair}},
+    )
+    assert _choice(enough) == "move:grail"
