@@ -115,19 +115,14 @@ def test_grail_is_left_to_evil_unless_the_knight_can_finish_it() -> None:
     # SOC-GRAIL-1, SOC-GRAIL-4: holding the Grail against Despair cost more actions than
     # its swords were worth (docs/bots.md), so a knight with a few Grail cards joins the war
     # instead; one whose hand completes the seven Grail cards still goes to finish it.
-    despair = ["despair"] * 3
-    hand = {"grail": 3, "fight-2": 1, "fight-4": 1, "fight-1": 2, "merlin": 1}
-    few = _state(
-        [{"life": _HALE, "hand": hand},
-         {"location": "saxons"}, {}],
-        quests={"saxons": {"white": ["fight-1"]}, "excalibur": {"over": True},
-                "grail": {"grail_cards": 2, "black": despair}},
-    )
-    assert _choice(few) == "move:saxons"
-    enough = _state(
-        [{"life": _HALE, "hand": hand},
-         {"location": "saxons"}, {}],
-        quests={"saxons": {"white": ["fight-1"]}, "excalibur": {"over": True},
-                "grail": {"grail_cards": 4, "black": despair}},
-    )
-    assert _choice(enough) == "move:grail"
+    def position(grail_cards: int) -> State:
+        return _state(
+            [{"life": _HALE,
+              "hand": {"grail": 3, "fight-2": 1, "fight-4": 1, "fight-1": 2, "merlin": 1}},
+             {"location": "saxons"}, {}],
+            quests={"saxons": {"white": ["fight-1"]}, "excalibur": {"over": True},
+                    "grail": {"grail_cards": grail_cards, "black": ["despair"] * 3}},
+        )
+
+    assert _choice(position(2)) == "move:saxons"
+    assert _choice(position(4)) == "move:grail"
