@@ -68,6 +68,10 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+#: A table of one human seat (Ann) and two bots.
+ANN_AND_TWO_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
+
+
 def create_table(base: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
     response = httpx.post(base + "/api/tables", json={"game": "soc", "seats": seats},
                           trust_env=False, timeout=10)
@@ -176,8 +180,7 @@ def test_a_seat_never_receives_another_seats_hidden_cards(
     page: Any, server_process: ServerProcess
 ) -> None:
     base = server_process.base
-    created = create_table(base, [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
-                                  {"kind": "bot"}])
+    created = create_table(base, ANN_AND_TWO_BOTS)
     frames: list[str] = []
     responses: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
@@ -270,8 +273,7 @@ def test_a_spectator_takes_a_bots_seat_and_another_joins_a_new_one(
     # The seat list's two forms: taking a seat a bot is playing, and joining the game in a
     # new seat (SOC: a newcomer may join while the rules allow it, `can_join`).
     base = server_process.base
-    created = create_table(base, [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
-                                  {"kind": "bot"}])
+    created = create_table(base, ANN_AND_TWO_BOTS)
     spectator_link = base + created["spectator"]["link"]
     page.goto(spectator_link)
     page.wait_for_selector("[data-testid=board] svg")

@@ -731,11 +731,11 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
             combos = _LANCELOT_COMBOS
         else:
             combos = _DRAGON_COMBOS
+        solo = combos is not _DRAGON_COMBOS  # the Dragon is a group quest
         scored: list[tuple[float, int]] = []
         for v in values:
             rest = dict(fights)
             rest[v] -= 1
-            solo = combos is not _DRAGON_COMBOS
             best = _best_combo(combos, [*quest["white"], v], rest, solo=solo)
             scored.append((best[0] if best else -1.0, v))
         return f"play:fight-{max(scored)[1]}"
