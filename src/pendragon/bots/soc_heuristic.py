@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Sequence
@@ -76,6 +77,7 @@ _DRAGON_COMBOS = tuple(sorted(
     ((3 * (a + b + c), {a: 3, b: 3, c: 3})
      for a in range(1, 6) for b in range(a + 1, 6) for c in range(b + 1, 6)),
     key=lambda c: -c[0]))
+_COMBO_SETS = (_BK_COMBOS, _LANCELOT_COMBOS, _DRAGON_COMBOS)
 #: Mean value of a Black Knight card (5x1, 3x3, 2x5, 1x7) and of a Lancelot card (4x1,
 #: 3x3, 3x5, 1x7), SOC-B-BLACKKNIGHT, SOC-B-LANCELOT.
 _BK_AVERAGE = 31 / 11
@@ -91,17 +93,30 @@ def _best_combo(
 ) -> tuple[int, int, int] | None:
     """(strength, cards still to play, cards of them the hand holds) of the strongest
     combination holding ``placed`` that the hand completes (``solo``), or that the hand
-    helps with most (a group quest: the Dragon)."""
+    helps with most (a group quest: the Dragon).
+
+    >>> _best_combo(_BK_COMBOS, [5], {1: 0, 2: 0, 3: 2, 4: 0, 5: 1})
+    (16, 3, 3)
+    """
+    held = tuple(fights.get(v, 0) for v in range(1, 6))
+    return _best_combo_cached(_COMBO_SETS.index(combos), tuple(sorted(placed)), held, solo)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _best_combo_cached(
+    which: int, placed: tuple[int, ...], held: tuple[int, ...], solo: bool
+) -> tuple[int, int, int] | None:
+    """:func:`_best_combo` on hashable arguments (rollouts ask the same questions often)."""
     counts: dict[int, int] = {}
     for v in placed:
         counts[v] = counts.get(v, 0) + 1
     best: tuple[int, int, int] | None = None
     best_key: tuple[int, int] | None = None
-    for strength, need in combos:
+    for strength, need in _COMBO_SETS[which]:
         if any(need.get(v, 0) < c for v, c in counts.items()):
             continue
         missing = {v: n - counts.get(v, 0) for v, n in need.items()}
-        supply = sum(min(fights.get(v, 0), m) for v, m in missing.items())
+        supply = sum(min(held[v - 1], m) for v, m in missing.items())
         total = sum(missing.values())
         if solo and supply < total:
             continue
