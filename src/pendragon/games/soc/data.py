@@ -232,6 +232,7 @@ class SocData(State):
         "black_top",
         "black_bottom",
         "black_discard",
+        "black_discard_unseen",
         "limbo",
         "bk_white",
         "bk_black",
@@ -311,6 +312,8 @@ class SocData(State):
         self.black_top: list[int] = []  # known cards above the unordered middle; [-1] is the top
         self.black_bottom: list[int] = []  # known cards below it; [0] is drawn first
         self.black_discard = [0] * NUM_BLACK
+        # The part of black_discard that went there never shown (SOC-RULING-65).
+        self.black_discard_unseen = [0] * NUM_BLACK
         self.limbo: list[int] = []  # black cards drawn and not yet placed or discarded
         self.bk_white: list[int] = []
         self.bk_black: list[int] = []
@@ -379,9 +382,9 @@ class SocData(State):
     )
     FLAT_LISTS = (
         "knight", "life", "loc", "status", "loyalty", "accused", "white_deck", "white_discard",
-        "black_deck", "black_top", "black_bottom", "black_discard", "limbo", "bk_white",
-        "bk_black", "ld_white", "ld_black", "grail_black", "war_figures", "agenda", "offer",
-        "offer_eligible", "contrib", "siege_cards", "pledges", "held", "picks", "answered",
-        "travel_deck", "travel_discard", "black_removed", "white_removed", "captured",
+        "black_deck", "black_top", "black_bottom", "black_discard", "black_discard_unseen",
+        "limbo", "bk_white", "bk_black", "ld_white", "ld_black", "grail_black", "war_figures",
+        "agenda", "offer", "offer_eligible", "contrib", "siege_cards", "pledges", "held", "picks",
+        "answered", "travel_deck", "travel_discard", "black_removed", "white_removed", "captured",
         "seat_order",
     )

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from pendragon.games.soc.cards import (
+    BLACK,
     DIVINE_FAVOR,
     LAMORAK,
     NUM_BLACK,
@@ -217,9 +218,16 @@ class Engine(SocData):
         self.forget_hand(seat)
 
     def discard_black(self, kind: int) -> None:
-        """Put a black card (leaving limbo) on the black discard pile."""
+        """Put a black card (leaving limbo) on the black discard pile.
+
+        A card in limbo was read out when drawn, except a combat card: only its drawer saw
+        it (SOC-BLACK-2), so one discarded from limbo (cancelled by Excalibur, or for a quest
+        that is over) goes unseen (SOC-RULING-65).
+        """
         self.limbo.remove(kind)
         self.black_discard[kind] += 1
+        if BLACK[kind].combat_value:
+            self.black_discard_unseen[kind] += 1
 
     def discard_code(self, code: int) -> None:
         """Discard a white card from a board or a fight (a "?" card carries its value)."""
@@ -234,6 +242,7 @@ class Engine(SocData):
         for kind in range(NUM_BLACK):
             deck[kind] += self.black_discard[kind]
             self.black_discard[kind] = 0
+            self.black_discard_unseen[kind] = 0
         for code in self.black_top:
             deck[code % KNOWN_BASE] += 1
         for code in self.black_bottom:

@@ -368,6 +368,8 @@ class QuestRules(Engine):
             return
         for code in whites:
             self.discard_code(code)
+        # Seen cards, all of them: combat cards were turned face up by _begin_combat_end
+        # (SOC-RULING-34), so none adds to black_discard_unseen (SOC-RULING-65).
         for code in blacks:
             self.black_discard[code % FACE_DOWN_BASE] += 1
         whites.clear()

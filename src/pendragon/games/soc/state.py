@@ -287,6 +287,9 @@ class SocState(ViewRules):
                         raise CorruptStateError(f"bad agenda task {task!r}")
                     agenda.append((parts[0], parts[1], parts[2], parts[3]))
                 state.agenda = agenda
+            elif name == "black_discard_unseen" and name not in data:
+                # Saved before the field existed: the whole discard pile counts as seen.
+                state.black_discard_unseen = [0] * NUM_BLACK
             elif name in ("accused", "captured"):
                 flags = data[name]
                 if not isinstance(flags, list) or not all(isinstance(x, bool) for x in flags):
@@ -387,6 +390,14 @@ class SocState(ViewRules):
             black[kind] += count
         if black != self.game.black_total:
             raise CorruptStateError("black cards are not all accounted for exactly once")
+        unseen = self.black_discard_unseen
+        if len(unseen) != NUM_BLACK or any(
+            not 0 <= count <= self.black_discard[kind]
+            or (count and not BLACK[kind].combat_value)
+            for kind, count in enumerate(unseen)
+        ):
+            # Only combat cards can leave play unseen (SOC-RULING-65).
+            raise CorruptStateError("unseen black discards must be combat cards of the pile")
         for seat in range(n):
             if not 0 <= self.life[seat] <= 6:
                 raise CorruptStateError(f"seat {seat} has life {self.life[seat]}")
@@ -413,9 +424,13 @@ class SocState(ViewRules):
 
         What ``seat`` cannot see is pooled and dealt again at random into the same places:
         the other hands (beyond the cards ``seat`` knows are there), the white and black
-        decks (but the positions ``seat`` knows), the face-down discards, face-down black
-        cards others placed, privately held cards, and the loyalty cards it has not seen.
-        The chance stream is reseeded so the real future cannot be read from the copy.
+        decks (but the positions ``seat`` knows), the white discard pile, the black cards
+        discarded unseen, face-down black cards others placed, privately held cards, and the
+        loyalty cards it has not seen. The black discard pile's publicly seen cards stay in
+        place: every black card read out when drawn is remembered (perfect recall,
+        SOC-RULING-65); only the unseen ones are redealt, each as a combat card of its
+        known quest. The chance stream is reseeded so the real future cannot be read from
+        the copy.
         """
         if not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
@@ -521,8 +536,14 @@ class SocState(ViewRules):
                 pool.append(kind)
                 free.append(("picks", index))
         deck_size = sum(self.black_deck)
+        # Perfect recall (SOC-RULING-65): the seen part of the discard stays where it is;
+        # an unseen card is a combat card whose quest everyone knows, so it is redealt as one.
+        unseen_quests: list[int] = []
         for kind in range(NUM_BLACK):
-            pool += [kind] * (self.black_deck[kind] + self.black_discard[kind])
+            unseen = self.black_discard_unseen[kind]
+            pool += [kind] * (self.black_deck[kind] + unseen)
+            unseen_quests += [BLACK[kind].quest] * unseen
+            self.black_discard[kind] -= unseen
         pool.sort()  # the redeal depends on what the seat knows, not on the truth
         generator.shuffle(pool)
 
@@ -546,6 +567,11 @@ class SocState(ViewRules):
                 (code, a, renamed.get(b, b), c) if code in _LIMBO_B else (code, a, b, c)
                 for code, a, b, c in self.agenda
             ]
+        self.black_discard_unseen = [0] * NUM_BLACK
+        for quest in unseen_quests:
+            kind = take_combat(quest)
+            self.black_discard[kind] += 1
+            self.black_discard_unseen[kind] += 1
         position = 0
         for where, index in free:
             pile = getattr(self, where)
@@ -556,11 +582,10 @@ class SocState(ViewRules):
             else:
                 pile[index] = kind
         self.black_deck = [0] * NUM_BLACK
-        self.black_discard = [0] * NUM_BLACK
-        for kind in pool[position : position + deck_size]:
+        for kind in pool[position:]:
             self.black_deck[kind] += 1
-        for kind in pool[position + deck_size :]:
-            self.black_discard[kind] += 1
+        if len(pool) - position != deck_size:
+            raise AssertionError("the black redeal changed the deck's size")
 
     def _resample_loyalty(self, seat: int, generator: random.Random) -> None:
         hidden = [

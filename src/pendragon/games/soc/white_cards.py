@@ -284,7 +284,10 @@ class WhiteCardRules(BlackCardRules):
             code = self.ld_black.pop(index)
         else:
             code = self.grail_black.pop(index)
-        self.black_discard[code % FACE_DOWN_BASE] += 1  # a face-down card goes unseen
+        kind = code % FACE_DOWN_BASE
+        self.black_discard[kind] += 1
+        if code >= FACE_DOWN_BASE:  # a face-down card goes unseen (SOC-RULING-18, -65)
+            self.black_discard_unseen[kind] += 1
 
     # ------------------------------------------------------------------ Convocation
     def _legal_convoke(self, seat: int, _player: int, _c: int) -> list[int]:
