@@ -2,12 +2,13 @@
 
 * ``heuristic``: every decision of whole 5-player Shadows over Camelot games played by
   heuristic bots (a game with a traitor, the default table), timed one by one.
-* ``ismcts``: the default budget, at positions sampled from those games (only positions
-  with more than one legal action: with one, every bot answers at once).
+* ``ismcts``: the default budget, every decision of whole 5-player games without a
+  traitor played by ISMCTS bots (the bar's table), timed one by one. Most decisions are
+  the policy's alone; near the end of a game each is a search, the slowest ones.
 
 Prints a table and writes ``bench/results/bots.json``.
 
-    python -m bench.bots [--games N] [--positions N] [--no-pin]
+    python -m bench.bots [--games N] [--ismcts-games N] [--no-pin]
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ from rich.table import Table
 
 import pendragon
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
-from pendragon import CHANCE, State
+from pendragon import CHANCE
 from pendragon.bots import make_bot
-from pendragon.bots.heuristic import HeuristicBot
 from pendragon.runner import bot_seed
 
 
@@ -42,13 +42,12 @@ def _stats(samples: Sequence[float]) -> dict[str, float]:
     }
 
 
-def time_heuristic(games: int, players: int) -> tuple[list[float], list[State]]:
-    """Per-decision times of heuristic bots over ``games`` games; some positions met."""
+def time_games(bot: str, games: int, players: int, **options: object) -> list[float]:
+    """Per-decision times of ``bot`` on every seat over ``games`` whole games."""
     times: list[float] = []
-    positions: list[State] = []
     for index in range(games):
-        game = pendragon.load_game("soc", players=players, seed=index)
-        bots = [HeuristicBot(bot_seed(game.seed, s)) for s in range(players)]
+        game = pendragon.load_game("soc", players=players, seed=index, **options)
+        bots = [make_bot(bot, bot_seed(game.seed, s)) for s in range(players)]
         state = game.new_initial_state()
         while not state.is_terminal():
             player = state.current_player()
@@ -58,20 +57,7 @@ def time_heuristic(games: int, players: int) -> tuple[list[float], list[State]]:
             start = time.perf_counter()
             action = bots[player].step(state)
             times.append(time.perf_counter() - start)
-            if len(state.legal_actions()) > 1 and len(times) % 37 == 0:
-                positions.append(state.clone())
             state.apply_action(action)
-    return times, positions
-
-
-def time_ismcts(positions: Sequence[State]) -> list[float]:
-    """Per-decision times of the default ISMCTS bot at ``positions``."""
-    times = []
-    for index, state in enumerate(positions):
-        bot = make_bot("ismcts", index)
-        start = time.perf_counter()
-        bot.step(state)
-        times.append(time.perf_counter() - start)
     return times
 
 
@@ -79,15 +65,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and write its results."""
     parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__)
     parser.add_argument("--games", type=int, default=20, help="heuristic games to time")
-    parser.add_argument("--positions", type=int, default=30, help="ISMCTS decisions to time")
+    parser.add_argument("--ismcts-games", type=int, default=2, help="ISMCTS games to time")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--output", type=Path, default=RESULTS_DIR, help="JSON directory")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one core")
     args = parser.parse_args(argv)
     cpu = None if args.no_pin else pin_to_one_core()
-    heuristic, positions = time_heuristic(args.games, args.players)
-    step = max(1, len(positions) // max(1, args.positions))
-    ismcts = time_ismcts(positions[::step][: args.positions])
+    heuristic = time_games("heuristic", args.games, args.players)
+    ismcts = time_games("ismcts", args.ismcts_games, args.players, no_traitor=True)
     results: dict[str, Any] = {
         "machine": machine_info(cpu),
         "players": args.players,

@@ -3,6 +3,7 @@ to the hidden information of other seats."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -10,9 +11,10 @@ import pytest
 import pendragon
 from pendragon.bots.base import Bot
 from pendragon.bots.heuristic import HeuristicBot
-from pendragon.bots.ismcts import CanonicalRandom, ISMCTSBot, soc_evaluate
+from pendragon.bots.ismcts import CanonicalRandom, ISMCTSBot, paired_advantage, soc_evaluate
+from pendragon.bots.random_bot import RandomBot
 from pendragon.core.api import CHANCE, State
-from pendragon.runner import bot_seed
+from pendragon.runner import bot_seed, play_game
 from tests.toygame import ToyGame
 
 
@@ -34,13 +36,17 @@ def _soc_position(seed: int, decisions: int, **options: object) -> State:
     raise AssertionError("the game ended before the position was reached")
 
 
+#: A budget that pays for a search anywhere (the default searches only near the end).
+_ALWAYS = 10**9
+
+
 def test_ismcts_is_legal_and_reproducible() -> None:
-    state = _soc_position(3, 40)
-    first = ISMCTSBot(seed=7, iterations=30).step(state)
+    state = _soc_position(3, 300)
+    bot = ISMCTSBot(seed=7, iterations=4, min_iterations=2, budget=_ALWAYS)
+    first = bot.step(state)
     assert first in state.legal_actions()
-    assert ISMCTSBot(seed=7, iterations=30).step(state) == first
-    heuristic_rollouts = ISMCTSBot(seed=7, iterations=10, rollout="heuristic").step(state)
-    assert heuristic_rollouts in state.legal_actions()
+    assert bot.last_search is not None and 2 <= bot.last_search[0] <= 4
+    assert ISMCTSBot(seed=7, iterations=4, min_iterations=2, budget=_ALWAYS).step(state) == first
 
 
 @pytest.mark.parametrize("seed, decisions", [(11, 150), (12, 300), (13, 60), (14, 220)])
@@ -48,7 +54,8 @@ def test_decisions_do_not_depend_on_other_seats_hidden_information(
     seed: int, decisions: int
 ) -> None:
     # Two worlds the acting seat cannot tell apart (same observation, different hands,
-    # decks and loyalties of the others): the same bot, seeded alike, chooses alike.
+    # decks and loyalties of the others): the same bot, seeded alike, searches alike and
+    # chooses alike.
     state = _soc_position(seed, decisions)
     seat = state.current_player()
     one = state.resample_hidden(seat, random.Random(1))
@@ -57,9 +64,50 @@ def test_decisions_do_not_depend_on_other_seats_hidden_information(
     hands = [(one.observation(s)["you"]["hand"], two.observation(s)["you"]["hand"])
              for s in range(5) if s != seat]
     assert any(a != b for a, b in hands), "the two worlds should differ for other seats"
-    choice = ISMCTSBot(seed=5, iterations=40).step(one)
-    assert ISMCTSBot(seed=5, iterations=40).step(two) == choice
-    assert ISMCTSBot(seed=5, iterations=40).step(state) == choice
+
+    def searched(world: State) -> tuple[int, tuple[int, bool] | None]:
+        bot = ISMCTSBot(seed=5, iterations=3, min_iterations=2, budget=_ALWAYS,
+                        prior_margin=None)
+        return bot.step(world), bot.last_search
+
+    choice = searched(one)
+    assert choice[1] == (3, choice[0] != HeuristicBot(5).step(one))
+    assert searched(two) == choice
+    assert searched(state) == choice
+
+
+def test_a_bot_that_never_overrules_plays_as_its_heuristic() -> None:
+    # The search improves on the heuristic rather than replacing it: where it does not
+    # overrule (here the budget never pays for a search), the ISMCTS bot plays the very
+    # game the heuristic bot with the same seed plays.
+    game = pendragon.load_game("soc", players=3, seed=41, no_traitor=True)
+    seeds = [bot_seed(game.seed, s) for s in range(3)]
+    plain = play_game(game, [HeuristicBot(s) for s in seeds])
+    policy_only = play_game(game, [ISMCTSBot(s, budget=1) for s in seeds])
+    assert policy_only.history() == plain.history()
+
+
+def test_the_default_budget_searches_only_where_rollouts_fit() -> None:
+    # Early in a game a full rollout is some 500 actions: 16 sweeps of several actions
+    # would cost far more than the budget, so the policy plays; near the end, it searches.
+    early = _soc_position(8, 20)
+    bot = ISMCTSBot(seed=2)
+    bot.step(early)
+    assert bot.last_search is None
+    late = _soc_position(8, 250)
+    remaining = ISMCTSBot(seed=2)._expected_length(late, late.current_player())
+    legal = len(late.legal_actions())
+    bot = ISMCTSBot(seed=2, budget=int(16 * legal * remaining) + 1)
+    bot.step(late)
+    assert bot.last_search is not None
+
+
+def test_paired_advantage_is_the_mean_and_standard_error_of_differences() -> None:
+    mean, error = paired_advantage([1.0, 1.0, 1.0, -1.0], [1.0, -1.0, -1.0, -1.0])
+    assert mean == 1.0
+    assert error == pytest.approx(math.sqrt((3 * 1.0**2 + 1.0**2) / 3 / 4))
+    # Identical results give no evidence either way.
+    assert paired_advantage([1.0, -1.0], [1.0, -1.0]) == (0.0, 0.0)
 
 
 def test_canonical_determinisation_depends_only_on_the_information_set() -> None:
@@ -73,8 +121,8 @@ def test_canonical_determinisation_depends_only_on_the_information_set() -> None
     assert again_one.serialize() == again_two.serialize()
 
 
-def _toy_position(toy: type[ToyGame], my_card: int) -> State:
-    game = pendragon.load_game("toy", seed=1)
+def _toy_position(toy: type[ToyGame], my_card: int, rounds: int = 2) -> State:
+    game = pendragon.load_game("toy", seed=1, rounds=rounds)
     state = game.new_initial_state()
     cards = list(range(1, game.cards + 1))  # type: ignore[attr-defined]
     others = [c for c in cards if c != my_card]
@@ -98,39 +146,76 @@ def test_ismcts_keeps_the_best_card_and_swaps_the_worst(toy_registered: type[Toy
 
 
 class _Stubborn:
-    """A rollout policy that always plays the highest legal action."""
+    """A policy that always plays the highest legal action."""
 
     def step(self, state: State) -> int:
         return max(state.legal_actions())
 
 
 class _GuidedBot(ISMCTSBot):
-    def _rollout_policy(self, state: State) -> Bot:
-        return _Stubborn()
+    """The search over a stubborn policy, with random rollouts below the root."""
+
+    def _make_policy(self, game_name: str, seed: int | None, root: bool) -> Bot:
+        return _Stubborn() if root else RandomBot(seed)
 
 
-def test_rollout_policy_choice_stands_unless_the_search_clearly_beats_it(
+def test_policy_choice_stands_unless_the_search_beats_it_with_confidence(
     toy_registered: type[ToyGame],
 ) -> None:
-    # The root keeps the rollout policy's own choice unless another action's mean reward
-    # beats it by more than the margin: rewards lie in [-1, 1], so a margin of 2 never
-    # lets the search overrule it, and without a margin the search alone decides.
+    # One decision each: holding the best card, "swap" (the stubborn policy's highest
+    # action) throws the win away. A margin of 2 never lets the search overrule; the
+    # default margin and confidence do, on paired sweeps; without a margin the search
+    # alone decides.
+    state = _toy_position(toy_registered, 6, rounds=1)
+    keep, swap = state.game.keep, state.game.swap  # type: ignore[attr-defined]
+    assert max(state.legal_actions()) == swap
+    assert _GuidedBot(seed=1, iterations=20, prior_margin=2.0).step(state) == swap
+    overruled = _GuidedBot(seed=1, iterations=20)
+    assert overruled.step(state) == keep
+    assert overruled.last_search == (20, True)
+    assert _GuidedBot(seed=1, iterations=20, prior_margin=None).step(state) == keep
+
+
+def test_the_confidence_test_guards_the_policy(toy_registered: type[ToyGame]) -> None:
+    # The same clear case: demanding 50 standard errors (more than a few sweeps of
+    # differences can show unless every one of them agrees) leaves the policy's choice
+    # alone.
+    state = _toy_position(toy_registered, 6, rounds=1)
+    strict = _GuidedBot(seed=1, iterations=8, min_iterations=8, confidence=50.0)
+    assert strict.step(state) == max(state.legal_actions())
+    assert strict.last_search == (8, False)
+
+
+def test_hopeless_actions_are_dropped_and_the_search_stops_early(
+    toy_registered: type[ToyGame],
+) -> None:
+    # Holding the worst card, swapping (the stubborn choice) beats keeping in every sweep
+    # where they differ: after the first sweeps "keep" cannot win, so the search ends.
     game = pendragon.load_game("toy", seed=1)
-    state = _toy_position(toy_registered, game.cards)  # type: ignore[attr-defined]
-    stubborn = max(state.legal_actions())
-    assert _GuidedBot(seed=1, iterations=200, prior_margin=2.0).step(state) == stubborn
-    searched = _GuidedBot(seed=1, iterations=200, prior_margin=None).step(state)
-    assert searched == game.keep  # type: ignore[attr-defined]
-    assert searched != stubborn
+    state = _toy_position(toy_registered, 1)
+    bot = _GuidedBot(seed=3, iterations=100, min_iterations=6)
+    assert bot.step(state) == game.swap  # type: ignore[attr-defined]
+    assert bot.last_search is not None and bot.last_search[0] < 100
+    assert bot.last_search[1] is False
 
 
 def test_time_budget_and_bad_arguments() -> None:
     state = _soc_position(4, 30)
     assert ISMCTSBot(seed=1, time_limit=0.05).step(state) in state.legal_actions()
-    with pytest.raises(ValueError):
-        ISMCTSBot(rollout="clairvoyant")
-    with pytest.raises(ValueError):
-        ISMCTSBot(iterations=0)
+    for bad in ({"rollout": "clairvoyant"}, {"iterations": 0}, {"budget": 0},
+                {"min_iterations": 0}, {"iterations": 4, "min_iterations": 5},
+                {"rollout_depth": 0}):
+        with pytest.raises(ValueError):
+            ISMCTSBot(**bad)  # type: ignore[arg-type]
+
+
+def test_cut_rollouts_are_scored_by_the_evaluator() -> None:
+    # rollout_depth cuts each rollout and scores the position with soc_evaluate; the
+    # search still returns a legal action and counts its sweeps.
+    state = _soc_position(4, 100)
+    bot = ISMCTSBot(seed=1, iterations=3, min_iterations=2, budget=_ALWAYS, rollout_depth=5)
+    assert bot.step(state) in state.legal_actions()
+    assert bot.last_search is not None
 
 
 def test_soc_evaluation_sides_with_loyalty() -> None:

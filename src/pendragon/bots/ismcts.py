@@ -1,21 +1,30 @@
-"""Single-observer Information-Set Monte Carlo Tree Search, for any game of the core API.
+"""Information-Set Monte Carlo search that improves on a policy, for any game of the core API.
 
-Each iteration draws a determinisation of what the searching seat cannot see
-(``state.resample_hidden(seat, rng)``), descends the tree with UCB restricted to the
-actions legal in that world (the subset-armed bandit of SO-ISMCTS, Cowling, Powley and
-Whitehouse 2012), expands one node, finishes with a rollout (random or heuristic) cut at
-a depth cap, and backs up every seat's reward: ``returns()`` at the end of the game, or a
-cheap evaluation of the position where the rollout was cut. Chance nodes are resolved by
-sampling ``chance_outcomes()`` with the bot's own generator; tree nodes follow the seats'
-decisions only.
+The bot plays its *policy* (the game's heuristic, or a random player) and overrules it
+only where the search shows, with statistical confidence, that another action does better.
+Each iteration is a *sweep*: one determinisation of what the seat cannot see
+(``state.resample_hidden(seat, rng)``) in which every legal root action is tried, each
+followed by the same rollout (the policy, seeded alike for every action, to the end of the
+game or to a depth cap) and the same chance draws. The root actions are therefore compared
+on common random numbers: the difference between two actions in one sweep is the
+difference their choice made in that world, not the luck of the draw. The policy's own
+choice stands unless another action's mean reward beats it by more than ``prior_margin``
+*and* by ``confidence`` standard errors of the paired differences.
 
-The bot reads nothing but ``resample_hidden(seat)`` of the state it is given, so its choice
-cannot depend on what other seats hold.
+This is single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) with the tree held to
+the root's information set and the rollout policy below it, and with every root action
+visited in every determinisation (the bandit of each sweep is exhaustive). Where full
+rollouts are too long for the budget to give that evidence (early in a long game), the bot
+plays its policy at once: the budget is spent where the end of the game is in sight.
+
+The bot reads nothing but ``resample_hidden(seat)`` of the state it is given and what its
+policy reads (the seat's observation and the public record), so its choice cannot depend
+on what other seats hold.
 
 >>> import pendragon
 >>> state = pendragon.load_game("soc", players=3, seed=1, no_traitor=True).new_initial_state()
 >>> state.play_random_chance()
->>> bot = ISMCTSBot(seed=2, iterations=20)
+>>> bot = ISMCTSBot(seed=2, iterations=8, budget=10**6, min_iterations=2)
 >>> bot.step(state) in state.legal_actions()
 True
 """
@@ -26,7 +35,7 @@ import contextlib
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pendragon.bots.base import Bot
@@ -38,18 +47,31 @@ from pendragon.core.errors import GameOverError
 #: Evaluation of a non-terminal position: one value per seat in [-1, 1].
 Evaluator = Callable[[State], list[float]]
 
-DEFAULT_ITERATIONS = 48
-DEFAULT_ROLLOUT_DEPTH = 20
-#: The rollout policy's own choice at the root stands unless another action's mean reward
-#: beats it by this much (rewards lie in [-1, 1]).
+#: Sweeps (determinisations) per decision at most.
+DEFAULT_ITERATIONS = 16
+#: Fewer sweeps than this cannot show a difference at the default confidence: the policy
+#: plays instead.
+DEFAULT_MIN_ITERATIONS = 6
+#: Simulated actions (every seat's and chance's) one decision may spend: about 0.7 s of
+#: Shadows over Camelot heuristic rollouts on this project's machine.
+DEFAULT_BUDGET = 8000
+#: The policy's choice stands unless another action's mean reward beats it by this much
+#: (rewards lie in [-1, 1])...
 DEFAULT_PRIOR_MARGIN = 0.1
+#: ...and by this many standard errors of the paired differences (about 1% one-sided for
+#: one comparison; a root compares up to a dozen actions with the policy's).
+DEFAULT_CONFIDENCE = 2.0
+#: Keeps a sweep's chance draws apart from its policy's tie-breaks (both come from the
+#: sweep's seed).
+_CHANCE_STREAM = 0xC4A7CE
 
 
 def soc_evaluate(state: State) -> list[float]:
     """Shadows over Camelot: how the board favours the loyal side, seen by each seat.
 
     Public figures only (swords, siege engines, life of knights in play), plus each seat's
-    loyalty in the (determinised) world: a traitor gets the opposite value.
+    loyalty in the (determinised) world: a traitor gets the opposite value. Used where a
+    rollout is cut (``rollout_depth``).
     """
     public = state.observation(None)
     table = public["round_table"]
@@ -99,33 +121,42 @@ class CanonicalRandom(random.Random):
         super().shuffle(x)
 
 
-def _mean(root: _Node, action: int) -> float:
-    """Mean reward of a root action (a never-tried action counts as a loss)."""
-    child = root.children.get(action)
-    return child.value / child.visits if child is not None and child.visits else -1.0
+def paired_advantage(rewards: Sequence[float], baseline: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``rewards[i] - baseline[i]`` (paired samples).
 
-
-class _Node:
-    __slots__ = ("children", "visits", "value", "available")
-
-    def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.value = 0.0  # sum of rewards of the seat that chose the action into this node
-        self.available = 0  # times this node's action was legal when its parent was visited
+    >>> paired_advantage([1, 1, -1, 1], [-1, 1, -1, -1])
+    (1.0, 0.5773502691896258)
+    >>> paired_advantage([1.0], [0.0])
+    (1.0, inf)
+    """
+    diffs = [a - b for a, b in zip(rewards, baseline, strict=True)]
+    count = len(diffs)
+    mean = sum(diffs) / count
+    if count < 2:
+        return mean, math.inf
+    variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
+    return mean, math.sqrt(variance / count)
 
 
 class ISMCTSBot:
-    """SO-ISMCTS with UCB1, an iteration budget (or a time budget) and a rollout policy.
+    """Policy-improving ISMCTS: paired sweeps over the root actions, a confidence test.
 
-    ``rollout`` is ``"heuristic"`` (the game's fast heuristic, if any; the default) or
-    ``"random"``. ``time_limit`` in seconds, when given, replaces the iteration count (then
-    decisions depend on the machine's speed; leave it unset for reproducible games).
+    ``rollout``: ``"heuristic"`` (the game's heuristic, or :class:`OnePlyBot` for a game
+    without one; the default) or ``"random"``. The same policy decides where the search
+    does not overrule it: with ``"heuristic"``, a bot that never overrules plays exactly
+    as the ``heuristic`` bot with the same seed.
 
-    ``prior_margin``: the search improves on its rollout policy rather than replacing it.
-    The policy's own choice at the root (asked in a determinisation, so it too sees only
-    the seat's information) is played unless the most visited action's mean reward beats
-    it by more than ``prior_margin``; ``None`` plays the most visited action regardless.
+    Budget: ``iterations`` sweeps at most, and no more than ``budget`` simulated actions
+    (the sweeps' expected length is learnt from the rollouts); fewer than
+    ``min_iterations`` sweeps and the policy plays without a search. ``time_limit`` (in
+    seconds) replaces both: sweeps run until it is spent (decisions then depend on the
+    machine's speed; leave it unset for reproducible games). ``rollout_depth`` cuts
+    rollouts after that many decisions and scores the position with the game's evaluator
+    (``None``, the default: play to the end).
+
+    ``prior_margin`` and ``confidence``: the policy's choice is overruled only by an action
+    whose mean paired advantage exceeds both the margin and ``confidence`` standard
+    errors. ``prior_margin=None`` plays the best mean regardless.
     """
 
     def __init__(
@@ -134,22 +165,38 @@ class ISMCTSBot:
         iterations: int = DEFAULT_ITERATIONS,
         time_limit: float | None = None,
         rollout: str = "heuristic",
-        rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
-        exploration: float = 0.7,
+        rollout_depth: int | None = None,
         prior_margin: float | None = DEFAULT_PRIOR_MARGIN,
+        confidence: float = DEFAULT_CONFIDENCE,
+        budget: int = DEFAULT_BUDGET,
+        min_iterations: int = DEFAULT_MIN_ITERATIONS,
     ) -> None:
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be 'random' or 'heuristic', got {rollout!r}")
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if not 1 <= min_iterations <= iterations:
+            raise ValueError("min_iterations must lie between 1 and iterations")
+        if budget < 1:
+            raise ValueError("budget must be at least 1")
+        if rollout_depth is not None and rollout_depth < 1:
+            raise ValueError("rollout_depth must be at least 1 (or None: to the end)")
         self.seed = seed
         self.iterations = iterations
         self.time_limit = time_limit
         self.rollout = rollout
         self.rollout_depth = rollout_depth
-        self.exploration = exploration
         self.prior_margin = prior_margin
+        self.confidence = confidence
+        self.budget = budget
+        self.min_iterations = min_iterations
         self._rng = CanonicalRandom(seed)
+        self._policy: Bot | None = None
+        #: The rollouts' view of when the game ends: (game, version measured at, mean
+        #: length of the game from there in actions).
+        self._horizon: tuple[object, int, float] | None = None
+        #: What the last search found, for tests and reports: (sweeps, overruled).
+        self.last_search: tuple[int, bool] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -157,118 +204,124 @@ class ISMCTSBot:
             f"rollout={self.rollout!r})"
         )
 
-    # ------------------------------------------------------------------ search
+    # ------------------------------------------------------------------ policies
+    def _make_policy(self, game_name: str, seed: int | None, root: bool) -> Bot:
+        """The policy: at the root (``root``; it may follow the game's public record) or a
+        fresh, seeded copy for one sweep's rollouts."""
+        if self.rollout == "random":
+            return RandomBot(seed)
+        from pendragon.bots.heuristic import HeuristicBot, rollout_policy
+
+        return HeuristicBot(seed) if root else rollout_policy(game_name, seed)
+
+    # ------------------------------------------------------------------ decision
     def step(self, state: State) -> int:
-        """The most visited root action after the search budget is spent."""
+        """The policy's action, unless the search shows a better one with confidence."""
         legal = state.legal_actions()
         if not legal:
             raise GameOverError("the game is over; there is no action to choose")
         seat = state.current_player()
         if seat == CHANCE:
             return state.sample_chance()
+        if self._policy is None:
+            self._policy = self._make_policy(state.game.name, self.seed, root=True)
+        # The policy sees every decision, as it would playing alone (its record stays whole).
+        prior = self._policy.step(state)
+        self.last_search = None
         if len(legal) == 1:
-            return legal[0]
-        return self.search(state, seat)
-
-    def search(self, state: State, seat: int) -> int:
-        """Run the search from ``seat``'s information set; return the chosen action."""
-        root = _Node()
-        evaluate = EVALUATORS.get(state.game.name, neutral_evaluate)
-        policy = self._rollout_policy(state)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        prior: int | None = None
-        if self.prior_margin is not None:
-            prior = policy.step(state.resample_hidden(seat, self._rng))
-        done = 0
-        while True:
-            world = state.resample_hidden(seat, self._rng)
-            self._iterate(root, world, policy, evaluate)
-            done += 1
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif done >= self.iterations:
-                break
-        legal = state.legal_actions()
-        best = max(
-            legal,
-            key=lambda a: (
-                root.children[a].visits if a in root.children else -1,
-                root.children[a].value if a in root.children else 0.0,
-                -a,
-            ),
-        )
-        margin = self.prior_margin
-        if (
-            prior is not None and margin is not None and prior != best and prior in legal
-            and _mean(root, best) <= _mean(root, prior) + margin
-        ):
             return prior
-        return best
+        if not self._affordable(state, seat, len(legal)):
+            return prior
+        return self.search(state, seat, prior, self.iterations)
 
-    def _rollout_policy(self, state: State) -> Bot:
-        """A fresh rollout policy for one search, seeded from the bot's generator."""
-        seed = self._rng.getrandbits(32)
-        if self.rollout == "heuristic":
-            from pendragon.bots.heuristic import rollout_policy
+    def _affordable(self, state: State, seat: int, actions: int) -> bool:
+        """Whether the budget pays for every sweep here (a time limit always does)."""
+        if self.time_limit is not None:
+            return True
+        remaining = self._expected_length(state, seat)
+        return self.iterations * actions * max(1.0, remaining) <= self.budget
 
-            return rollout_policy(state.game.name, seed)
-        return RandomBot(seed)
+    def _expected_length(self, state: State, seat: int) -> float:
+        """Actions left in the game, as the rollouts last saw it; measured again by one
+        rollout when the last measure is from another game, or has run a third down."""
+        known = self._horizon
+        if known is not None and known[0] is state.game and state.version >= known[1]:
+            measured_at, length = known[1], known[2]
+            left = length - (state.version - measured_at)
+            if state.version - measured_at <= length / 3:
+                return left
+        world = state.resample_hidden(seat, self._rng)
+        self._rollout(world, seat, self._rng.getrandbits(32))
+        length = float(world.version - state.version)
+        self._horizon = (state.game, state.version, length)
+        return length
 
-    def _iterate(self, root: _Node, world: State, policy: Bot, evaluate: Evaluator) -> None:
-        path: list[tuple[_Node, int]] = []  # (child node, seat that chose it)
-        node = root
-        # Selection and expansion.
-        while not world.is_terminal():
-            player = world.current_player()
-            if player == CHANCE:
-                world.apply_action(self._sample(world))
-                continue
-            legal = world.legal_actions()
-            for action in legal:
-                child = node.children.get(action)
-                if child is not None:
-                    child.available += 1
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                action = untried[self._rng.randrange(len(untried))]
-                child = _Node()
-                child.available = 1
-                node.children[action] = child
-                world.apply_action(action)
-                path.append((child, player))
+    def search(self, state: State, seat: int, prior: int, sweeps: int) -> int:
+        """Play up to ``sweeps`` paired sweeps from ``seat``'s information set; return the
+        policy's choice ``prior`` unless an action beats it with confidence.
+
+        After ``min_iterations`` sweeps, an action whose mean is no better than the
+        policy's is dropped (it can no longer be chosen, so it needs no more rollouts), and
+        the search stops once only the policy's choice is left. Only hopeless actions are
+        dropped early, never a winner chosen early, so the final test keeps its meaning.
+        """
+        legal = state.legal_actions()
+        rewards: dict[int, list[float]] = {action: [] for action in legal}
+        alive = list(legal)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        lengths = rollouts = done = 0
+        while done < sweeps:
+            world = state.resample_hidden(seat, self._rng)
+            sweep_seed = self._rng.getrandbits(32)
+            for action in alive:
+                child = world.clone()
+                child.apply_action(action)
+                rewards[action].append(self._rollout(child, seat, sweep_seed))
+                lengths += child.version - state.version
+            rollouts += len(alive)
+            done += 1
+            if deadline is not None and time.perf_counter() >= deadline:
                 break
-            action = self._select(node, legal)
-            world.apply_action(action)
-            node = node.children[action]
-            path.append((node, player))
-        # Rollout.
+            if done >= self.min_iterations and prior in rewards and self.prior_margin is not None:
+                base = sum(rewards[prior])
+                alive = [a for a in alive if a == prior or sum(rewards[a]) > base]
+                if len(alive) == 1:
+                    break
+        self._horizon = (state.game, state.version, lengths / rollouts)
+        scores = {a: rewards[a] for a in alive}
+        choice = self._decide(prior, scores, done)
+        self.last_search = (done, choice != prior)
+        return choice
+
+    def _decide(self, prior: int, rewards: dict[int, list[float]], done: int) -> int:
+        """The action with the best mean, if it clears the margin and the confidence test
+        against the policy's choice; else the policy's choice."""
+        best = max(rewards, key=lambda a: (sum(rewards[a]), a == prior, -a))
+        if self.prior_margin is None or best == prior or prior not in rewards:
+            return best
+        if done < self.min_iterations:
+            return prior
+        advantage, error = paired_advantage(rewards[best], rewards[prior])
+        if advantage > self.prior_margin and advantage > self.confidence * error:
+            return best
+        return prior
+
+    def _rollout(self, world: State, seat: int, sweep_seed: int) -> float:
+        """Play ``world`` on with the sweep's policy and chance stream; ``seat``'s reward.
+
+        Both are seeded by the sweep alone, so every root action of a sweep meets the same
+        policy tie-breaks and the same chance draws, in order (common random numbers).
+        """
+        policy = self._make_policy(world.game.name, sweep_seed, root=False)
+        chance = random.Random(rng.mix(sweep_seed, _CHANCE_STREAM))
         depth = 0
-        while not world.is_terminal() and depth < self.rollout_depth:
-            player = world.current_player()
-            if player == CHANCE:
-                world.apply_action(self._sample(world))
+        while not world.is_terminal():
+            if self.rollout_depth is not None and depth >= self.rollout_depth:
+                evaluate = EVALUATORS.get(world.game.name, neutral_evaluate)
+                return evaluate(world)[seat]
+            if world.current_player() == CHANCE:
+                world.apply_action(rng.pick_at(chance.random(), world.chance_outcomes()))
                 continue
             world.apply_action(policy.step(world))
             depth += 1
-        rewards = world.returns() if world.is_terminal() else evaluate(world)
-        for child, player in path:
-            child.visits += 1
-            child.value += rewards[player]
-
-    def _select(self, node: _Node, legal: list[int]) -> int:
-        best_action = legal[0]
-        best_score = -math.inf
-        c = self.exploration
-        for action in legal:
-            child = node.children[action]
-            score = child.value / child.visits + c * math.sqrt(
-                math.log(max(child.available, 1)) / child.visits
-            )
-            if score > best_score:
-                best_score = score
-                best_action = action
-        return best_action
-
-    def _sample(self, world: State) -> int:
-        return rng.pick_at(self._rng.random(), world.chance_outcomes())
+        return world.returns()[seat]
