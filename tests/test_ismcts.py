@@ -15,33 +15,15 @@ from pendragon.bots.ismcts import CanonicalRandom, ISMCTSBot, paired_advantage, 
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core.api import CHANCE, State
 from pendragon.runner import bot_seed, play_game
+from tests.positions import soc_position
 from tests.toygame import ToyGame
-
-
-def _soc_position(seed: int, decisions: int, **options: object) -> State:
-    """A Shadows over Camelot position after ``decisions`` heuristic decisions."""
-    game = pendragon.load_game("soc", players=5, seed=seed, **options)
-    state = game.new_initial_state()
-    bots = [HeuristicBot(bot_seed(game.seed, s)) for s in range(5)]
-    done = 0
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply_action(state.sample_chance())
-            continue
-        if done >= decisions and len(state.legal_actions()) > 1:
-            return state
-        state.apply_action(bots[player].step(state))
-        done += 1
-    raise AssertionError("the game ended before the position was reached")
-
 
 #: A budget that pays for a search anywhere (the default searches only near the end).
 _ALWAYS = 10**9
 
 
 def test_ismcts_is_legal_and_reproducible() -> None:
-    state = _soc_position(3, 300)
+    state = soc_position(3, 300)
     bot = ISMCTSBot(seed=7, iterations=4, min_iterations=2, budget=_ALWAYS)
     first = bot.step(state)
     assert first in state.legal_actions()
@@ -56,7 +38,7 @@ def test_decisions_do_not_depend_on_other_seats_hidden_information(
     # Two worlds the acting seat cannot tell apart (same observation, different hands,
     # decks and loyalties of the others): the same bot, seeded alike, searches alike and
     # chooses alike.
-    state = _soc_position(seed, decisions)
+    state = soc_position(seed, decisions)
     seat = state.current_player()
     one = state.resample_hidden(seat, random.Random(1))
     two = state.resample_hidden(seat, random.Random(2))
@@ -90,11 +72,11 @@ def test_a_bot_that_never_overrules_plays_as_its_heuristic() -> None:
 def test_the_default_budget_searches_only_where_rollouts_fit() -> None:
     # Early in a game a full rollout is some 500 actions: 16 sweeps of several actions
     # would cost far more than the budget, so the policy plays; near the end, it searches.
-    early = _soc_position(8, 20)
+    early = soc_position(8, 20)
     bot = ISMCTSBot(seed=2)
     bot.step(early)
     assert bot.last_search is None
-    late = _soc_position(8, 250)
+    late = soc_position(8, 250)
     remaining = ISMCTSBot(seed=2)._expected_length(late, late.current_player())
     legal = len(late.legal_actions())
     bot = ISMCTSBot(seed=2, budget=int(16 * legal * remaining) + 1)
@@ -111,7 +93,7 @@ def test_paired_advantage_is_the_mean_and_standard_error_of_differences() -> Non
 
 
 def test_canonical_determinisation_depends_only_on_the_information_set() -> None:
-    state = _soc_position(21, 120)
+    state = soc_position(21, 120)
     seat = state.current_player()
     one = state.resample_hidden(seat, random.Random(1))
     two = state.resample_hidden(seat, random.Random(2))
@@ -200,7 +182,7 @@ def test_hopeless_actions_are_dropped_and_the_search_stops_early(
 
 
 def test_time_budget_and_bad_arguments() -> None:
-    state = _soc_position(4, 30)
+    state = soc_position(4, 30)
     assert ISMCTSBot(seed=1, time_limit=0.05).step(state) in state.legal_actions()
     for bad in ({"rollout": "clairvoyant"}, {"iterations": 0}, {"budget": 0},
                 {"min_iterations": 0}, {"iterations": 4, "min_iterations": 5},
@@ -212,7 +194,7 @@ def test_time_budget_and_bad_arguments() -> None:
 def test_cut_rollouts_are_scored_by_the_evaluator() -> None:
     # rollout_depth cuts each rollout and scores the position with soc_evaluate; the
     # search still returns a legal action and counts its sweeps.
-    state = _soc_position(4, 100)
+    state = soc_position(4, 100)
     bot = ISMCTSBot(seed=1, iterations=3, min_iterations=2, budget=_ALWAYS, rollout_depth=5)
     assert bot.step(state) in state.legal_actions()
     assert bot.last_search is not None
@@ -220,7 +202,7 @@ def test_cut_rollouts_are_scored_by_the_evaluator() -> None:
 
 def test_soc_evaluation_sides_with_loyalty() -> None:
     # The traitor's value is the opposite of the loyal knights' (SOC-END-1/-2).
-    state = _soc_position(30, 200)
+    state = soc_position(30, 200)
     values = soc_evaluate(state)
     loyalty = [state.observation(s)["you"]["loyalty"] for s in range(5)]
     loyal = [v for v, side in zip(values, loyalty, strict=True) if side == "loyal"]

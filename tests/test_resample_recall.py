@@ -13,37 +13,22 @@ from typing import Any
 
 import pytest
 
-import pendragon
-from pendragon.bots import make_bot
-from pendragon.core.api import CHANCE
 from pendragon.core.errors import CorruptStateError
 from pendragon.games.soc.cards import BLACK, BLACK_BY_KEY, NUM_BLACK, Location
 from pendragon.games.soc.data import FACE_DOWN_BASE, KNOWN_BASE
 from pendragon.games.soc.fixtures import load_state
 from pendragon.games.soc.state import SocState
-from pendragon.runner import bot_seed
+from tests.positions import soc_position
 
 BK5 = BLACK_BY_KEY["black-knight-5"]
 PICTS = BLACK_BY_KEY["picts"]
 
 
 def _position(seed: int, decisions: int) -> SocState:
-    """A 5-player position after ``decisions`` heuristic decisions, at a real choice."""
-    game = pendragon.load_game("soc", players=5, seed=seed, no_traitor=True)
-    state = game.new_initial_state()
+    """A 5-player position without a traitor, at a real choice (see ``soc_position``)."""
+    state = soc_position(seed, decisions, no_traitor=True)
     assert isinstance(state, SocState)
-    bots = [make_bot("heuristic", bot_seed(game.seed, s)) for s in range(5)]
-    done = 0
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply_action(state.sample_chance())
-            continue
-        if done >= decisions and len(state.legal_actions()) > 1:
-            return state
-        state.apply_action(bots[player].step(state))
-        done += 1
-    raise AssertionError("the game ended before the position was reached")
+    return state
 
 
 def _seen(state: SocState) -> list[int]:
