@@ -17,9 +17,8 @@ visited in every determinisation (the bandit of each sweep is exhaustive). Where
 rollouts are too long for the budget to give that evidence (early in a long game), the bot
 plays its policy at once: the budget is spent where the end of the game is in sight.
 
-The bot reads nothing but ``resample_hidden(seat)`` of the state it is given and what its
-policy reads (the seat's observation and the public record), so its choice cannot depend
-on what other seats hold.
+The bot reads the state it is given through ``resample_hidden(seat)`` alone (its policy
+too decides in a determinisation), so its choice cannot depend on what other seats hold.
 
 >>> import pendragon
 >>> state = pendragon.load_game("soc", players=3, seed=1, no_traitor=True).new_initial_state()
@@ -225,8 +224,11 @@ class ISMCTSBot:
             return state.sample_chance()
         if self._policy is None:
             self._policy = self._make_policy(state.game.name, self.seed, root=True)
-        # The policy sees every decision, as it would playing alone (its record stays whole).
-        prior = self._policy.step(state)
+        # The policy sees every decision, as it would playing alone (its record stays whole),
+        # and sees it in a determinisation: the bot reads the real state through
+        # resample_hidden alone. Its own generator keeps the search's draws unchanged.
+        world = state.resample_hidden(seat, CanonicalRandom(state.version))
+        prior = self._policy.step(world)
         self.last_search = None
         if len(legal) == 1:
             return prior
