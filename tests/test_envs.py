@@ -250,7 +250,7 @@ def test_gymnasium_plays_whole_games_against_every_bot(bot: str) -> None:
     """Every registered bot can fill the other seats; the reward is returns()[seat]."""
     env = PendragonGymEnv("soc", seat=None, opponents=bot, players=4)
     seats = set()
-    episodes = 1 if bot == "ismcts" else 3  # a search bot spends up to ~0.7 s a move
+    episodes = 1 if bot == "ismcts" else 3  # a search bot spends up to ~0.9 s a move
     for episode in range(episodes):
         observation, info = env.reset(seed=40 + episode)
         seats.add(info["seat"])
