@@ -48,8 +48,8 @@ Evaluator = Callable[[State], list[float]]
 
 #: Sweeps (determinisations) per decision at most.
 DEFAULT_ITERATIONS = 16
-#: Fewer sweeps than this cannot show a difference at the default confidence: the policy
-#: plays instead.
+#: Sweeps before an action no better than the policy's is dropped (and, under a time
+#: limit, the fewest that may overrule the policy).
 DEFAULT_MIN_ITERATIONS = 6
 #: Simulated actions (every seat's and chance's) one decision may spend: in Shadows over
 #: Camelot a searched decision took 0.63 s at the 99th percentile, 0.87 s at most, on one
@@ -58,7 +58,7 @@ DEFAULT_BUDGET = 8000
 #: The policy's choice stands unless another action's mean reward beats it by this much
 #: (rewards lie in [-1, 1])...
 DEFAULT_PRIOR_MARGIN = 0.1
-#: ...and by this many standard errors of the paired differences (about 1% one-sided for
+#: ...and by this many standard errors of the paired differences (about 2% one-sided for
 #: one comparison; a root compares up to a dozen actions with the policy's).
 DEFAULT_CONFIDENCE = 2.0
 #: Keeps a sweep's chance draws apart from its policy's tie-breaks (both come from the
