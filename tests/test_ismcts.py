@@ -210,3 +210,24 @@ def test_soc_evaluation_sides_with_loyalty() -> None:
     for value, side in zip(values, loyalty, strict=True):
         if side == "traitor":
             assert value == -loyal[0]
+
+
+class _Rogue:
+    """A broken policy: it answers with a chance outcome where a seat decides."""
+
+    def step(self, state: State) -> int:
+        return 0
+
+
+class _RogueBot(ISMCTSBot):
+    def _make_policy(self, game_name: str, seed: int | None, root: bool) -> Bot:
+        return _Rogue()
+
+
+def test_a_policy_choosing_an_illegal_action_is_a_clear_error(
+    toy_registered: type[ToyGame],
+) -> None:
+    state = _toy_position(toy_registered, 3)
+    assert 0 not in state.legal_actions()
+    with pytest.raises(ValueError, match="illegal action 0"):
+        _RogueBot(seed=1).step(state)

@@ -224,16 +224,16 @@ class ISMCTSBot:
         seat = state.current_player()
         if seat == CHANCE:
             return state.sample_chance()
-        if self._policy is None:
-            self._policy = self._make_policy(state.game.name, self.seed, root=True)
-        # The policy sees every decision, as it would playing alone (its record stays whole),
-        # and sees it in a determinisation: the bot reads the real state through
-        # resample_hidden alone. Its own generator keeps the search's draws unchanged.
-        world = state.resample_hidden(seat, CanonicalRandom(state.version))
-        prior = self._policy.step(world)
         self.last_search = None
         if len(legal) == 1:
-            return prior
+            return legal[0]  # a forced move: nothing to ask (a policy reads the record back)
+        if self._policy is None:
+            self._policy = self._make_policy(state.game.name, self.seed, root=True)
+        # The policy decides in a determinisation, so the bot reads the real state through
+        # resample_hidden alone; a generator of its own keeps the search's draws unchanged.
+        prior = self._policy.step(state.resample_hidden(seat, CanonicalRandom(state.version)))
+        if prior not in legal:
+            raise ValueError(f"the policy {self._policy!r} chose an illegal action {prior}")
         if not self._affordable(state, seat, len(legal)):
             return prior
         return self.search(state, seat, prior, self.iterations)
@@ -246,8 +246,9 @@ class ISMCTSBot:
         return self.iterations * actions * max(1.0, remaining) <= self.budget
 
     def _expected_length(self, state: State, seat: int) -> float:
-        """Actions left in the game, as the rollouts last saw it; measured again by one
-        rollout when the last measure is from another game, or has run a third down."""
+        """Actions a rollout plays from here (to the end of the game, or to the depth cap),
+        as the last rollouts saw it; measured again by one rollout when the last measure is
+        from another game, or has run a third down."""
         known = self._horizon
         if known is not None and known[0] is state.game and state.version >= known[1]:
             measured_at, length = known[1], known[2]
@@ -286,7 +287,7 @@ class ISMCTSBot:
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            if done >= self.min_iterations and prior in rewards and self.prior_margin is not None:
+            if done >= self.min_iterations and self.prior_margin is not None:
                 base = sum(rewards[prior])
                 alive = [a for a in alive if a == prior or sum(rewards[a]) > base]
                 if len(alive) == 1:
@@ -301,7 +302,7 @@ class ISMCTSBot:
         """The action with the best mean, if it clears the margin and the confidence test
         against the policy's choice; else the policy's choice."""
         best = max(rewards, key=lambda a: (sum(rewards[a]), a == prior, -a))
-        if self.prior_margin is None or best == prior or prior not in rewards:
+        if self.prior_margin is None or best == prior:
             return best
         if done < self.min_iterations:
             return prior
