@@ -2,20 +2,38 @@
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+PIP    := $(BIN)/python -m pip
+# pyproject.toml declares compatible ranges; this file holds the exact versions installed here
+# (and in CI), transitive ones included. `make lock` regenerates it.
+CONSTRAINTS := constraints.txt
+# Two installs into the same .venv: `make play` takes only what the online table needs (the web
+# extra); everything else (tests, lint, mypy, benchmarks, the terminal game) takes every group.
+PLAY_STAMP := $(VENV)/.installed-play
+STAMP  := $(VENV)/.installed-all
 # Optional groups the test suite exercises (research adapters, ...).
 EXTRAS := rl,web,sim
+# Example plugin packages with their own pyproject.toml (examples/plugin-game/, ...): installed
+# editable after pendragon, without dependencies, for the tests. None at all is fine.
+EXAMPLE_PROJECTS := $(wildcard examples/*/pyproject.toml)
 
-.PHONY: play play-terminal test lint typecheck pytest bench bench-server golden clean
+.PHONY: play play-terminal test lint typecheck pytest bench bench-server golden lock clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,$(EXTRAS)]'
-	touch $(STAMP)
+
+$(PLAY_STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(PIP) install --quiet -c $(CONSTRAINTS) pip
+	$(PIP) install --quiet -c $(CONSTRAINTS) -e '.[web]'
+	touch $@
+
+$(STAMP): pyproject.toml $(CONSTRAINTS) $(EXAMPLE_PROJECTS) | $(BIN)/python
+	$(PIP) install --quiet -c $(CONSTRAINTS) pip
+	$(PIP) install --quiet -c $(CONSTRAINTS) -e '.[dev,$(EXTRAS)]'
+	$(foreach p,$(EXAMPLE_PROJECTS),$(PIP) install --quiet --no-deps -e ./$(dir $(p)) &&) true
+	touch $@ $(PLAY_STAMP)
 
 # The online table on localhost (SQLite); `make play-terminal` for a game in the terminal.
-play: $(STAMP)
+play: $(PLAY_STAMP)
 	$(BIN)/pendragon serve
 
 play-terminal: $(STAMP)
@@ -47,6 +65,20 @@ bench-server: $(STAMP)
 
 golden: $(STAMP)
 	$(BIN)/python -m pendragon.tools.golden --write
+
+# Moves every package to the newest release pyproject.toml's ranges allow: installs
+# '.[dev,$(EXTRAS)]' unconstrained into a throwaway venv and rewrites $(CONSTRAINTS) below its
+# header comment from `pip freeze`. Run `make test` before committing the result.
+lock:
+	set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PYTHON) -m venv "$$tmp/venv"; \
+	"$$tmp/venv/bin/python" -m pip install --quiet --upgrade pip; \
+	"$$tmp/venv/bin/python" -m pip install --quiet -e '.[dev,$(EXTRAS)]'; \
+	{ sed '/^[^#]/,$$d' $(CONSTRAINTS); \
+	  "$$tmp/venv/bin/python" -m pip freeze --all --exclude-editable \
+	    | grep -v -E '^#|@ file:|^(pendragon|setuptools|wheel)==' | LC_ALL=C sort -f; \
+	} > "$$tmp/constraints.txt"; \
+	cp "$$tmp/constraints.txt" $(CONSTRAINTS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

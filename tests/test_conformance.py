@@ -35,6 +35,7 @@ from pendragon import (
     NotChanceNodeError,
     State,
 )
+from pendragon.core.events import Event
 from tests.toygame import ToyGame, ToyState
 
 TOY = "toy"
@@ -47,7 +48,9 @@ VARIANT_SHARE = 4
 #: Games per test item (items spread over the xdist workers).
 BATCH = {TOY: 10}
 BATCH_OTHER = 2
-#: How often (in steps) every seat's resample and describe checks run, not just the actor's.
+#: Actions whose narration is compared in a resampled world, per resample.
+NARRATION_SAMPLE = 6
+#: How often (in steps) every seat's resample and narration checks run, not just the actor's.
 EVERY_SEAT_PERIOD = 7
 
 Options = dict[str, Any]
@@ -268,6 +271,20 @@ def _check_node(game: Game, state: State, rng: random.Random, step: int) -> None
         assert resampled.current_player() == player
         if seat == player:
             assert resampled.legal_actions() == legal, "resampled state changes the options"
+        # Narration is a view too: where the seat cannot tell the two worlds apart after an
+        # action either, the action must tell it the same events in both.
+        assert resampled.decision_event() == state.decision_event(), "decision_event leaks"
+        shared = sorted(set(resampled.legal_actions()) & set(legal))
+        for action in rng.sample(shared, min(len(shared), NARRATION_SAMPLE)):
+            if seat == player:
+                assert resampled.action_event(action) == state.action_event(action)
+            here, there = state.clone(), resampled.clone()
+            here.apply_action(action)
+            there.apply_action(action)
+            if here.observation(seat) == there.observation(seat):
+                assert resampled.narrate(action, seat) == state.narrate(action, seat), (
+                    f"narrate leaks: seat {seat}, {state.action_to_string(action)}"
+                )
         if seat == player or player == CHANCE:
             _roundtrip(game, resampled)  # (other seats' resamples: invariants only, for speed)
         if player == CHANCE:
@@ -300,8 +317,11 @@ def check_random_playout(game: Game, seed: int) -> State:
         action = state.sample_chance() if player == CHANCE else rng.choice(state.legal_actions())
         every_seat = step % EVERY_SEAT_PERIOD == 0
         for viewer in [*range(seats), None] if every_seat else [player if player >= 0 else None]:
-            described = state.describe_action(action, viewer)
-            assert isinstance(described, str) and described.strip()
+            events = state.narrate(action, viewer)
+            assert events and all(isinstance(e, Event) for e in events), events
+            assert [Event.from_json(e.to_json()) for e in events] == events
+        if player >= 0:
+            assert isinstance(state.action_event(action), Event)
         state.apply_action(action)
         applied.append(action)
         assert state.history() == applied

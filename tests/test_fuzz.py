@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import pendragon
 from pendragon.core.errors import PendragonError
-from pendragon.games.soc.fixtures import load_state
+from pendragon.games.soc.rules.fixtures import load_state
 
 GAME = pendragon.load_game("soc", players=4, seed=5)
 

@@ -12,9 +12,9 @@ import pytest
 import pendragon
 from pendragon.bots import bot_names, make_bot
 from pendragon.bots.heuristic import HeuristicBot, OnePlyBot
-from pendragon.bots.soc_heuristic import SocHeuristicBot, TraitorBelief
 from pendragon.core.api import CHANCE, State
-from pendragon.games.soc import actions as A
+from pendragon.games.soc.heuristic import SocHeuristicBot, TraitorBelief
+from pendragon.games.soc.rules import actions as A
 from pendragon.runner import bot_seed, play_game
 from tests.seat_view import SeatView
 from tests.toygame import ToyGame

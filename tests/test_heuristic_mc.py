@@ -1,4 +1,4 @@
-"""The heuristic's Merlin's Company policies (``bots/soc_heuristic_mc.py``): positions where
+"""The heuristic's Merlin's Company policies (``games/soc/heuristic_expansion.py``): positions where
 an expansion decision has an obviously right answer, each citing the rule it plays by
 (``docs/rules/soc-expansion.md``), and whole expansion games with no decision left to the
 fallback."""
@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import pendragon
-from pendragon.bots.soc_heuristic import SocHeuristicBot
 from pendragon.core.api import CHANCE, State
-from pendragon.games.soc.fixtures import load_state
+from pendragon.games.soc.heuristic import SocHeuristicBot
+from pendragon.games.soc.rules.fixtures import load_state
 from pendragon.runner import bot_seed, play_game
 from tests.seat_view import SeatView
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pendragon.bots.soc_heuristic import _BK_COMBOS, SocHeuristicBot, _best_combo
 from pendragon.core.api import State
-from pendragon.games.soc.fixtures import load_state
+from pendragon.games.soc.heuristic import _BK_COMBOS, SocHeuristicBot, _best_combo
+from pendragon.games.soc.rules.fixtures import load_state
 
 #: Enough life that paying the Progression of Evil or healing is not the question.
 _HALE = 5

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from pendragon.core.errors import CorruptStateError
-from pendragon.games.soc.cards import BLACK, BLACK_BY_KEY, NUM_BLACK, Location
-from pendragon.games.soc.data import FACE_DOWN_BASE, KNOWN_BASE
-from pendragon.games.soc.fixtures import load_state
-from pendragon.games.soc.state import SocState
+from pendragon.games.soc.rules.cards import BLACK, BLACK_BY_KEY, NUM_BLACK, Location
+from pendragon.games.soc.rules.data import FACE_DOWN_BASE, KNOWN_BASE
+from pendragon.games.soc.rules.fixtures import load_state
+from pendragon.games.soc.rules.state import SocState
 from tests.positions import soc_position
 
 BK5 = BLACK_BY_KEY["black-knight-5"]

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 import pendragon
-from pendragon.games.soc.cards import KNIGHTS, MERLIN
-from pendragon.games.soc.state import SocState
+from pendragon.core.events import Event, Seat, Term
+from pendragon.games.soc.rules.cards import KNIGHTS, MERLIN
+from pendragon.games.soc.rules.state import SocState
 
 MC = "merlins-company"
 
@@ -85,9 +86,14 @@ def test_no_traitor_lays_loyalty_face_up() -> None:
     while fresh.observation(None)["waiting"]["decision"] != "chance-loyalty":
         fresh.apply_action(fresh.sample_chance())
     deal = fresh.sample_chance()
-    expected = "Seat 0 is dealt a loyalty card, face up: a loyal knight"
-    assert fresh.describe_action(deal, 1) == expected
-    assert fresh.describe_action(deal, 0).startswith("You are dealt")
+    face_up = Event(
+        "soc.log.dealt-loyalty-known", {"seat": Seat(0), "loyalty": Term("soc.loyalty.loyal")}
+    )
+    assert fresh.narrate(deal, 1) == fresh.narrate(deal, None) == [face_up]
+    assert fresh.describe_action(deal, 1) == (
+        "Seat 0 is dealt a loyalty card, face up: Loyal knight."
+    )
+    assert fresh.describe_action(deal, 0) == "Your loyalty card: Loyal knight."
 
 
 def test_three_brave_knights_hide_loyalty_until_six_swords() -> None:

@@ -10,8 +10,8 @@ import random
 import pytest
 
 import pendragon
-from pendragon.games.soc import actions as A
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.rules.cards import (
     BLACK,
     KNIGHTS,
     MERLIN,
@@ -20,9 +20,9 @@ from pendragon.games.soc.cards import (
     black_counts,
     white_counts,
 )
-from pendragon.games.soc.engine import MAX_ROUNDS
-from pendragon.games.soc.fixtures import load_state
-from pendragon.games.soc.state import SocState
+from pendragon.games.soc.rules.engine import MAX_ROUNDS
+from pendragon.games.soc.rules.fixtures import load_state
+from pendragon.games.soc.rules.state import SocState
 
 
 def dealt(players: int, seed: int) -> SocState:

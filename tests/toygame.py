@@ -35,6 +35,7 @@ from typing import Any
 from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import CHANCE, TERMINAL, Game, GameInfo, Observation, State
 from pendragon.core.errors import CorruptStateError
+from pendragon.core.events import Event, Seat, event
 from pendragon.core.options import OptionSpec
 
 _FORMAT = 1
@@ -219,18 +220,22 @@ class ToyState(State):
         tensor[-1] = 1.0 if player == TERMINAL else 0.0
         return tensor
 
-    def describe_action(self, action: int, viewer: int | None) -> str:
-        """A deal's value only to its receiver; keep and swap are public."""
+    def narrate(self, action: int, viewer: int | None) -> list[Event]:
+        """A deal's value only to its receiver; keep and swap (and the discard) are public."""
         if self.deal_to is not None:
             if viewer == self.deal_to:
-                return f"you are dealt a {action + 1}"
-            return f"seat {self.deal_to} is dealt a card"
+                return [event("toy.log.dealt-known", seat=Seat(self.deal_to), value=action + 1)]
+            return [event("toy.log.dealt", seat=Seat(self.deal_to))]
         seat = self.current_player()
         if action == self.game.swap:
-            if viewer == seat:
-                return f"you discard a {self.hands[seat]} and draw again"
-            return f"seat {seat} discards a {self.hands[seat]} and draws again"
-        return "you keep the card" if viewer == seat else f"seat {seat} keeps the card"
+            return [event("toy.log.swap", seat=Seat(seat), value=self.hands[seat] or 0)]
+        return [event("toy.log.keep", seat=Seat(seat))]
+
+    def action_event(self, action: int) -> Event:
+        """``toy.action.keep`` / ``toy.action.swap`` (deals: ``toy.action.deal``)."""
+        if action < self.game.cards:
+            return event("toy.action.deal", value=action + 1)
+        return event("toy.action." + ("swap" if action == self.game.swap else "keep"))
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> ToyState:

@@ -22,7 +22,6 @@ from pendragon.core.errors import (
     UnknownOptionError,
 )
 from pendragon.core.registry import game_class, load_game, register_game, registered_games
-from pendragon.games import soc as _soc  # noqa: F401  (registers the game)
 
 __all__ = [
     "CHANCE",

@@ -21,7 +21,6 @@ from pendragon.bots.base import Bot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import registry, rng
 from pendragon.core.api import CHANCE, Game, State
-from pendragon.core.errors import InvalidOptionError, UnknownOptionError
 
 #: Called before every action is applied: ``on_event(state, player, action)`` where
 #: ``player`` is a seat or :data:`~pendragon.core.api.CHANCE`. The state is the position
@@ -81,25 +80,10 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def supported_player_counts(game_name: str, options: Mapping[str, Any] | None = None) -> list[int]:
-    """Player counts at which ``game_name`` loads with ``options`` (other options default).
-
-    The ``players`` option's declared range may be wider than a given set of options allows
-    (an expansion adding a seat, a variant for three players only).
+    """Player counts at which ``game_name`` loads with ``options``
+    (:meth:`pendragon.Game.supported_player_counts`).
 
     >>> supported_player_counts("soc")
     [3, 4, 5, 6, 7]
     """
-    cls = registry.game_class(game_name)
-    spec = next((s for s in cls.option_specs if s.name == "players"), None)
-    if spec is None:
-        return [registry.load_game(game_name, seed=0, **(options or {})).num_players()]
-    low = spec.minimum if spec.minimum is not None else int(spec.default or 1)
-    high = spec.maximum if spec.maximum is not None else low
-    counts = []
-    for players in range(low, high + 1):
-        try:
-            registry.load_game(game_name, players=players, seed=0, **(options or {}))
-        except (InvalidOptionError, UnknownOptionError):
-            continue
-        counts.append(players)
-    return counts
+    return registry.game_class(game_name).supported_player_counts(options)

@@ -63,9 +63,12 @@ def load_fixture(game: str, data: Any) -> State:
 
 
 def _import_loaders() -> None:
-    from pendragon.games.soc.fixtures import load_state as soc_loader
+    from pendragon.core.plugins import installed_plugins
 
-    _LOADERS.setdefault("soc", soc_loader)
+    for name, plugin in installed_plugins().items():
+        loader = plugin.load("fixtures")
+        if loader is not None:
+            _LOADERS.setdefault(name, loader)
 
 
 def read_scenarios(path: Path) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ from typing import Any
 from pendragon.bots import make_bot
 from pendragon.core import registry
 from pendragon.core.api import State
-from pendragon.games.soc.actions import ACCUSE as SOC_ACCUSE
+from pendragon.games.soc.rules.actions import ACCUSE as SOC_ACCUSE
 from pendragon.runner import bot_seed, play_game
 
 #: Multiplier separating the seeds of successive runs (a prime, so runs do not overlap).

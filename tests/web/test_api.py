@@ -66,7 +66,7 @@ def test_games_lists_soc_with_its_options_but_never_seed_or_players(server: Live
 
 
 @pytest.mark.parametrize("path", ["/", "/table", "/replay", "/static/js/table.js",
-                                  "/static/games/soc.js", "/i18n/pl.json"])
+                                  "/games/soc/board.js", "/i18n/pl.json"])
 def test_pages_and_assets_are_served_with_security_headers(server: LiveServer, path: str) -> None:
     with server.http() as http:
         response = http.get(path)
@@ -77,12 +77,54 @@ def test_pages_and_assets_are_served_with_security_headers(server: LiveServer, p
 
 
 @pytest.mark.parametrize("path", ["/i18n/de.json", "/i18n/..%2Fserver.py", "/static/../server.py",
-                                  "/nowhere"])
+                                  "/nowhere", "/games/chess/board.js", "/games/soc/../x.js"])
 def test_unknown_files_are_404(server: LiveServer, path: str) -> None:
     with server.http() as http:
         response = http.get(path)
     assert response.status_code == 404
     assert "import" not in response.text
+
+
+def test_the_page_messages_come_from_the_catalogs(server: LiveServer) -> None:
+    from pendragon.i18n import catalog
+
+    with server.http() as http:
+        polish = http.get("/i18n/pl.json").json()
+    assert polish == catalog("pl").for_page()
+    assert polish["core.cards"] == {"one": "{count} karta", "few": "{count} karty",
+                                    "many": "{count} kart"}
+
+
+def test_a_game_without_a_plugin_gets_the_generic_board_and_adapter(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pendragon.core import registry
+    from pendragon.games.soc.rules.game import SocGame
+
+    class PlainSoc(SocGame):
+        """Shadows over Camelot registered without a plugin: no board module, no adapter."""
+
+        name = "plain-soc"
+
+    monkeypatch.setitem(registry._GAMES, "plain-soc", PlainSoc)
+    with server.http() as http:
+        generic = http.get("/games/plain-soc/board.js")
+        soc = http.get("/games/soc/board.js")
+        listed = {g["name"]: g for g in http.get("/api/games").json()["games"]}
+        response = http.post("/api/tables", json={"game": "plain-soc",
+                                                   "seats": [{"kind": "human"}] * 3})
+        assert response.status_code == 201, response.text
+        plain = view(http, response.json()["spectator"]["token"])
+        created = server.create(http, [{"kind": "human"}] * 3)
+        with_plugin = view(http, created["spectator"]["token"])
+    assert generic.status_code == 200 and "text/javascript" in generic.headers["content-type"]
+    assert "export function drawBoard" in generic.text and "drawPrivate" not in generic.text
+    assert soc.status_code == 200 and "export function drawPrivate" in soc.text
+    assert listed["soc"]["title"] == "Shadows over Camelot"
+    assert listed["plain-soc"]["title"] == PlainSoc(dict(players=3)).info.long_name
+    # The generic adapter seats nobody mid-game; the soc plugin's (VAR-JOIN) does.
+    assert plain["table"]["can_join_new_seat"] is False
+    assert with_plugin["table"]["can_join_new_seat"] is True
 
 
 # ---------------------------------------------------------------------- creating tables
@@ -116,9 +158,12 @@ def test_a_new_table_has_dealt_its_cards_and_waits_for_a_seat(server: LiveServer
     state = body["state"]
     assert state["version"] > 0, "the deal is part of the log"
     assert state["to_act"] == seat and state["to_act_controller"] == "human"
-    assert all({"id", "text"} == set(a) for a in state["legal"])
+    assert all({"id", "text", "label"} == set(a) for a in state["legal"])
+    # Each action carries its words as an event (the page words it in its language).
+    assert all(a["label"]["k"].startswith("soc.action.") for a in state["legal"])
+    assert state["decision"]["k"].startswith("soc.decision.")
     assert sum(state["observation"]["you"]["hand"].values()) == 6
-    assert state["log"] and all("i" in line for line in state["log"])
+    assert state["log"] and all({"i", "s", "events"} == set(line) for line in state["log"])
 
 
 @pytest.mark.parametrize(
@@ -408,8 +453,9 @@ def test_replay_of_a_finished_game_reveals_every_seat(server: LiveServer) -> Non
     assert all(o["you"]["loyalty"] in ("loyal", "traitor") for o in position["observations"])
     assert position["spectator"] == final["state"]["observation"]
     assert start["version"] == 0
-    dealt = [s for s in replay["steps"] if s.get("k") == "dealt-loyalty-known"]
-    assert len(dealt) == 3, "the replay names every loyalty card"
+    keys = [event["k"] for step in replay["steps"] for event in step["events"]]
+    assert keys.count("soc.log.dealt-loyalty-known") == 3, "the replay names every loyalty card"
+    assert "soc.log.draw-white" not in keys, "the replay names every white card drawn"
     assert "seed" not in str(replay)
 
 
@@ -436,7 +482,8 @@ def test_a_newcomer_joins_with_a_knight_of_his_own_where_the_rules_allow(
                                              "controller": "human"}
         observation = mine["state"]["observation"]
         assert len(observation["knights"]) == 4 and sum(observation["you"]["hand"].values()) == 5
-        assert any(line.get("k") == "join" for line in mine["state"]["log"])
+        assert any(event == {"k": "soc.log.join", "p": {"seat": {"seat": 3}}}
+                   for line in mine["state"]["log"] for event in line["events"])
         # A fifth seat is refused once no loyalty card is left... or allowed: the rules say.
         again = http.post("/api/table/join", headers=auth(spectator), json={"name": "Eve"})
         assert again.status_code in (200, 409)

@@ -210,19 +210,21 @@ def test_a_seat_never_receives_another_seats_hidden_cards(
             mine, *others = truth["observations"]
             # Exactly this seat's observation: its own hand and loyalty, no one else's.
             assert state["observation"] == mine
-            assert set(state) <= {"type", "version", "observation", "legal", "log",
+            assert set(state) <= {"type", "version", "observation", "legal", "decision", "log",
                                   "finished", "to_act", "to_act_controller", "chat_open",
                                   "can_join", "returns"}
             for other in others:
                 if other["you"]["hand"] and other["you"]["hand"] != mine["you"]["hand"]:
                     assert other["you"] != state["observation"]["you"]
             for line in state["log"]:
-                if line.get("k") in ("draw-white-known", "draw-black-known",
-                                     "dealt-loyalty-known"):
-                    assert line["p"]["seat"] == 0, line
+                for event in line["events"]:
+                    if event["k"] in ("soc.log.draw-white-known", "soc.log.draw-black-known",
+                                      "soc.log.dealt-loyalty-known"):
+                        assert event["p"]["seat"] == {"seat": 0}, line
     for frame in frames:
         assert '"seed"' not in frame and '"agenda"' not in frame and '"serialize' not in frame
-    assert all(re.match(rf"{re.escape(base)}/(table|static/|i18n/)", url) for url in responses), \
+    assert all(re.match(rf"{re.escape(base)}/(table|static/|i18n/|games/soc/board\.js)", url)
+               for url in responses), \
         responses
 
 
@@ -291,3 +293,56 @@ def test_a_spectator_takes_a_bots_seat_and_another_joins_a_new_one(
     page.click("[data-testid=join-confirm]")
     page.wait_for_selector("[data-testid=seat-3].mine")
     assert "Gawain" in page.locator("[data-testid=seat-3]").inner_text()
+
+
+def _sample_events(players: int = 4, seed: int = 3) -> list[tuple[dict[str, Any], int | None]]:
+    """Events of a random game's first actions (narration, labels, decisions) and a reader."""
+    import pendragon
+    from pendragon.bots import make_bot
+
+    state = pendragon.load_game("soc", players=players, seed=seed).new_initial_state()
+    bot = make_bot("random", seed)
+    out: list[tuple[dict[str, Any], int | None]] = []
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        out.append((state.decision_event().to_json(), None))
+        if player >= 0:
+            out += [(state.action_event(a).to_json(), player) for a in state.legal_actions()]
+        action = state.sample_chance() if player == pendragon.CHANCE else bot.step(state)
+        for viewer in (None, 0, 1):
+            out += [(e.to_json(), viewer) for e in state.narrate(action, viewer)]
+        state.apply_action(action)
+    out += [({"k": "core.cards", "p": {"count": n}}, None) for n in (1, 2, 5, 21, 22, 25)]
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "pl"])
+def test_the_page_words_events_exactly_as_the_python_catalog_does(
+    page: Any, server_process: ServerProcess, language: str
+) -> None:
+    # One renderer per side (static/js/i18n.js renderEvent, pendragon.i18n Catalog.render):
+    # the same event must read the same in both, ".you" forms and plural forms included.
+    from pendragon.core.events import Event
+    from pendragon.i18n import catalog
+
+    events = _sample_events()
+    words = catalog(language)
+    expected = [words.render(Event.from_json(e), lambda s: f"<{s}>", viewer)
+                for e, viewer in events]
+    page.goto(server_process.base + "/")
+    page.wait_for_selector("[data-testid=create]")
+    rendered = page.evaluate(
+        """async ([language, events]) => {
+             const i18n = await import("/static/js/i18n.js");
+             await i18n.setLanguage(language);
+             const hint = i18n.eventHint({ k: "soc.log.act", p: { seat: { seat: 0 },
+               action: { k: "soc.action.play", p: { white: { term: "soc.white.fight-5" } } } } });
+             return [hint, events.map(([event, me]) =>
+               i18n.renderEvent(event, { me, seatName: (s) => `<${s}>` }))];
+           }""",
+        [language, [[e, viewer] for e, viewer in events]],
+    )
+    assert len(set(expected)) > 30
+    assert rendered == [words.text("soc.white.fight-5.text"), expected]

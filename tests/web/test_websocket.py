@@ -225,12 +225,13 @@ def test_three_humans_play_a_whole_game_over_sockets_seeing_only_their_own(
                 if knight["seat"] != seat and knight["loyalty"] is not None:
                     assert knight["status"] == "unmasked" or observation["status"] != "running"
             for line in message["log"]:
-                params = line.get("p", {})
-                if line.get("k") in ("draw-white-known", "draw-black-known",
-                                     "dealt-loyalty-known"):
-                    assert params["seat"] == seat, line
-                if line.get("k") == "take-card-known":
-                    assert seat in (params["seat"], params["victim"]), line
+                for event in line["events"]:
+                    params = event["p"]
+                    if event["k"] in ("soc.log.draw-white-known", "soc.log.draw-black-known",
+                                      "soc.log.dealt-loyalty-known"):
+                        assert params["seat"] == {"seat": seat}, line
+                    if event["k"] == "soc.log.take-card-known":
+                        assert {"seat": seat} in (params["seat"], params["victim"]), line
             assert message["legal"] == [] or message["to_act"] == seat
         peer.close()
     assert table is None or table.finished

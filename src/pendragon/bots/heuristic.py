@@ -1,7 +1,7 @@
 """The ``heuristic`` bot: a game's own hand-written policy, or a generic one-ply fallback.
 
-Games with a specific policy register it in :data:`GAME_POLICIES` (Shadows over Camelot:
-:class:`~pendragon.bots.soc_heuristic.SocHeuristicBot`). For any other game the bot looks
+A game's plugin names its specific policy (``GamePlugin.heuristic``; Shadows over Camelot:
+:class:`~pendragon.games.soc.heuristic.SocHeuristicBot`). For any other game the bot looks
 one action ahead on a determinisation of what its seat cannot see (``resample_hidden``):
 it takes a move that wins at once, avoids one that loses at once, and otherwise plays at
 random. Either way it sees only what its seat may see.
@@ -20,14 +20,24 @@ import random
 from collections.abc import Callable
 
 from pendragon.bots.base import Bot
-from pendragon.bots.soc_heuristic import SocHeuristicBot
 from pendragon.core.api import CHANCE, State
 from pendragon.core.errors import GameOverError
+from pendragon.core.plugins import plugin_for
 
-#: Game name -> factory of its specific heuristic policy (seeded).
-GAME_POLICIES: dict[str, Callable[[int | None], Bot]] = {
-    "soc": SocHeuristicBot,
-}
+
+def game_policy(game_name: str, piece: str = "heuristic") -> Callable[[int | None], Bot] | None:
+    """The factory of ``game_name``'s own policy (``piece``: ``heuristic`` or ``rollout``).
+
+    >>> game_policy("soc").__name__
+    'SocHeuristicBot'
+    >>> game_policy("no-such-game") is None
+    True
+    """
+    plugin = plugin_for(game_name)
+    if plugin is None:
+        return None
+    factory: Callable[[int | None], Bot] | None = plugin.load(piece)
+    return factory
 
 
 class OnePlyBot:
@@ -89,13 +99,13 @@ class HeuristicBot:
     def step(self, state: State) -> int:
         """The action of the game's heuristic policy (or :class:`OnePlyBot`)."""
         if self._delegate is None:
-            factory = GAME_POLICIES.get(state.game.name, OnePlyBot)
+            factory = game_policy(state.game.name) or OnePlyBot
             self._delegate = factory(self.seed)
         return self._delegate.step(state)
 
 
 def rollout_policy(game_name: str, seed: int | None) -> Bot:
-    """A fast heuristic for search rollouts (no belief tracking), or :class:`OnePlyBot`."""
-    if game_name == "soc":
-        return SocHeuristicBot(seed, track_beliefs=False)
-    return OnePlyBot(seed)
+    """A fast policy for search rollouts (the plugin's ``rollout``), else its heuristic,
+    else :class:`OnePlyBot`."""
+    factory = game_policy(game_name, "rollout") or game_policy(game_name) or OnePlyBot
+    return factory(seed)

@@ -1,6 +1,6 @@
 """The ``pendragon`` command.
 
-``pendragon games`` lists the registered games and their options;
+``pendragon games`` lists the installed games (plugins), their pieces and options;
 ``pendragon play GAME`` plays one in the terminal against bots;
 ``pendragon simulate GAME`` plays many games between bots and reports the figures;
 ``pendragon balance soc`` prints the designer's table of loyal win rates.
@@ -27,6 +27,8 @@ from pendragon.cli.terminal import play_in_terminal
 from pendragon.core.api import Game
 from pendragon.core.errors import PendragonError
 from pendragon.core.options import OptionSpec, OptionValue
+from pendragon.core.plugins import plugin_for, plugin_source
+from pendragon.i18n import LANGUAGES, catalog, default_language
 from pendragon.runner import bot_seed
 
 #: Exit code for a bad command line (as argparse uses).
@@ -65,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="KEY=VALUE",
         help="a game option (repeatable; see `pendragon games`)",
+    )
+    play.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=default_language(),
+        help="language of the game's words (default: from your locale, else en)",
     )
     simulate = commands.add_parser(
         "simulate", help="play many games between bots and report win rates"
@@ -179,6 +187,23 @@ def _describe_allowed(spec: OptionSpec) -> str:
     return ""
 
 
+def _plugin_line(name: str) -> str:
+    """Where a game comes from and which of its pieces are installed."""
+    plugin = plugin_for(name)
+    if plugin is None:
+        return f"  {name}: registered directly (no plugin)"
+    counts = pendragon.game_class(name).supported_player_counts()
+    seats = f"{counts[0]}-{counts[-1]}" if counts else "none"
+    parts = [f"  package {plugin_source(name)}", f"players {seats}"]
+    parts.append("pieces: " + ", ".join(plugin.pieces()))
+    if plugin.environment is not None:
+        parts.append(
+            f"environments: {plugin.pettingzoo_name}, {plugin.gymnasium_id}, "
+            f"{plugin.openspiel_name}"
+        )
+    return escape("; ".join(parts))
+
+
 def list_games(console: Console) -> int:
     """Print every registered game with its options."""
     names = pendragon.registered_games()
@@ -207,6 +232,7 @@ def list_games(console: Console) -> int:
                 escape(spec.help),
             )
         console.print(table)
+        console.print(_plugin_line(name), highlight=False)
     console.print(
         "Set players and seed with --players/--seed, the others as flags"
         " (--expansion merlins-company, --squires) or with --option KEY=VALUE."
@@ -378,13 +404,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
     try:
         game, bots = prepare_play(args)
+        words = catalog(args.lang)
     except ValueError as error:
         # Bad names and option values from the command line (the core's errors are
-        # ValueErrors too): a message and exit code 2, never a traceback.
+        # ValueErrors too; so is a catalog that cannot be read): a message and exit code
+        # 2, never a traceback.
         print(f"pendragon: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    console.print(f"Seed {game.seed} (replay this game with --seed {game.seed}).")
-    return play_in_terminal(game, args.seat, bots, console)
+    console.print(escape(words.text("term.seed", seed=game.seed)))
+    return play_in_terminal(game, args.seat, bots, console, catalog=words)
 
 
 if __name__ == "__main__":

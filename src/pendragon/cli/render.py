@@ -1,23 +1,26 @@
-"""Turn a seat's observation into something Rich can print.
+"""Turn a seat's observation into something Rich can print, in the reader's language.
 
 Renderers only ever see an observation (``state.observation(seat)``), never a state, so they
-cannot show what the seat may not know. A game can register its own renderer; any other game
-gets :func:`render_generic`, which lays out any JSON-like observation as nested tables.
+cannot show what the seat may not know. A game names its renderer in its plugin
+(:attr:`pendragon.core.plugins.GamePlugin.terminal`); any other game gets
+:func:`render_generic`, which lays out any JSON-like observation as nested tables. Every
+renderer takes the :class:`~pendragon.i18n.Catalog` of the language to speak.
 
 >>> from rich.console import Console
+>>> from pendragon.i18n import catalog
 >>> console = Console(width=60, color_system=None)
 >>> with console.capture() as capture:
-...     console.print(render_generic({"my_card": 4, "discards": [2, 5], "over": False}))
+...     console.print(render_generic({"my_card": 4, "discards": [2, 5], "over": False},
+...                                  catalog("ru")))
 >>> text = capture.get()
->>> "my card" in text and "2, 5" in text and "no" in text
+>>> "my card" in text and "2, 5" in text and "нет" in text
 True
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -25,67 +28,43 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-Renderer = Callable[[Mapping[str, Any]], RenderableType]
-#: Explains an action's text in words (``"move:grail"`` -> ``"Move to the Holy Grail"``),
-#: given the acting seat's observation; ``None`` when it has nothing to add.
-ActionLabeller = Callable[[str, Mapping[str, Any]], str | None]
+from pendragon.core.plugins import plugin_for
+from pendragon.i18n import Catalog
 
-_RENDERERS: dict[str, Renderer] = {}
-_LABELLERS: dict[str, ActionLabeller] = {}
-# Renderers shipped with the package, imported on first use so that the terminal starts
-# fast and a renderer's bug cannot break the other games.
-_BUILTIN_MODULES = {"soc": "pendragon.cli.render_soc"}
+#: ``(observation, catalog) -> renderable``: a game's drawing of one seat's view.
+Renderer = Callable[[Mapping[str, Any], Catalog], RenderableType]
 
 #: Nesting depth past which values are shown as plain text.
 _MAX_DEPTH = 6
 
 
-def register_renderer(game_name: str, renderer: Renderer) -> Renderer:
-    """Use ``renderer`` for observations of ``game_name``; returns it (decorator-friendly)."""
-    _RENDERERS[game_name] = renderer
-    return renderer
-
-
-def register_action_labeller(game_name: str, labeller: ActionLabeller) -> ActionLabeller:
-    """Use ``labeller`` to explain the actions of ``game_name`` in the terminal's menu."""
-    _LABELLERS[game_name] = labeller
-    return labeller
-
-
-def _load_builtin(game_name: str) -> None:
-    module = _BUILTIN_MODULES.get(game_name)
-    if module is not None and game_name not in _RENDERERS:
-        importlib.import_module(module)
-
-
 def renderer_for(game_name: str) -> Renderer:
-    """The renderer registered for ``game_name``, or :func:`render_generic`.
+    """The renderer the plugin of ``game_name`` declares, or :func:`render_generic`.
+
+    The renderer's module is imported on first use, so the terminal starts fast.
 
     >>> renderer_for("no-such-game") is render_generic
     True
+    >>> renderer_for("soc").__name__
+    'render_soc'
     """
-    _load_builtin(game_name)
-    return _RENDERERS.get(game_name, render_generic)
+    plugin = plugin_for(game_name)
+    renderer = plugin.load("terminal") if plugin is not None else None
+    return cast(Renderer, renderer) if renderer is not None else render_generic
 
 
-def action_label(game_name: str, text: str, observation: Mapping[str, Any]) -> str | None:
-    """Words for the action ``text`` of ``game_name`` seen from ``observation``, if any.
-
-    >>> action_label("no-such-game", "keep", {}) is None
-    True
-    """
-    _load_builtin(game_name)
-    labeller = _LABELLERS.get(game_name)
-    return labeller(text, observation) if labeller is not None else None
-
-
-def render_observation(game_name: str, observation: Mapping[str, Any]) -> RenderableType:
-    """Render ``observation`` with the renderer of ``game_name``."""
-    return renderer_for(game_name)(observation)
+def render_observation(
+    game_name: str, observation: Mapping[str, Any], catalog: Catalog
+) -> RenderableType:
+    """Render ``observation`` with the renderer of ``game_name``, in ``catalog``'s language."""
+    return renderer_for(game_name)(observation, catalog)
 
 
 def humanize(key: str) -> str:
     """A dictionary key as a label: ``"siege_engines"`` -> ``"siege engines"``.
+
+    Keys are the game's data names, not words of a language; a game that wants them
+    translated draws its observation with its own renderer.
 
     >>> humanize("black_swords")
     'black swords'
@@ -93,16 +72,17 @@ def humanize(key: str) -> str:
     return key.replace("_", " ").replace("-", " ")
 
 
-def scalar_text(value: Any) -> str:
+def scalar_text(value: Any, catalog: Catalog) -> str:
     """Text of a JSON scalar for people: ``None`` -> ``-``, booleans -> yes/no.
 
-    >>> [scalar_text(v) for v in (None, True, 3, 0.5, "grail")]
+    >>> from pendragon.i18n import catalog
+    >>> [scalar_text(v, catalog("en")) for v in (None, True, 3, 0.5, "grail")]
     ['-', 'yes', '3', '0.5', 'grail']
     """
     if value is None:
         return "-"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return catalog.text("term.yes" if value else "term.no")
     return str(value)
 
 
@@ -110,10 +90,10 @@ def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
-def render_value(value: Any, depth: int = 0) -> RenderableType:
+def render_value(value: Any, catalog: Catalog, depth: int = 0) -> RenderableType:
     """Any JSON-like value as a Rich renderable (the building block of :func:`render_generic`)."""
     if _is_scalar(value):
-        return Text(scalar_text(value))
+        return Text(scalar_text(value, catalog))
     if depth >= _MAX_DEPTH:
         return Text(repr(value))
     if isinstance(value, Mapping):
@@ -123,18 +103,18 @@ def render_value(value: Any, depth: int = 0) -> RenderableType:
         table.add_column(style="bold")
         table.add_column()
         for key, item in value.items():
-            table.add_row(escape(humanize(str(key))), render_value(item, depth + 1))
+            table.add_row(escape(humanize(str(key))), render_value(item, catalog, depth + 1))
         return table
     if isinstance(value, Sequence):
-        return _render_sequence(value, depth)
+        return _render_sequence(value, catalog, depth)
     return Text(str(value))
 
 
-def _render_sequence(items: Sequence[Any], depth: int) -> RenderableType:
+def _render_sequence(items: Sequence[Any], catalog: Catalog, depth: int) -> RenderableType:
     if not items:
         return Text("-")
     if all(_is_scalar(item) for item in items):
-        return Text(", ".join(scalar_text(item) for item in items))
+        return Text(", ".join(scalar_text(item, catalog) for item in items))
     if all(isinstance(item, Mapping) for item in items):
         # Records with shared fields (one per knight, per quest...): one row each.
         columns: list[str] = []
@@ -144,11 +124,11 @@ def _render_sequence(items: Sequence[Any], depth: int) -> RenderableType:
         for column in columns:
             table.add_column(escape(humanize(column)))
         for item in items:
-            table.add_row(*(render_value(item.get(c), depth + 1) for c in columns))
+            table.add_row(*(render_value(item.get(c), catalog, depth + 1) for c in columns))
         return table
-    return Group(*(render_value(item, depth + 1) for item in items))
+    return Group(*(render_value(item, catalog, depth + 1) for item in items))
 
 
-def render_generic(observation: Mapping[str, Any]) -> RenderableType:
+def render_generic(observation: Mapping[str, Any], catalog: Catalog) -> RenderableType:
     """Any observation: a table of its fields, nested values as nested tables."""
-    return render_value(observation)
+    return render_value(observation, catalog)

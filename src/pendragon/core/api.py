@@ -30,9 +30,12 @@ from pendragon.core.actions import ActionCatalog
 from pendragon.core.errors import (
     GameOverError,
     IllegalActionError,
+    InvalidOptionError,
     MalformedActionError,
     NotChanceNodeError,
+    UnknownOptionError,
 )
+from pendragon.core.events import Event
 from pendragon.core.options import OptionSpec, OptionValue, resolve_options
 
 #: ``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``).
@@ -56,6 +59,16 @@ class GameInfo:
     min_utility: float
     max_utility: float
     observation_tensor_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class PublicRecord:
+    """One step of the public record: its index in the history, who acted (``None``:
+    chance or a table operation) and the events every spectator saw."""
+
+    index: int
+    actor: int | None
+    events: tuple[Event, ...]
 
 
 S = TypeVar("S", bound="State")
@@ -99,6 +112,35 @@ class Game(ABC):
     @abstractmethod
     def deserialize_state(self, text: str) -> State:
         """Rebuild a state from :meth:`State.serialize`; ``CorruptStateError`` on bad text."""
+
+    @classmethod
+    def supported_player_counts(cls, options: Mapping[str, Any] | None = None) -> list[int]:
+        """Player counts at which this game loads with ``options`` (other options default).
+
+        The ``players`` option's declared range may be wider than a given set of options
+        allows (an expansion adding a seat, a variant for three players only).
+
+        >>> import pendragon
+        >>> pendragon.game_class("soc").supported_player_counts()
+        [3, 4, 5, 6, 7]
+        >>> pendragon.game_class("soc").supported_player_counts({"expansion": "merlins-company"})
+        [3, 4, 5, 6, 7, 8]
+        """
+        given = dict(options or {})
+        given.pop("players", None)
+        spec = next((s for s in cls.option_specs if s.name == "players"), None)
+        if spec is None:
+            return [cls({**given, "seed": 0}).num_players()]
+        low = spec.minimum if spec.minimum is not None else int(spec.default or 1)
+        high = spec.maximum if spec.maximum is not None else low
+        counts = []
+        for players in range(low, high + 1):
+            try:
+                cls({**given, "players": players, "seed": 0})
+            except (InvalidOptionError, UnknownOptionError):
+                continue
+            counts.append(players)
+        return counts
 
     def num_distinct_actions(self) -> int:
         """Size of the action catalog: every action id is below it."""
@@ -178,12 +220,65 @@ class State(ABC):
         """
 
     @abstractmethod
-    def describe_action(self, action: int, viewer: int | None) -> str:
+    def narrate(self, action: int, viewer: int | None) -> list[Event]:
         """What ``viewer`` may learn of ``action`` (call it before applying the action).
 
-        A full sentence naming who acts ("Seat 2 draws a white card", "You draw Fight 5"),
-        never revealing more than ``viewer`` is entitled to see.
+        Events (:mod:`pendragon.core.events`) naming who acts ("Seat 2 draws a white card",
+        "You draw Fight 5" are two renderings of the same event key with different
+        parameters), never revealing more than ``viewer`` is entitled to see.
         """
+
+    @abstractmethod
+    def action_event(self, action: int) -> Event:
+        """The words of a legal ``action`` for the seat about to choose it (its menu entry)."""
+
+    def decision_event(self) -> Event:
+        """What the state awaits, as an event the interfaces word ("pledge a Merlin?").
+
+        The default names no decision; games name theirs.
+        """
+        player = self.current_player()
+        if player == TERMINAL:
+            return Event("core.decision.over")
+        if player == CHANCE:
+            return Event("core.decision.chance")
+        return Event("core.decision.choose")
+
+    def describe_action(self, action: int, viewer: int | None) -> str:
+        """:meth:`narrate` in English words, one sentence per event (logs, tests)."""
+        from pendragon.i18n import catalog
+
+        english = catalog("en")
+        return " ".join(english.render(e, viewer=viewer) for e in self.narrate(action, viewer))
+
+    def observations(self, seats: Sequence[int | None]) -> list[Observation]:
+        """``observation(seat)`` for each of ``seats`` (a server's push to every watcher).
+
+        Games may share the work between seats; the result equals the one-by-one calls.
+        """
+        return [self.observation(seat) for seat in seats]
+
+    def public_history(self) -> list[PublicRecord]:
+        """What everyone saw, in order: each action's actor and its spectators' events.
+
+        Rebuilt by replaying the history from the initial state, so a state made by
+        :meth:`resample_hidden` (whose history does not replay to it) has none to offer.
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("soc", players=3, seed=1).new_initial_state()
+        >>> state.play_random_chance()
+        >>> first = state.public_history()[0]
+        >>> first.actor is None, first.events[0].key
+        (True, 'soc.log.dealt-knight')
+        """
+        replay = self.game.new_initial_state()
+        records = []
+        for index, action in enumerate(self._history):
+            player = replay.current_player()
+            events = tuple(replay.narrate(action, None))
+            records.append(PublicRecord(index, player if player >= 0 else None, events))
+            replay.replay([action])
+        return records
 
     def is_table_operation(self, action: int) -> bool:
         """Whether ``action`` is a table operation (e.g. a player joining), not a move."""

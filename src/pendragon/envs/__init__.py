@@ -3,25 +3,34 @@
 Every module here sits on top of the game-agnostic API (``pendragon.core.api``) and could be
 deleted without touching a rule.
 
-* ``pendragon.envs.soc_v1``: Shadows over Camelot as a PettingZoo AEC environment
-  (``soc_v1.env(players=5)``), built on :mod:`pendragon.envs.pettingzoo_base`.
+* ``pendragon.envs.<game>_v<version>`` (``soc_v1``, ...): each installed game whose plugin
+  declares an :class:`~pendragon.core.plugins.Environment` as a PettingZoo AEC environment
+  (``soc_v1.env(players=5)``), built on :mod:`pendragon.envs.pettingzoo_base`. These
+  modules are made on first import from the plugin: no file per game.
 * :mod:`pendragon.envs.gymnasium_env`: one seat learns, the other seats are pendragon bots
   (``gymnasium.make("pendragon/soc-v1")``).
-* :mod:`pendragon.envs.openspiel`: importing it registers ``python_pendragon_soc`` with
-  ``pyspiel``.
+* :mod:`pendragon.envs.openspiel`: importing it registers ``python_pendragon_<game>`` with
+  ``pyspiel`` for every such game.
 
-A game gets all three by one :data:`ENVIRONMENTS` entry, a two-function module like
-``soc_v1`` and one ``register`` line in :mod:`pendragon.envs.openspiel`. The adapters need
-the optional dependencies (``pip install 'pendragon[rl]'``); this package itself imports
-none of them. See ``docs/research.md``.
+The adapters need the optional dependencies (``pip install 'pendragon[rl]'``); this package
+itself imports none of them. See ``docs/research.md``.
 
 >>> ENVIRONMENTS["soc"].pettingzoo_name
 'soc_v1'
+>>> from pendragon.envs import soc_v1
+>>> soc_v1.env(players=3).possible_agents
+['player_0', 'player_1', 'player_2']
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import pendragon
+from pendragon.core.plugins import installed_plugins
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +56,60 @@ class EnvironmentSpec:
         return f"pendragon/{self.game}-v{self.version}"
 
 
-#: Every game with research environments. Shadows over Camelot's tensor entries are
-#: non-negative flags and scaled counts; the scaling is not a cap (a hand of 15 cards reads
-#: 1.25), so no finite upper bound is declared.
-ENVIRONMENTS: dict[str, EnvironmentSpec] = {
-    "soc": EnvironmentSpec("soc", 1, 0.0, float("inf")),
-}
+def _environments() -> dict[str, EnvironmentSpec]:
+    found = {}
+    for name, plugin in installed_plugins().items():
+        declared = plugin.environment
+        if declared is not None:
+            found[name] = EnvironmentSpec(
+                name, declared.version, declared.observation_low, declared.observation_high
+            )
+    return found
+
+
+#: Every installed game with research environments (from its plugin's ``environment``).
+ENVIRONMENTS: dict[str, EnvironmentSpec] = _environments()
+
+
+def _environment_module(spec: EnvironmentSpec) -> ModuleType:
+    """The PettingZoo module of ``spec``'s game: ``env()`` and ``raw_env``."""
+    from pendragon.envs.pettingzoo_base import PendragonAECEnv
+
+    game_class = pendragon.game_class(spec.game)
+    long_name = game_class.__doc__.splitlines()[0] if game_class.__doc__ else spec.game
+
+    def env(render_mode: str | None = None, **options: Any) -> PendragonAECEnv:
+        """The environment; ``options`` are those of ``pendragon.load_game`` (``players``
+        and the game's options; an option given as ``None`` keeps its default).
+
+        It checks the call order and the action ids itself and raises on a misuse, so it
+        is not wrapped in PettingZoo's ``OrderEnforcingWrapper``/``AssertOutOfBoundsWrapper``:
+        they would repeat those checks through ``__getattr__`` forwarding at a third of the
+        step cost.
+        """
+        given = {name: value for name, value in options.items() if value is not None}
+        return PendragonAECEnv(spec, render_mode=render_mode, **given)
+
+    module = ModuleType(f"{__name__}.{spec.pettingzoo_name}")
+    module.__doc__ = (
+        f"{long_name} as a PettingZoo AEC environment: ``{spec.pettingzoo_name}``.\n\n"
+        f"Agents ``player_0`` ... ``player_{{n-1}}``; actions the ids of the game's catalog "
+        f"(``Discrete``); observations ``Dict(observation=Box({spec.observation_low}, "
+        f"{spec.observation_high}, (tensor size,)), action_mask)``; rewards 0 until the end, "
+        f"then ``state.returns()``. Chance is resolved inside from ``reset(seed=...)``. "
+        f"See ``docs/research.md``."
+    )
+    module.env = env  # type: ignore[attr-defined]
+    module.raw_env = env  # type: ignore[attr-defined]
+    return module
+
+
+def __getattr__(name: str) -> Any:
+    """``pendragon.envs.soc_v1`` and every other installed game's environment module."""
+    for spec in ENVIRONMENTS.values():
+        if spec.pettingzoo_name == name:
+            module = _environment_module(spec)
+            sys.modules[module.__name__] = module
+            globals()[name] = module
+            return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,8 +9,9 @@
 >>> state.is_chance_node()
 True
 
-Registered names: ``python_pendragon_soc`` (Shadows over Camelot). A later game adds one
-:func:`register` line at the bottom of this module.
+Registered names: ``python_pendragon_<game>`` for every installed game whose plugin declares
+research environments (``python_pendragon_soc``: Shadows over Camelot); dashes in a game's
+name become underscores.
 
 **Game type.** Sequential, explicit chance (every shuffle, draw and die roll is a chance node
 with its outcomes and probabilities), imperfect information, general-sum (in Shadows over
@@ -67,6 +68,7 @@ import pyspiel
 import pendragon
 from pendragon.core.api import CHANCE, TERMINAL, Game, State
 from pendragon.core.options import OptionSpec, OptionValue
+from pendragon.envs import ENVIRONMENTS
 
 #: Prefix of every registered name: ``python_pendragon_<game>``.
 NAME_PREFIX = "python_pendragon_"
@@ -83,7 +85,7 @@ def spiel_name(game_name: str) -> str:
     >>> spiel_name("soc")
     'python_pendragon_soc'
     """
-    return NAME_PREFIX + game_name
+    return NAME_PREFIX + game_name.replace("-", "_")
 
 
 def canonical_json(value: Any) -> str:
@@ -339,5 +341,5 @@ def register(game_name: str) -> str:
     return name
 
 
-#: Every registered OpenSpiel name.
-REGISTERED: tuple[str, ...] = (register("soc"),)
+#: Every registered OpenSpiel name: one per installed game with research environments.
+REGISTERED: tuple[str, ...] = tuple(register(name) for name in ENVIRONMENTS)

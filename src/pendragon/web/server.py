@@ -6,6 +6,8 @@ Routes (see ``docs/web.md`` for the protocol):
 ``GET /``, ``/table``, ``/replay``      the pages (lobby, a seat's or a spectator's table,
                                         the replay of a finished game)
 ``GET /static/...``, ``/i18n/L.json``   the front end's modules and translations
+``GET /games/NAME/board.js``            a game's board module (its plugin's, or the
+                                        generic one)
 ``GET /api/games``                      games, their options, seat counts and bots
 ``POST /api/tables``                    create a table; returns one link per human seat
                                         and the spectators' link
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -44,7 +47,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -52,7 +55,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import pendragon
 from pendragon.bots import bot_names
-from pendragon.web.i18n import LANGUAGES
+from pendragon.core.plugins import plugin_for
+from pendragon.i18n import LANGUAGES, catalog
 from pendragon.web.security import MAX_NAME, InputError
 from pendragon.web.storage import Storage, check_url
 from pendragon.web.store import AsyncStore
@@ -62,7 +66,8 @@ log = logging.getLogger("pendragon.web")
 
 WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
-I18N_DIR = WEB_DIR / "i18n"
+#: The board module of a game whose plugin has none: the observation as a readable table.
+GENERIC_BOARD = STATIC_DIR / "js" / "generic_board.js"
 #: Largest request body and WebSocket message accepted.
 MAX_BODY = 64 * 1024
 MAX_WS_MESSAGE = 8 * 1024
@@ -205,6 +210,13 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+@functools.cache
+def _page_messages(language: str) -> bytes:
+    """``/i18n/<language>.json``: every message of ``language`` for the pages, encoded once
+    (plural messages as ``{cldr_category: text}``)."""
+    return json.dumps(catalog(language).for_page(), ensure_ascii=False).encode()
+
+
 # ---------------------------------------------------------------------- the application
 def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     """The web application storing its tables in ``database`` (an SQLAlchemy URL)."""
@@ -275,11 +287,24 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     app.get("/replay", include_in_schema=False)(page("replay.html"))
 
     @app.get("/i18n/{language}.json", include_in_schema=False)
-    async def translations(language: str) -> FileResponse:
-        """One language's translation file."""
+    async def translations(language: str) -> Response:
+        """One language's messages: the interface's and every installed game's."""
         if language not in LANGUAGES:
             raise TableError("not_found", f"no translation {language!r}", 404)
-        return FileResponse(I18N_DIR / f"{language}.json", media_type="application/json",
+        return Response(_page_messages(language), media_type="application/json",
+                        headers={"Cache-Control": "no-cache"})
+
+    @app.get("/games/{name}/board.js", include_in_schema=False)
+    async def board_module(name: str) -> FileResponse:
+        """The board module of game ``name``: its plugin's, or the generic one."""
+        if name not in pendragon.registered_games():
+            raise TableError("not_found", f"no game {name!r}", 404)
+        plugin = plugin_for(name)
+        path = plugin.web_module_path() if plugin is not None else None
+        if path is not None and not path.is_file():
+            log.error("game %s: its board module %s is missing", name, path)
+            raise TableError("not_found", f"the board module of {name!r} is missing", 404)
+        return FileResponse(path or GENERIC_BOARD, media_type="text/javascript",
                             headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -302,9 +327,12 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
             # (an expansion may allow more); the server checks the chosen combination.
             minimum = players.minimum if players and players.minimum else info.min_players
             maximum = players.maximum if players and players.maximum else info.max_players
+            title_key = f"game.{name}"
+            english = catalog("en")
             out.append(
                 {
                     "name": name,
+                    "title": english.text(title_key) if title_key in english else info.long_name,
                     "long_name": info.long_name,
                     "min_players": minimum,
                     "max_players": maximum,

@@ -7,9 +7,10 @@ the action log, and only then does the copy become the table's state and every w
 receive its new view: a move is acknowledged only once it is stored.
 
 What leaves a table for a watcher is only ``observation(seat)`` (``observation(None)``
-for spectators), the seat's legal actions with their text forms when it is to act, and
-the narration ``describe_action(action, seat)`` turned into log lines by the game's
-adapter. The raw state, the seed and other seats' views never leave.
+for spectators), the seat's legal actions with their text forms and label events when it
+is to act, the decision under way (``decision_event()``, public), and the log: for each
+action, the events of ``narrate(action, seat)`` as JSON. The raw state, the seed and other
+seats' views never leave; no text is parsed on the way.
 
 Bots play on the server: each table runs at most one bot task, which asks the bot for a
 move on a copy of the state in a thread pool (so a slow bot never blocks the event loop)
@@ -38,7 +39,7 @@ from pendragon.bots.base import Bot
 from pendragon.core.api import CHANCE, Game, State
 from pendragon.core.errors import MalformedActionError, PendragonError
 from pendragon.runner import bot_seed
-from pendragon.web.adapters import GameAdapter, Narration, adapter_for
+from pendragon.web.adapters import GameAdapter, adapter_for
 from pendragon.web.security import (
     MAX_CHAT,
     MAX_NAME,
@@ -76,6 +77,9 @@ FAST_BOT = 0.001
 FAST_BOT_RUN = 5
 #: A watcher whose unsent messages pile up beyond this is disconnected.
 MAX_QUEUE = 500
+
+#: The events one viewer learns of one action, as JSON (``Event.to_json()`` each).
+LogEvents = list[dict[str, Any]]
 
 
 class TableError(Exception):
@@ -214,10 +218,10 @@ class LiveTable:
             SeatState(s.seat, s.name, s.controller, s.bot, s.token_hash) for s in record.seats
         ]
         self.lock = asyncio.Lock()
-        #: Per applied action: its actor (-1 chance) and one log line per viewer
-        #: (seats 0..n-1, then the spectators); equal lines share one object.
+        #: Per applied action: its actor (-1: chance or a table operation) and the events
+        #: of each viewer (seats 0..n-1, then the spectators'); equal lists share one object.
         self.actors: list[int] = []
-        self.lines: list[tuple[Narration, ...]] = []
+        self.lines: list[tuple[LogEvents, ...]] = []
         self.chat: deque[ChatRecord] = deque(maxlen=CHAT_KEPT)
         self.watchers: set[Watcher] = set()
         self.bot_task: asyncio.Task[None] | None = None
@@ -279,29 +283,22 @@ class LiveTable:
         }
 
     # ------------------------------------------------------------------ narration
-    def _narrate(self, state: State, action: int) -> tuple[int, tuple[Narration, ...]]:
-        """Actor and per-viewer log lines of ``action`` about to be applied to ``state``.
+    def _narrate(self, state: State, action: int) -> tuple[int, tuple[LogEvents, ...]]:
+        """Actor and per-viewer events of ``action`` about to be applied to ``state``.
 
-        One line per seat of ``state`` (seats 0..n-1), then the spectators' line.
+        One list per seat of ``state`` (seats 0..n-1), then the spectators'. A seat that
+        learns no more than the spectators shares their list (the same object).
         """
-        seats = _seat_count(state)
-        join = self.adapter.add_seat_action(state)
-        if action == join:
-            line = self.adapter.join_line(seats)
-            return -1, (line,) * (seats + 1)
         player = state.current_player()
-        actor = player if player >= 0 else None
-        spectator_text = state.describe_action(action, None)
-        spectator_line = self.adapter.narrate(spectator_text, None, actor)
-        lines: list[Narration] = []
-        for viewer in range(seats):
-            text = state.describe_action(action, viewer)
-            if text == spectator_text and actor != viewer:
-                lines.append(spectator_line)
-            else:
-                lines.append(self.adapter.narrate(text, viewer, actor))
-        lines.append(spectator_line)
-        return (actor if actor is not None else -1), tuple(lines)
+        actor = -1 if player < 0 or state.is_table_operation(action) else player
+        public = state.narrate(action, None)
+        public_json = [e.to_json() for e in public]
+        lines: list[LogEvents] = []
+        for viewer in range(_seat_count(state)):
+            events = state.narrate(action, viewer)
+            lines.append(public_json if events == public else [e.to_json() for e in events])
+        lines.append(public_json)
+        return actor, tuple(lines)
 
     def replay_into(self, state: State, actions: Iterable[int]) -> None:
         """Apply stored ``actions`` to ``state`` (this table's), recording narration."""
@@ -312,16 +309,15 @@ class LiveTable:
             self.lines.append(lines)
 
     def log_for(self, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
-        """``viewer``'s log lines from action index ``start`` on."""
+        """``viewer``'s log lines from action index ``start`` on:
+        ``{"i": index, "s": actor or None, "events": [event JSON, ...]}``."""
         out = []
         for i in range(start, len(self.lines)):
             row = self.lines[i]
             # A seat that joined later saw the earlier actions as a spectator did.
-            line = row[viewer] if viewer is not None and viewer < len(row) - 1 else row[-1]
+            events = row[viewer] if viewer is not None and viewer < len(row) - 1 else row[-1]
             actor = self.actors[i]
-            entry = {"i": i, "s": actor if actor >= 0 else None}
-            entry.update(line)
-            out.append(entry)
+            out.append({"i": i, "s": actor if actor >= 0 else None, "events": events})
         return out
 
     # ------------------------------------------------------------------ messages
@@ -331,18 +327,26 @@ class LiveTable:
             return []
         if self.state.current_player() != viewer or self.seats[viewer].controller != HUMAN:
             return []
+        state = self.state
         return [
-            {"id": a, "text": self.state.action_to_string(a)} for a in self.state.legal_actions()
+            {"id": a, "text": state.action_to_string(a), "label": state.action_event(a).to_json()}
+            for a in state.legal_actions()
         ]
 
-    def state_message(self, viewer: int | None, log_start: int) -> dict[str, Any]:
-        """The ``state`` message for ``viewer``: its view, its moves, its new log lines."""
+    def state_message(
+        self, viewer: int | None, log_start: int, observation: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The ``state`` message for ``viewer``: its view, its moves, what the table awaits,
+        its new log lines. ``observation``: ``viewer``'s, if already computed."""
         player = self.state.current_player()
         message: dict[str, Any] = {
             "type": "state",
             "version": self.state.version,
-            "observation": self.state.observation(viewer),
+            "observation": (
+                self.state.observation(viewer) if observation is None else observation
+            ),
             "legal": self.legal_for(viewer),
+            "decision": self.state.decision_event().to_json(),
             "log": self.log_for(viewer, log_start),
             "finished": self.finished,
             "to_act": player if player >= 0 else None,
@@ -376,13 +380,18 @@ class LiveTable:
 
     def push_state(self, submitted: float | None = None) -> None:
         """Send every watcher its new view (one encoding per viewer and log position)."""
+        watchers = list(self.watchers)
+        # One batched observation call for every distinct viewer watching.
+        viewers = list(dict.fromkeys(w.viewer for w in watchers))
+        observations = dict(zip(viewers, self.state.observations(viewers), strict=True))
         cache: dict[tuple[int | None, int], str] = {}
         end = len(self.lines)
-        for watcher in list(self.watchers):
+        for watcher in watchers:
             key = (watcher.viewer, watcher.log_sent)
             text = cache.get(key)
             if text is None:
-                text = _dumps(self.state_message(watcher.viewer, watcher.log_sent))
+                text = _dumps(self.state_message(watcher.viewer, watcher.log_sent,
+                                                 observations[watcher.viewer]))
                 cache[key] = text
             watcher.log_sent = end
             watcher.put(text, submitted)
@@ -480,7 +489,7 @@ class LiveTable:
             new_state = state.clone()
             actions: list[int] = []
             actors: list[int] = []
-            lines: list[tuple[Narration, ...]] = []
+            lines: list[tuple[LogEvents, ...]] = []
             try:
                 self._apply(new_state, action_id, actions, actors, lines)
             except PendragonError as error:
@@ -520,7 +529,7 @@ class LiveTable:
         action: int,
         actions: list[int],
         actors: list[int],
-        lines: list[tuple[Narration, ...]],
+        lines: list[tuple[LogEvents, ...]],
     ) -> None:
         actor, narration = self._narrate(state, action)
         _apply_any(state, action)
@@ -657,7 +666,7 @@ class LiveTable:
             new_state = state.clone()
             actions: list[int] = []
             actors: list[int] = []
-            lines: list[tuple[Narration, ...]] = []
+            lines: list[tuple[LogEvents, ...]] = []
             try:
                 self._apply(new_state, action, actions, actors, lines)
             except PendragonError as error:
@@ -770,28 +779,38 @@ class LiveTable:
 
     # ------------------------------------------------------------------ replay
     def replay_steps(self) -> list[dict[str, Any]]:
-        """Every action of a finished game, narrated with every secret revealed."""
+        """Every action of a finished game, narrated with every secret revealed.
+
+        A decision is told as its actor knew it; a chance event (or a table operation) as
+        the first seat told more than the spectators knew it (the one who drew the card).
+        Nothing here knows the game: it compares the narrations.
+        """
         steps = []
         for i, actor in enumerate(self.actors):
             lines = self.lines[i]
+            public = lines[-1]
             if actor >= 0:
-                line = lines[actor]
+                events = lines[actor]
             else:
-                line = next((x for x in lines if self.adapter.is_revealing(x)), lines[-1])
-            entry: dict[str, Any] = {"i": i, "s": actor if actor >= 0 else None}
-            entry.update(line)
-            steps.append(entry)
+                events = next((x for x in lines[:-1] if x is not public and x != public),
+                              public)
+            steps.append({"i": i, "s": actor if actor >= 0 else None, "events": events})
         return steps
 
     def replay_position(self, version: int) -> dict[str, Any]:
         """Every seat's observation (and the spectators') after ``version`` actions."""
         state = self.game.new_initial_state()
         for action in self.state.history()[:version]:
-            state.apply_action(action)
+            _apply_any(state, action)
+        *seats, spectator = state.observations([*range(_seat_count(state)), None])
+        player = state.current_player()
         return {
             "version": version,
-            "observations": [state.observation(s) for s in range(_seat_count(state))],
-            "spectator": state.observation(None),
+            "observations": seats,
+            "spectator": spectator,
+            "to_act": player if player >= 0 else None,
+            "decision": state.decision_event().to_json(),
+            "finished": state.is_terminal(),
         }
 
 

@@ -1,21 +1,18 @@
-"""Shadows over Camelot (Days of Wonder, 2005): the pure rules.
+"""Shadows over Camelot (Days of Wonder, 2005) as one plugin: every piece of the game.
 
-Modules, from the bottom up: ``cards`` (typed card, knight and location data), ``actions``
-(the action catalog), ``data`` (the state's fields), ``engine`` (the agenda runner and
-primitive moves), ``quests``, ``black_cards``, ``white_cards``, ``turn`` (the rules),
-``view`` (observations and narration), ``state`` (copying, storage, determinization) and
-``game`` (options and declared facts). The rules reference is ``docs/rules/soc.md``.
+=========================  ===============================================================
+``rules/``                 the pure rules (imports nothing but ``pendragon.core`` and the
+                           standard library); ``rules/__init__.py`` lists its modules
+``plugin.py``              the registration (entry point ``pendragon.games: soc``)
+``heuristic.py``           the hand-written loyal knight and traitor (``heuristic`` bot);
+``heuristic_expansion.py`` its Merlin's Company mixin
+``terminal.py``            the terminal's drawing of a seat's observation
+``web.py``                 the web table's hooks (joining mid-game)
+``board.js``               the web page's board module (observation -> SVG)
+``locale/``                the message catalogs: ``messages.pot`` (English) and
+                           ``ru.po``, ``cs.po``, ``pl.po``
+=========================  ===============================================================
 
-Version history: 1 — the base game.
-
->>> import pendragon
->>> state = pendragon.load_game("soc", players=3, seed=11).new_initial_state()
->>> state.play_random_chance()
->>> state.observation(0)["waiting"]["decision"]
-'contrib'
+The rules reference is ``docs/rules/soc.md`` (base game) and ``docs/rules/soc-expansion.md``
+(Merlin's Company and the optional rules).
 """
-
-from pendragon.games.soc.game import SocGame
-from pendragon.games.soc.state import SocState
-
-__all__ = ["SocGame", "SocState"]

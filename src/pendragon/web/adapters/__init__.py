@@ -1,34 +1,35 @@
-"""Per-game pieces of the web table: narration in words, chat rules, the join hook.
+"""Per-game hooks of the web table (chat open, joining mid-game), found through plugins.
 
-The server, the storage and the page framework are game-agnostic; a game plugs in with a
-:class:`~pendragon.web.adapters.base.GameAdapter` (registered here) and a board drawing
-module ``static/games/<name>.js``.
+The server, the storage and the page framework are game-agnostic. A game plugs in through
+its plugin (:mod:`pendragon.core.plugins`): ``web_adapter`` names a
+:class:`~pendragon.web.adapters.base.GameAdapter` subclass, ``web_module`` its board
+module. A game without an adapter gets the generic one.
 
->>> adapter_for("soc").game
-'soc'
+>>> type(adapter_for("soc")).__name__
+'SocAdapter'
 >>> adapter_for("chess").game
 'chess'
 """
 
 from __future__ import annotations
 
-from pendragon.web.adapters.base import GameAdapter, Narration
-from pendragon.web.adapters.soc import SocAdapter
+from functools import cache
 
-__all__ = ["GameAdapter", "Narration", "adapter_for", "register_adapter"]
+from pendragon.core.plugins import plugin_for
+from pendragon.web.adapters.base import GameAdapter
 
-_ADAPTERS: dict[str, GameAdapter] = {"soc": SocAdapter()}
-
-
-def register_adapter(adapter: GameAdapter) -> None:
-    """Register the web adapter of ``adapter.game``."""
-    _ADAPTERS[adapter.game] = adapter
+__all__ = ["GameAdapter", "adapter_for"]
 
 
+@cache
 def adapter_for(game: str) -> GameAdapter:
-    """The adapter of ``game``; a generic one (raw narration text) if none is registered."""
-    adapter = _ADAPTERS.get(game)
-    if adapter is None:
-        adapter = GameAdapter(game)
-        _ADAPTERS[game] = adapter
+    """The adapter of ``game``: its plugin's ``web_adapter`` if it names one, else the
+    generic :class:`GameAdapter`."""
+    plugin = plugin_for(game)
+    cls = plugin.load("web_adapter") if plugin is not None else None
+    if cls is None:
+        return GameAdapter(game)
+    if not (isinstance(cls, type) and issubclass(cls, GameAdapter)):
+        raise TypeError(f"{game}: web_adapter {cls!r} is not a GameAdapter subclass")
+    adapter: GameAdapter = cls(game)
     return adapter

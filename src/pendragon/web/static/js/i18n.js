@@ -1,4 +1,6 @@
-// Translations: /i18n/<lang>.json, flat key -> text with {placeholders}. English fills gaps.
+// Messages: /i18n/<lang>.json, key -> text with {placeholders}, or {cldr_category: text} for a
+// message with plural forms (chosen by its `count`). English fills gaps.
+// Events ({k: key, p: params}) from the server are worded here, for every game alike.
 import { el, fetchJson } from "./dom.js";
 
 export const LANGUAGES = ["en", "ru", "cs", "pl"];
@@ -35,12 +37,75 @@ export function has(key) {
   return key in table || key in fallback;
 }
 
+// A plural message's form for `count`, by the CLDR rules of the message's language.
+function pluralForm(message, count, language) {
+  const category = new Intl.PluralRules(language).select(Number(count) || 0);
+  return message[category] ?? message.other ?? Object.values(message)[0];
+}
+
 /** The text of `key` with {placeholders} filled from `params`; `otherwise` (or the key) if missing. */
 export function t(key, params = {}, otherwise = undefined) {
-  let text = table[key] ?? fallback[key] ?? otherwise ?? key;
+  const own = key in table;
+  let text = own ? table[key] : fallback[key];
+  if (text !== null && typeof text === "object") text = pluralForm(text, params.count, own ? lang : "en");
+  if (text === undefined || text === null) text = otherwise ?? key;
   return String(text).replace(/\{([a-z_]+)\}/g, (match, name) =>
     name in params && params[name] !== undefined && params[name] !== null ? String(params[name]) : match,
   );
+}
+
+function isSeat(value) {
+  return value !== null && typeof value === "object" && typeof value.seat === "number" && Object.keys(value).length === 1;
+}
+
+function isTerm(value) {
+  return value !== null && typeof value === "object" && typeof value.term === "string";
+}
+
+function isEvent(value) {
+  return value !== null && typeof value === "object" && typeof value.k === "string";
+}
+
+function paramText(value, ctx) {
+  if (isSeat(value)) return ctx.seatName(value.seat);
+  if (isTerm(value)) return t(value.term);
+  if (isEvent(value)) return renderEvent(value, ctx);
+  return value;
+}
+
+/**
+ * An event in words. `ctx.me` is the reader's seat (null for a spectator): a message's
+ * ".you" variant is used when the event's `seat` is the reader and the variant exists.
+ * `ctx.seatName(n)` words a seat; a term is its message; a nested event is worded the same
+ * way; a number stays a number (`count` chooses a plural form).
+ */
+export function renderEvent(event, ctx) {
+  if (!isEvent(event)) return "";
+  const params = event.p || {};
+  let key = event.k;
+  const subject = params.seat;
+  if (isSeat(subject) && ctx.me !== null && ctx.me !== undefined && subject.seat === ctx.me && has(`${key}.you`)) {
+    key = `${key}.you`;
+  }
+  const words = {};
+  for (const [name, value] of Object.entries(params)) words[name] = paramText(value, ctx);
+  return t(key, words, key);
+}
+
+/** Several events (one action's narration) in words, one sentence after another. */
+export function renderEvents(events, ctx) {
+  return (events || []).map((event) => renderEvent(event, ctx)).filter(Boolean).join(" ");
+}
+
+/** The texts of the terms an event names that have one (a card's "<key>.text"), joined. */
+export function eventHint(event) {
+  const texts = [];
+  const visit = (value) => {
+    if (isTerm(value) && has(`${value.term}.text`)) texts.push(t(`${value.term}.text`));
+    else if (isEvent(value)) Object.values(value.p || {}).forEach(visit);
+  };
+  visit(event);
+  return texts.join("\n");
 }
 
 /** A <select> switching the language; `onChange` re-renders the page. */

@@ -96,7 +96,7 @@ function form() {
     "select",
     { id: "game", "data-testid": "game" },
     catalog.games.map((g) => el("option", { value: g.name, selected: g.name === model.game },
-      t(`game.${g.name}`, {}, g.long_name))),
+      t(`game.${g.name}`, {}, g.title || g.long_name))),
   );
   gameSelect.addEventListener("change", () => {
     chooseGame(gameSelect.value);

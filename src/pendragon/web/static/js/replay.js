@@ -1,6 +1,7 @@
 // The replay of a finished game: every position, move by move, with every secret revealed.
+// Each step's events are the informed version (the actor's, or whoever drew the card).
 import { $, el, fetchJson, fill } from "./dom.js";
-import { initI18n, languageSwitcher, t } from "./i18n.js";
+import { initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
 import { seatColor } from "./common.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
@@ -17,7 +18,23 @@ function seatName(seat) {
 }
 
 function context(obs) {
-  return { t, me: null, seatName, seatColor, seats: replay.table.seats, obs, finished: true };
+  const ctx = { t, me: null, seatName, seatColor, seats: replay.table.seats, obs, finished: true };
+  const label = (seat) => (game.seatLabel ? game.seatLabel(seat, obs, ctx) : seatName(seat));
+  ctx.events = { me: null, seatName: label };
+  return ctx;
+}
+
+function resultText(obs, ctx) {
+  if (game.resultText) return game.resultText(obs, ctx);
+  return t("table.game_over", { returns: (replay.returns || []).join(" / ") });
+}
+
+/** What the position awaits: whose move and which decision (or the result). */
+function statusText(obs, ctx) {
+  if (position.finished) return resultText(obs, ctx);
+  const what = renderEvent(position.decision, ctx.events);
+  if (position.to_act === null || position.to_act === undefined) return what;
+  return t("table.waiting", { who: ctx.events.seatName(position.to_act), what });
 }
 
 async function load(target) {
@@ -77,10 +94,10 @@ function render() {
   const obs = game.revealAll ? game.revealAll(position.spectator, position.observations) : position.spectator;
   const ctx = context(obs);
   const steps = replay.steps.slice(0, version);
-  const lines = steps.slice(-400).map((entry) => el("li", { class: `log-line ${entry.s === null ? "chance" : ""}` }, game.logText(entry, ctx)));
+  const lines = steps.slice(-400).map((entry) => el("li", { class: `log-line ${entry.s === null ? "chance" : ""}` }, renderEvents(entry.events, ctx.events)));
   const log = el("ol", { class: "log", "data-testid": "log" }, lines);
   requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
-  const status = obs.status === "running" ? game.waitingText(obs, ctx) : game.resultText(obs, ctx);
+  const status = statusText(obs, ctx);
   fill($("#app"),
     el("header", { class: "top" },
       el("a", { href: "/", class: "home" }, t("app.title")),
@@ -93,10 +110,10 @@ function render() {
       el("div", { class: "board-column" },
         controls(),
         el("section", { class: "panel board", "data-testid": "board" }, game.drawBoard(obs, ctx)),
-        game.drawTable(obs, ctx),
+        game.drawTable ? game.drawTable(obs, ctx) : null,
         game.drawSecrets ? game.drawSecrets(position.observations, ctx) : null),
       el("div", { class: "side-column" },
-        el("section", { class: "panel" }, el("h2", {}, t("replay.final")), el("p", { class: "result" }, game.resultText(cache.get(replay.length)?.spectator || obs, ctx))),
+        el("section", { class: "panel" }, el("h2", {}, t("replay.final")), el("p", { class: "result" }, resultText(cache.get(replay.length)?.spectator || obs, ctx))),
         el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), log))));
   document.title = `${t("replay.title")} — ${t("app.title")}`;
 }
@@ -110,7 +127,7 @@ async function main() {
       el("a", { href: "/" }, t("table.back_home"))));
     return;
   }
-  game = await import(`/static/games/${encodeURIComponent(replay.table.game)}.js`);
+  game = await import(`/games/${encodeURIComponent(replay.table.game)}/board.js`);
   await load(replay.length);
 }
 

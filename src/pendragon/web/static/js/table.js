@@ -1,8 +1,9 @@
 // The table page: one seat's (or a spectator's) live view over a WebSocket.
-// Game-agnostic: the board, the private panel, action words and log lines come from the
-// game's module /static/games/<game>.js.
+// Game-agnostic: the board and the private panel come from the game's module
+// /games/<game>/board.js; the log, the action buttons and what the table awaits are events
+// from the server, worded by i18n.js.
 import { $, el, fetchJson, fill } from "./dom.js";
-import { initI18n, languageSwitcher, t } from "./i18n.js";
+import { eventHint, initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
 import { seatColor } from "./common.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
@@ -41,7 +42,7 @@ function seatName(seat, { plain = false } = {}) {
 }
 
 function context() {
-  return {
+  const ctx = {
     t,
     me: me(),
     seatName,
@@ -50,6 +51,23 @@ function context() {
     obs: view.message ? view.message.observation : null,
     finished: view.message ? view.message.finished : false,
   };
+  // How events name a seat: the game may add to the page's name (a knight, a colour).
+  const label = (seat) => (game && game.seatLabel ? game.seatLabel(seat, ctx.obs, ctx) : seatName(seat));
+  ctx.events = { me: ctx.me, seatName: label };
+  return ctx;
+}
+
+/** What the table awaits, in words: whose move and which decision (or the result). */
+function waitingText(message, ctx) {
+  if (message.finished) return resultText(message, ctx);
+  const what = renderEvent(message.decision, ctx.events);
+  if (message.to_act === null || message.to_act === undefined) return what;
+  return t("table.waiting", { who: ctx.events.seatName(message.to_act), what });
+}
+
+function resultText(message, ctx) {
+  if (game.resultText) return game.resultText(message.observation, ctx);
+  return t("table.game_over", { returns: (message.returns || []).join(" / ") });
 }
 
 // ------------------------------------------------------------------ connection
@@ -101,7 +119,7 @@ async function receive(message) {
       view.log = [];
       view.connection = "online";
       retry = 0;
-      if (!game) game = await import(`/static/games/${encodeURIComponent(message.table.game)}.js`);
+      if (!game) game = await import(`/games/${encodeURIComponent(message.table.game)}/board.js`);
       break;
     case "state":
       view.message = message;
@@ -159,13 +177,13 @@ function buildActionsPanel() {
   const children = [el("h2", {}, t("table.actions"))];
   if (view.notice) children.push(el("p", { class: `notice ${view.notice.kind}`, role: "alert", "data-testid": "notice" }, view.notice.text));
   if (message.finished) {
-    children.push(el("p", { class: "result", "data-testid": "result" }, game.resultText(message.observation, ctx)));
+    children.push(el("p", { class: "result", "data-testid": "result" }, resultText(message, ctx)));
     children.push(el("a", { class: "button primary", href: `/replay#${token}`, "data-testid": "replay-link" }, t("table.replay")));
   } else if (message.legal.length) {
-    children.push(el("p", { class: "prompt" }, game.decisionText(message.observation, ctx)));
+    children.push(el("p", { class: "prompt" }, renderEvent(message.decision, ctx.events)));
     const groups = new Map();
     for (const action of message.legal) {
-      const group = game.actionGroup(action.text, message.observation, ctx);
+      const group = game.actionGroup ? game.actionGroup(action.text, message.observation, ctx) : "";
       if (!groups.has(group)) groups.set(group, []);
       groups.get(group).push(action);
     }
@@ -175,10 +193,10 @@ function buildActionsPanel() {
           type: "button",
           class: "action",
           disabled: view.pending,
-          title: game.actionHint(action.text, message.observation, ctx) || undefined,
+          title: eventHint(action.label) || undefined,
           "data-testid": "action",
           "data-action": action.text,
-        }, game.actionLabel(action.text, message.observation, ctx));
+        }, renderEvent(action.label, ctx.events) || action.text);
         button.addEventListener("click", () => play(action));
         return button;
       });
@@ -186,7 +204,7 @@ function buildActionsPanel() {
     }
   } else {
     const mine = me() !== null && seatInfo(me()) && seatInfo(me()).controller === "bot";
-    children.push(el("p", { class: "waiting" }, mine ? t("table.bot_plays_you") : game.waitingText(message.observation, ctx)));
+    children.push(el("p", { class: "waiting" }, mine ? t("table.bot_plays_you") : waitingText(message, ctx)));
   }
   return el("section", { class: "panel actions", "data-testid": "actions" }, children);
 }
@@ -298,7 +316,7 @@ function renameForm() {
 function logPanel() {
   const ctx = context();
   const lines = view.log.slice(-400).map((entry) =>
-    el("li", { class: `log-line ${entry.s === null ? "chance" : ""}`, "data-i": entry.i }, game.logText(entry, ctx)));
+    el("li", { class: `log-line ${entry.s === null ? "chance" : ""}`, "data-i": entry.i }, renderEvents(entry.events, ctx.events)));
   const list = el("ol", { class: "log", "data-testid": "log" }, lines);
   requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
   return el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), list);
@@ -343,11 +361,9 @@ function header() {
   const message = view.message;
   let status = t(`table.connection_${view.connection}`);
   if (message) {
-    status = message.finished
-      ? game.resultText(message.observation, ctx)
-      : message.legal.length
-        ? t("table.your_turn", { what: game.decisionText(message.observation, ctx) })
-        : game.waitingText(message.observation, ctx);
+    status = message.legal.length && !message.finished
+      ? t("table.your_turn", { what: renderEvent(message.decision, ctx.events) })
+      : waitingText(message, ctx);
   }
   const role = me() === null ? t("table.spectating") : t("table.playing_seat", { n: me() + 1 });
   return el("header", { class: "top" },
@@ -380,8 +396,8 @@ function render() {
     el("main", { class: "table" },
       el("div", { class: "board-column" },
         el("section", { class: "panel board", "data-testid": "board" }, game.drawBoard(obs, ctx)),
-        game.drawTable(obs, ctx),
-        game.drawPrivate(obs, ctx)),
+        game.drawTable ? game.drawTable(obs, ctx) : null,
+        game.drawPrivate ? game.drawPrivate(obs, ctx) : null),
       el("div", { class: "side-column" }, actionsPanel(), seatsPanel(), logPanel(), chatPanel())));
   document.title = `${t(`game.${view.info.game}`, {}, view.info.game)} — ${t("app.title")}`;
   window.scrollTo(0, scrollY);

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pendragon.games.soc import actions as A
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.rules.cards import (
     BLACK,
     BORS,
     DARK_FOREST,
@@ -28,7 +28,7 @@ from pendragon.games.soc.cards import (
     WITCH_KINDS,
     Location,
 )
-from pendragon.games.soc.data import (
+from pendragon.games.soc.rules.data import (
     FACE_DOWN_BASE,
     GONE,
     VALUE_BASE,
@@ -38,7 +38,7 @@ from pendragon.games.soc.data import (
     Status,
     T,
 )
-from pendragon.games.soc.engine import Engine
+from pendragon.games.soc.rules.engine import Engine
 
 #: Fight kinds a knight may play (the "?" card only exists with the expansion).
 FIGHTS = (*FIGHT_KINDS, FIGHT_ANY)

@@ -20,10 +20,10 @@ import enum
 from typing import TYPE_CHECKING
 
 from pendragon.core.api import State
-from pendragon.games.soc.cards import NUM_BLACK, NUM_WHITE
+from pendragon.games.soc.rules.cards import NUM_BLACK, NUM_WHITE
 
 if TYPE_CHECKING:
-    from pendragon.games.soc.game import SocGame
+    from pendragon.games.soc.rules.game import SocGame
 
 FACE_DOWN_BASE = 64
 KNOWN_BASE = 64

@@ -9,18 +9,17 @@ from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game, GameInfo
 from pendragon.core.errors import CorruptStateError, InvalidOptionError
 from pendragon.core.options import OptionSpec
-from pendragon.core.registry import register_game
-from pendragon.games.soc import actions as A
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.rules.cards import (
     BASE_KNIGHTS,
     NUM_KNIGHTS,
     black_counts,
     white_counts,
 )
-from pendragon.games.soc.data import T
-from pendragon.games.soc.engine import MAX_ROUNDS
-from pendragon.games.soc.state import SocState
-from pendragon.games.soc.view import TENSOR_SIZE
+from pendragon.games.soc.rules.data import T
+from pendragon.games.soc.rules.engine import MAX_ROUNDS
+from pendragon.games.soc.rules.state import SocState
+from pendragon.games.soc.rules.view import TENSOR_SIZE
 
 #: Upper bound of steps in one turn: two heroic actions with their longest sub-decisions
 #: (a Convocation answered by 7 and 7 cards shared, Morgan's chain of 3 cards each with a
@@ -30,7 +29,6 @@ MAX_STEPS_PER_TURN = 200
 MAX_SETUP_STEPS = 8 * (1 + 1 + 5 + 1 + 1)
 
 
-@register_game
 class SocGame(Game):
     """Shadows over Camelot (base game).
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules.cards import (
     BLACK,
     DIVINE_FAVOR,
     LAMORAK,
@@ -23,7 +23,7 @@ from pendragon.games.soc.cards import (
     OFF_BOARD,
     Location,
 )
-from pendragon.games.soc.data import (
+from pendragon.games.soc.rules.data import (
     CHANCE_TASKS,
     GONE,
     KNOWN_BASE,

@@ -8,8 +8,8 @@ from typing import Any
 
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.errors import CorruptStateError, IllegalActionError
-from pendragon.games.soc import actions as A
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.rules.cards import (
     BLACK,
     COMBAT_BLACK_KINDS,
     DIVINE_FAVOR,
@@ -19,14 +19,14 @@ from pendragon.games.soc.cards import (
     WITCH_KINDS,
     Location,
 )
-from pendragon.games.soc.cards import DARK_FOREST as BLACK_DARK_FOREST
-from pendragon.games.soc.cards import GRAIL_CARD as WHITE_GRAIL
-from pendragon.games.soc.cards import HEROISM as WHITE_HEROISM
-from pendragon.games.soc.cards import MERLIN as WHITE_MERLIN
-from pendragon.games.soc.cards import MIST as BLACK_MIST
-from pendragon.games.soc.cards import MORDRED as BLACK_MORDRED
-from pendragon.games.soc.cards import VIVIEN as BLACK_VIVIEN
-from pendragon.games.soc.data import (
+from pendragon.games.soc.rules.cards import DARK_FOREST as BLACK_DARK_FOREST
+from pendragon.games.soc.rules.cards import GRAIL_CARD as WHITE_GRAIL
+from pendragon.games.soc.rules.cards import HEROISM as WHITE_HEROISM
+from pendragon.games.soc.rules.cards import MERLIN as WHITE_MERLIN
+from pendragon.games.soc.rules.cards import MIST as BLACK_MIST
+from pendragon.games.soc.rules.cards import MORDRED as BLACK_MORDRED
+from pendragon.games.soc.rules.cards import VIVIEN as BLACK_VIVIEN
+from pendragon.games.soc.rules.data import (
     CHANCE_TASKS,
     FACE_DOWN_BASE,
     KNOWN_BASE,
@@ -38,7 +38,7 @@ from pendragon.games.soc.data import (
     Status,
     T,
 )
-from pendragon.games.soc.view import ViewRules
+from pendragon.games.soc.rules.view import ViewRules
 
 FORMAT = "pendragon-soc-state"
 FORMAT_VERSION = 1

@@ -26,9 +26,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pendragon.bots.soc_heuristic_mc import MerlinsCompanyPolicy, card_worth, fight_list, pick
 from pendragon.core.api import CHANCE, State
-from pendragon.games.soc import actions as A
+from pendragon.games.soc.heuristic_expansion import (
+    MerlinsCompanyPolicy,
+    card_worth,
+    fight_list,
+    pick,
+)
+from pendragon.games.soc.rules import actions as A
 
 Obs = dict[str, Any]
 
@@ -958,3 +963,8 @@ def _siege_engines_of(card: str, obs: Obs) -> int:
 def _decision_of(state: State) -> str:
     name = getattr(state, "decision_name", None)
     return str(name()) if callable(name) else ""
+
+
+def rollout_bot(seed: int | None) -> SocHeuristicBot:
+    """The heuristic without belief tracking: the fast policy of search rollouts."""
+    return SocHeuristicBot(seed, track_beliefs=False)

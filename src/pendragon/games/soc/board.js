@@ -1,8 +1,10 @@
-// Shadows over Camelot on the table page: the board (SVG), the private panel, and the
-// words for actions, decisions and log lines. Input: observation dicts only
-// (games/soc/view.py documents their layout).
-import { el, svg } from "../js/dom.js";
-import { seatFill } from "../js/common.js";
+// Shadows over Camelot on the table page: the board (SVG), the table, the private panel,
+// the seats' badges and the result. Input: observation dicts only (games/soc/rules/view.py
+// documents their layout). The log, the action buttons and the decision under way are
+// events worded by the page (/static/js/i18n.js); this module only draws.
+// Served at /games/soc/board.js, so the page's modules are imported by absolute path.
+import { el, svg } from "/static/js/dom.js";
+import { seatFill } from "/static/js/common.js";
 
 // ------------------------------------------------------------------ names
 function tr(ctx, key, params, otherwise) {
@@ -15,7 +17,6 @@ const blackText = (ctx, key) => tr(ctx, `soc.black.${key}.text`, {}, "");
 const knightName = (ctx, key) => (key ? tr(ctx, `soc.knight.${key}`, {}, key) : "?");
 const knightAbility = (ctx, key) => (key ? tr(ctx, `soc.knight.${key}.ability`, {}, "") : "");
 const placeName = (ctx, key) => tr(ctx, `soc.place.${key}`, {}, key);
-const travelName = (ctx, key) => tr(ctx, `soc.travel.${key}`, {}, key);
 
 function knightOf(obs, seat) {
   if (!obs || !obs.knights) return null;
@@ -23,8 +24,12 @@ function knightOf(obs, seat) {
   return knight ? knight.knight : null;
 }
 
-/** "Alice (Sir Kay)", "Seat 3 (Sir Kay)" or "you". */
-function seatLabel(ctx, seat, obs) {
+/** How the page names a seat in events: "Alice (Sir Kay)", "Seat 3 (Sir Kay)" or "you". */
+export function seatLabel(seat, obs, ctx) {
+  return labelSeat(ctx, seat, obs);
+}
+
+function labelSeat(ctx, seat, obs) {
   if (seat === ctx.me) return ctx.seatName(seat);
   const base = ctx.seatName(seat);
   const knight = knightOf(obs || ctx.obs, seat);
@@ -51,102 +56,13 @@ export function actionGroup(text, obs, ctx) {
   return tr(ctx, `soc.group.${group}`, {}, group);
 }
 
-function actionParams(ctx, argument, obs) {
-  const seat = /^\d+$/.test(argument) ? Number(argument) : null;
-  return {
-    white: whiteName(ctx, argument),
-    black: blackName(ctx, argument),
-    place: placeName(ctx, argument),
-    seat: seat === null ? argument : seatLabel(ctx, seat, obs),
-    value: argument,
-    knight: knightName(ctx, argument),
-    travel: travelName(ctx, argument),
-  };
-}
-
-/** Words for an action's text form, in the context of the decision under way. */
-export function actionLabel(text, obs, ctx, decisionOverride) {
-  const decision = decisionOverride === undefined ? (obs ? obs.waiting.decision : "") : decisionOverride;
-  const colon = text.indexOf(":");
-  const prefix = colon < 0 ? text : text.slice(0, colon);
-  const argument = colon < 0 ? "" : text.slice(colon + 1);
-  const params = actionParams(ctx, argument, obs);
-  const candidates = [];
-  if (decision) candidates.push(`soc.action.${decision}.${text}`);
-  candidates.push(`soc.action.${text}`);
-  if (decision === "heroic" && prefix === "play" && obs && ctx.me !== null) {
-    const mine = obs.knights.find((k) => k.seat === ctx.me);
-    if (mine && mine.location) candidates.push(`soc.action.heroic.play.${mine.location}`);
-  }
-  if (decision) candidates.push(`soc.action.${decision}.${prefix}`);
-  candidates.push(`soc.action.${prefix}`);
-  for (const key of candidates) {
-    const found = tr(ctx, key, params, "");
-    if (found) return found;
-  }
-  return text;
-}
-
-/** A tooltip for an action: the text of the card it names. */
-export function actionHint(text, obs, ctx) {
-  const [prefix, argument] = text.split(":");
-  if (!argument) return "";
-  if (["play", "special", "heal", "white-card"].includes(prefix)) return whiteText(ctx, argument);
-  if (["choose-black", "black-card"].includes(prefix)) return blackText(ctx, argument);
-  return "";
-}
-
-// ------------------------------------------------------------------ status words
-export function decisionText(obs, ctx) {
-  const decision = obs.waiting.decision;
-  return tr(ctx, `soc.decision.${decision}`, {}, decision);
-}
-
-export function waitingText(obs, ctx) {
-  if (obs.status !== "running") return resultText(obs, ctx);
-  if (obs.waiting.chance) return tr(ctx, "soc.waiting_chance");
-  if (obs.waiting.seat === null) return "";
-  return tr(ctx, "soc.waiting", {
-    who: seatLabel(ctx, obs.waiting.seat, obs),
-    what: decisionText(obs, ctx),
-  });
-}
-
+// ------------------------------------------------------------------ result
 export function resultText(obs, ctx) {
   if (obs.status === "running") return "";
   const result = tr(ctx, `soc.result.${obs.status}`, {}, obs.status);
   const reason = obs.end_reason ? tr(ctx, `soc.end.${obs.end_reason}`, {}, obs.end_reason) : "";
   const swords = tr(ctx, "soc.result.swords", { white: obs.round_table.white, black: obs.round_table.black });
   return [result, reason, swords].filter(Boolean).join(" — ");
-}
-
-// ------------------------------------------------------------------ log
-const CARD_KIND = {
-  "draw-white-known": "white", "reveal-white": "white", "take-card-known": "white",
-  "draw-black-known": "black", "draw-black-public": "black",
-};
-
-export function logText(entry, ctx) {
-  if (entry.t !== undefined) return entry.t;
-  const p = entry.p || {};
-  const key = `soc.log.${entry.k}`;
-  const params = {};
-  for (const [name, value] of Object.entries(p)) {
-    if (name === "seat" || name === "to" || name === "victim") params[name] = value === null ? "?" : seatLabel(ctx, value);
-    else if (name === "card") params.card = CARD_KIND[entry.k] === "black" ? blackName(ctx, value) : whiteName(ctx, value);
-    else if (name === "knight") params.knight = knightName(ctx, value);
-    else if (name === "quest") params.quest = placeName(ctx, value);
-    else if (name === "decision") params.decision = tr(ctx, `soc.decision.${value}`, {}, value);
-    else if (name === "loyalty") params.loyalty = tr(ctx, `soc.loyalty.${value}`, {}, value);
-    else if (name === "action") params.action = actionLabel(value, null, ctx, "");
-    else params[name] = value;
-  }
-  const you = p.seat !== undefined && p.seat !== null && p.seat === ctx.me;
-  if (you) {
-    const own = tr(ctx, `${key}.you`, params, "");
-    if (own) return own;
-  }
-  return tr(ctx, key, params, entry.k);
 }
 
 // ------------------------------------------------------------------ SVG board
@@ -193,7 +109,7 @@ function knightTokens(ctx, obs, seats, x, y, props = {}) {
     const token = svg("g", { class: `token ${seat === ctx.me ? "mine" : ""}`, "data-seat": seat });
     token.append(svg("circle", { cx, cy, r: 13, fill: seatFill(seat), class: "b-token" }));
     token.append(text(cx, cy + 5, initial(ctx, knight), { class: "b-token-label", anchor: "middle" }));
-    token.append(title(seatLabel(ctx, seat, obs)));
+    token.append(title(labelSeat(ctx, seat, obs)));
     group.append(token);
   });
   return group;
@@ -351,7 +267,7 @@ function relicText(ctx, obs, relic) {
   const name = tr(ctx, `soc.relic.${relic}`);
   if (where === "on-quest") return tr(ctx, "soc.board.relic_on_quest", { relic: name });
   if (where === "lost") return tr(ctx, "soc.board.relic_lost", { relic: name });
-  return tr(ctx, "soc.board.relic_owned", { relic: name, who: seatLabel(ctx, where, obs) });
+  return tr(ctx, "soc.board.relic_owned", { relic: name, who: labelSeat(ctx, where, obs) });
 }
 
 function drawCamelot(ctx, obs, x, y, w, h) {
@@ -499,7 +415,7 @@ export function drawTable(obs, ctx) {
   if (table.offer.length) {
     rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.offer")),
       table.offer.map((card) => cardChip(ctx, "white", card))));
-    if (table.offer_giver !== null) rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.offer_giver", { who: seatLabel(ctx, table.offer_giver, obs) })));
+    if (table.offer_giver !== null) rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.offer_giver", { who: labelSeat(ctx, table.offer_giver, obs) })));
   }
   if (table.black_in_play.length) {
     rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.black_in_play")),
@@ -509,7 +425,7 @@ export function drawTable(obs, ctx) {
   }
   if (table.pledges.length) {
     rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.pledges")),
-      tr(ctx, "soc.table.pledges_n", { n: table.pledges.length, who: table.pledges.map((s) => seatLabel(ctx, s, obs)).join(", ") })));
+      tr(ctx, "soc.table.pledges_n", { n: table.pledges.length, who: table.pledges.map((s) => labelSeat(ctx, s, obs)).join(", ") })));
   }
   const fight = table.siege_fight;
   if ((fight.cards.length || fight.die) && ["siege", "kay"].includes(obs.waiting.decision)) {
@@ -518,15 +434,15 @@ export function drawTable(obs, ctx) {
       fight.die ? el("span", { class: "chip die" }, tr(ctx, "soc.table.die", { n: fight.die })) : null));
   }
   if (table.contributions_made.length && obs.waiting.decision === "contrib") {
-    rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.contributed", { who: table.contributions_made.map((s) => seatLabel(ctx, s, obs)).join(", ") })));
+    rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.contributed", { who: table.contributions_made.map((s) => labelSeat(ctx, s, obs)).join(", ") })));
   }
   if (table.held_by !== null && table.held_count) {
-    rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.held", { who: seatLabel(ctx, table.held_by, obs), n: table.held_count })));
+    rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.held", { who: labelSeat(ctx, table.held_by, obs), n: table.held_count })));
   }
   const turn = obs.turn;
   const turnKey = turn.seat === ctx.me ? "soc.table.turn.you" : "soc.table.turn";
   const turnLine = turn.seat === null ? "" : tr(ctx, turnKey, {
-    n: turn.number, who: seatLabel(ctx, turn.seat, obs), left: turn.actions_left,
+    n: turn.number, who: labelSeat(ctx, turn.seat, obs), left: turn.actions_left,
   });
   return el("section", { class: "panel on-table", "data-testid": "on-table" },
     el("h2", {}, tr(ctx, "soc.table.title")),
@@ -556,7 +472,7 @@ function knowledge(ctx, you, obs) {
   const items = [];
   for (const [holder, cards] of Object.entries(you.known_hands || {})) {
     const list = Object.entries(cards).map(([key, n]) => (n > 1 ? `${whiteName(ctx, key)} ×${n}` : whiteName(ctx, key))).join(", ");
-    items.push(el("li", {}, tr(ctx, "soc.private.known_hand", { who: seatLabel(ctx, Number(holder), obs), cards: list })));
+    items.push(el("li", {}, tr(ctx, "soc.private.known_hand", { who: labelSeat(ctx, Number(holder), obs), cards: list })));
   }
   for (const known of you.black_deck_known || []) {
     items.push(el("li", {}, tr(ctx, known.from === "top" ? "soc.private.deck_top" : "soc.private.deck_bottom", { n: known.depth + 1, card: blackName(ctx, known.card) })));
@@ -591,7 +507,7 @@ export function drawSecrets(observations, ctx) {
       const seat = obs.seat;
       const knight = obs.knights.find((k) => k.seat === seat);
       return el("div", { class: "secret" },
-        el("h3", {}, seatLabel({ ...ctx, me: null }, seat, obs)),
+        el("h3", {}, labelSeat({ ...ctx, me: null }, seat, obs)),
         knight ? seatBadge(seat, obs, ctx) : null,
         loyaltyCard(ctx, obs.you.loyalty),
         handCards(ctx, obs.you.hand, `hand-${seat}`));

@@ -6,9 +6,9 @@ Rule IDs: SOC-HERO-6, SOC-W-*, SOC-KNIGHT-ARTHUR, SOC-RULING-18, -23, -27, -28, 
 
 from __future__ import annotations
 
-from pendragon.games.soc import actions as A
-from pendragon.games.soc.black_cards import BlackCardRules
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.rules.black_cards import BlackCardRules
+from pendragon.games.soc.rules.cards import (
     CALL_FOR_HELP,
     CLAIRVOYANCE,
     CONVOCATION,
@@ -34,7 +34,7 @@ from pendragon.games.soc.cards import (
     WITCH_KINDS,
     Location,
 )
-from pendragon.games.soc.data import (
+from pendragon.games.soc.rules.data import (
     FACE_DOWN_BASE,
     KNOWN_BASE,
     WITCH_BITS,
@@ -44,7 +44,7 @@ from pendragon.games.soc.data import (
     T,
     TurnFlag,
 )
-from pendragon.games.soc.quests import WARS
+from pendragon.games.soc.rules.quests import WARS
 
 
 class WhiteCardRules(BlackCardRules):

@@ -33,9 +33,10 @@ from __future__ import annotations
 from typing import Any
 
 from pendragon.core.api import CHANCE, TERMINAL
-from pendragon.games.soc import actions as A
-from pendragon.games.soc.actions import MAX_SEATS
-from pendragon.games.soc.cards import (
+from pendragon.core.events import Event, Param, Seat, Term, event
+from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.rules.actions import MAX_SEATS
+from pendragon.games.soc.rules.cards import (
     BLACK,
     GAHERIS,
     KNIGHTS,
@@ -45,10 +46,11 @@ from pendragon.games.soc.cards import (
     NUM_KNIGHTS,
     NUM_LOCATIONS,
     NUM_WHITE,
+    TRAVEL_KEYS,
     WHITE,
     Location,
 )
-from pendragon.games.soc.data import (
+from pendragon.games.soc.rules.data import (
     CHANCE_TASKS,
     DECISION_TASKS,
     FACE_DOWN_BASE,
@@ -60,8 +62,8 @@ from pendragon.games.soc.data import (
     Status,
     T,
 )
-from pendragon.games.soc.quests import fight_value
-from pendragon.games.soc.turn import TurnRules
+from pendragon.games.soc.rules.quests import fight_value
+from pendragon.games.soc.rules.turn import TurnRules
 
 _STATUS = ("in-play", "dead", "unmasked")
 _DECISIONS = sorted(DECISION_TASKS)
@@ -70,6 +72,29 @@ _DECISION_NAMES: dict[T, str] = {
 }
 #: Tasks whose card argument is a black card that may be in limbo.
 _BLACK_CARD_TASKS = (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL)
+
+#: Action labels more specific than ``soc.action.<kind>`` (see ``ViewRules.action_event``):
+#: ``<decision>.<text>``, ``<text>``, ``heroic.play.<quest>`` or ``<decision>.<kind>``.
+SPECIFIC_ACTION_LABELS = frozenset({
+    "armor.choose-black", "arthur-card.play", "arthur-return.play", "arthur-target.seat",
+    "clairv.choose-black", "contrib.play", "convoke.pass", "deal-loyalty:loyal",
+    "deal-loyalty:traitor", "discard.play", "excal.pass", "fate:loyal", "fate:reveal",
+    "grail.pass", "heroic.play.excalibur", "heroic.play.grail", "heroism.target", "kay.pass",
+    "kay.play", "merlin.target", "msg-card.done", "msg-card.play", "msg-target.seat",
+    "perc-bottom.choose-black", "piety.others", "piety.self", "pool.pass", "reinf.others",
+    "reinf.self", "share.seat", "siege.done", "siege.play", "slayer:draw", "slayer:fight",
+    "target:siege", "traitor-target.seat", "volunteer.pass", "war-target.target",
+})
+#: The parameter an action's argument becomes, by the action's kind.
+_ARGUMENT_PARAM = {
+    "play": "white", "special": "white", "heal": "white", "white-card": "white",
+    "choose-black": "black", "black-card": "black", "move": "place", "target": "place",
+    "seat": "seat", "accuse": "seat", "free": "seat", "random-seat": "seat", "leave": "seat",
+    "value": "value", "die": "value", "deal-knight": "knight", "travel": "travel",
+}
+#: The catalog family of each term parameter (``soc.<family>.<key>``).
+_TERM_FAMILY = {"white": "white", "black": "black", "place": "place", "knight": "knight",
+                "travel": "travel"}
 
 #: (name, length) of each block of the observation tensor, in order.
 TENSOR_LAYOUT: tuple[tuple[str, int], ...] = (
@@ -449,16 +474,19 @@ class ViewRules(TurnRules):
         return counts + [len(blacks) / spots, visible / 40, hidden / spots]
 
     # ------------------------------------------------------------------ narration
-    def describe_action(self, action: int, viewer: int | None) -> str:
+    def narrate(self, action: int, viewer: int | None) -> list[Event]:
         """Narrate ``action`` (about to be applied) as ``viewer`` may know it."""
+        if self.is_table_operation(action):
+            if action == A.JOIN:
+                return [event("soc.log.join", seat=Seat(self.n))]
+            return [event("soc.log.leave", seat=Seat(action - A.LEAVE))]
         player = self.current_player()
         if player == TERMINAL:
-            return "the game is over"
-        text = self.action_to_string(action)
+            return [event("soc.log.game-over")]
         code, a, b, _c = self.agenda[-1]
         if player == CHANCE:
-            return self._describe_chance(code, a, b, action, viewer)
-        who = "You" if viewer == player else f"Seat {player}"
+            return [self._chance_event(code, a, b, action, viewer)]
+        seat = Seat(player)
         private = (
             code in (T.D_CONTRIB, T.D_DISCARD, T.D_ARMOR, T.D_PERC_BOTTOM, T.D_CLAIRV)
             or (code == T.D_HEROIC and self.loc[player] == Location.EXCALIBUR
@@ -466,45 +494,86 @@ class ViewRules(TurnRules):
         )
         passing = code in (T.D_MSG_CARD, T.D_ARTHUR_CARD, T.D_ARTHUR_RETURN) and action != A.DONE
         if passing and viewer not in (player, b):
-            return f"{who} passes a card face down to seat {b}"
+            return [event("soc.log.pass-card", seat=seat, to=Seat(b))]
         if private and viewer != player:
-            return f"{who} chooses a card ({self.decision_name()})"
-        return f"{who}: {text}"
+            return [event("soc.log.choose-card", seat=seat, decision=self.decision_event())]
+        return [event("soc.log.act", seat=seat, action=self.action_event(action))]
 
-    def _describe_chance(
+    def _chance_event(
         self, code: int, a: int, b: int, action: int, viewer: int | None
-    ) -> str:
+    ) -> Event:
         if code == T.C_KNIGHT:
-            return f"Seat {a} is dealt {KNIGHTS[action - A.DEAL_KNIGHT].name}"
+            knight = Term(f"soc.knight.{KNIGHTS[action - A.DEAL_KNIGHT].key}")
+            return event("soc.log.dealt-knight", seat=Seat(a), knight=knight)
         if code == T.C_LOYALTY:
-            side = "the traitor" if action == A.DEAL_TRAITOR else "a loyal knight"
-            if viewer == a and not self.game.three_brave_knights:
-                return f"You are dealt a loyalty card: you are {side}"
-            if self.game.open_loyalty:  # VAR-NO-TRAITOR: the cards lie face up
-                return f"Seat {a} is dealt a loyalty card, face up: {side}"
-            return f"Seat {a} is dealt a loyalty card"
+            side = Term("soc.loyalty." + ("traitor" if action == A.DEAL_TRAITOR else "loyal"))
+            # VAR-NO-TRAITOR: the cards lie face up; VAR-THREE-BRAVE: nobody looks at his.
+            if self.game.open_loyalty or (viewer == a and not self.game.three_brave_knights):
+                return event("soc.log.dealt-loyalty-known", seat=Seat(a), loyalty=side)
+            return event("soc.log.dealt-loyalty", seat=Seat(a))
         if code == T.C_WHITE:
-            name = WHITE[action - A.WHITE_CARD].name
+            card = Term(f"soc.white.{WHITE[action - A.WHITE_CARD].key}")
             if b == Purpose.OFFER:
-                return f"A white card is revealed for sharing: {name}"
-            return f"You draw {name}" if viewer == a else f"Seat {a} draws a white card"
+                return event("soc.log.reveal-white", card=card)
+            if viewer == a:
+                return event("soc.log.draw-white-known", seat=Seat(a), card=card)
+            return event("soc.log.draw-white", seat=Seat(a))
         if code == T.C_BLACK:
-            kind = action - A.BLACK_CARD
-            card = BLACK[kind]
+            black = BLACK[action - A.BLACK_CARD]
+            term = Term(f"soc.black.{black.key}")
             public = b in (Purpose.PLAY, Purpose.CHAIN) and self.armor_owner != a
             if viewer == a:
-                return f"You draw the black card {card.name}"
-            if public and not card.combat_value:
-                return f"Seat {a} draws the black card {card.name}"
+                return event("soc.log.draw-black-known", seat=Seat(a), card=term)
+            if public and not black.combat_value:
+                return event("soc.log.draw-black-public", seat=Seat(a), card=term)
             if public:
-                return f"Seat {a} draws a {LOCATION_KEYS[card.quest]} combat card"
-            return f"Seat {a} draws a black card"
+                quest = Term(f"soc.place.{LOCATION_KEYS[black.quest]}")
+                return event("soc.log.draw-black-combat", seat=Seat(a), quest=quest)
+            return event("soc.log.draw-black", seat=Seat(a))
         if code == T.C_DIE:
-            return f"The siege die shows {action - A.DIE + 1}"
+            return event("soc.log.die", value=action - A.DIE + 1)
         if code == T.C_HANDCARD:
             if viewer in (a, b):
-                return f"Seat {b} takes {WHITE[action - A.WHITE_CARD].name} from seat {a}"
-            return f"Seat {b} takes a random card from seat {a}"
+                card = Term(f"soc.white.{WHITE[action - A.WHITE_CARD].key}")
+                return event("soc.log.take-card-known", seat=Seat(b), victim=Seat(a), card=card)
+            return event("soc.log.take-card", seat=Seat(b), victim=Seat(a))
         if code == T.C_RANDSEAT:
-            return f"The card goes at random to seat {action - A.RANDOM_SEAT}"
-        return self.action_to_string(action)
+            return event("soc.log.random-seat", seat=Seat(action - A.RANDOM_SEAT))
+        if code == T.C_TRAVEL:
+            travel = Term(f"soc.travel.{TRAVEL_KEYS[action - A.TRAVEL]}")
+            return event("soc.log.travel-card", seat=Seat(a), travel=travel)
+        return event("soc.log.chance", action=self.action_event(action))
+
+    def action_event(self, action: int) -> Event:
+        """The words of ``action`` in the decision under way (a menu entry, a log line).
+
+        The message is the most specific of ``soc.action.<decision>.<text>``,
+        ``soc.action.<text>``, ``soc.action.heroic.play.<quest>`` (a card played where the
+        knight stands), ``soc.action.<decision>.<kind>`` and ``soc.action.<kind>``; the
+        action's argument becomes a parameter (``white``, ``black``, ``place``, ``seat``,
+        ``value``, ``knight`` or ``travel``).
+        """
+        text = self.action_to_string(action)
+        kind, _, argument = text.partition(":")
+        decision = self.decision_name()
+        candidates = [f"{decision}.{text}", text]
+        if decision == "heroic" and kind == "play" and self.turn_seat >= 0:
+            location = self.loc[self.turn_seat]
+            if location >= 0:
+                candidates.append(f"heroic.play.{LOCATION_KEYS[location]}")
+        candidates.append(f"{decision}.{kind}")
+        key = next((c for c in candidates if c in SPECIFIC_ACTION_LABELS), kind)
+        params: dict[str, Param] = {}
+        name = _ARGUMENT_PARAM.get(kind)
+        # A label keyed by the whole text ("target:siege") names its argument itself.
+        if name is not None and argument and not key.endswith(text):
+            if name in ("seat", "value"):
+                params[name] = Seat(int(argument)) if name == "seat" else int(argument)
+            else:
+                params[name] = Term(f"soc.{_TERM_FAMILY[name]}.{argument}")
+        return Event(f"soc.action.{key}", params)
+
+    def decision_event(self) -> Event:
+        """The decision under way: ``soc.decision.<name>`` (``chance``, ``none`` too)."""
+        name = self.decision_name()
+        return Event("soc.decision." + ("chance" if name.startswith("chance-") else name))

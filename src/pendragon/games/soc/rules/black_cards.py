@@ -6,8 +6,8 @@ SOC-RULING-19, -20, -21, -30, -32, -35.
 
 from __future__ import annotations
 
-from pendragon.games.soc import actions as A
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.rules.cards import (
     BLACK,
     DARK_FOREST,
     DESOLATION,
@@ -30,7 +30,7 @@ from pendragon.games.soc.cards import (
     WITCH_KINDS,
     Location,
 )
-from pendragon.games.soc.data import (
+from pendragon.games.soc.rules.data import (
     GONE,
     KNOWN_BASE,
     WITCH_BITS,
@@ -40,7 +40,7 @@ from pendragon.games.soc.data import (
     T,
     TurnFlag,
 )
-from pendragon.games.soc.quests import QuestRules
+from pendragon.games.soc.rules.quests import QuestRules
 
 
 class BlackCardRules(QuestRules):

@@ -7,8 +7,8 @@ Percival, Tristan), SOC-RULING-2..5, -22, -24..26, -37, -40.
 
 from __future__ import annotations
 
-from pendragon.games.soc import actions as A
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.rules.cards import (
     ARTHUR,
     BEDIVERE,
     CARADOC,
@@ -30,7 +30,7 @@ from pendragon.games.soc.cards import (
     WHITE,
     Location,
 )
-from pendragon.games.soc.data import (
+from pendragon.games.soc.rules.data import (
     AMBUSHED,
     CAPTURED,
     CHARGED,
@@ -49,8 +49,8 @@ from pendragon.games.soc.data import (
     T,
     TurnFlag,
 )
-from pendragon.games.soc.quests import FIGHTS, fight_value
-from pendragon.games.soc.white_cards import WhiteCardRules
+from pendragon.games.soc.rules.quests import FIGHTS, fight_value
+from pendragon.games.soc.rules.white_cards import WhiteCardRules
 
 
 class TurnRules(WhiteCardRules):

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from pendragon.core.errors import BadFixtureError, PendragonError
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules.cards import (
     BLACK_BY_KEY,
     COMBAT_BLACK_KINDS,
     KNIGHT_BY_KEY,
@@ -35,7 +35,7 @@ from pendragon.games.soc.cards import (
     OFF_BOARD,
     WHITE_BY_KEY,
 )
-from pendragon.games.soc.data import (
+from pendragon.games.soc.rules.data import (
     FACE_DOWN_BASE,
     GONE,
     KNOWN_BASE,
@@ -46,8 +46,8 @@ from pendragon.games.soc.data import (
     Status,
     T,
 )
-from pendragon.games.soc.game import SocGame
-from pendragon.games.soc.state import SocState
+from pendragon.games.soc.rules.game import SocGame
+from pendragon.games.soc.rules.state import SocState
 
 _TOP_KEYS = {
     "players", "seed", "options", "knights", "turn", "round_table", "siege_engines",

@@ -68,7 +68,7 @@ True
 from __future__ import annotations
 
 from pendragon.core.actions import ActionCatalog
-from pendragon.games.soc.cards import (
+from pendragon.games.soc.rules.cards import (
     BLACK,
     KNIGHTS,
     LOCATION_KEYS,

@@ -1,6 +1,6 @@
 """The Merlin's Company part of the Shadows over Camelot heuristic (MC-* rules).
 
-:class:`MerlinsCompanyPolicy` is a mixin of :class:`~pendragon.bots.soc_heuristic.SocHeuristicBot`:
+:class:`MerlinsCompanyPolicy` is a mixin of :class:`~pendragon.games.soc.heuristic.SocHeuristicBot`:
 it holds the policy functions (``_d_<decision>``) of the expansion's own decisions and
 scores the expansion's heroic actions, so the base-game policy stays readable.
 

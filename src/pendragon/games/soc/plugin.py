@@ -1,0 +1,22 @@
+"""The registration of Shadows over Camelot (entry point ``pendragon.games: soc``).
+
+>>> PLUGIN.name, PLUGIN.pettingzoo_name, PLUGIN.openspiel_name
+('soc', 'soc_v1', 'python_pendragon_soc')
+"""
+
+from pendragon.core.plugins import Environment, GamePlugin
+
+PLUGIN = GamePlugin(
+    name="soc",
+    rules="pendragon.games.soc.rules.game:SocGame",
+    locale="pendragon.games.soc:locale",
+    heuristic="pendragon.games.soc.heuristic:SocHeuristicBot",
+    rollout="pendragon.games.soc.heuristic:rollout_bot",
+    terminal="pendragon.games.soc.terminal:render_soc",
+    web_adapter="pendragon.games.soc.web:SocAdapter",
+    web_module="pendragon.games.soc:board.js",
+    # Observation entries are non-negative flags and scaled counts; the scaling is not a
+    # cap (a hand of 15 cards reads 1.25), so no finite upper bound is declared.
+    environment=Environment(version=1, observation_low=0.0, observation_high=float("inf")),
+    fixtures="pendragon.games.soc.rules.fixtures:load_state",
+)

@@ -1,0 +1,235 @@
+"""Every word of every game in every language: the catalogs cannot be fooled.
+
+The test plays seeded games of every installed game (with every option switched on in turn),
+collects every event any viewer is told (``narrate`` for every seat and the spectators), the
+label of every legal action and every decision awaited, and words each one in the four
+languages. It fails on a key missing from a catalog, a plural form missing for a count the
+game produces, a placeholder of a message left unfilled, and, over the catalogs themselves,
+on an English text left untranslated, placeholders that differ from English and plural forms
+the language needs. The last tests show that each of those faults is caught.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import pendragon
+from pendragon.core.events import Event, Seat, Term
+from pendragon.core.plugins import installed_plugins
+from pendragon.i18n import (
+    LANGUAGES,
+    Catalog,
+    CatalogError,
+    Entry,
+    MissingMessageError,
+    catalog,
+    compare,
+    gettext_categories,
+    placeholders,
+    problems,
+)
+from pendragon.runner import supported_player_counts
+
+#: Seeded games per (game, option set): enough to reach the rare decisions.
+GAMES_PER_CONFIG = 3
+
+
+def _configs(name: str) -> Iterator[dict[str, Any]]:
+    """The default options, then each non-default choice or flag of every option (paired
+    with another change when it needs one, as a harder mode of a variant does)."""
+    singles: list[dict[str, Any]] = []
+    for spec in pendragon.game_class(name).option_specs:
+        if spec.name in ("players", "seed"):
+            continue
+        if spec.choices:
+            singles += [{spec.name: c} for c in spec.choices if c != spec.default]
+        elif spec.type is bool:
+            singles.append({spec.name: not spec.default})
+    yield {}
+    for single in singles:
+        candidates = [single] + [{**single, **other} for other in singles if other != single]
+        yield next((c for c in candidates if supported_player_counts(name, c)), single)
+
+
+def _seen_events(name: str) -> set[Event]:
+    """Every event, action label and decision met in seeded random games of ``name``."""
+    seen: set[Event] = set()
+    for options in _configs(name):
+        counts = supported_player_counts(name, options)
+        assert counts, f"{name}: no table loads with {options}"
+        for index in range(GAMES_PER_CONFIG):
+            players = counts[index % len(counts)] if index < 2 else counts[-1]
+            game = pendragon.load_game(name, players=players, seed=index, **options)
+            state = game.new_initial_state()
+            rng = random.Random(index)
+            viewers: list[int | None] = [*range(game.num_players()), None]
+            while not state.is_terminal() and state.version < game.max_game_length():
+                seen.add(state.decision_event())
+                legal = state.legal_actions()
+                if state.is_chance_node():
+                    action = state.sample_chance()
+                else:
+                    seen.update(state.action_event(a) for a in legal)
+                    action = rng.choice(legal)
+                for viewer in viewers:
+                    seen.update(state.narrate(action, viewer))
+                state.apply_action(action)
+            seen.add(state.decision_event())
+    return seen
+
+
+@pytest.fixture(scope="module", params=sorted(installed_plugins()))
+def game_events(request: pytest.FixtureRequest) -> tuple[str, set[Event]]:
+    name: str = request.param
+    return name, _seen_events(name)
+
+
+def _words(text: str) -> bool:
+    return bool(text.strip()) and not placeholders(text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_event_of_every_game_is_worded(
+    game_events: tuple[str, set[Event]], language: str
+) -> None:
+    """Each event, label and decision renders, every viewer's way, with nothing unfilled."""
+    name, events = game_events
+    table = catalog(language)
+    assert events, f"{name}: no event seen"
+    failures = []
+    for event in sorted(events, key=lambda e: e.key):
+        for viewer in (None, *sorted(set(event.seats()))):
+            try:
+                text = table.render(event, viewer=viewer)
+            except (MissingMessageError, KeyError) as error:
+                failures.append(f"{event.key}: {error}")
+                break
+            if not _words(text):
+                failures.append(f"{event.key} leaves {text!r}")
+    assert not failures, f"{name} in {language}:\n" + "\n".join(sorted(set(failures)))
+
+
+def test_counts_reach_every_plural_form() -> None:
+    """A plural message renders for 0..30 in every language (every CLDR integer category)."""
+    for language in LANGUAGES:
+        table = catalog(language)
+        plural_keys = [k for k, m in table.messages.items() if isinstance(m, dict)]
+        assert plural_keys, "no plural message to check"
+        for key in plural_keys:
+            needed = placeholders(next(iter(table.messages[key].values())))  # type: ignore[union-attr]
+            for count in range(31):
+                params: dict[str, str | int] = {p: 1 for p in needed}
+                params["count"] = count
+                assert _words(table.text(key, **params))
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+def test_catalogs_are_complete(language: str) -> None:
+    """No key missing or extra, same placeholders, every plural form, nothing left English."""
+    assert problems(language).all() == []
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+def test_plural_headers_agree_with_cldr(language: str) -> None:
+    """Each .po's Plural-Forms header numbers the same categories CLDR gives Babel."""
+    table = catalog(language)
+    plural = [m for m in table.messages.values() if isinstance(m, dict)]
+    categories = set(plural[0])
+    assert categories == {"one", "few", "other" if language == "cs" else "many"}
+
+
+def test_russian_czech_polish_plurals_read_right() -> None:
+    """1 / 3 / 5 / 22 cards in each language, with the forms its grammar needs."""
+    forms = {
+        "ru": ["1 карта", "3 карты", "5 карт", "22 карты"],
+        "cs": ["1 karta", "3 karty", "5 karet", "22 karet"],
+        "pl": ["1 karta", "3 karty", "5 kart", "22 karty"],
+        "en": ["1 card", "3 cards", "5 cards", "22 cards"],
+    }
+    for language, expected in forms.items():
+        got = [catalog(language).text("core.cards", count=n) for n in (1, 3, 5, 22)]
+        assert got == expected, language
+
+
+# ------------------------------------------------------------------ the checks catch faults
+def _catalog(language: str, **texts: str | dict[str, str]) -> Catalog:
+    english = {"x.title": "The Grail", "x.draw": "{seat} draws {card}.",
+               "x.cards": {"one": "{count} card", "other": "{count} cards"}}
+    entries = []
+    for key, text in texts.items():
+        entries.append(Entry(key.replace("_", "."), english[key.replace("_", ".")], text,
+                             False, "test"))
+    return Catalog(language, entries)
+
+
+def _english() -> Catalog:
+    return Catalog("en", [
+        Entry("x.title", "The Grail", "The Grail", True, "test"),
+        Entry("x.draw", "{seat} draws {card}.", "{seat} draws {card}.", True, "test"),
+        Entry("x.cards", {"one": "{count} card", "other": "{count} cards"},
+              {"one": "{count} card", "other": "{count} cards"}, True, "test"),
+    ])
+
+
+def test_compare_catches_each_kind_of_fault() -> None:
+    """Missing key, English left in place, placeholder changed, plural form missing."""
+    broken = _catalog(
+        "ru",
+        x_title="The Grail",
+        x_draw="{seat} берёт {cards}.",
+        x_cards={"one": "{count} карта", "few": "{count} карты"},
+    )
+    found = compare(_english(), broken)
+    assert found.untranslated == ["x.title"]
+    assert found.placeholders == ["x.draw"]
+    assert found.plurals == ["x.cards"]
+    missing = compare(_english(), _catalog("ru", x_title="Грааль"))
+    assert sorted(missing.missing) == ["x.cards", "x.draw"]
+    good = _catalog("ru", x_title="Грааль", x_draw="{seat} берёт {card}.",
+                    x_cards={"one": "{count} карта", "few": "{count} карты",
+                             "many": "{count} карт"})
+    assert compare(_english(), good).all() == []
+
+
+def test_render_refuses_an_unknown_key_and_a_missing_plural_form() -> None:
+    table = _catalog("ru", x_cards={"one": "{count} карта", "few": "{count} карты"})
+    with pytest.raises(MissingMessageError, match="x.nothing"):
+        table.render(Event("x.nothing"))
+    assert table.text("x.cards", count=3) == "3 карты"
+    with pytest.raises(MissingMessageError, match="many"):
+        table.text("x.cards", count=5)
+
+
+def test_render_words_seats_terms_nested_events_and_you() -> None:
+    english = catalog("en")
+    act = Event("soc.log.act", {"seat": Seat(1), "action": Event("soc.action.move", {
+        "place": Term("soc.place.grail")})})
+    namer = {0: "Ann", 1: "Bob"}.get
+    assert english.render(act, seat_name=lambda s: namer(s) or "?") == (
+        "Bob: Go to The Holy Grail."
+    )
+    assert english.render(act, seat_name=lambda s: namer(s) or "?", viewer=1) == (
+        "You: Go to The Holy Grail."
+    )
+
+
+def test_a_plural_header_that_disagrees_with_cldr_is_refused() -> None:
+    with pytest.raises(CatalogError, match="stands for"):
+        gettext_categories("ru", "nplurals=2; plural=(n != 1);")
+
+
+def test_every_decision_of_shadows_over_camelot_has_words() -> None:
+    """Random games do not reach every decision of every option; this names them all,
+    the Merlin's Company and variant decisions included."""
+    from pendragon.games.soc.rules.data import DECISION_TASKS
+    from pendragon.games.soc.rules.view import _DECISION_NAMES
+
+    names = [_DECISION_NAMES[code] for code in DECISION_TASKS]
+    assert "travel" in names and "knighting" in names
+    for language in LANGUAGES:
+        for name in [*names, "chance", "none"]:
+            assert _words(catalog(language).text(f"soc.decision.{name}")), (language, name)
