@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -233,3 +234,20 @@ def test_every_decision_of_shadows_over_camelot_has_words() -> None:
     for language in LANGUAGES:
         for name in [*names, "chance", "none"]:
             assert _words(catalog(language).text(f"soc.decision.{name}")), (language, name)
+
+
+def test_a_game_without_its_catalog_does_not_silence_the_others(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A half-installed game is reported by problems(); every other game still speaks."""
+    from pendragon import i18n
+
+    real = i18n._folders()
+    monkeypatch.setattr(i18n, "_folders", lambda: [*real, tmp_path / "missing"])
+    i18n.catalog.cache_clear()
+    try:
+        english = i18n.catalog("en")
+        assert english.text("soc.log.die", value=6) == "The siege die shows 6."
+        assert any("missing" in line for line in i18n.problems("ru").all())
+    finally:
+        i18n.catalog.cache_clear()

@@ -9,6 +9,9 @@ import httpx
 import pytest
 
 import pendragon
+from pendragon.core import registry
+from pendragon.games.soc.rules.game import SocGame
+from pendragon.i18n import catalog
 from tests.web.support import LiveServer, auth
 
 HUMAN_AND_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
@@ -86,8 +89,6 @@ def test_unknown_files_are_404(server: LiveServer, path: str) -> None:
 
 
 def test_the_page_messages_come_from_the_catalogs(server: LiveServer) -> None:
-    from pendragon.i18n import catalog
-
     with server.http() as http:
         polish = http.get("/i18n/pl.json").json()
     assert polish == catalog("pl").for_page()
@@ -98,9 +99,6 @@ def test_the_page_messages_come_from_the_catalogs(server: LiveServer) -> None:
 def test_a_game_without_a_plugin_gets_the_generic_board_and_adapter(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pendragon.core import registry
-    from pendragon.games.soc.rules.game import SocGame
-
     class PlainSoc(SocGame):
         """Shadows over Camelot registered without a plugin: no board module, no adapter."""
 

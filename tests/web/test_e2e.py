@@ -17,6 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
+import pendragon
+from pendragon.bots import make_bot
+from pendragon.core.events import Event
+from pendragon.i18n import catalog
 from tests.web.support import ServerProcess, auth
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -111,6 +115,11 @@ def test_create_a_table_in_the_lobby_and_play_it_to_the_end(
 ) -> None:
     base = server_process.base
     page.goto(base + "/")
+    page.wait_for_selector("[data-testid=game] option", state="attached")
+    # Every installed game is offered, by its title in the catalog.
+    offered = page.locator("[data-testid=game] option").all_inner_texts()
+    assert "Shadows over Camelot" in offered
+    page.select_option("[data-testid=game]", "soc")
     page.select_option("[data-testid=seat-count]", "3")
     page.fill("[data-testid=seat-name-0]", "Ann <b>the Bold</b>")
     page.select_option("[data-testid=seat-kind-1]", "bot")
@@ -297,9 +306,6 @@ def test_a_spectator_takes_a_bots_seat_and_another_joins_a_new_one(
 
 def _sample_events(players: int = 4, seed: int = 3) -> list[tuple[dict[str, Any], int | None]]:
     """Events of a random game's first actions (narration, labels, decisions) and a reader."""
-    import pendragon
-    from pendragon.bots import make_bot
-
     state = pendragon.load_game("soc", players=players, seed=seed).new_initial_state()
     bot = make_bot("random", seed)
     out: list[tuple[dict[str, Any], int | None]] = []
@@ -324,9 +330,6 @@ def test_the_page_words_events_exactly_as_the_python_catalog_does(
 ) -> None:
     # One renderer per side (static/js/i18n.js renderEvent, pendragon.i18n Catalog.render):
     # the same event must read the same in both, ".you" forms and plural forms included.
-    from pendragon.core.events import Event
-    from pendragon.i18n import catalog
-
     events = _sample_events()
     words = catalog(language)
     expected = [words.render(Event.from_json(e), lambda s: f"<{s}>", viewer)

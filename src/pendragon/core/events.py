@@ -21,7 +21,7 @@ nothing more than it was entitled to see.
 {'k': 'soc.log.draw-white-known', 'p': {'seat': {'seat': 2}, 'card': {'term': 'soc.white.fight-5'}}}
 >>> Event.from_json(event.to_json()) == event
 True
->>> sorted(event.keys())
+>>> sorted(event.message_keys())
 ['soc.log.draw-white-known', 'soc.white.fight-5']
 """
 
@@ -90,14 +90,14 @@ class Event:
             raise ValueError(f"{data!r} is not an event")
         return cls(str(data["k"]), {str(k): _param_from_json(v) for k, v in data["p"].items()})
 
-    def keys(self) -> Iterator[str]:
+    def message_keys(self) -> Iterator[str]:
         """Every message key this event needs: its own, its terms' and its nested events'."""
         yield self.key
         for value in self.params.values():
             if isinstance(value, Term):
                 yield value.key
             elif isinstance(value, Event):
-                yield from value.keys()
+                yield from value.message_keys()
 
     def seats(self) -> Iterator[int]:
         """Every seat this event names (nested events included)."""

@@ -66,7 +66,8 @@ class GamePlugin:
     heuristic: str | None = None
     #: A factory ``(seed) -> Bot`` of a fast policy for search rollouts.
     rollout: str | None = None
-    #: ``(observation) -> rich renderable``: the terminal's drawing of a seat's view.
+    #: ``(observation, catalog) -> rich renderable``: the terminal's drawing of a seat's view
+    #: in the catalog's language.
     terminal: str | None = None
     #: A :class:`~pendragon.web.adapters.base.GameAdapter` subclass for the web table.
     web_adapter: str | None = None

@@ -25,6 +25,7 @@ in ``.you`` is the message's variant for a reader who is the event's ``seat``.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -37,6 +38,8 @@ from babel.messages.catalog import Catalog as PoCatalog
 from babel.messages.pofile import read_po
 
 from pendragon.core.events import Event, Param, Seat, Term
+
+log = logging.getLogger("pendragon.i18n")
 
 LANGUAGES = ("en", "ru", "cs", "pl")
 #: The interface's own catalog (lobby, table, terminal, errors).
@@ -181,17 +184,19 @@ def _folders() -> list[Path]:
 
     folders = [CORE_LOCALE]
     folders += [plugin.locale_path() for plugin in installed_plugins().values()]
-    extra = os.environ.get("PENDRAGON_EXTRA_LOCALES")
-    if extra:
-        folders += [Path(p) for p in extra.split(os.pathsep) if p]
     return folders
 
 
 class Catalog:
     """The messages of one language: the interface's and every installed game's."""
 
-    def __init__(self, language: str, entries: Iterable[Entry]) -> None:
+    def __init__(
+        self, language: str, entries: Iterable[Entry], unreadable: Iterable[str] = ()
+    ) -> None:
         self.language = language
+        #: Catalog files that could not be read (a half-installed game): reported by
+        #: :func:`problems`, while every other game's messages still work.
+        self.unreadable = list(unreadable)
         self.entries: dict[str, Entry] = {}
         self.messages: dict[str, Message] = {}
         for entry in entries:
@@ -268,9 +273,16 @@ def catalog(language: str) -> Catalog:
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}; known: {', '.join(LANGUAGES)}")
     entries: list[Entry] = []
-    for folder in _folders():
-        entries.extend(_entries(folder, language))
-    return Catalog(language, entries)
+    unreadable: list[str] = []
+    for index, folder in enumerate(_folders()):
+        try:
+            entries.extend(list(_entries(folder, language)))
+        except CatalogError as error:
+            if index == 0:
+                raise  # the interface's own catalog: nothing can be worded without it
+            log.warning("catalog skipped: %s", error)
+            unreadable.append(str(error))
+    return Catalog(language, entries, unreadable)
 
 
 def default_language() -> str:
@@ -298,10 +310,12 @@ class Problems:
     placeholders: list[str] = field(default_factory=list)
     plurals: list[str] = field(default_factory=list)
     untranslated: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
 
     def all(self) -> list[str]:
         """Every problem as one line."""
         return [
+            *self.unreadable,
             *(f"missing {k}" for k in self.missing),
             *(f"not in the template {k}" for k in self.extra),
             *(f"placeholders differ from English in {k}" for k in self.placeholders),
@@ -325,7 +339,7 @@ def problems(language: str) -> Problems:
 
 def compare(english: Catalog, table: Catalog) -> Problems:
     """What ``table`` lacks or gets wrong against the English catalog ``english``."""
-    found = Problems()
+    found = Problems(unreadable=english.unreadable + table.unreadable)
     language = table.language
     found.extra = [key for key in table.entries if key not in english.entries]
     for key, reference in english.entries.items():

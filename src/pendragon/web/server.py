@@ -320,8 +320,13 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         """Games, their options and seat counts, bots and languages."""
         out = []
         for name in pendragon.registered_games():
-            cls = pendragon.game_class(name)
-            info = pendragon.load_game(name).info
+            try:
+                cls = pendragon.game_class(name)
+                info = pendragon.load_game(name).info
+            except Exception:
+                # A broken plugin is logged and left out; the other games stay playable.
+                log.exception("game %s cannot be loaded; the lobby leaves it out", name)
+                continue
             players = next((s for s in cls.option_specs if s.name == "players"), None)
             # The seat range of the players option covers every combination of options
             # (an expansion may allow more); the server checks the chosen combination.
