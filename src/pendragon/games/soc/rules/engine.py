@@ -71,9 +71,10 @@ class Engine(SocData):
         while agenda and not self.result:
             code, a, b, c = agenda[-1]
             if code == T.D_HEROIC and self.doomed == a and self.actions_left == 0:
-                # SOC-RULING-26: the life sacrificed for this action was his last.
+                # SOC-RULING-26: the life sacrificed for this action was his last; he dies
+                # whatever the action gave him back (b=1), unless the Grail saves him.
                 self.doomed = -1
-                self.push(T.DYING, a)
+                self.push(T.DYING, a, 1)
                 continue
             handler = auto.get(code)
             if handler is None:

@@ -541,8 +541,11 @@ class TurnRules(WhiteCardRules):
             self.lose_life(seat, 1)
 
     # ------------------------------------------------------------------ death
-    def _auto_dying(self, seat: int, _b: int, _c: int) -> None:
-        if self.status[seat] != Status.IN_PLAY or self.life[seat] > 0:
+    def _auto_dying(self, seat: int, doomed: int, _c: int) -> None:
+        """A knight at 0 life dies unless the Grail's owner saves him (SOC-DEATH-1); one who
+        sacrificed his last life (``doomed``) dies even if his action gave life back
+        (SOC-HERO-2, SOC-RULING-26: "bez ohledu na výsledný efekt akce")."""
+        if self.status[seat] != Status.IN_PLAY or (self.life[seat] > 0 and not doomed):
             return
         owner = self.grail_owner
         if owner >= 0 and self.status[owner] == Status.IN_PLAY:
