@@ -23,7 +23,10 @@ _TOY_HINT = "python -m pendragon.tools.golden --write --game-class tests.toygame
 def _cases() -> list[object]:
     cases = []
     for name in [*pendragon.registered_games(), TOY]:
-        configs = golden.CONFIGS.get(name) or (GoldenConfig(2, 1), GoldenConfig(3, 2))
+        # The toy game is registered only inside the tests, after collection.
+        configs = (
+            (GoldenConfig(2, 1), GoldenConfig(3, 2)) if name == TOY else golden.configs_for(name)
+        )
         for config in configs:
             cases.append(pytest.param(name, config, id=f"{name}-{config.label}"))
     return cases

@@ -48,7 +48,7 @@ class EnvironmentSpec:
     @property
     def pettingzoo_name(self) -> str:
         """The PettingZoo module name, e.g. ``soc_v1``."""
-        return f"{self.game}_v{self.version}"
+        return f"{self.game.replace('-', '_')}_v{self.version}"
 
     @property
     def gymnasium_id(self) -> str:

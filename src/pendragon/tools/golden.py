@@ -68,6 +68,7 @@ CONFIGS: dict[str, tuple[GoldenConfig, ...]] = {
         GoldenConfig(5, 5, {"expansion": "merlins-company", "squires": True}),
         GoldenConfig(3, 6, {"three_brave_knights": True}),
     ),
+    "grail-cup": (GoldenConfig(2, 1), GoldenConfig(3, 2), GoldenConfig(5, 3), GoldenConfig(8, 4)),
 }
 
 

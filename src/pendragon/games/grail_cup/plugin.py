@@ -1,0 +1,16 @@
+"""The registration of Grail Cup (entry point ``pendragon.games: grail-cup``).
+
+>>> PLUGIN.name, PLUGIN.pettingzoo_name, PLUGIN.openspiel_name
+('grail-cup', 'grail_cup_v1', 'python_pendragon_grail_cup')
+"""
+
+from pendragon.core.plugins import Environment, GamePlugin
+
+PLUGIN = GamePlugin(
+    name="grail-cup",
+    rules="pendragon.games.grail_cup.rules.game:GrailCupGame",
+    locale="pendragon.games.grail_cup:locale",
+    # Every entry of observation_tensor is a flag or a value scaled into [0, 1].
+    environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
+    fixtures="pendragon.games.grail_cup.rules.fixtures:load_state",
+)

@@ -1,0 +1,743 @@
+"""The rules of Grail Cup as functions over a state's fields, run by an agenda.
+
+The flow of a game is an *agenda*: a stack of tasks ``(code, a, b, c)`` of plain integers.
+The top task is automatic (run at once: call the next ally, move a knight, check a
+landing), a chance node (draw an ally, turn a clover token, roll the village die) or one
+seat's decision (keep an ally, curse one, spend a spear...). :func:`run` executes automatic
+tasks until a chance node or a decision is on top; :func:`apply` hands an action to the
+handler of the top task. Everything is plain data, so any position clones, serializes and
+resumes, even in the middle of a clover chain.
+
+Rule IDs (``GC-...``) refer to ``docs/rules/grail-cup.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pendragon.core.events import Event, Seat, Term
+from pendragon.games.grail_cup.rules import actions as A
+from pendragon.games.grail_cup.rules.data import (
+    ALLY_KEYS,
+    ASIDE,
+    BAIT,
+    BLACKSMITH,
+    BOOTS,
+    CHAIN_CAP,
+    CLOVER_KEYS,
+    DIE,
+    DIE_KEYS,
+    FAIRY,
+    FAKE_GRAIL,
+    GOBLIN,
+    MAGNET,
+    MAX_ROUNDS,
+    MERLIN,
+    NUM_ALLIES,
+    NUM_CLOVERS,
+    PRIEST,
+    PRINCESS,
+    SEAL,
+    SORCERESS,
+    SQUIRE,
+    TAMER,
+    THIEF,
+    UNICORN,
+)
+
+if TYPE_CHECKING:
+    from pendragon.games.grail_cup.rules.state import GrailCupState
+
+# ---------------------------------------------------------------- ally locations
+DECK, ASIDE_UP, ASIDE_DOWN, PACKET, RANDOM, DISCARD = range(6)
+#: ``HAND + seat``: drafted by that seat this round.
+HAND = 10
+LOCATION_NAMES = ("deck", "aside-up", "aside-down", "packet", "random-discard", "discard")
+
+# ---------------------------------------------------------------- task codes
+(
+    DEAL, SETUP_END, ROUND, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, SIGHT, PICK, DIRECTION,
+    DRAFT_REST, RANDOM_DISCARD, TAKE_ASIDE, FINAL_DISCARD, CALL, RESOLVE, STRIKE, CURSE,
+    NAME, LOOK, LOOK_REVEAL, MERLIN_DONE, PLACE, CHOOSE_MOVE, MOVE_DRAGON, STEPS, TO, BACK,
+    SPEAR, LAND, CLOVER, CLOVER_DRAW, RETURN, DIE_ROLL, FAKE, STEAL, ROUND_END,
+) = range(1, 36)
+NUM_TASKS = 36
+TASK_NAMES: dict[int, str] = {
+    DEAL: "deal", SETUP_END: "setup-end", ROUND: "round", ASIDE_UP_DRAW: "aside-up",
+    ASIDE_DOWN_DRAW: "aside-down", SIGHT: "sight", PICK: "draft", DIRECTION: "direction",
+    DRAFT_REST: "draft-rest", RANDOM_DISCARD: "random-discard", TAKE_ASIDE: "take-aside",
+    FINAL_DISCARD: "final-discard", CALL: "call", RESOLVE: "resolve", STRIKE: "strike",
+    CURSE: "curse", NAME: "name", LOOK: "look", LOOK_REVEAL: "look-reveal",
+    MERLIN_DONE: "merlin-done", PLACE: "place", CHOOSE_MOVE: "move", MOVE_DRAGON: "dragon",
+    STEPS: "steps", TO: "to", BACK: "back", SPEAR: "spear", LAND: "land", CLOVER: "clover",
+    CLOVER_DRAW: "clover-draw", RETURN: "return", DIE_ROLL: "die", FAKE: "fake-grail",
+    STEAL: "magnet", ROUND_END: "round-end",
+}
+CHANCE_TASKS = frozenset({DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD, LOOK_REVEAL,
+                          CLOVER_DRAW, DIE_ROLL})
+DECISION_TASKS = frozenset({PICK, DIRECTION, CURSE, NAME, LOOK, PLACE, CHOOSE_MOVE,
+                            MOVE_DRAGON, SPEAR, FAKE, STEAL})
+WAITING = CHANCE_TASKS | DECISION_TASKS
+#: CHOOSE_MOVE's ``b``: whose distances.
+MERLIN_MOVES, FAIRY_MOVES = 0, 1
+#: MOVE_DRAGON's ``b``: who moves the dragon.
+BY_TAMER, BY_BAIT = 0, 1
+
+Task = tuple[int, int, int, int]
+
+
+def ally_term(ally: int) -> Term:
+    """The catalog term naming an ally."""
+    return Term(f"grail-cup.ally.{ALLY_KEYS[ally]}")
+
+
+def clover_term(kind: int) -> Term:
+    """The catalog term naming a clover token."""
+    return Term(f"grail-cup.clover.{CLOVER_KEYS[kind]}")
+
+
+def emit(s: GrailCupState, event: Event, seen_by: int = -1, others: Event | None = None) -> None:
+    """Record an event for narration: everyone sees it (``seen_by`` -1) or only the seats of
+    the bit mask ``seen_by``, the others seeing ``others`` instead (or nothing)."""
+    if s._events is not None:
+        s._events.append((event, seen_by, others))
+
+
+def _log(key: str, **params: int | Seat | Term | Event) -> Event:
+    return Event(f"grail-cup.log.{key}", params)
+
+
+# ---------------------------------------------------------------- queries
+def leader(s: GrailCupState) -> int:
+    """The seat of the leading knight: furthest, and first arrived on a shared space."""
+    best = 0
+    for seat in range(1, s.n):
+        if s.pos[seat] > s.pos[best] or (
+            s.pos[seat] == s.pos[best] and s.stamp[seat] < s.stamp[best]
+        ):
+            best = seat
+    return best
+
+
+def last(s: GrailCupState) -> int:
+    """The seat of the last knight: rearmost, and last arrived on a shared space."""
+    worst = 0
+    for seat in range(1, s.n):
+        if s.pos[seat] < s.pos[worst] or (
+            s.pos[seat] == s.pos[worst] and s.stamp[seat] > s.stamp[worst]
+        ):
+            worst = seat
+    return worst
+
+
+def race_order(s: GrailCupState) -> list[int]:
+    """Seats from the leader to the last knight (GC-KNIGHTS-1)."""
+    return sorted(range(s.n), key=lambda seat: (-s.pos[seat], s.stamp[seat]))
+
+
+def is_free(s: GrailCupState, space: int) -> bool:
+    """No knight and no dragon on ``space`` (GC-RULING-6)."""
+    return space != s.dragon and space not in s.pos
+
+
+def cards_at(s: GrailCupState, location: int) -> list[int]:
+    """The allies at ``location`` (a location code or ``HAND + seat``)."""
+    return [card for card in range(NUM_ALLIES) if s.ally_loc[card] == location]
+
+
+def hand(s: GrailCupState, seat: int) -> list[int]:
+    """The allies ``seat`` drafted this round."""
+    return cards_at(s, HAND + seat)
+
+
+# ---------------------------------------------------------------- the agenda runner
+def current_player(s: GrailCupState) -> int:
+    """Seat to decide, -1 for chance, -4 when the game is over."""
+    if s.winner >= 0 or not s.agenda:
+        return -4
+    code, a, _b, _c = s.agenda[-1]
+    return -1 if code in CHANCE_TASKS else a
+
+
+def run(s: GrailCupState) -> None:
+    """Execute automatic tasks until a chance node or a decision is on top (or the end)."""
+    agenda = s.agenda
+    while agenda and s.winner < 0:
+        code, a, b, c = agenda[-1]
+        if code in WAITING:
+            if _nothing_to_choose(s, code, a, b):
+                agenda.pop()  # e.g. Merlin's last token: a choice of one is not asked
+                continue
+            return
+        agenda.pop()
+        AUTOMATIC[code](s, a, b, c)
+    if s.winner >= 0:
+        agenda.clear()
+
+
+def _nothing_to_choose(s: GrailCupState, code: int, a: int, b: int) -> bool:
+    """Whether a waiting task offers at most one way on. In play only Merlin's last
+    placements are skipped so; the other cases guard positions read from outside."""
+    if code == PLACE:
+        return len(place_options(s, b)) <= 1
+    if code in (PICK, RANDOM_DISCARD):
+        return PACKET not in s.ally_loc
+    if code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW):
+        return DECK not in s.ally_loc
+    if code in (LOOK_REVEAL, CLOVER_DRAW):
+        return not any(s.pool)
+    if code == LOOK:
+        return len(s.merlin_spaces) >= len(s.track.clover_spaces)
+    if code == STEAL:
+        return not any(s.spears[o] for o in range(s.n) if o != a)
+    if code == SPEAR:
+        return s.spears[a] == 0
+    return False
+
+
+def apply(s: GrailCupState, action: int) -> None:
+    """Apply a legal action to the task on top, then run the automatic tasks."""
+    code, a, b, c = s.agenda.pop()
+    HANDLERS[code](s, action, a, b, c)
+    run(s)
+
+
+def legal_actions(s: GrailCupState) -> list[int]:
+    """Legal actions of the seat deciding the top task."""
+    code, a, b, _c = s.agenda[-1]
+    if code == PICK:
+        return [A.KEEP + card for card in cards_at(s, PACKET)]
+    if code == DIRECTION:
+        return [A.PASS_LEFT, A.PASS_RIGHT]
+    if code == CURSE:
+        # GC-ALLY-SORCERESS-1, GC-RULING-10: any other ally but one's own.
+        return [A.CURSE + c for c in range(1, NUM_ALLIES) if s.ally_loc[c] != HAND + a]
+    if code == NAME:
+        return [A.NAME + seat for seat in range(s.n)]
+    if code == LOOK:
+        return [A.LOOK + sp for sp in s.track.clover_spaces if sp not in s.merlin_spaces]
+    if code == PLACE:
+        return [A.PLACE + kind for kind in place_options(s, b)]
+    if code == CHOOSE_MOVE:
+        steps = (1, 2, 3) if b == MERLIN_MOVES else (2, 4, 6)
+        return [A.MOVE + n - 1 for n in steps]
+    if code == MOVE_DRAGON:
+        return [A.DRAGON + sp for sp in range(s.track.finish) if is_free(s, sp)]
+    if code == SPEAR:
+        return [A.SPEAR_YES, A.SPEAR_NO]
+    if code == FAKE:
+        return [A.TARGET + seat for seat in range(s.n) if seat != a]
+    if code == STEAL:
+        return [A.TARGET + seat for seat in range(s.n) if seat != a and s.spears[seat] > 0]
+    raise AssertionError(f"task {code} is not a decision")
+
+
+def chance_outcomes(s: GrailCupState) -> list[tuple[int, float]]:
+    """Outcomes of the chance task on top, with their probabilities."""
+    code = s.agenda[-1][0]
+    if code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD):
+        cards = cards_at(s, PACKET if code == RANDOM_DISCARD else DECK)
+        return [(A.ALLY + card, 1.0 / len(cards)) for card in cards]
+    if code in (LOOK_REVEAL, CLOVER_DRAW):
+        total = sum(s.pool)
+        return [(A.CLOVER + k, s.pool[k] / total) for k in range(NUM_CLOVERS) if s.pool[k]]
+    if code == DIE_ROLL:
+        return [(A.DIE_ROLL + i, face.weight / 6) for i, face in enumerate(DIE)]
+    raise AssertionError(f"task {code} is not a chance node")
+
+
+def place_options(s: GrailCupState, index: int) -> list[int]:
+    """Kinds Merlin may put on his ``index``-th looked space (those not yet placed)."""
+    return sorted({s.pin[sp] for sp in s.merlin_spaces[index:]})
+
+
+# ---------------------------------------------------------------- movement
+def _place(s: GrailCupState, seat: int, space: int) -> None:
+    """Put a knight on ``space``; a knight arriving stands behind those there (GC-KNIGHTS-1)."""
+    if space == s.pos[seat]:
+        emit(s, _log("stay", seat=Seat(seat)))
+        return
+    s.pos[seat] = space
+    s.stamp[seat] = s.next_stamp
+    s.next_stamp += 1
+    emit(s, _log("move", seat=Seat(seat), space=space))
+    if space == s.track.finish:
+        # GC-END-1: the first knight on the finish wins at once.
+        s.winner = seat
+        emit(s, _log("win", seat=Seat(seat)))
+
+
+def forward(s: GrailCupState, seat: int, target: int) -> None:
+    """Move forward to ``target``; the dragon stops the knight unless he spends a spear
+    (GC-DRAGON-2, GC-RULING-4)."""
+    target = min(target, s.track.finish)
+    here = s.pos[seat]
+    if target <= here:
+        emit(s, _log("stay", seat=Seat(seat)))
+        return
+    if here < s.dragon <= target:
+        if s.spears[seat] > 0:
+            s.agenda.append((SPEAR, seat, target, 0))
+            return
+        emit(s, _log("dragon-blocks", seat=Seat(seat)))
+        _place(s, seat, s.dragon - 1)
+        return
+    _place(s, seat, target)
+
+
+def backward(s: GrailCupState, seat: int, steps: int) -> None:
+    """Move back; the dragon is ignored, and never shares a space (GC-DRAGON-3, GC-RULING-5)."""
+    target = max(0, s.pos[seat] - steps)
+    if target == s.dragon:
+        target = target - 1 if target > 0 else target + 1
+    _place(s, seat, target)
+
+
+def gain_spear(s: GrailCupState, seat: int) -> None:
+    """Take a spear from the supply, if any is left (GC-SPEAR-1, GC-RULING-8)."""
+    if s.supply > 0:
+        s.supply -= 1
+        s.spears[seat] += 1
+        emit(s, _log("spear-gained", seat=Seat(seat)))
+    else:
+        emit(s, _log("spear-none", seat=Seat(seat)))
+
+
+# ---------------------------------------------------------------- automatic tasks
+def _setup_end(s: GrailCupState, a: int, b: int, c: int) -> None:
+    # GC-SETUP-4: the dealt allies go back into the deck.
+    for card in range(NUM_ALLIES):
+        s.ally_loc[card] = DECK
+    # GC-SETUP-5: knights on start spaces 7-9 take a spear, else the last knight does.
+    late = [seat for seat in range(s.n) if s.pos[seat] <= s.track.start_space(7)]
+    for seat in late or [last(s)]:
+        gain_spear(s, seat)
+    s.agenda.append((ROUND, 0, 0, 0))
+
+
+def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
+    if s.round_no >= MAX_ROUNDS:
+        # GC-RULING-13: a game that has not ended after MAX_ROUNDS goes to the leader.
+        s.winner = leader(s)
+        emit(s, _log("round-cap", seat=Seat(s.winner), count=MAX_ROUNDS))
+        return
+    s.round_no += 1
+    # GC-ROUND-2: the seal goes to whoever rolled it last round, else to the last knight.
+    s.first = s.seal_roller if s.seal_roller >= 0 else last(s)
+    s.seal_roller = -1
+    s.direction = 0
+    for card in range(NUM_ALLIES):
+        shown = s.revealed >> card & 1
+        s.last_round[card] = s.ally_loc[card] - HAND if shown else -1
+    s.ally_loc[:] = [DECK] * NUM_ALLIES
+    s.revealed = 0
+    s.last_called = 0
+    s.sightings.clear()
+    s.curse = s.sorceress = s.squire = s.named = -1
+    s.merlin_spaces.clear()
+    s.chain = 0
+    emit(s, _log("round", count=s.round_no, seat=Seat(s.first)))
+    up, down = ASIDE[s.n]
+    agenda = s.agenda
+    agenda.append((CALL, 0, 0, 0))
+    agenda.append((DRAFT_REST, s.first, 0, 0))
+    if s.n > 2:
+        agenda.append((DIRECTION, s.first, 0, 0))
+    agenda.append((PICK, s.first, 0, 0))
+    agenda.append((SIGHT, s.first, 0, 0))
+    agenda.extend([(ASIDE_DOWN_DRAW, 0, 0, 0)] * down)
+    agenda.extend([(ASIDE_UP_DRAW, 0, 0, 0)] * up)
+
+
+def _sight(s: GrailCupState, seat: int, b: int, c: int) -> None:
+    # The cards not set aside become the packet; the drafter sees it (kept for recall).
+    mask = 0
+    for card in range(NUM_ALLIES):
+        if s.ally_loc[card] == DECK:
+            s.ally_loc[card] = PACKET
+        if s.ally_loc[card] == PACKET:
+            mask |= 1 << card
+    s.sightings += [seat, mask]
+
+
+def _draft_rest(s: GrailCupState, first: int, b: int, c: int) -> None:
+    """The picks after the first player's first one (GC-DRAFT-3..6, GC-RULING-2, -3)."""
+    n = s.n
+    step = s.direction or 1
+    others = [(first + i * step) % n for i in range(1, n)]
+    order: list[int] = []  # seats; -1 marks the 3-player random discard
+    if n == 2:
+        order = [others[0], first, others[0]]
+    elif n == 3:
+        order = [*others, -1, first, *others]
+    else:
+        order = others
+    agenda = s.agenda
+    agenda.append((FINAL_DISCARD, order[-1], 0, 0))
+    for index in range(len(order) - 1, -1, -1):
+        seat = order[index]
+        if seat < 0:
+            agenda.append((RANDOM_DISCARD, first, 0, 0))
+            continue
+        agenda.append((PICK, seat, 0, 0))
+        agenda.append((SIGHT, seat, 0, 0))
+        if n == 8 and index == len(order) - 1:
+            agenda.append((TAKE_ASIDE, seat, 0, 0))
+
+
+def _take_aside(s: GrailCupState, seat: int, b: int, c: int) -> None:
+    # GC-DRAFT-6: with 8 players the last drafter also takes the face-down set-aside ally.
+    for card in cards_at(s, ASIDE_DOWN):
+        s.ally_loc[card] = PACKET
+    emit(s, _log("take-aside", seat=Seat(seat)))
+
+
+def _final_discard(s: GrailCupState, seat: int, b: int, c: int) -> None:
+    # GC-DRAFT-5: the card the last drafter did not keep is discarded face down.
+    for card in cards_at(s, PACKET):
+        s.ally_loc[card] = DISCARD
+        emit(
+            s, _log("final-discard-known", seat=Seat(seat), ally=ally_term(card)), 1 << seat,
+            _log("final-discard", seat=Seat(seat)),
+        )
+
+
+def _call(s: GrailCupState, card: int, b: int, c: int) -> None:
+    """GC-CALL-1, GC-CALL-2: the allies are called 1 to 9, each resolved before the next."""
+    if card >= NUM_ALLIES:
+        s.agenda.append((ROUND_END, 0, 0, 0))
+        return
+    s.last_called = card + 1
+    location = s.ally_loc[card]
+    agenda = s.agenda
+    agenda.append((CALL, card + 1, 0, 0))
+    if location < HAND:
+        emit(s, _log("ally-missing", ally=ally_term(card)))
+        return
+    holder = location - HAND
+    s.revealed |= 1 << card
+    emit(s, _log("ally-called", seat=Seat(holder), ally=ally_term(card)))
+    agenda.append((RESOLVE, holder, card, 0))
+    if s.curse == card and s.sorceress >= 0 and s.sorceress != holder:
+        agenda.append((STRIKE, s.sorceress, holder, 0))
+
+
+def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
+    s.chain = 0
+    here = s.pos[seat]
+    agenda = s.agenda
+    land = (LAND, seat, here, 0)
+    if card == SORCERESS:
+        s.sorceress = seat
+        agenda += [(CURSE, seat, 0, 0), land, (STEPS, seat, 1, 0)]
+    elif card == SQUIRE:
+        s.squire = seat
+        agenda += [land, (STEPS, seat, 2, 0), (NAME, seat, 0, 0)]
+    elif card == MERLIN:
+        s.merlin_spaces.clear()
+        agenda += [land, (CHOOSE_MOVE, seat, MERLIN_MOVES, 0)]
+        looks = min(3, len(s.track.clover_spaces))
+        if looks:
+            agenda.append((LOOK, seat, looks, 0))
+    elif card == BLACKSMITH:
+        gain_spear(s, seat)
+        agenda += [land, (STEPS, seat, 4, 0)]
+    elif card == TAMER:
+        agenda += [land, (STEPS, seat, 5, 0), (MOVE_DRAGON, seat, BY_TAMER, 0)]
+    elif card == PRINCESS:
+        agenda += [land, (TO, seat, s.track.next_castle[here], 0)]
+    elif card == PRIEST:
+        church = s.track.next_church[here]
+        if church < 0:
+            emit(s, _log("no-church", seat=Seat(seat)))  # GC-RULING-7
+        else:
+            agenda += [land, (TO, seat, church, 0)]
+    elif card == FAIRY:
+        agenda += [land, (CHOOSE_MOVE, seat, FAIRY_MOVES, 0)]
+    elif card == UNICORN:
+        ahead = [s.pos[o] for o in range(s.n) if s.pos[o] > here]
+        if not ahead:
+            emit(s, _log("no-knight-ahead", seat=Seat(seat)))  # GC-RULING-7
+            return
+        target = min(ahead)
+        while not is_free(s, target):
+            target += 1
+        _place(s, seat, target)
+        agenda.append(land)
+
+
+def _strike(s: GrailCupState, sorceress: int, victim: int, c: int) -> None:
+    """GC-ALLY-SORCERESS-2: the knights swap (the dragon ignored), she moves on one."""
+    s.chain = 0
+    here = s.pos[sorceress]
+    s.pos[sorceress], s.pos[victim] = s.pos[victim], s.pos[sorceress]
+    s.stamp[sorceress], s.stamp[victim] = s.stamp[victim], s.stamp[sorceress]
+    emit(s, _log("curse-strikes", seat=Seat(sorceress), knight=Seat(victim)))
+    s.agenda += [(LAND, sorceress, here, 0), (STEPS, sorceress, 1, 0)]
+
+
+def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
+    # GC-RULING-11: what Merlin rearranges only he knows; others forget those spaces.
+    for space in s.merlin_spaces:
+        s.known[space] = 1 << seat
+    for index in range(len(s.merlin_spaces) - 2, -1, -1):
+        s.agenda.append((PLACE, seat, index, 0))
+
+
+def _steps(s: GrailCupState, seat: int, steps: int, c: int) -> None:
+    forward(s, seat, s.pos[seat] + steps)
+
+
+def _to(s: GrailCupState, seat: int, target: int, c: int) -> None:
+    forward(s, seat, target)
+
+
+def _back(s: GrailCupState, seat: int, steps: int, c: int) -> None:
+    backward(s, seat, steps)
+
+
+def _land(s: GrailCupState, seat: int, before: int, c: int) -> None:
+    """GC-CLOVER-2, GC-VILLAGE-1: a knight his own ally moved turns a clover or rolls."""
+    space = s.pos[seat]
+    if space == before:
+        return  # GC-RULING-12: no move, no landing
+    if s.track.is_clover(space):
+        if s.chain >= CHAIN_CAP:
+            emit(s, _log("chain-spent", seat=Seat(seat)))  # GC-RULING-14
+            return
+        s.chain += 1
+        s.agenda.append((CLOVER, seat, space, 0))
+    elif s.track.is_village(space):
+        s.agenda.append((DIE_ROLL, seat, 0, 0))
+
+
+def _clover(s: GrailCupState, seat: int, space: int, c: int) -> None:
+    kind = s.pin[space]
+    if kind < 0:
+        s.agenda.append((CLOVER_DRAW, seat, space, 0))
+        return
+    s.pin[space] = -1
+    s.known[space] = 0
+    reveal(s, seat, space, kind)
+
+
+def reveal(s: GrailCupState, seat: int, space: int, kind: int) -> None:
+    """Apply a turned clover token; it returns to the supply after its own effect and a new
+    token lies on the space (GC-CLOVER-3, GC-RULING-15)."""
+    s.flight = kind
+    s.clovers_seen[kind] += 1
+    emit(s, _log("clover", seat=Seat(seat), clover=clover_term(kind), space=space))
+    agenda = s.agenda
+    back = (RETURN, 0, 0, 0)
+    if kind == BOOTS:
+        agenda += [(LAND, seat, space, 0), back, (STEPS, seat, 4, 0)]
+    elif kind == GOBLIN:
+        agenda += [(LAND, seat, space, 0), back, (BACK, seat, 2, 0)]
+    elif kind == BAIT:
+        agenda += [back, (MOVE_DRAGON, seat, BY_BAIT, 0)]
+    elif kind == FAKE_GRAIL:
+        agenda += [back, (FAKE, seat, 0, 0)]
+    elif kind == MAGNET:
+        agenda.append(back)
+        if any(s.spears[o] > 0 for o in range(s.n) if o != seat):
+            agenda.append((STEAL, seat, 0, 0))
+        else:
+            emit(s, _log("nothing-to-steal", seat=Seat(seat)))  # GC-RULING-8
+
+
+def _return(s: GrailCupState, a: int, b: int, c: int) -> None:
+    if s.flight >= 0:
+        s.pool[s.flight] += 1
+        s.flight = -1
+
+
+def _round_end(s: GrailCupState, a: int, b: int, c: int) -> None:
+    """GC-ALLY-SQUIRE-2: the Squire jumps in front of the knight he named, if it leads."""
+    s.chain = 0
+    s.agenda.append((ROUND, 0, 0, 0))
+    if s.squire < 0 or s.named < 0:
+        return
+    if leader(s) != s.named:
+        emit(s, _log("squire-no-jump", seat=Seat(s.squire), knight=Seat(s.named)))
+        return
+    emit(s, _log("squire-jump", seat=Seat(s.squire), knight=Seat(s.named)))
+    s.agenda += [(LAND, s.squire, s.pos[s.squire], 0), (TO, s.squire, s.pos[s.named] + 1, 0)]
+
+
+AUTOMATIC: dict[int, Callable[[GrailCupState, int, int, int], None]] = {
+    SETUP_END: _setup_end, ROUND: _round, SIGHT: _sight, DRAFT_REST: _draft_rest,
+    TAKE_ASIDE: _take_aside, FINAL_DISCARD: _final_discard, CALL: _call, RESOLVE: _resolve,
+    STRIKE: _strike, MERLIN_DONE: _merlin_done, STEPS: _steps, TO: _to, BACK: _back,
+    LAND: _land, CLOVER: _clover, RETURN: _return, ROUND_END: _round_end,
+}
+
+
+# ---------------------------------------------------------------- chance handlers
+def _deal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    """GC-SETUP-3: the dealt ally's number is the knight's start space."""
+    card = action - A.ALLY
+    s.ally_loc[card] = HAND + seat
+    s.pos[seat] = s.track.start_space(card + 1)
+    s.stamp[seat] = s.next_stamp
+    s.next_stamp += 1
+    emit(s, _log("start", seat=Seat(seat), ally=ally_term(card), count=card + 1))
+
+
+def _aside_up(s: GrailCupState, action: int, a: int, b: int, c: int) -> None:
+    card = action - A.ALLY
+    s.ally_loc[card] = ASIDE_UP
+    emit(s, _log("aside-up", ally=ally_term(card)))
+
+
+def _aside_down(s: GrailCupState, action: int, a: int, b: int, c: int) -> None:
+    s.ally_loc[action - A.ALLY] = ASIDE_DOWN
+    emit(s, _log("aside-down"))
+
+
+def _random_discard(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    # GC-DRAFT-4: with 3 players the first player discards one unseen card at random.
+    s.ally_loc[action - A.ALLY] = RANDOM
+    emit(s, _log("random-discard", seat=Seat(seat)))
+
+
+def _look_reveal(s: GrailCupState, action: int, seat: int, space: int, c: int) -> None:
+    kind = action - A.CLOVER
+    s.pool[kind] -= 1
+    s.pin[space] = kind
+    s.known[space] = 1 << seat
+    emit(
+        s, _log("merlin-sees", seat=Seat(seat), clover=clover_term(kind), space=space),
+        1 << seat, _log("merlin-peeks", seat=Seat(seat), space=space),
+    )
+
+
+def _clover_draw(s: GrailCupState, action: int, seat: int, space: int, c: int) -> None:
+    kind = action - A.CLOVER
+    s.pool[kind] -= 1
+    reveal(s, seat, space, kind)
+
+
+def _die(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    """GC-VILLAGE-2: seal, thief or spear."""
+    face = action - A.DIE_ROLL
+    s.die_seen[face] += 1
+    emit(s, _log("village", seat=Seat(seat), face=Term(f"grail-cup.die.{DIE_KEYS[face]}")))
+    if face == SEAL:
+        s.seal_roller = seat  # GC-RULING-9: a later roll takes it over
+    elif face == THIEF:
+        if s.spears[seat] > 0:
+            s.spears[seat] -= 1
+            s.supply += 1
+            emit(s, _log("spear-lost", seat=Seat(seat)))
+        else:
+            emit(s, _log("nothing-to-steal", seat=Seat(seat)))
+    else:
+        gain_spear(s, seat)
+
+
+# ---------------------------------------------------------------- decision handlers
+def _pick(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    card = action - A.KEEP
+    s.ally_loc[card] = HAND + seat
+    emit(
+        s, _log("keep-known", seat=Seat(seat), ally=ally_term(card)), 1 << seat,
+        _log("keep", seat=Seat(seat)),
+    )
+
+
+def _direction(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    # GC-DRAFT-3: left is the next seat up (seat + 1), right the one below.
+    s.direction = 1 if action == A.PASS_LEFT else -1
+    side = "left" if action == A.PASS_LEFT else "right"
+    emit(s, _log("direction", seat=Seat(seat), direction=Term(f"grail-cup.direction.{side}")))
+
+
+def _curse(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    s.curse = action - A.CURSE
+    emit(s, _log("curse", seat=Seat(seat), ally=ally_term(s.curse)))
+
+
+def _name(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    s.named = action - A.NAME
+    emit(s, _log("squire-names", seat=Seat(seat), knight=Seat(s.named)))
+
+
+def _look(s: GrailCupState, action: int, seat: int, left: int, c: int) -> None:
+    """GC-ALLY-MERLIN-1: look at a clover token (a chance node if nobody knows it)."""
+    space = action - A.LOOK
+    s.merlin_spaces.append(space)
+    emit(s, _log("merlin-look", seat=Seat(seat), space=space))
+    if left > 1:
+        s.agenda.append((LOOK, seat, left - 1, 0))
+    else:
+        s.agenda.append((MERLIN_DONE, seat, 0, 0))
+    if s.pin[space] >= 0:
+        s.known[space] |= 1 << seat
+        emit(
+            s, _log("merlin-sees", seat=Seat(seat), clover=clover_term(s.pin[space]), space=space),
+            1 << seat, None,
+        )
+    else:
+        s.agenda.append((LOOK_REVEAL, seat, space, 0))
+
+
+def _place_token(s: GrailCupState, action: int, seat: int, index: int, c: int) -> None:
+    kind = action - A.PLACE
+    spaces = s.merlin_spaces
+    for j in range(index, len(spaces)):
+        if s.pin[spaces[j]] == kind:
+            s.pin[spaces[index]], s.pin[spaces[j]] = s.pin[spaces[j]], s.pin[spaces[index]]
+            break
+    emit(
+        s, _log("merlin-place-known", seat=Seat(seat), clover=clover_term(kind),
+                space=spaces[index]),
+        1 << seat, _log("merlin-place", seat=Seat(seat), space=spaces[index]),
+    )
+
+
+def _choose_move(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    steps = action - A.MOVE + 1
+    if b == MERLIN_MOVES:
+        s.merlin_spaces.clear()  # his looks are over
+    emit(s, _log("chooses-move", seat=Seat(seat), count=steps))
+    forward(s, seat, s.pos[seat] + steps)
+
+
+def _move_dragon(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    s.dragon = action - A.DRAGON
+    emit(s, _log("dragon-moved", seat=Seat(seat), space=s.dragon))
+
+
+def _spear(s: GrailCupState, action: int, seat: int, target: int, c: int) -> None:
+    if action == A.SPEAR_YES:
+        s.spears[seat] -= 1
+        s.supply += 1
+        emit(s, _log("spear-used", seat=Seat(seat)))
+        # GC-RULING-4: the dragon's space counts as a step but is never shared.
+        _place(s, seat, min(s.track.finish, target if target != s.dragon else target + 1))
+    else:
+        emit(s, _log("spear-kept", seat=Seat(seat)))
+        _place(s, seat, s.dragon - 1)
+
+
+def _fake(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    victim = action - A.TARGET
+    emit(s, _log("pushed-back", seat=Seat(seat), knight=Seat(victim)))
+    backward(s, victim, 2)  # no landing: not the victim's own ally (GC-CLOVER-2)
+
+
+def _steal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
+    victim = action - A.TARGET
+    s.spears[victim] -= 1
+    s.spears[seat] += 1
+    emit(s, _log("steal", seat=Seat(seat), knight=Seat(victim)))
+
+
+HANDLERS: dict[int, Callable[[GrailCupState, int, int, int, int], None]] = {
+    DEAL: _deal, ASIDE_UP_DRAW: _aside_up, ASIDE_DOWN_DRAW: _aside_down,
+    RANDOM_DISCARD: _random_discard, LOOK_REVEAL: _look_reveal, CLOVER_DRAW: _clover_draw,
+    DIE_ROLL: _die, PICK: _pick, DIRECTION: _direction, CURSE: _curse, NAME: _name,
+    LOOK: _look, PLACE: _place_token, CHOOSE_MOVE: _choose_move, MOVE_DRAGON: _move_dragon,
+    SPEAR: _spear, FAKE: _fake, STEAL: _steal,
+}

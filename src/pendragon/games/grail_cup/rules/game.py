@@ -1,0 +1,127 @@
+"""Grail Cup: the game object, its options and its declared facts.
+
+Returns: a competitive race. The first knight on the finish wins (+1); every other seat
+gets -1 (GC-END-2). There are no draws: the game ends the moment one knight arrives.
+
+Action catalog (:mod:`.actions`, 266 ids, fixed whatever the options): ``keep:<ally>``,
+``pass:left|right``, ``curse:<ally>``, ``name:<seat>``, ``look:<space>``,
+``place:<clover>``, ``move:1..6``, ``dragon:<space>``, ``spear:yes|no``, ``target:<seat>``
+and the chance outcomes ``ally:<ally>``, ``clover:<clover>``, ``die:seal|thief|spear``.
+Every choice is one atomic decision; chance nodes list their outcomes with probabilities.
+
+Observation (:mod:`.view`): the public race (knights' spaces and spears, race order, the
+dragon, spear supply, round, first player, direction, allies set aside face up, called and
+revealed, curse, Squire's named knight, Merlin's looked spaces, the token in play, public
+tallies of turned tokens and die rolls, who revealed what last round, the track) and, for
+a seat, ``you``: its hand, the packet while it drafts, every packet it drafted from this
+round, and the clover tokens it knows. The tensor is every entry in [0, 1].
+
+Version history: 1 — first version (standard track reconstructed, GC-RULING-1).
+
+>>> import pendragon
+>>> game = pendragon.load_game("grail-cup", players=5, seed=2)
+>>> game.num_players(), game.info.min_players, game.info.max_players, len(game.track)
+(5, 2, 8, 56)
+>>> state = game.new_initial_state()
+>>> while not state.is_terminal():
+...     state.apply_action(state.sample_chance() if state.is_chance_node()
+...                        else state.legal_actions()[0])
+>>> sorted(state.returns())
+[-1.0, -1.0, -1.0, -1.0, 1.0]
+>>> pendragon.load_game("grail-cup", track="/no/such/file")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+pendragon.games.grail_cup.rules.track.TrackError: cannot read track file '/no/such/file': ...
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from pendragon.core.actions import ActionCatalog
+from pendragon.core.api import Game, GameInfo
+from pendragon.core.errors import CorruptStateError
+from pendragon.core.options import OptionSpec
+from pendragon.games.grail_cup.rules import actions as A
+from pendragon.games.grail_cup.rules.data import MAX_ROUNDS
+from pendragon.games.grail_cup.rules.state import GrailCupState
+from pendragon.games.grail_cup.rules.track import Track, track_for
+from pendragon.games.grail_cup.rules.view import tensor_size
+
+#: Bound on steps in one round: about 16 for the deal and the draft, and per called ally a
+#: handful of decisions plus at most CHAIN_CAP clover links of a few steps each.
+MAX_STEPS_PER_ROUND = 1000
+#: Set-up steps: one deal per seat.
+MAX_SETUP_STEPS = 8
+
+
+class GrailCupGame(Game):
+    """Grail Cup for 2-8 players on the standard or a loaded track.
+
+    >>> game = GrailCupGame({"players": 3, "seed": 1})
+    >>> game.num_distinct_actions(), game.info.observation_tensor_size
+    (266, 383)
+    >>> game.catalog.text(game.catalog.parse("spear:yes"))
+    'spear:yes'
+    """
+
+    name: ClassVar[str] = "grail-cup"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("players", int, 4, "number of knights (2-8)", minimum=2, maximum=8),
+        OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
+        OptionSpec(
+            "track", str, None, "path of a track file (default: the standard track)",
+            nullable=True,
+        ),
+    )
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        super().__init__(options)
+        self._players = int(self.options["players"])  # type: ignore[arg-type]
+        path = self.options["track"]
+        #: The board (GC-TRACK-1): the standard one or a loaded file.
+        self.track: Track = track_for(None if path is None else str(path))
+        self._info = GameInfo(
+            name=self.name,
+            long_name="Grail Cup",
+            min_players=2,
+            max_players=8,
+            num_distinct_actions=A.NUM_ACTIONS,
+            # The leader wins after MAX_ROUNDS rounds at the latest (GC-RULING-13).
+            max_game_length=MAX_SETUP_STEPS + MAX_ROUNDS * MAX_STEPS_PER_ROUND,
+            # +1 for the winner, -1 for the others; 0 only while the race runs.
+            min_utility=-1.0,
+            max_utility=1.0,
+            observation_tensor_size=tensor_size(self._players, len(self.track)),
+        )
+        self._catalog = A.CATALOG
+
+    @property
+    def info(self) -> GameInfo:
+        """The declared facts."""
+        return self._info
+
+    @property
+    def catalog(self) -> ActionCatalog:
+        """The fixed action catalog (:mod:`.actions`)."""
+        return self._catalog
+
+    def num_players(self) -> int:
+        """Seats in this game."""
+        return self._players
+
+    def new_initial_state(self) -> GrailCupState:
+        """The state before the deal of start spaces (a chance node)."""
+        state = GrailCupState(self)
+        return state
+
+    def deserialize_state(self, text: str) -> GrailCupState:
+        """Rebuild a state from :meth:`GrailCupState.serialize`."""
+        if not isinstance(text, str):
+            raise CorruptStateError("a serialized state is text")
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as error:
+            raise CorruptStateError(f"not JSON: {error}") from None
+        return GrailCupState.from_dict(self, data)

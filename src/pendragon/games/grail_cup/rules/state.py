@@ -1,0 +1,516 @@
+"""A position of Grail Cup: flat integer fields, a cheap clone, storage and determinisation.
+
+>>> import pendragon
+>>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
+>>> state.play_random_chance()
+>>> state.decision_event().key, state.version  # 3 deals and 1 ally set aside face down
+('grail-cup.decision.draft', 4)
+>>> len(state.observation(state.current_player())["you"]["packet"])
+8
+>>> copy = state.clone()
+>>> copy.apply_action(copy.legal_actions()[0])
+>>> state.version, copy.version
+(4, 5)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from pendragon.core.api import CHANCE, TERMINAL, Observation, State
+from pendragon.core.errors import CorruptStateError
+from pendragon.core.events import Event, Seat
+from pendragon.games.grail_cup.rules import engine as E
+from pendragon.games.grail_cup.rules import view
+from pendragon.games.grail_cup.rules.data import (
+    ASIDE,
+    CLOVER_TOTAL,
+    DIE,
+    MAX_ROUNDS,
+    NUM_ALLIES,
+    NUM_CLOVERS,
+    SPEARS,
+)
+from pendragon.games.grail_cup.rules.track import Track
+
+FORMAT = "grail-cup"
+FORMAT_VERSION = 1
+#: Scalar fields, stored by name.
+SCALARS = (
+    "n", "round_no", "first", "direction", "next_stamp", "supply", "dragon", "seal_roller",
+    "revealed", "last_called", "curse", "sorceress", "squire", "named", "flight", "chain",
+    "winner",
+)
+#: Integer list fields, stored by name.
+LISTS = ("pos", "stamp", "spears", "ally_loc", "sightings", "merlin_spaces", "pin", "known",
+         "pool", "last_round", "clovers_seen", "die_seen")
+
+EventRecord = tuple[Event, int, Event | None]
+
+
+class GrailCupState(State):
+    """One position of Grail Cup (fields are plain ints and int lists; see ``engine``).
+
+    >>> from pendragon.games.grail_cup.rules.fixtures import load_state
+    >>> state = load_state({"knights": [{"space": 9}, {"space": 30}], "hands": {0: ["fairy"]},
+    ...                     "call": 8})
+    >>> state.apply_text("move:4") == state.string_to_action("move:4")
+    True
+    >>> state.pos, state.is_chance_node()  # 13 is a trail space; the next round begins
+    ([13, 30], True)
+    >>> state.game.deserialize_state(state.serialize()).pos
+    [13, 30]
+    """
+
+    __slots__ = (
+        "track", "n", "round_no", "first", "direction", "pos", "stamp", "next_stamp",
+        "spears", "supply", "dragon", "seal_roller", "ally_loc", "revealed", "last_called",
+        "sightings", "curse", "sorceress", "squire", "named", "merlin_spaces", "pin", "known",
+        "pool", "flight", "chain", "agenda", "winner", "last_round", "clovers_seen", "die_seen",
+        "_events",
+    )
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        track: Track = game.track
+        n = game.num_players()
+        self.track = track
+        self.n = n
+        self.round_no = 0
+        self.first = -1
+        self.direction = 0
+        self.pos = [0] * n
+        self.stamp = [0] * n
+        self.next_stamp = 0
+        self.spears = [0] * n
+        self.supply = SPEARS
+        self.dragon = track.dragon_start  # GC-SETUP-2
+        self.seal_roller = -1
+        self.ally_loc = [E.DECK] * NUM_ALLIES
+        self.revealed = 0
+        self.last_called = 0
+        self.sightings: list[int] = []
+        self.curse = -1
+        self.sorceress = -1
+        self.squire = -1
+        self.named = -1
+        self.merlin_spaces: list[int] = []
+        # GC-SETUP-6: a face-down token lies on every clover space. No one has seen any, so
+        # a token is drawn from the unseen ones when first turned or looked at.
+        self.pin = [-1] * len(track)
+        self.known = [0] * len(track)
+        self.pool = list(CLOVER_TOTAL)
+        self.flight = -1
+        self.chain = 0
+        self.winner = -1
+        # Public memory: who revealed each ally last round, the clover tokens turned and the
+        # village die's faces so far (everyone saw them; views keep them).
+        self.last_round = [-1] * NUM_ALLIES
+        self.clovers_seen = [0] * NUM_CLOVERS
+        self.die_seen = [0] * len(DIE)
+        self._events: list[EventRecord] | None = None
+        self.agenda: list[E.Task] = [(E.SETUP_END, 0, 0, 0)]
+        self.agenda += [(E.DEAL, seat, 0, 0) for seat in range(n - 1, -1, -1)]
+
+    # ------------------------------------------------------------------ the API
+    def current_player(self) -> int:
+        """The seat to decide, :data:`CHANCE` or :data:`TERMINAL`."""
+        return E.current_player(self)
+
+    def _legal_actions(self) -> list[int]:
+        return E.legal_actions(self)
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return E.chance_outcomes(self)
+
+    def _apply(self, action: int) -> None:
+        E.apply(self, action)
+
+    def returns(self) -> list[float]:
+        """+1 for the winner, -1 for every other seat; 0 while the race runs (GC-END-2)."""
+        if self.winner < 0:
+            return [0.0] * self.n
+        return [1.0 if seat == self.winner else -1.0 for seat in range(self.n)]
+
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may know (``None``: a spectator); layout in :mod:`.view`."""
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+        return view.observation(self, seat)
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """Fixed-length numeric view of ``seat``."""
+        return view.observation_tensor(self, seat)
+
+    def narrate(self, action: int, viewer: int | None) -> list[Event]:
+        """What ``viewer`` learns of ``action`` (computed on a copy, before applying it)."""
+        actor = self.current_player()
+        copy = self.clone()
+        copy._events = []
+        copy.apply_action(action)
+        shown: list[Event] = []
+        for event, seen_by, others in copy._events:
+            if seen_by == -1 or (viewer is not None and seen_by >> viewer & 1):
+                shown.append(event)
+            elif others is not None:
+                shown.append(others)
+        if not shown:
+            seat = max(actor, 0)
+            shown.append(Event("grail-cup.log.acts", {"seat": Seat(seat)}))
+        return shown
+
+    def action_event(self, action: int) -> Event:
+        """The menu words of a legal ``action``."""
+        return view.action_event(action)
+
+    def decision_event(self) -> Event:
+        """What the state awaits (``grail-cup.decision.<task>``)."""
+        return view.decision_event(self)
+
+    def decision_summary(self) -> str:
+        """A short description of what the state is waiting for."""
+        player = self.current_player()
+        if player == TERMINAL:
+            return "game over"
+        what = view.waiting(self)["decision"]
+        return f"waiting for chance ({what})" if player == CHANCE else (
+            f"waiting for seat {player}: {what}"
+        )
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> GrailCupState:
+        """An independent copy (lists copied; tasks are immutable tuples)."""
+        new: GrailCupState = object.__new__(GrailCupState)
+        new.game = self.game
+        new._history = self._history.copy()
+        new._chance_count = self._chance_count
+        new._rng_seed = self._rng_seed
+        new._legal_at = -1
+        new._legal = []
+        new._outcomes = []
+        new.track = self.track
+        new.n = self.n
+        new.round_no = self.round_no
+        new.first = self.first
+        new.direction = self.direction
+        new.pos = self.pos.copy()
+        new.stamp = self.stamp.copy()
+        new.next_stamp = self.next_stamp
+        new.spears = self.spears.copy()
+        new.supply = self.supply
+        new.dragon = self.dragon
+        new.seal_roller = self.seal_roller
+        new.ally_loc = self.ally_loc.copy()
+        new.revealed = self.revealed
+        new.last_called = self.last_called
+        new.sightings = self.sightings.copy()
+        new.curse = self.curse
+        new.sorceress = self.sorceress
+        new.squire = self.squire
+        new.named = self.named
+        new.merlin_spaces = self.merlin_spaces.copy()
+        new.pin = self.pin.copy()
+        new.known = self.known.copy()
+        new.pool = self.pool.copy()
+        new.flight = self.flight
+        new.chain = self.chain
+        new.agenda = self.agenda.copy()
+        new.winner = self.winner
+        new.last_round = self.last_round.copy()
+        new.clovers_seen = self.clovers_seen.copy()
+        new.die_seen = self.die_seen.copy()
+        new._events = None
+        return new
+
+    # ------------------------------------------------------------------ storage
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-compatible data."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "options": {k: v for k, v in self.game.options.items() if k != "seed"},
+            "history": list(self._history),
+            "chance_count": self._chance_count,
+            "rng_seed": self._rng_seed,
+        }
+        for name in SCALARS:
+            data[name] = getattr(self, name)
+        for name in LISTS:
+            data[name] = list(getattr(self, name))
+        data["agenda"] = [list(task) for task in self.agenda]
+        return data
+
+    def serialize(self) -> str:
+        """Canonical JSON text of the state."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, game: Any, data: Any) -> GrailCupState:
+        """Rebuild a state from :meth:`to_dict` data, checking every field."""
+        try:
+            return cls._from_dict(game, data)
+        except CorruptStateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise CorruptStateError(f"not a valid Grail Cup state: {error!r}") from None
+
+    @classmethod
+    def _from_dict(cls, game: Any, data: Any) -> GrailCupState:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise CorruptStateError("not a Grail Cup state (missing format marker)")
+        if data.get("format_version") != FORMAT_VERSION:
+            raise CorruptStateError(f"unsupported state format {data.get('format_version')!r}")
+        mine = {k: v for k, v in game.options.items() if k != "seed"}
+        if data["options"] != mine:
+            raise CorruptStateError(f"state options {data['options']} differ from {mine}")
+        state = GrailCupState(game)
+        state._history = _ints(data["history"], "history")
+        state._chance_count = _int(data["chance_count"], "chance_count")
+        state._rng_seed = _int(data["rng_seed"], "rng_seed")
+        if not 0 <= state._rng_seed < 1 << 64 or state._chance_count < 0:
+            raise CorruptStateError("chance stream out of range")
+        for name in SCALARS:
+            object.__setattr__(state, name, _int(data[name], name))
+        for name in LISTS:
+            object.__setattr__(state, name, _ints(data[name], name))
+        tasks = data["agenda"]
+        if not isinstance(tasks, list):
+            raise CorruptStateError("agenda must be a list")
+        agenda: list[E.Task] = []
+        for task in tasks:
+            parts = _ints(task, "agenda task")
+            if len(parts) != 4:
+                raise CorruptStateError(f"bad agenda task {task!r}")
+            agenda.append((parts[0], parts[1], parts[2], parts[3]))
+        state.agenda = agenda
+        if state.n != game.num_players():
+            raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
+        state.check_invariants()
+        try:  # a last look at the trust boundary: the position must be usable
+            if state.current_player() != TERMINAL and not state.legal_actions():
+                raise CorruptStateError("the state's pending decision has no legal action")
+            state.observation(None)
+            for seat in range(state.n):
+                state.observation(seat)
+                state.observation_tensor(seat)
+        except (LookupError, ValueError, TypeError, AssertionError, ZeroDivisionError) as error:
+            if isinstance(error, CorruptStateError):
+                raise
+            raise CorruptStateError("the state's pending decision is impossible") from None
+        return state
+
+    # ------------------------------------------------------------------ invariants
+    def check_invariants(self) -> None:
+        """Raise ``CorruptStateError`` unless every piece is somewhere possible."""
+        n, track = self.n, self.track
+        size = len(track)
+
+        def need(condition: bool, what: str) -> None:
+            if not condition:
+                raise CorruptStateError(what)
+
+        need(2 <= n <= 8, "2 to 8 seats")
+        for name in ("pos", "stamp", "spears"):
+            need(len(getattr(self, name)) == n, f"{name} needs one entry per seat")
+        need(0 <= self.round_no <= MAX_ROUNDS, "round out of range")
+        need(-1 <= self.winner < n, "winner out of range")
+        need(0 <= self.dragon < track.finish, "the dragon never stands on the finish")
+        dealt = not any(task[0] == E.DEAL for task in self.agenda)
+        for seat in range(n):
+            space = self.pos[seat]
+            need(0 <= space < size, f"knight {seat} is off the track")
+            need(space != track.finish or self.winner == seat, "only a winner is on the finish")
+            need(space != self.dragon or not dealt, "a knight shares the dragon's space")
+            need(0 <= self.spears[seat] <= SPEARS, "spears out of range")
+            need(0 <= self.stamp[seat] < max(self.next_stamp, 1), "arrival order out of range")
+        need(
+            not dealt or len(set(self.stamp)) == n, "two knights cannot have arrived together"
+        )
+        need(self.supply >= 0 and self.supply + sum(self.spears) == SPEARS, "spears lost")
+        need(self.next_stamp < 1 << 40, "arrival counter out of range")
+        # Allies.
+        need(len(self.ally_loc) == NUM_ALLIES, "one location per ally")
+        for card, location in enumerate(self.ally_loc):
+            need(
+                0 <= location <= E.DISCARD or E.HAND <= location < E.HAND + n,
+                f"ally {card} is nowhere",
+            )
+        per_hand = 2 if n <= 3 else 1
+        for seat in range(n):
+            need(self.ally_loc.count(E.HAND + seat) <= per_hand, "too many allies in a hand")
+        up, down = ASIDE[n]
+        need(self.ally_loc.count(E.ASIDE_UP) <= up, "too many allies set aside face up")
+        need(self.ally_loc.count(E.ASIDE_DOWN) <= down, "too many allies set aside face down")
+        need(self.ally_loc.count(E.RANDOM) <= (1 if n == 3 else 0), "random discard")
+        need(self.ally_loc.count(E.DISCARD) <= 1, "one ally discarded after the draft")
+        need(0 <= self.last_called <= NUM_ALLIES, "called allies out of range")
+        need(0 <= self.revealed < 1 << NUM_ALLIES, "revealed allies out of range")
+        for card in range(NUM_ALLIES):
+            held = self.ally_loc[card] >= E.HAND
+            shown = bool(self.revealed >> card & 1)
+            need(not shown or (held and card < self.last_called), "a revealed ally is not held")
+            need(
+                not held or card >= self.last_called or shown, "a called ally stayed hidden"
+            )
+        need(-1 <= self.curse < NUM_ALLIES and self.curse != 0, "the curse names no ally")
+        for name in ("first", "seal_roller", "sorceress", "squire", "named"):
+            need(-1 <= getattr(self, name) < n, f"{name} is no seat")
+        need(self.direction in (-1, 0, 1), "direction out of range")
+        sights = self.sightings
+        need(len(sights) % 2 == 0 and len(sights) <= 40, "bad sightings")
+        for i in range(0, len(sights), 2):
+            need(0 <= sights[i] < n and 0 < sights[i + 1] < 1 << NUM_ALLIES, "bad sighting")
+        # Clover tokens.
+        need(len(self.pin) == size and len(self.known) == size, "one clover slot per space")
+        need(len(self.pool) == NUM_CLOVERS and min(self.pool) >= 0, "bad clover supply")
+        need(-1 <= self.flight < NUM_CLOVERS, "bad clover in play")
+        counts = list(self.pool)
+        for space in range(size):
+            kind, known = self.pin[space], self.known[space]
+            need(-1 <= kind < NUM_CLOVERS, "bad clover token")
+            need(kind < 0 or track.is_clover(space), "a clover token off a clover space")
+            need(0 <= known < 1 << n and (known == 0 or kind >= 0), "bad clover knowledge")
+            if kind >= 0:
+                counts[kind] += 1
+        if self.flight >= 0:
+            counts[self.flight] += 1
+        need(counts == list(CLOVER_TOTAL), "clover tokens are not all accounted for")
+        need(
+            len(self.merlin_spaces) <= 3
+            and all(track.is_clover(sp) for sp in self.merlin_spaces)
+            and len(set(self.merlin_spaces)) == len(self.merlin_spaces),
+            "Merlin looked at impossible spaces",
+        )
+        need(0 <= self.chain <= 1000, "bad chain count")
+        need(len(self.last_round) == NUM_ALLIES and all(-1 <= p < n for p in self.last_round),
+             "last round's allies name no seat")
+        need(len(self.clovers_seen) == NUM_CLOVERS and len(self.die_seen) == len(DIE)
+             and min(self.clovers_seen + self.die_seen) >= 0, "bad public tallies")
+        self._check_agenda()
+
+    def _check_agenda(self) -> None:
+        if self.winner >= 0:
+            if self.agenda:
+                raise CorruptStateError("a finished game has nothing left to do")
+            return
+        if not self.agenda or len(self.agenda) > 200:
+            raise CorruptStateError("a running game must have something to wait for")
+        for code, a, b, c in self.agenda:
+            if code not in E.TASK_NAMES:
+                raise CorruptStateError(f"unknown agenda task {code}")
+            if code == E.CALL:
+                ok = 0 <= a <= NUM_ALLIES
+            elif code in (E.SETUP_END, E.ROUND, E.ASIDE_UP_DRAW, E.ASIDE_DOWN_DRAW, E.RETURN,
+                          E.ROUND_END):
+                ok = a == 0
+            else:
+                ok = 0 <= a < self.n
+            if code in (E.LAND, E.CLOVER, E.CLOVER_DRAW, E.LOOK_REVEAL, E.TO):
+                ok = ok and 0 <= b < len(self.track)
+            elif code in (E.STEPS, E.BACK, E.LOOK):
+                ok = ok and 1 <= b <= 6
+            elif code == E.RESOLVE:
+                ok = ok and 0 <= b < NUM_ALLIES and self.ally_loc[b] == E.HAND + a
+            elif code == E.STRIKE:
+                ok = ok and 0 <= b < self.n and b != a
+            elif code == E.PLACE:
+                ok = ok and 0 <= b < len(self.merlin_spaces) - 1 and all(
+                    self.pin[sp] >= 0 for sp in self.merlin_spaces
+                )
+            elif code in (E.CHOOSE_MOVE, E.MOVE_DRAGON):
+                ok = ok and b in (0, 1)
+            elif code == E.SPEAR:
+                ok = ok and self.pos[a] < self.dragon <= b < len(self.track)
+            else:
+                ok = ok and b == 0
+            if code in (E.CLOVER, E.CLOVER_DRAW, E.LOOK_REVEAL):
+                ok = ok and self.track.is_clover(b)
+            if not ok or c != 0:
+                raise CorruptStateError(f"bad agenda task {E.TASK_NAMES[code]} {a} {b} {c}")
+        code = self.agenda[-1][0]
+        if code not in E.WAITING:
+            raise CorruptStateError("the agenda's top task is neither chance nor a decision")
+        if code in (E.LOOK_REVEAL, E.CLOVER_DRAW) and not sum(self.pool):
+            raise CorruptStateError("no clover token left to draw")
+        if code == E.SPEAR and not self.spears[self.agenda[-1][1]]:
+            raise CorruptStateError("a spear decision without a spear")
+
+    # ------------------------------------------------------------------ determinisation
+    def resample_hidden(self, seat: int, generator: random.Random) -> GrailCupState:
+        """A state ``seat`` cannot tell from this one: hidden allies and tokens redealt.
+
+        Allies: each ally whose place ``seat`` does not see is redealt among the places of
+        the allies that left ``seat``'s sight at the same moment of the draft (between two
+        of its own looks at the packet), so every packet it saw keeps its contents; an ally
+        already called and not shown can only land where no player holds it. Clover tokens:
+        the tokens ``seat`` has not seen on the track are redealt from the ones it has not
+        seen. The chance stream is reseeded.
+        """
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+        new = self.clone()
+        new._resample_allies(seat, generator)
+        new._resample_clovers(seat, generator)
+        new._rng_seed = generator.getrandbits(64)
+        return new
+
+    def _resample_allies(self, seat: int, generator: random.Random) -> None:
+        sights = [self.sightings[i + 1] for i in range(0, len(self.sightings), 2)
+                  if self.sightings[i] == seat]
+        groups: dict[int, list[int]] = {}
+        for card in range(NUM_ALLIES):
+            location = self.ally_loc[card]
+            if location in (E.ASIDE_UP, E.HAND + seat) or self.revealed >> card & 1:
+                continue
+            seen = sum(1 for mask in sights if mask >> card & 1)
+            groups.setdefault(seen, []).append(card)
+        for cards in groups.values():
+            if len(cards) < 2:
+                continue
+            slots = [self.ally_loc[c] for c in cards]
+            called = [c for c in cards if c < self.last_called]
+            free = [c for c in cards if c >= self.last_called]
+            open_slots = [i for i, loc in enumerate(slots) if loc < E.HAND]
+            generator.shuffle(open_slots)
+            assignment: dict[int, int] = {}
+            for card, slot in zip(called, open_slots, strict=False):
+                assignment[slot] = card
+            rest = [i for i in range(len(slots)) if i not in assignment]
+            generator.shuffle(free)
+            for slot, card in zip(rest, free, strict=True):
+                assignment[slot] = card
+            for slot, card in assignment.items():
+                self.ally_loc[card] = slots[slot]
+
+    def _resample_clovers(self, seat: int, generator: random.Random) -> None:
+        bit = 1 << seat
+        hidden = [sp for sp in self.track.clover_spaces if self.pin[sp] >= 0
+                  and not self.known[sp] & bit]
+        if not hidden:
+            return
+        pool = list(self.pool)
+        for space in hidden:
+            pool[self.pin[space]] += 1
+        bag = [kind for kind in range(NUM_CLOVERS) for _ in range(pool[kind])]
+        generator.shuffle(bag)
+        for space in hidden:
+            kind = bag.pop()
+            self.pin[space] = kind
+            pool[kind] -= 1
+        self.pool = pool
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CorruptStateError(f"{name} must be a whole number, not {value!r}")
+    if not -(1 << 64) <= value < 1 << 64:
+        raise CorruptStateError(f"{name} is out of range")
+    return int(value)
+
+
+def _ints(value: Any, name: str) -> list[int]:
+    if not isinstance(value, list) or len(value) > 100_000:
+        raise CorruptStateError(f"{name} must be a list of whole numbers")
+    return [_int(v, name) for v in value]

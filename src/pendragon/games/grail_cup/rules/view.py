@@ -1,0 +1,226 @@
+"""What each seat may know: observations, the tensor, and the words of actions and decisions.
+
+These functions and :meth:`GrailCupState.narrate` are the only way hidden information leaves
+the rules: the allies each player drafted (until called), the allies set aside face down or
+discarded, the packet being drafted (seen by its drafter only), and the clover tokens
+(Merlin's player sees three).
+
+Observation layout (``observation(seat)``; ``seat`` ``None`` is a spectator)::
+
+    game, players, round, first_player, direction ("left"/"right"/null), track (kinds),
+    dragon, spear_supply, knights[{space, spears, allies, revealed}], order (leader first),
+    allies{aside_up, aside_down, random_discard, discarded, called, revealed{ally: seat}},
+    last_round{ally: seat}, clovers_turned{kind: n}, village_rolls{face: n},
+    curse, sorceress, squire, squire_named, merlin_looked, clover_in_play, seal_rolled_by,
+    waiting{seat, decision}, winner,
+    you{seat, hand, packet (while you draft), seen (each packet you drafted from this
+        round), clovers{space: kind}}   -- seats only
+
+Tensor (``observation_tensor(seat)``, every entry in [0, 1]): per seat position and spears
+(2n), the viewer, the seat to act and the first player (3n one-hots), dragon, spear
+supply, round, allies called (4), own hand, packet seen now, allies set aside face up,
+allies revealed (4 x 9), the cursed ally (9), the named knight (n), the waiting task (36),
+and per track space the clover kind the viewer knows there (5 per space).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pendragon.core.events import Event, Seat, Term
+from pendragon.games.grail_cup.rules import actions as A
+from pendragon.games.grail_cup.rules import engine as E
+from pendragon.games.grail_cup.rules.data import (
+    ALLY_KEYS,
+    CLOVER_KEYS,
+    DIE_KEYS,
+    MAX_ROUNDS,
+    NUM_ALLIES,
+    NUM_CLOVERS,
+    SPEARS,
+)
+
+if TYPE_CHECKING:
+    from pendragon.games.grail_cup.rules.state import GrailCupState
+
+
+def _seat_or_none(value: int) -> int | None:
+    return value if value >= 0 else None
+
+
+def waiting(s: GrailCupState) -> dict[str, Any]:
+    """Who is awaited and for what (public)."""
+    if s.winner >= 0 or not s.agenda:
+        return {"seat": None, "decision": "over"}
+    code, a, b, _c = s.agenda[-1]
+    if code in E.CHANCE_TASKS:
+        return {"seat": None, "decision": E.TASK_NAMES[code]}
+    name = E.TASK_NAMES[code]
+    if code == E.CHOOSE_MOVE:
+        name = "merlin-move" if b == E.MERLIN_MOVES else "fairy-move"
+    elif code == E.MOVE_DRAGON:
+        name = "dragon" if b == E.BY_TAMER else "dragon-bait"
+    return {"seat": a, "decision": name}
+
+
+def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
+    """The JSON view of ``seat`` (``None``: a spectator)."""
+    loc = s.ally_loc
+    view: dict[str, Any] = {
+        "game": "grail-cup",
+        "players": s.n,
+        "round": s.round_no,
+        "first_player": _seat_or_none(s.first),
+        "direction": {1: "left", -1: "right"}.get(s.direction),
+        "track": list(s.track.kinds),
+        "dragon": s.dragon,
+        "spear_supply": s.supply,
+        "knights": [
+            {
+                "space": s.pos[p],
+                "spears": s.spears[p],
+                "allies": loc.count(E.HAND + p),
+                "revealed": [
+                    ALLY_KEYS[c] for c in range(NUM_ALLIES)
+                    if loc[c] == E.HAND + p and s.revealed >> c & 1
+                ],
+            }
+            for p in range(s.n)
+        ],
+        "order": E.race_order(s),
+        "allies": {
+            "aside_up": [ALLY_KEYS[c] for c in E.cards_at(s, E.ASIDE_UP)],
+            "aside_down": loc.count(E.ASIDE_DOWN),
+            "random_discard": loc.count(E.RANDOM),
+            "discarded": loc.count(E.DISCARD),
+            "called": s.last_called,
+            "revealed": {
+                ALLY_KEYS[c]: loc[c] - E.HAND for c in range(NUM_ALLIES) if s.revealed >> c & 1
+            },
+        },
+        "last_round": {
+            ALLY_KEYS[c]: s.last_round[c] for c in range(NUM_ALLIES) if s.last_round[c] >= 0
+        },
+        "clovers_turned": dict(zip(CLOVER_KEYS, s.clovers_seen, strict=True)),
+        "village_rolls": dict(zip(DIE_KEYS, s.die_seen, strict=True)),
+        "curse": ALLY_KEYS[s.curse] if s.curse >= 0 else None,
+        "sorceress": _seat_or_none(s.sorceress),
+        "squire": _seat_or_none(s.squire),
+        "squire_named": _seat_or_none(s.named),
+        "merlin_looked": list(s.merlin_spaces),
+        "clover_in_play": CLOVER_KEYS[s.flight] if s.flight >= 0 else None,
+        "seal_rolled_by": _seat_or_none(s.seal_roller),
+        "waiting": waiting(s),
+        "winner": _seat_or_none(s.winner),
+    }
+    if seat is not None:
+        bit = 1 << seat
+        drafting = bool(s.agenda) and s.agenda[-1][0] == E.PICK and s.agenda[-1][1] == seat
+        sights = s.sightings
+        view["you"] = {
+            "seat": seat,
+            "hand": [ALLY_KEYS[c] for c in E.hand(s, seat)],
+            "packet": [ALLY_KEYS[c] for c in E.cards_at(s, E.PACKET)] if drafting else [],
+            "seen": [
+                [ALLY_KEYS[c] for c in range(NUM_ALLIES) if sights[i + 1] >> c & 1]
+                for i in range(0, len(sights), 2)
+                if sights[i] == seat
+            ],
+            "clovers": {
+                str(space): CLOVER_KEYS[s.pin[space]]
+                for space in s.track.clover_spaces
+                if s.known[space] & bit
+            },
+        }
+    return view
+
+
+def tensor_size(players: int, spaces: int) -> int:
+    """Length of ``observation_tensor`` for a table and a track."""
+    return 2 * players + 3 * players + 4 + 4 * NUM_ALLIES + NUM_ALLIES + players + (
+        E.NUM_TASKS
+    ) + NUM_CLOVERS * spaces
+
+
+def observation_tensor(s: GrailCupState, seat: int) -> list[float]:
+    """The fixed-length numeric view of ``seat`` (layout in the module docstring)."""
+    n = s.n
+    last_space = s.track.finish
+    out: list[float] = []
+    for p in range(n):
+        out.append(s.pos[p] / last_space)
+        out.append(s.spears[p] / SPEARS)
+    for who in (seat, E.current_player(s), s.first):
+        block = [0.0] * n
+        if 0 <= who < n:
+            block[who] = 1.0
+        out += block
+    out += [s.dragon / last_space, s.supply / SPEARS, min(s.round_no, MAX_ROUNDS) / MAX_ROUNDS,
+            s.last_called / NUM_ALLIES]
+    drafting = bool(s.agenda) and s.agenda[-1][0] == E.PICK and s.agenda[-1][1] == seat
+    loc = s.ally_loc
+    out += [1.0 if loc[c] == E.HAND + seat else 0.0 for c in range(NUM_ALLIES)]
+    out += [1.0 if drafting and loc[c] == E.PACKET else 0.0 for c in range(NUM_ALLIES)]
+    out += [1.0 if loc[c] == E.ASIDE_UP else 0.0 for c in range(NUM_ALLIES)]
+    out += [float(s.revealed >> c & 1) for c in range(NUM_ALLIES)]
+    out += [1.0 if s.curse == c else 0.0 for c in range(NUM_ALLIES)]
+    out += [1.0 if s.named == p else 0.0 for p in range(n)]
+    task = [0.0] * E.NUM_TASKS
+    if s.agenda and s.winner < 0:
+        task[s.agenda[-1][0]] = 1.0
+    out += task
+    bit = 1 << seat
+    clovers = [0.0] * (NUM_CLOVERS * len(s.track))
+    for space in s.track.clover_spaces:
+        if s.known[space] & bit:
+            clovers[NUM_CLOVERS * space + s.pin[space]] = 1.0
+    out += clovers
+    return out
+
+
+def action_event(action: int) -> Event:
+    """The menu words of ``action`` (its key and parameters)."""
+    text = A.CATALOG.text(action)
+    kind, _, rest = text.partition(":")
+    key = f"grail-cup.action.{kind}"
+    if kind in ("keep", "curse", "ally"):
+        return Event(key, {"ally": Term(f"grail-cup.ally.{rest}")})
+    if kind == "pass":
+        return Event(key, {"direction": Term(f"grail-cup.direction.{rest}")})
+    if kind in ("name", "target"):
+        return Event(key, {"knight": Seat(int(rest))})
+    if kind in ("look", "dragon"):
+        return Event(key, {"space": int(rest)})
+    if kind in ("place", "clover"):
+        return Event(key, {"clover": Term(f"grail-cup.clover.{rest}")})
+    if kind == "move":
+        return Event(key, {"count": int(rest)})
+    if kind == "spear":
+        return Event(f"grail-cup.action.spear-{rest}")
+    if kind == "die":
+        return Event(key, {"face": Term(f"grail-cup.die.{rest}")})
+    raise AssertionError(text)
+
+
+def decision_event(s: GrailCupState) -> Event:
+    """What the state awaits, as an event."""
+    info = waiting(s)
+    if info["decision"] == "over":
+        return Event("core.decision.over")
+    if info["seat"] is None:
+        return Event("core.decision.chance")
+    return Event(f"grail-cup.decision.{info['decision']}", {"seat": Seat(info["seat"])})
+
+
+#: Every message key the rules use, for the catalog checks in the tests.
+LOG_KEYS = (
+    "start", "round", "aside-up", "aside-down", "keep", "keep-known", "direction",
+    "random-discard", "take-aside", "final-discard", "final-discard-known", "ally-called",
+    "ally-missing", "move", "stay", "dragon-blocks", "spear-used", "spear-kept",
+    "spear-gained", "spear-none", "spear-lost", "curse", "curse-strikes", "squire-names",
+    "squire-jump", "squire-no-jump", "merlin-look", "merlin-sees", "merlin-peeks",
+    "merlin-place", "merlin-place-known", "chooses-move", "dragon-moved", "clover", "village",
+    "nothing-to-steal", "steal", "pushed-back", "no-church", "no-knight-ahead", "chain-spent",
+    "win", "round-cap",
+)
+DIE_TERMS = tuple(f"grail-cup.die.{k}" for k in DIE_KEYS)

@@ -1,0 +1,307 @@
+"""Grail Cup rules that need a whole game, a custom track or a direct look at the state.
+
+Scenarios under ``tests/scenarios/grail-cup/`` cover the rules one by one; these tests cover
+the track files, probabilities, the draft's card counts at every table size, hidden
+information, the translations and the purity of the rules package.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+import pendragon
+from pendragon.core.errors import InvalidOptionError
+from pendragon.core.events import Event, Seat
+from pendragon.games.grail_cup.rules import actions as A
+from pendragon.games.grail_cup.rules import engine as E
+from pendragon.games.grail_cup.rules.data import (
+    ALLIES,
+    ASIDE,
+    CHAIN_CAP,
+    CLOVER_TOTAL,
+    CLOVERS,
+    SPEARS,
+)
+from pendragon.games.grail_cup.rules.fixtures import load_state
+from pendragon.games.grail_cup.rules.state import GrailCupState
+from pendragon.games.grail_cup.rules.track import (
+    TrackError,
+    parse_track,
+    standard_track,
+)
+from pendragon.games.grail_cup.rules.view import LOG_KEYS
+from pendragon.i18n import Catalog
+
+RULES_DIR = Path(pendragon.__file__).parent / "games" / "grail_cup" / "rules"
+LOCALE_DIR = RULES_DIR.parent / "locale"
+STARTS = "start-9 start-8 start-7 start-6 start-5 start-4 start-3 start-2 start-1"
+
+
+def _play(game: pendragon.Game, seed: int) -> GrailCupState:
+    state = game.new_initial_state()
+    assert isinstance(state, GrailCupState)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(
+            state.sample_chance() if state.is_chance_node() else rng.choice(state.legal_actions())
+        )
+    return state
+
+
+# ---------------------------------------------------------------------- the track
+def test_standard_track_is_a_documented_reconstruction() -> None:
+    """GC-RULING-1, GC-TRACK-1: starts 1-9 first (9 rearmost), one red space, the finish
+    last, clover, village, castle and church spaces spread out, fewer clovers than 18."""
+    track = standard_track()
+    assert track.kinds[:9] == tuple(STARTS.split())
+    assert track.kinds[-1] == "finish" and track.kinds.count("dragon") == 1
+    assert 0 < len(track.clover_spaces) < sum(CLOVER_TOTAL)
+    for kind in ("village", "castle", "church", "castle-clover", "clover"):
+        spaces = [i for i, k in enumerate(track.kinds) if k == kind]
+        assert len(spaces) >= 2, kind
+        assert spaces[-1] - spaces[0] > len(track) // 3, f"{kind} spaces are not spread"
+    assert parse_track(track.text(), "again") .kinds == track.kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (f"{STARTS} trail*10 dragon finish castle", "exactly one finish, as the last"),
+        (f"{STARTS} trail*10 finish", "exactly one dragon"),
+        (f"{STARTS} dragon dragon trail*10 finish", "exactly one dragon"),
+        (f"{STARTS} trail*5 dragon swamp trail*5 finish", ":1: unknown space kind 'swamp'"),
+        (f"{STARTS} dragon clover*18 finish", "18 clover spaces"),
+        (f"{STARTS} trail*x dragon finish", "bad repetition"),
+        (f"{STARTS} dragon finish", "at least 20 spaces"),
+        (f"start-8 start-9 {STARTS[16:]} trail*10 dragon finish", "must begin with start-9"),
+        (f"{STARTS} start-3 trail*10 dragon finish", "after the starts"),
+        (f"{STARTS} trail*95 dragon finish", "more than 100 spaces"),
+    ],
+)
+def test_malformed_track_files_are_refused_by_name(text: str, problem: str) -> None:
+    """GC-RULING-1: a malformed track is an error naming the problem (an InvalidOptionError)."""
+    with pytest.raises(TrackError, match=problem) as caught:
+        parse_track(text, "my.track")
+    assert caught.value.message.startswith("my.track")
+    assert isinstance(caught.value, InvalidOptionError)
+
+
+def test_a_loaded_track_file_is_played(tmp_path: Path) -> None:
+    """GC-RULING-1: track=PATH loads another board; the game plays to the end on it."""
+    path = tmp_path / "short.track"
+    path.write_text(f"# a short track\n{STARTS}\ntrail clover village dragon castle*2\n"
+                    "church clover trail*4 castle-clover trail finish\n", encoding="utf-8")
+    game = pendragon.load_game("grail-cup", players=3, seed=4, track=str(path))
+    assert len(game.track) == 24 and game.track.dragon_start == 12
+    for seed in range(5):
+        final = _play(game, seed)
+        assert final.pos[final.winner] == game.track.finish
+    with pytest.raises(TrackError, match="cannot read track file"):
+        pendragon.load_game("grail-cup", track=str(tmp_path / "missing.track"))
+    (tmp_path / "bad.track").write_bytes(b"\xff\xfe")
+    with pytest.raises(TrackError, match="not UTF-8"):
+        pendragon.load_game("grail-cup", track=str(tmp_path / "bad.track"))
+
+
+def test_clover_chains_stop_after_twelve_tokens(tmp_path: Path) -> None:
+    """GC-RULING-14, GC-CLOVER-2: Goblins and Boots could loop for ever; twelve tokens turned
+    in one resolution end the chain."""
+    path = tmp_path / "loop.track"
+    path.write_text(f"{STARTS} trail clover trail clover trail clover trail*30 dragon trail*10 "
+                    "finish", encoding="utf-8")
+    game = pendragon.load_game("grail-cup", players=2, seed=1, track=str(path))
+    state = load_state({"options": {"track": str(path)}, "knights": [{"space": 11}, {"space": 30}],
+                        "hands": {0: ["sorceress"]}})
+    assert state.game.options["track"] == game.options["track"]
+    # Clovers on 10, 12, 14. The Sorceress steps 11 -> 12; Goblin 12 -> 10, Boots 10 -> 14,
+    # Goblin 14 -> 12, and round again, each landing her on another clover space.
+    turned = 0
+    while state.is_chance_node():
+        state.apply_text("clover:boots" if state.pos[0] == 10 else "clover:goblin")
+        turned += 1
+    assert turned == CHAIN_CAP
+    assert state.chain == CHAIN_CAP
+    assert state.decision_event().key == "grail-cup.decision.curse"
+
+
+# ---------------------------------------------------------------------- chance
+def test_tokens_and_die_have_their_counts() -> None:
+    """GC-CLOVER-1, GC-VILLAGE-2, GC-COMP-1: 18 tokens (4/4/4/3/3), a die of seal x1, thief x2,
+    spear x3, nine allies, twelve spears."""
+    assert [c.count for c in CLOVERS] == [4, 4, 4, 3, 3] and len(ALLIES) == 9 and SPEARS == 12
+    state = load_state({"knights": [{"space": 13}, {"space": 40}], "hands": {0: ["sorceress"]}})
+    state.apply_text("curse:unicorn")
+    state = load_state({"knights": [{"space": 9}, {"space": 40}], "hands": {0: ["sorceress"]}})
+    outcomes = {state.action_to_string(a): p for a, p in state.chance_outcomes()}
+    assert outcomes == pytest.approx({
+        "clover:boots": 4 / 18, "clover:goblin": 4 / 18, "clover:dragon-bait": 4 / 18,
+        "clover:fake-grail": 3 / 18, "clover:magnet": 3 / 18,
+    })
+    village = load_state({"knights": [{"space": 11}, {"space": 40}], "hands": {0: ["sorceress"]}})
+    die = {village.action_to_string(a): p for a, p in village.chance_outcomes()}
+    assert die == pytest.approx({"die:seal": 1 / 6, "die:thief": 2 / 6, "die:spear": 3 / 6})
+
+
+def test_a_turned_token_is_back_in_the_supply_before_its_move_lands() -> None:
+    """GC-RULING-15, GC-CLOVER-3: Boots from 42 reach 46 (a castle with clover); the token
+    drawn there comes from all 18 again, the Boots included."""
+    state = load_state({"knights": [{"space": 41}, {"space": 20}], "hands": {0: ["sorceress"]},
+                        "clovers": {42: "boots"}})
+    assert state.pos[0] == 46 and state.is_chance_node()
+    outcomes = dict(state.chance_outcomes())
+    assert outcomes[A.CLOVER + 0] == pytest.approx(4 / 18)
+    assert state.pool == list(CLOVER_TOTAL) and state.pin[42] == -1 and state.flight == -1
+
+
+# ---------------------------------------------------------------------- the draft
+@pytest.mark.parametrize("players", range(2, 9))
+def test_every_table_drafts_with_its_set_aside_counts(players: int) -> None:
+    """GC-DRAFT-2, GC-DRAFT-5, GC-RULING-2, GC-RULING-3: after the draft each hand holds one
+    ally (two with 2-3 players), the set-aside counts follow the table and exactly one ally
+    was discarded face down after the draft."""
+    game = pendragon.load_game("grail-cup", players=players, seed=players)
+    state = game.new_initial_state()
+    assert isinstance(state, GrailCupState)
+    rng = random.Random(players)
+    while not (state.agenda and state.agenda[-1][0] not in (
+        E.DEAL, E.ASIDE_UP_DRAW, E.ASIDE_DOWN_DRAW, E.PICK, E.DIRECTION, E.RANDOM_DISCARD)):
+        state.apply_action(
+            state.sample_chance() if state.is_chance_node() else rng.choice(state.legal_actions())
+        )
+        if state.last_called:
+            break
+    up, down = ASIDE[players]
+    loc = state.ally_loc
+    assert loc.count(E.ASIDE_UP) == up
+    assert loc.count(E.ASIDE_DOWN) == (0 if players == 8 else down)
+    assert loc.count(E.DISCARD) == 1
+    assert loc.count(E.RANDOM) == (1 if players == 3 else 0)
+    per_hand = 2 if players <= 3 else 1
+    assert [loc.count(E.HAND + s) for s in range(players)] == [per_hand] * players
+
+
+# ---------------------------------------------------------------------- hidden information
+def test_hands_and_packets_are_seen_only_by_their_holders() -> None:
+    """GC-RULING-20, GC-DRAFT-3: a kept ally is named only to its keeper; other seats and
+    spectators see that a card was kept, never which."""
+    state = load_state({"players": 4, "phase": "draft",
+                        "knights": [{"space": 12}, {"space": 14}, {"space": 16}, {"space": 9}]})
+    for text in ("ally:merlin", "ally:fairy", "ally:priest", "ally:unicorn"):
+        state.apply_text(text)
+    keep = state.string_to_action("keep:princess")
+    from pendragon.i18n import catalog
+
+    english = catalog("en")
+    assert state.narrate(keep, 3) == [
+        Event("grail-cup.log.keep-known", {"seat": Seat(3), "ally": E.ally_term(5)})
+    ]
+    for viewer in (None, 0, 1, 2):
+        words = " ".join(english.render(e) for e in state.narrate(keep, viewer))
+        assert "Princess" not in words and "keeps an ally" in words
+    state.apply_action(keep)
+    assert state.observation(3)["you"]["hand"] == ["princess"]
+    for viewer in (None, 0, 1, 2):
+        view = state.observation(viewer)
+        assert "princess" not in str(view.get("you", {})) and view["knights"][3]["allies"] == 1
+    # The face-down set-aside ally is named to nobody.
+    assert all("unicorn" not in str(state.observation(s)) for s in (None, 0, 1, 2, 3))
+
+
+def test_resampling_keeps_what_a_seat_saw_in_the_draft() -> None:
+    """GC-RULING-20: a determinisation redeals unseen allies, but the cards a seat passed on
+    stay downstream of it, and its hand never changes."""
+    state = load_state({"players": 5, "phase": "draft",
+                        "knights": [{"space": 12}, {"space": 9}, {"space": 16}, {"space": 17},
+                                    {"space": 18}]})
+    for text in ("ally:merlin", "ally:fairy", "ally:unicorn", "keep:princess", "pass:left",
+                 "keep:sorceress"):
+        state.apply_text(text)
+    # Seat 1 drafted first, seat 2 second: seat 2 passed on what it saw minus its pick.
+    passed = [c for c in range(9) if state.ally_loc[c] == E.PACKET]
+    variety = set()
+    for seed in range(40):
+        world = state.resample_hidden(2, random.Random(seed))
+        assert world.observation(2) == state.observation(2)
+        assert all(world.ally_loc[c] == E.PACKET for c in passed)
+        variety.add(tuple(world.ally_loc))
+        other = state.resample_hidden(3, random.Random(seed))
+        assert other.observation(3) == state.observation(3)
+        variety.add(tuple(other.ally_loc))
+    assert len(variety) > 1, "resampling never changed anything"
+
+
+# ---------------------------------------------------------------------- results and words
+def test_the_winner_alone_scores() -> None:
+    """GC-END-1, GC-END-2, GC-RULING-18: one +1, everyone else -1; the winner is on the finish."""
+    for players in (2, 5, 8):
+        final = _play(pendragon.load_game("grail-cup", players=players, seed=7), 7)
+        returns = final.returns()
+        assert sorted(returns) == [-1.0] * (players - 1) + [1.0]
+        assert final.pos[returns.index(1.0)] == final.track.finish or final.round_no == 60
+
+
+def _catalogs(language: str) -> Catalog:
+    from pendragon import i18n
+
+    entries = [*i18n._entries(i18n.CORE_LOCALE, language), *i18n._entries(LOCALE_DIR, language)]
+    return i18n.Catalog(language, entries)
+
+
+@pytest.mark.parametrize("language", ["ru", "cs", "pl"])
+def test_translations_are_complete(language: str) -> None:
+    """Every key of the English template is translated, with the same placeholders."""
+    from pendragon import i18n
+
+    assert i18n.compare(_catalogs("en"), _catalogs(language)).all() == []
+
+
+def test_every_event_action_and_decision_has_words() -> None:
+    """Every narration of random games, every action label and every decision renders in
+    all four languages."""
+    catalogs = [_catalogs(lang) for lang in ("en", "ru", "cs", "pl")]
+    keys: set[str] = set()
+    for players, seed in ((2, 1), (3, 2), (5, 3), (8, 4)):
+        state = pendragon.load_game("grail-cup", players=players, seed=seed).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            player = state.current_player()
+            action = state.sample_chance() if player < 0 else rng.choice(state.legal_actions())
+            events = [*state.narrate(action, None), *state.narrate(action, max(player, 0)),
+                      state.action_event(action), state.decision_event()]
+            for event in events:
+                keys.add(event.key)
+                for table in catalogs:
+                    assert table.render(event)
+            state.apply_action(action)
+    assert {f"grail-cup.log.{k}" for k in ("move", "keep", "ally-called", "clover")} <= keys
+    for action in range(A.NUM_ACTIONS):
+        for table in catalogs:
+            assert table.render(pendragon.load_game("grail-cup").new_initial_state()
+                                .action_event(action))
+    for key in LOG_KEYS:
+        assert f"grail-cup.log.{key}" in catalogs[0]
+
+
+def test_rules_import_only_the_core_and_the_standard_library() -> None:
+    """The rules package is pure: nothing outside pendragon.core and the standard library."""
+    import sys
+
+    for path in RULES_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                allowed = (
+                    name.startswith(("pendragon.core", "pendragon.games.grail_cup.rules"))
+                    or top in sys.stdlib_module_names or top == "__future__"
+                )
+                assert allowed, f"{path.name} imports {name}"
