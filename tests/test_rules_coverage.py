@@ -14,9 +14,10 @@ import pytest
 from pendragon.scenarios import read_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
-RULE_ID = re.compile(r"\b(?:SOC|MC|VAR|GC)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+RULE_ID = re.compile(r"\b(?:SOC|MC|VAR|GC|SCG)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
 #: Rules references and the prefixes of the IDs they define.
-REFERENCES = {"soc": "soc.md", "soc-expansion": "soc-expansion.md", "grail-cup": "grail-cup.md"}
+REFERENCES = {"soc": "soc.md", "soc-expansion": "soc-expansion.md", "grail-cup": "grail-cup.md",
+              "soc-card": "soc-card.md"}
 #: Rules that describe conduct rather than a mechanism the engine could be tested on.
 NOT_MECHANICAL = {
     "SOC-TURN-3": "table talk is the players' conduct; the engine has no say in it",
@@ -25,7 +26,7 @@ NOT_MECHANICAL = {
 
 def defined_ids(reference: str) -> set[str]:
     text = (ROOT / "docs" / "rules" / f"{reference}.md").read_text(encoding="utf-8")
-    return set(re.findall(r"\*\*((?:SOC|MC|VAR|GC)-[A-Z0-9-]+)\*\*", text))
+    return set(re.findall(r"\*\*((?:SOC|MC|VAR|GC|SCG)-[A-Z0-9-]+)\*\*", text))
 
 
 ALL_DEFINED = set().union(*(defined_ids(name) for name in REFERENCES))
@@ -59,6 +60,6 @@ def test_rule_ids_are_unique() -> None:
         (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
         for name in REFERENCES
     )
-    ids = re.findall(r"\*\*((?:SOC|MC|VAR|GC)-[A-Z0-9-]+)\*\*", text)
+    ids = re.findall(r"\*\*((?:SOC|MC|VAR|GC|SCG)-[A-Z0-9-]+)\*\*", text)
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     assert not duplicates, f"rule IDs defined twice: {duplicates}"

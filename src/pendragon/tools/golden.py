@@ -68,6 +68,13 @@ CONFIGS: dict[str, tuple[GoldenConfig, ...]] = {
         GoldenConfig(5, 5, {"expansion": "merlins-company", "squires": True}),
         GoldenConfig(3, 6, {"three_brave_knights": True}),
     ),
+    "soc-card": (
+        GoldenConfig(1, 1),
+        GoldenConfig(4, 2),
+        GoldenConfig(7, 3),
+        GoldenConfig(5, 4, {"knights_relief": True}),
+        GoldenConfig(3, 5, {"knights_relief": True, "promos": True}),
+    ),
     "grail-cup": (GoldenConfig(2, 1), GoldenConfig(3, 2), GoldenConfig(5, 3), GoldenConfig(8, 4)),
 }
 

@@ -1,0 +1,1 @@
+"""Shadows over Camelot: The Card Game (registered as ``soc-card``)."""

@@ -1,0 +1,16 @@
+"""The registration of Shadows over Camelot: The Card Game (entry point ``soc-card``).
+
+>>> PLUGIN.name, PLUGIN.pettingzoo_name, PLUGIN.openspiel_name
+('soc-card', 'soc_card_v1', 'python_pendragon_soc_card')
+"""
+
+from pendragon.core.plugins import Environment, GamePlugin
+
+PLUGIN = GamePlugin(
+    name="soc-card",
+    rules="pendragon.games.soc_card.rules.game:SocCardGame",
+    locale="pendragon.games.soc_card:locale",
+    # Every entry of the observation tensor is a flag or a count scaled into [0, 1].
+    environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
+    fixtures="pendragon.games.soc_card.rules.fixtures:load_state",
+)

@@ -1,0 +1,76 @@
+"""The fixed action catalog of Shadows over Camelot: The Card Game.
+
+Ids are only ever appended, so saved games and trained agents keep working. Each block is
+``(first id, count)``; the text forms round-trip through :data:`CATALOG`.
+
+Seat decisions: ``listen``, ``quest:<quest>``, ``accuse:<seat>``, ``announce:<quest>``
+(Morgan #1), ``count:<n>`` (Morgan #2), ``give:<seat>``, ``keep``, ``swap`` (Vivien),
+``place:<card>`` (an unmasked traitor's turn), ``merlin-4:<quest>``, ``play:<knight>``,
+``pass``, ``galahad:<seat>``, ``gawain:<card>``, ``merlin-6:<quest>``, ``merlin-6-add:<n>``.
+Chance outcomes: ``rumor:<card>``, ``deal-loyalty:<loyal|traitor>``,
+``morgan-aside:<card>``, ``vivien-card:<loyal|traitor>``, ``knight:<knight>``,
+``morgan-in:<card>``.
+
+>>> CATALOG.text(LISTEN), CATALOG.parse("quest:grail") == QUEST + 4
+('listen', True)
+>>> CATALOG.text(RUMOR + 0), CATALOG.text(ACCUSE + 3)
+('rumor:picts-q', 'accuse:3')
+"""
+
+from __future__ import annotations
+
+from pendragon.core.actions import ActionCatalog
+from pendragon.games.soc_card.rules.cards import (
+    CARDS,
+    KNIGHT_KEYS,
+    LOYALTY_KEYS,
+    MORGAN_KINDS,
+    NUM_KINDS,
+    NUM_QUESTS,
+    QUESTS,
+)
+
+MAX_SEATS = 7
+#: Numbers a player may say aloud under Morgan #2 (SCG-MORGAN-2, SCG-RULING-12).
+MAX_COUNT = 63
+
+_names: list[str] = []
+
+
+def _block(names: list[str]) -> int:
+    start = len(_names)
+    _names.extend(names)
+    return start
+
+
+LISTEN = _block(["listen"])
+QUEST = _block([f"quest:{q}" for q in QUESTS])
+ACCUSE = _block([f"accuse:{s}" for s in range(MAX_SEATS)])
+ANNOUNCE = _block([f"announce:{q}" for q in QUESTS])
+COUNT = _block([f"count:{n}" for n in range(1, MAX_COUNT + 1)])
+GIVE = _block([f"give:{s}" for s in range(MAX_SEATS)])
+KEEP = _block(["keep"])
+SWAP = _block(["swap"])
+PLACE = _block([f"place:{c.key}" for c in CARDS])
+MERLIN_4 = _block([f"merlin-4:{q}" for q in QUESTS])
+PLAY = _block([f"play:{k}" for k in KNIGHT_KEYS])
+PASS = _block(["pass"])
+GALAHAD = _block([f"galahad:{s}" for s in range(MAX_SEATS)])
+GAWAIN = _block([f"gawain:{c.key}" for c in CARDS])
+MERLIN_6 = _block([f"merlin-6:{q}" for q in QUESTS])
+MERLIN_6_ADD = _block([f"merlin-6-add:{n}" for n in range(4)])
+# Chance outcomes.
+RUMOR = _block([f"rumor:{c.key}" for c in CARDS])
+DEAL_LOYALTY = _block([f"deal-loyalty:{k}" for k in LOYALTY_KEYS])
+MORGAN_ASIDE = _block([f"morgan-aside:{CARDS[k].key}" for k in MORGAN_KINDS])
+VIVIEN_CARD = _block([f"vivien-card:{k}" for k in LOYALTY_KEYS])
+KNIGHT = _block([f"knight:{k}" for k in KNIGHT_KEYS])
+MORGAN_IN = _block([f"morgan-in:{CARDS[k].key}" for k in MORGAN_KINDS])
+
+CATALOG = ActionCatalog(_names)
+NUM_ACTIONS = len(CATALOG)
+
+#: Morgan kind -> offset in the MORGAN_ASIDE / MORGAN_IN blocks.
+MORGAN_OFFSET = {kind: i for i, kind in enumerate(MORGAN_KINDS)}
+
+assert NUM_QUESTS == 5 and len(CARDS) == NUM_KINDS

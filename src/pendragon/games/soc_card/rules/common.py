@@ -1,0 +1,158 @@
+"""What every rules module shares: results, event helpers, and small reads of the state.
+
+Events for the narration are recorded with :func:`note` and :func:`note_private`, only while
+a narration is being computed (``state.log`` is a list), so random playouts pay nothing for
+them; callers build an event's terms only under ``if st.log is not None``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pendragon.core.events import Event, Seat, Term
+from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import (
+    CARDS,
+    KNIGHT_KEYS,
+    LOYALTY_KEYS,
+    NUM_KINDS,
+    QUESTS,
+)
+
+if TYPE_CHECKING:
+    from pendragon.games.soc_card.rules.state import SocCardState
+
+NUM_KNIGHTS = len(KNIGHT_KEYS)
+#: Swords on the table needed before anyone may accuse (SCG-ACCUSE-1).
+ACCUSE_MIN_SWORDS = 4
+#: Swords of one colour that end the game (SCG-END-1).
+END_SWORDS = 7
+#: Results.
+RUNNING, LOYAL_WIN, EVIL_WIN = 0, 1, 2
+#: Why the game ended.
+END_NONE, END_SWORDS_REASON, END_MORGAN_7 = 0, 1, 2
+
+
+# ---------------------------------------------------------------------- terms and events
+def card_term(kind: int) -> Term:
+    """The catalog term of a rumor card."""
+    return Term(f"soc-card.card.{CARDS[kind].key}")
+
+
+def quest_term(quest: int) -> Term:
+    """The catalog term of a quest."""
+    return Term(f"soc-card.quest.{QUESTS[quest]}")
+
+
+def loyalty_term(loyalty: int) -> Term:
+    """The catalog term of a loyalty card."""
+    return Term(f"soc-card.loyalty.{LOYALTY_KEYS[loyalty]}")
+
+
+def knight_term(knight: int) -> Term:
+    """The catalog term of a Knight card."""
+    return Term(f"soc-card.knight.{KNIGHT_KEYS[knight]}")
+
+
+def note(st: SocCardState, key: str, **params: int | Seat | Term | Event) -> None:
+    """Record a public event (only while narrating)."""
+    if st.log is not None:
+        st.log.append((Event(key, params), 0, None))
+
+
+def note_private(
+    st: SocCardState, seats: int, private: Event, others: Event | None
+) -> None:
+    """Record ``private`` for the seats in bitmask ``seats``, ``others`` for everyone else."""
+    if st.log is not None:
+        st.log.append((private, seats, others))
+
+
+# ---------------------------------------------------------------------- reads and moves
+def holds(st: SocCardState, seat: int, knight: int) -> bool:
+    """Whether ``seat`` holds a Knight card ``knight``."""
+    return st.knights[seat * NUM_KNIGHTS + knight] > 0
+
+
+def knight_count(st: SocCardState, seat: int) -> int:
+    """How many face-down Knight cards lie in front of ``seat`` (public)."""
+    base = seat * NUM_KNIGHTS
+    return sum(st.knights[base : base + NUM_KNIGHTS])
+
+
+def can_draw(st: SocCardState) -> bool:
+    """Whether a rumor card can be drawn (deck, or a discard pile to reshuffle)."""
+    return bool(st.known) or st.deck_size > 0 or st.discard_size > 0 or bool(st.hidden_discard)
+
+
+def top_allows(st: SocCardState) -> tuple[int, ...]:
+    """The quests the top card of the threat pile lets a player go on (SCG-QUEST-1)."""
+    if not st.pile:
+        return ()
+    announced = st.pile_down[-1]
+    if announced >= 0:
+        return (announced,)  # SCG-MORGAN-1: the announced quest, true or not
+    return CARDS[st.pile[-1]].allows
+
+
+def push_asks(st: SocCardState, code: int, first: int, skip: int = -1, b: int = 0) -> None:
+    """Ask every seat with a face-down Knight card, in turn order from ``first``.
+
+    Only seats with a Knight card in front of them are asked (that number is public), and
+    each is asked whether or not it holds the card in question, so being asked reveals
+    nothing (SCG-RULING-18).
+    """
+    if not st.expert:
+        return
+    seats = [(first + i) % st.n for i in range(st.n)]
+    for seat in reversed(seats):
+        if seat != skip and knight_count(st, seat) > 0:
+            st.agenda.append(T.task(code, seat, b))
+
+
+def discard_pile(st: SocCardState) -> None:
+    """Clear the threat pile onto the discard pile (SCG-QUEST-10)."""
+    for kind in st.pile:
+        st.discard[kind] += 1
+        st.discard_size += 1
+    st.pile.clear()
+    st.pile_down.clear()
+    st.pile_by.clear()
+
+
+def discard_hand(st: SocCardState) -> None:
+    """The held cards go face down onto the discard pile, seen only by their holder."""
+    for kind in st.hold:
+        st.hidden_discard.append(kind)
+        st.hidden_seen.append(1 << st.hold_seat)
+    st.hold.clear()
+    st.hold_seat = -1
+
+
+def reshuffle(st: SocCardState) -> None:
+    """The discard pile becomes the rumor deck (SCG-QUEST-10)."""
+    for kind in range(NUM_KINDS):
+        st.deck[kind] += st.discard[kind]
+        st.discard[kind] = 0
+    for kind in st.hidden_discard:
+        st.deck[kind] += 1
+    st.deck_size += st.discard_size + len(st.hidden_discard)
+    st.discard_size = 0
+    st.hidden_discard.clear()
+    st.hidden_seen.clear()
+    note(st, "soc-card.log.reshuffle")
+
+
+def forget_order(st: SocCardState) -> None:
+    """Shuffling the deck loses the order Tristan saw (SCG-RULING-20)."""
+    for kind in st.known:
+        st.deck[kind] += 1
+    st.deck_size += len(st.known)
+    st.known.clear()
+    st.known_seen.clear()
+
+
+def weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
+    """Chance outcomes ``base + i`` weighted by ``counts[i]`` (cards left of each kind)."""
+    total = sum(counts)
+    return [(base + i, c / total) for i, c in enumerate(counts) if c > 0]

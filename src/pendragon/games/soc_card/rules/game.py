@@ -1,0 +1,127 @@
+"""Shadows over Camelot: The Card Game — the game object, its options and declared facts.
+
+Options: ``players`` (1-7; 1 is the solo game), ``seed``, ``knights_relief`` (the expert
+variant), ``promos`` (Morgan #8 and Merlin #6). Rules reference: ``docs/rules/soc-card.md``.
+The action catalog is documented in :mod:`.actions`, the observation layout in :mod:`.view`.
+
+Version history: 1 — first version (rumor deck data format 1, environment version 1).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from pendragon.core.actions import ActionCatalog
+from pendragon.core.api import Game, GameInfo
+from pendragon.core.errors import CorruptStateError
+from pendragon.core.options import OptionSpec
+from pendragon.games.soc_card.rules import actions as A
+from pendragon.games.soc_card.rules import engine as E
+from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import MORGAN_KINDS, MORGANS_IN_DECK, deck_counts
+from pendragon.games.soc_card.rules.state import SocCardState
+from pendragon.games.soc_card.rules.view import TENSOR_SIZE
+
+#: Sword layings in one game: before the first end check at most 12 swords lie on the
+#: table (6 + 6) and every quest or accusation lays one or more, so at most 13 layings
+#: reach it; if play goes on every loyalty card is open, no sword flips any more and the
+#: next check (at most 13 layings later) always decides (SCG-END-5).
+MAX_LAYINGS = 26
+#: Turns between two layings: each adds a rumor card to the pile (at most every card of the
+#: game) or is a Galahad look, or a quest that Arthur turned into a listen.
+MAX_TURNS_BETWEEN = 64 + 1 + 3
+#: Steps of one turn: decision, draw, announcement, count, Vivien's five steps, Merlin
+#: #4/#6, Tristan's look through at most 64 cards, and a quest's questions and draws.
+MAX_STEPS_PER_TURN = 200
+
+
+class SocCardGame(Game):
+    """Shadows over Camelot: The Card Game (1 to 7 players).
+
+    >>> import pendragon
+    >>> game = pendragon.load_game("soc-card", players=5, seed=1)
+    >>> game.num_players(), game.loyalty_deck, sum(game.rumor_counts)
+    (5, (6, 1), 62)
+    >>> pendragon.load_game("soc-card", players=7).loyalty_deck
+    (7, 2)
+    >>> pendragon.load_game("soc-card", players=1).loyalty_deck
+    (0, 0)
+    """
+
+    name: ClassVar[str] = "soc-card"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("players", int, 4, "number of players (1 = solo, SCG-SOLO-1)", minimum=1,
+                   maximum=7),
+        OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
+        OptionSpec("knights_relief", bool, False,
+                   "expert variant Knights' relief: Knight cards, Morgans return (SCG-EXPERT-*)"),
+        OptionSpec("promos", bool, False,
+                   "promo cards Morgan #8 and Merlin #6 join the rumor deck (SCG-PROMO-*)"),
+    )
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        super().__init__(options)
+        self._players = int(self.options["players"])  # type: ignore[arg-type]
+        #: Knights' relief (SCG-EXPERT-1).
+        self.expert = bool(self.options["knights_relief"])
+        self.promos = bool(self.options["promos"])
+        n = self._players
+        #: (loyal, traitor) cards in play (SCG-SETUP-1, SCG-SOLO-1).
+        self.loyalty_deck: tuple[int, int] = (0, 0) if n == 1 else (7, 2) if n == 7 else (
+            n + 1, 1)
+        #: Every rumor card of the game by kind, Morgans included (SCG-COMP-2, SCG-PROMO-*).
+        self.rumor_counts: tuple[int, ...] = tuple(deck_counts(promos=(self.promos,
+                                                                       self.promos)))
+        self.morgans_aside = sum(self.rumor_counts[k] for k in MORGAN_KINDS) - MORGANS_IN_DECK
+        self._info = GameInfo(
+            name=self.name,
+            long_name="Shadows over Camelot: The Card Game",
+            min_players=1,
+            max_players=7,
+            num_distinct_actions=A.NUM_ACTIONS,
+            max_game_length=(MAX_LAYINGS + 1) * MAX_TURNS_BETWEEN * MAX_STEPS_PER_TURN + 20,
+            # Returns are +1 or -1 for every seat at the end; 0 only mid-game.
+            min_utility=-1.0,
+            max_utility=1.0,
+            observation_tensor_size=TENSOR_SIZE,
+        )
+
+    def option_key(self) -> list[Any]:
+        """The options a serialized state must agree with."""
+        return [self._players, self.expert, self.promos]
+
+    @property
+    def info(self) -> GameInfo:
+        """The declared facts."""
+        return self._info
+
+    @property
+    def catalog(self) -> ActionCatalog:
+        """The fixed action catalog (:mod:`.actions`)."""
+        return A.CATALOG
+
+    def num_players(self) -> int:
+        """Seats in this game."""
+        return self._players
+
+    def new_initial_state(self) -> SocCardState:
+        """Before the deal: loyalty cards (SCG-SETUP-2), then Morgans aside (SCG-SETUP-3)."""
+        state = SocCardState(self)
+        agenda = [T.task(T.BEGIN_TURN, 0)]
+        agenda += [T.task(T.C_ASIDE)] * self.morgans_aside
+        if self._players > 1:
+            agenda += [T.task(T.C_LOYALTY, s) for s in reversed(range(self._players))]
+        state.agenda = agenda
+        E.run(state)
+        return state
+
+    def deserialize_state(self, text: str) -> SocCardState:
+        """Rebuild a state from :meth:`SocCardState.serialize`, validating everything."""
+        if not isinstance(text, str):
+            raise CorruptStateError("a serialized state is text")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise CorruptStateError(f"not valid JSON: {error}") from None
+        return SocCardState.from_dict(self, data)

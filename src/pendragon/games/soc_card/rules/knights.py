@@ -1,0 +1,187 @@
+"""The expert variant Knights' relief: Knight cards and the Morgans that return
+(SCG-EXPERT-*, SCG-RULING-17..20, -22, -24)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pendragon.core.events import Event, Seat
+from pendragon.games.soc_card.rules import actions as A
+from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import (
+    ARTHUR,
+    GALAHAD,
+    GAWAIN,
+    IS_MORGAN,
+    MORGAN_KINDS,
+    PERCIVAL,
+    TRISTAN,
+)
+from pendragon.games.soc_card.rules.common import (
+    NUM_KNIGHTS,
+    can_draw,
+    card_term,
+    discard_hand,
+    forget_order,
+    holds,
+    knight_term,
+    loyalty_term,
+    note,
+    note_private,
+    weighted,
+)
+from pendragon.games.soc_card.rules.rumors import lay_face_up, push_listen
+
+if TYPE_CHECKING:
+    from pendragon.games.soc_card.rules.state import SocCardState
+
+#: The Knight card each question is about.
+_ASKED = {T.D_ARTHUR: ARTHUR, T.D_GAWAIN: GAWAIN, T.D_PERCIVAL: PERCIVAL}
+
+
+def use_knight(st: SocCardState, seat: int, knight: int) -> None:
+    """A Knight card is played once, then discarded face up (SCG-RULING-17)."""
+    st.knights[seat * NUM_KNIGHTS + knight] -= 1
+    st.knights_played[knight] += 1
+    if st.log is not None:
+        note(st, "soc-card.log.play-knight", seat=Seat(seat), knight=knight_term(knight))
+
+
+def turn_actions(st: SocCardState, seat: int) -> list[int]:
+    """Tristan and Galahad: entries of their owner's turn menu (SCG-RULING-18)."""
+    actions: list[int] = []
+    if holds(st, seat, TRISTAN):
+        actions.append(A.PLAY + TRISTAN)
+    if holds(st, seat, GALAHAD) and not st.solo:  # SCG-RULING-25: no loyalty cards solo
+        actions += [A.GALAHAD + t for t in range(st.n) if t != seat and not st.revealed[t]]
+    return actions
+
+
+def tristan(st: SocCardState, seat: int) -> None:
+    """SCG-EXPERT-4, SCG-RULING-20: the whole deck's order is fixed and seen; the turn goes
+    on."""
+    use_knight(st, seat, TRISTAN)
+    st.known_seen[:] = [mask | (1 << seat) for mask in st.known_seen]
+    if st.log is not None:
+        note_private(st, 1 << seat, Event("soc-card.log.tristan-known", {
+            "seat": Seat(seat), "count": len(st.known)}), None)
+    st.agenda.append(T.task(T.D_TURN, seat))
+    st.agenda.append(T.task(T.C_TRISTAN, seat))
+
+
+def galahad(st: SocCardState, seat: int, target: int) -> None:
+    """SCG-EXPERT-8: look at one player's loyalty card, instead of an action."""
+    use_knight(st, seat, GALAHAD)
+    st.peeks[seat] |= 1 << target
+    if st.log is not None:
+        note_private(
+            st, 1 << seat,
+            Event("soc-card.log.galahad-known", {"seat": Seat(seat), "target": Seat(target),
+                                                 "loyalty": loyalty_term(st.loyalty[target])}),
+            Event("soc-card.log.galahad", {"seat": Seat(seat), "target": Seat(target)}),
+        )
+    st.agenda.append(T.task(T.NEXT_TURN, seat))
+
+
+def _ask_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    knight = _ASKED[st.agenda[-1] & 0xFF]
+    usable = holds(st, seat, knight)
+    if knight in (ARTHUR, GAWAIN):  # SCG-RULING-18: only with a card left to draw
+        usable = usable and can_draw(st)
+    return [A.PLAY + knight, A.PASS] if usable else [A.PASS]
+
+
+def _answer(st: SocCardState, seat: int, quester: int, action: int) -> None:
+    if action == A.PASS:
+        if st.log is not None:
+            note(st, "soc-card.log.pass", seat=Seat(seat))
+        return
+    knight = action - A.PLAY
+    use_knight(st, seat, knight)
+    agenda = st.agenda
+    if knight == ARTHUR:  # SCG-EXPERT-5: the quester listens instead
+        while agenda and agenda[-1] & 0xFF != T.RESOLVE:
+            agenda.pop()
+        agenda.pop()
+        push_listen(st, quester)
+        if st.log is not None:
+            note(st, "soc-card.log.arthur", seat=Seat(seat), target=Seat(quester))
+    elif knight == GAWAIN:  # SCG-EXPERT-6
+        agenda.append(T.task(T.GAWAIN_CHECK, seat))
+        agenda += [T.task(T.C_DRAW, seat, 1)] * 3
+    else:
+        st.percival = 1  # SCG-EXPERT-9
+
+
+def _gawain_check(st: SocCardState, seat: int, _b: int) -> None:
+    if any(not IS_MORGAN[k] for k in st.hold):
+        st.agenda.append(T.task(T.D_GAWAIN_PICK, seat))
+        return
+    if st.log is not None:  # SCG-RULING-19: three Morgans, nothing to play
+        note(st, "soc-card.log.gawain-nothing", seat=Seat(seat))
+    discard_hand(st)
+
+
+def _gawain_pick(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    kind = action - A.GAWAIN
+    st.hold.remove(kind)
+    discard_hand(st)
+    if st.log is not None:
+        note(st, "soc-card.log.gawain-play", seat=Seat(seat), card=card_term(kind))
+    # SCG-EXPERT-7: into the pile, played by its own rules (Merlin #6: no extra quest).
+    lay_face_up(st, kind, seat, counted=False)
+
+
+def _knight_drawn(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """SCG-EXPERT-3: the quester of a failed quest takes the top Knight card, face down."""
+    knight = action - A.KNIGHT
+    st.knight_deck[knight] -= 1
+    st.knights[seat * NUM_KNIGHTS + knight] += 1
+    if st.log is not None:
+        note_private(
+            st, 1 << seat,
+            Event("soc-card.log.knight-draw-known", {"seat": Seat(seat),
+                                                     "knight": knight_term(knight)}),
+            Event("soc-card.log.knight-draw", {"seat": Seat(seat)}),
+        )
+
+
+def _morgan_in(st: SocCardState, _a: int, _b: int, action: int) -> None:
+    """SCG-EXPERT-2: after a success a set-aside Morgan is shuffled into the deck."""
+    kind = MORGAN_KINDS[action - A.MORGAN_IN]
+    st.aside[kind] -= 1
+    forget_order(st)
+    st.deck[kind] += 1
+    st.deck_size += 1
+    note(st, "soc-card.log.morgan-in")
+
+
+def _deck_order(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """Tristan's look fixes the next unknown card of the deck (the task stays on top)."""
+    kind = action - A.RUMOR
+    st.deck[kind] -= 1
+    st.deck_size -= 1
+    st.known.append(kind)
+    st.known_seen.append(1 << seat)
+    if st.log is not None:
+        note_private(st, 1 << seat, Event("soc-card.log.deck-card-known", {
+            "number": len(st.known), "card": card_term(kind)}),
+            Event("soc-card.log.deck-card", {"seat": Seat(seat), "number": len(st.known)}))
+
+
+AUTOMATIC = {T.GAWAIN_CHECK: _gawain_check}
+LEGAL = {
+    T.D_ARTHUR: _ask_legal,
+    T.D_GAWAIN: _ask_legal,
+    T.D_PERCIVAL: _ask_legal,
+    T.D_GAWAIN_PICK: lambda st, a, b: [A.GAWAIN + k for k in sorted(set(st.hold))
+                                       if not IS_MORGAN[k]],
+}
+DECIDE = {T.D_ARTHUR: _answer, T.D_GAWAIN: _answer, T.D_PERCIVAL: _answer,
+          T.D_GAWAIN_PICK: _gawain_pick}
+OUTCOMES = {
+    T.C_KNIGHT: lambda st: weighted(A.KNIGHT, st.knight_deck),
+    T.C_MORGAN_IN: lambda st: weighted(A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]),
+    T.C_TRISTAN: lambda st: weighted(A.RUMOR, st.deck),
+}
+CHANCE = {T.C_KNIGHT: _knight_drawn, T.C_MORGAN_IN: _morgan_in, T.C_TRISTAN: _deck_order}

@@ -1,0 +1,197 @@
+"""Loyalty: the deal, accusations, Vivien's exchange, and the end of the game with its
+reveals (SCG-SETUP-1, -2, SCG-ACCUSE-1..3, SCG-VIVIEN-*, SCG-END-*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pendragon.core.events import Event, Seat
+from pendragon.games.soc_card.rules import actions as A
+from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import LOYAL, TRAITOR
+from pendragon.games.soc_card.rules.common import (
+    END_SWORDS,
+    END_SWORDS_REASON,
+    EVIL_WIN,
+    LOYAL_WIN,
+    loyalty_term,
+    note,
+    note_private,
+    push_asks,
+    weighted,
+)
+
+if TYPE_CHECKING:
+    from pendragon.games.soc_card.rules.state import SocCardState
+
+
+def _deal(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """SCG-SETUP-2: one loyalty card face down to each; the two left lie aside."""
+    loyalty = action - A.DEAL_LOYALTY
+    st.loyal_pool[loyalty] -= 1
+    st.loyalty[seat] = loyalty
+    if st.log is not None:
+        note_private(
+            st, 1 << seat,
+            Event("soc-card.log.dealt-loyalty-known", {"seat": Seat(seat),
+                                                       "loyalty": loyalty_term(loyalty)}),
+            Event("soc-card.log.dealt-loyalty", {"seat": Seat(seat)}),
+        )
+    if seat == st.n - 1:
+        st.loyal_aside[LOYAL] += st.loyal_pool[LOYAL]
+        st.loyal_aside[TRAITOR] += st.loyal_pool[TRAITOR]
+        st.loyal_pool[:] = [0, 0]
+
+
+# ---------------------------------------------------------------------- accusations
+def accuse(st: SocCardState, seat: int, target: int) -> None:
+    """SCG-ACCUSE-1: the accused shows his card; Percival may still double the sword."""
+    st.accused[seat] = 1
+    st.revealed[target] = 1
+    if st.log is not None:
+        note(st, "soc-card.log.accuse", seat=Seat(seat), target=Seat(target),
+             loyalty=loyalty_term(st.loyalty[target]))
+    st.agenda.append(T.task(T.NEXT_TURN, seat))
+    st.agenda.append(T.task(T.ACCUSE_SWORDS, target))
+    push_asks(st, T.D_PERCIVAL, seat)
+
+
+def _accuse_swords(st: SocCardState, target: int, _b: int) -> None:
+    swords = 2 if st.percival else 1  # SCG-EXPERT-9
+    st.percival = 0
+    if st.loyalty[target] == TRAITOR:
+        st.white += swords  # SCG-ACCUSE-3
+        if st.log is not None:
+            note(st, "soc-card.log.white-swords", count=swords)
+    else:
+        st.black += swords  # SCG-ACCUSE-2
+        if st.log is not None:
+            note(st, "soc-card.log.black-swords", count=swords)
+    st.agenda.append(T.task(T.END_CHECK))  # SCG-RULING-11
+
+
+# ---------------------------------------------------------------------- the end
+def _end_check(st: SocCardState, _a: int, _b: int) -> None:
+    """SCG-END-1, SCG-END-2: seven swords of a colour; unrevealed players show their card."""
+    if st.white < END_SWORDS and st.black < END_SWORDS:
+        return
+    st.agenda.append(T.task(T.END_DECIDE))
+    if st.solo:
+        return
+    for seat in reversed(range(st.n)):
+        if not st.revealed[seat]:
+            st.agenda.append(T.task(T.END_REVEAL, seat))
+
+
+def _end_reveal(st: SocCardState, seat: int, _b: int) -> None:
+    st.revealed[seat] = 1
+    if st.log is not None:
+        note(st, "soc-card.log.end-reveal", seat=Seat(seat),
+             loyalty=loyalty_term(st.loyalty[seat]))
+    if st.loyalty[seat] == TRAITOR:
+        st.agenda.append(T.task(T.FLIP, seat))
+        push_asks(st, T.D_PERCIVAL, st.turn)
+
+
+def _flip(st: SocCardState, seat: int, _b: int) -> None:
+    flips = min(st.white, 2 if st.percival else 1)  # SCG-END-2, SCG-RULING-22
+    st.percival = 0
+    st.white -= flips
+    st.black += flips
+    if st.log is not None:
+        note(st, "soc-card.log.flip", seat=Seat(seat), count=flips)
+
+
+def _end_decide(st: SocCardState, _a: int, _b: int) -> None:
+    """SCG-END-3..5."""
+    if st.white >= END_SWORDS and st.white > st.black:
+        st.result = LOYAL_WIN
+    elif st.black >= END_SWORDS and st.black >= st.white:
+        st.result = EVIL_WIN
+    else:
+        note(st, "soc-card.log.play-on")
+        return
+    st.end_reason = END_SWORDS_REASON
+    note(st, "soc-card.log.loyal-win" if st.result == LOYAL_WIN else "soc-card.log.evil-win")
+    st.agenda.clear()
+
+
+# ---------------------------------------------------------------------- Vivien
+def _vivien(st: SocCardState, drawer: int, _b: int) -> None:
+    """SCG-VIVIEN-1, SCG-RULING-9: take one set-aside card (if unrevealed), hand the other."""
+    st.vivien_drawer = drawer
+    st.vivien_receiver = -1
+    targets = [s for s in range(st.n) if s != drawer and not st.revealed[s]]
+    if targets:
+        st.agenda.append(T.task(T.D_GIVE, drawer))
+    if not st.revealed[drawer]:
+        st.agenda.append(T.task(T.C_VIVIEN, drawer))
+
+
+def _offered(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    loyalty = action - A.VIVIEN_CARD
+    st.loyal_aside[loyalty] -= 1
+    st.offer[seat] = loyalty
+    st.peeks[:] = [mask & ~(1 << seat) for mask in st.peeks]  # he may swap now
+    if st.log is not None:
+        note_private(
+            st, 1 << seat,
+            Event("soc-card.log.vivien-card-known", {"seat": Seat(seat),
+                                                     "loyalty": loyalty_term(loyalty)}),
+            Event("soc-card.log.vivien-card", {"seat": Seat(seat)}),
+        )
+    if seat != st.vivien_drawer or st.vivien_receiver >= 0:
+        return
+    if not any(s != seat and not st.revealed[s] for s in range(st.n)):
+        st.agenda.append(T.task(T.D_KEEP, seat))  # nobody to give to: the drawer decides
+
+
+def _give(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    target = action - A.GIVE
+    st.vivien_receiver = target
+    if st.log is not None:
+        note(st, "soc-card.log.vivien-give", seat=Seat(seat), target=Seat(target))
+    st.agenda.append(T.task(T.D_KEEP, target))
+    if st.offer[seat] >= 0:
+        st.agenda.append(T.task(T.D_KEEP, seat))
+    st.agenda.append(T.task(T.C_VIVIEN, target))
+
+
+def _keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """SCG-VIVIEN-2: each keeps his card or swaps it, in secret."""
+    swap = action == A.SWAP
+    offered = st.offer[seat]
+    st.offer[seat] = -1
+    if swap:
+        st.loyal_aside[st.loyalty[seat]] += 1
+        st.loyalty[seat] = offered
+    else:
+        st.loyal_aside[offered] += 1
+    if st.log is not None:
+        note_private(
+            st, 1 << seat,
+            Event("soc-card.log.swap-known" if swap else "soc-card.log.keep-known",
+                  {"seat": Seat(seat)}),
+            Event("soc-card.log.vivien-decided", {"seat": Seat(seat)}),
+        )
+
+
+AUTOMATIC = {
+    T.ACCUSE_SWORDS: _accuse_swords,
+    T.END_CHECK: _end_check,
+    T.END_REVEAL: _end_reveal,
+    T.FLIP: _flip,
+    T.END_DECIDE: _end_decide,
+    T.VIVIEN: _vivien,
+}
+LEGAL = {
+    T.D_GIVE: lambda st, seat, b: [A.GIVE + s for s in range(st.n)
+                                   if s != seat and not st.revealed[s]],
+    T.D_KEEP: lambda st, seat, b: [A.KEEP, A.SWAP],
+}
+DECIDE = {T.D_GIVE: _give, T.D_KEEP: _keep_or_swap}
+OUTCOMES = {
+    T.C_LOYALTY: lambda st: weighted(A.DEAL_LOYALTY, st.loyal_pool),
+    T.C_VIVIEN: lambda st: weighted(A.VIVIEN_CARD, st.loyal_aside),
+}
+CHANCE = {T.C_LOYALTY: _deal, T.C_VIVIEN: _offered}

@@ -1,0 +1,104 @@
+"""Going on a quest: the declaration, the resolution of the threat pile, the swords
+(SCG-QUEST-*; the valuation itself is the pure function :func:`.quests.resolve`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pendragon.core.events import Seat
+from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.common import (
+    END_MORGAN_7,
+    EVIL_WIN,
+    card_term,
+    discard_pile,
+    note,
+    push_asks,
+    quest_term,
+)
+from pendragon.games.soc_card.rules.quests import resolve
+
+if TYPE_CHECKING:
+    from pendragon.games.soc_card.rules.state import SocCardState
+
+
+def go_on_quest(st: SocCardState, seat: int, quest: int, interruptible: bool) -> None:
+    """SCG-QUEST-2: the declaration ends the silence (SCG-RULING-7); Arthur may still stop
+    it (SCG-EXPERT-5) unless it is Merlin #6's (SCG-RULING-26)."""
+    if st.log is not None:
+        note(st, "soc-card.log.quest", seat=Seat(seat), quest=quest_term(quest))
+    if st.silence:
+        note(st, "soc-card.log.silence-ends")
+    st.silence = 0
+    st.agenda.append(T.task(T.RESOLVE, quest, seat))
+    if interruptible:
+        push_asks(st, T.D_ARTHUR, (seat + 1) % st.n, skip=seat, b=seat)
+
+
+def reveal_pile(st: SocCardState, quest: int, seat: int) -> None:
+    """SCG-QUEST-3: the quester takes the pile and lays it out; Gawain may still act.
+
+    Morgan #1's face-down cards are named in card order, not paired with their
+    announcements: the pile is shuffled before it is resolved (SCG-MORGAN-1, SCG-RULING-6).
+    """
+    face_down = sorted(st.pile[i] for i, d in enumerate(st.pile_down) if d >= 0)
+    # The quester holds the pile now, sorted: no order is left to tell who laid what.
+    st.pile.sort()
+    st.pile_down[:] = [-1] * len(st.pile)
+    st.pile_by[:] = [seat] * len(st.pile)
+    if st.log is not None:
+        for kind in face_down:
+            note(st, "soc-card.log.face-down-was", card=card_term(kind))
+    st.agenda.append(T.task(T.FINISH, quest, seat))
+    push_asks(st, T.D_GAWAIN, seat)  # SCG-EXPERT-6
+
+
+def finish(st: SocCardState, quest: int, seat: int) -> None:
+    """SCG-QUEST-4..10, SCG-MORGAN-3..7, SCG-MERLIN-*: value the quests, lay the swords."""
+    result = resolve(st.pile, quest, merlin_4_quest=st.merlin_4_quest,
+                     merlin_6_bonus=st.merlin_6_bonus)
+    if st.log is not None:
+        for kind in result.removed:
+            note(st, "soc-card.log.merlin-removes", card=card_term(kind))
+        for q, total in sorted(result.totals.items()):
+            note(st, "soc-card.log.total", quest=quest_term(q), total=total)
+        if st.merlin_4_quest >= 0:
+            note(st, "soc-card.log.token", quest=quest_term(st.merlin_4_quest))
+    st.last_quest = quest
+    st.last_token = st.merlin_4_quest
+    st.last_bonus = st.merlin_6_bonus
+    st.last_pile = sorted(st.pile)
+    st.merlin_4_quest = -1
+    st.merlin_4_by = -1
+    st.merlin_6_bonus = 0
+    if result.morgan_7_ends:  # SCG-MORGAN-7, SCG-RULING-5
+        note(st, "soc-card.log.morgan-7")
+        discard_pile(st)
+        st.result = EVIL_WIN
+        st.end_reason = END_MORGAN_7
+        st.agenda.clear()
+        return
+    main = result.main
+    if result.main_won:
+        st.white += result.white
+        if st.log is not None:
+            note(st, "soc-card.log.quest-won", quest=quest_term(main), count=result.white)
+    else:
+        st.black += result.main_black
+        if st.log is not None:
+            note(st, "soc-card.log.quest-lost", quest=quest_term(main), count=result.main_black)
+    for q, swords in sorted(result.secondary_black.items()):
+        st.black += swords  # SCG-QUEST-8
+        if st.log is not None:
+            note(st, "soc-card.log.secondary-lost", quest=quest_term(q), count=swords)
+    discard_pile(st)
+    # Below END_CHECK (which runs first): the expert variant's draws (SCG-EXPERT-2, -3).
+    if st.expert:
+        if result.main_won and sum(st.aside) > 0:
+            st.agenda.append(T.task(T.C_MORGAN_IN))
+        if not result.main_won and sum(st.knight_deck) > 0:
+            st.agenda.append(T.task(T.C_KNIGHT, seat))
+    st.agenda.append(T.task(T.END_CHECK))
+
+
+AUTOMATIC = {T.RESOLVE: reveal_pile, T.FINISH: finish}

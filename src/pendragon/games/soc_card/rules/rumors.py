@@ -1,0 +1,253 @@
+"""Listening to rumors and the threat pile: drawing, laying cards face up or (Morgan #1)
+face down, what a card does when it is revealed (Morgan, Merlin, Vivien), Morgan #2's count,
+Merlin #4's token, Merlin #6's quest, and the unmasked traitor's turn (SCG-LISTEN-*,
+SCG-MORGAN-0..2, SCG-MERLIN-0, -4, SCG-ACCUSE-4, SCG-PROMO-2)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pendragon.core.events import Event, Seat
+from pendragon.games.soc_card.rules import actions as A
+from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import (
+    CARD_QUEST,
+    CARDS,
+    IS_QUEST,
+    MERLIN,
+    MERLIN_4,
+    MERLIN_6,
+    MORGAN,
+    MORGAN_KINDS,
+    NUM_QUESTS,
+    TRAITOR,
+    VIVIEN,
+)
+from pendragon.games.soc_card.rules.common import (
+    card_term,
+    discard_hand,
+    note,
+    note_private,
+    quest_term,
+    weighted,
+)
+from pendragon.games.soc_card.rules.questing import go_on_quest
+
+if TYPE_CHECKING:
+    from pendragon.games.soc_card.rules.state import SocCardState
+
+
+# ---------------------------------------------------------------------- laying cards
+def lift_morgans(st: SocCardState) -> None:
+    """A Merlin revealed: the silence and Morgan #1 and #2 end (SCG-MERLIN-0)."""
+    if st.silence:
+        note(st, "soc-card.log.silence-ends")
+    st.silence = 0
+    st.morgan_1 = 0
+    st.morgan_2 = 0
+
+
+def lay_face_up(st: SocCardState, kind: int, seat: int, counted: bool) -> None:
+    """A card revealed onto the threat pile, and its effect on reveal (SCG-LISTEN-*).
+
+    ``counted``: the card was laid by a listen (or an unmasked traitor's turn) and Morgan
+    #2 makes its layer say its number aloud (SCG-MORGAN-2, SCG-RULING-12).
+    """
+    card = CARDS[kind]
+    count_it = counted and st.morgan_2 == 1
+    st.pile.append(kind)
+    st.pile_down.append(-1)
+    st.pile_by.append(seat)
+    if st.log is not None:
+        note(st, "soc-card.log.reveal", seat=Seat(seat), card=card_term(kind))
+    if card.kind == MORGAN:
+        if not st.silence:
+            note(st, "soc-card.log.silence-begins")
+        st.silence = 1  # SCG-MORGAN-0
+        if card.number == 1:
+            st.morgan_1 = 1
+        elif card.number == 2:
+            st.morgan_2 = 1
+    elif card.kind == MERLIN:
+        lift_morgans(st)
+        count_it = False
+        if kind == MERLIN_4:
+            st.agenda.append(T.task(T.D_MERLIN_4, seat))
+        elif kind == MERLIN_6 and counted:
+            st.agenda.append(T.task(T.D_MERLIN_6, seat))
+    elif card.kind == VIVIEN and not st.solo:
+        st.agenda.append(T.task(T.VIVIEN, seat))
+    if count_it:
+        st.agenda.append(T.task(T.D_COUNT, seat))
+
+
+def lay_face_down(st: SocCardState, kind: int, seat: int, quest: int) -> None:
+    """Morgan #1: the card goes face down with the announced quest (SCG-MORGAN-1)."""
+    st.pile.append(kind)
+    st.pile_down.append(quest)
+    st.pile_by.append(seat)
+    if st.morgan_2:
+        st.agenda.append(T.task(T.D_COUNT, seat))
+
+
+# ---------------------------------------------------------------------- listening
+def listen(st: SocCardState, seat: int) -> None:
+    """SCG-LISTEN-1: draw the top rumor card and reveal it (after the turn: the next seat)."""
+    if st.log is not None:
+        note(st, "soc-card.log.listen", seat=Seat(seat))
+    st.agenda.append(T.task(T.NEXT_TURN, seat))
+    push_listen(st, seat)
+
+
+def push_listen(st: SocCardState, seat: int) -> None:
+    """The draw of a listen and its laying (also for a quest Arthur stopped)."""
+    st.agenda.append(T.task(T.AFTER_LISTEN, seat))
+    st.agenda.append(T.task(T.C_DRAW, seat, 0))
+
+
+def take_drawn(st: SocCardState, seat: int, purpose: int, kind: int) -> None:
+    """A drawn rumor card goes to the flight (a listen) or into ``seat``'s hand."""
+    if purpose == 0:
+        st.flight = kind
+        if st.morgan_1 and IS_QUEST[kind] and st.log is not None:
+            note_private(
+                st, 1 << seat,
+                Event("soc-card.log.draw-secret-known", {"seat": Seat(seat),
+                                                         "card": card_term(kind)}),
+                Event("soc-card.log.draw-secret", {"seat": Seat(seat)}),
+            )
+    else:
+        st.hold.append(kind)
+        st.hold_seat = seat
+        if st.log is not None:
+            note_private(
+                st, 1 << seat,
+                Event("soc-card.log.draw-known", {"seat": Seat(seat), "card": card_term(kind)}),
+                Event("soc-card.log.draw", {"seat": Seat(seat)}),
+            )
+
+
+def _after_listen(st: SocCardState, seat: int, _b: int) -> None:
+    kind = st.flight
+    if kind < 0:
+        return
+    if st.morgan_1 and IS_QUEST[kind]:
+        st.agenda.append(T.task(T.D_ANNOUNCE, seat))  # the card stays in flight
+        return
+    st.flight = -1
+    lay_face_up(st, kind, seat, counted=True)
+
+
+def _draw(st: SocCardState, seat: int, purpose: int, action: int) -> None:
+    kind = action - A.RUMOR
+    st.deck[kind] -= 1
+    st.deck_size -= 1
+    take_drawn(st, seat, purpose, kind)
+
+
+def _set_aside(st: SocCardState, _a: int, _b: int, action: int) -> None:
+    """SCG-SETUP-3: a Morgan leaves the deck, face down."""
+    kind = MORGAN_KINDS[action - A.MORGAN_ASIDE]
+    st.deck[kind] -= 1
+    st.deck_size -= 1
+    st.aside[kind] += 1
+    note(st, "soc-card.log.morgan-aside")
+
+
+# ---------------------------------------------------------------------- Morgan #1 and #2
+def _announce_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    if st.solo or st.loyalty[seat] != TRAITOR:
+        return [A.ANNOUNCE + CARD_QUEST[st.flight]]  # the loyal tell the truth (SCG-RULING-6)
+    return [A.ANNOUNCE + q for q in range(NUM_QUESTS)]
+
+
+def _announce(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    quest = action - A.ANNOUNCE
+    kind = st.flight
+    st.flight = -1
+    if st.log is not None:
+        note(st, "soc-card.log.announce", seat=Seat(seat), quest=quest_term(quest))
+    lay_face_down(st, kind, seat, quest)
+
+
+def _count(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    if st.log is not None:
+        note(st, "soc-card.log.count", seat=Seat(seat), number=action - A.COUNT + 1)
+
+
+# ---------------------------------------------------------------------- Merlin #4 and #6
+def _merlin_4(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """SCG-MERLIN-4, SCG-RULING-16: the token lies face down; only its chooser knows it."""
+    quest = action - A.MERLIN_4
+    st.merlin_4_quest = quest
+    st.merlin_4_by = seat
+    if st.log is not None:
+        note_private(
+            st, 1 << seat,
+            Event("soc-card.log.merlin-4-known", {"seat": Seat(seat), "quest": quest_term(quest)}),
+            Event("soc-card.log.merlin-4", {"seat": Seat(seat)}),
+        )
+
+
+def _merlin_6(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    st.agenda.append(T.task(T.D_MERLIN_6_ADD, seat, action - A.MERLIN_6))
+
+
+def _merlin_6_add(st: SocCardState, seat: int, quest: int, action: int) -> None:
+    """SCG-PROMO-2: the revealer goes at once on his quest, adding 0-3 to its total."""
+    st.merlin_6_bonus = action - A.MERLIN_6_ADD
+    if st.log is not None:
+        note(st, "soc-card.log.merlin-6", seat=Seat(seat), quest=quest_term(quest),
+             number=st.merlin_6_bonus)
+    go_on_quest(st, seat, quest, interruptible=False)
+
+
+# ---------------------------------------------------------------------- the unmasked traitor
+def traitor_turn(st: SocCardState, seat: int) -> None:
+    """SCG-ACCUSE-4: an unmasked traitor draws two, lays one face up, discards the other."""
+    st.agenda.append(T.task(T.NEXT_TURN, seat))
+    st.agenda.append(T.task(T.PLACE_CHECK, seat))
+    st.agenda.append(T.task(T.C_DRAW, seat, 1))
+    st.agenda.append(T.task(T.C_DRAW, seat, 1))
+
+
+def _place_check(st: SocCardState, seat: int, _b: int) -> None:
+    if st.hold:  # SCG-RULING-10: with nothing drawn the turn passes
+        st.agenda.append(T.task(T.D_PLACE, seat))
+
+
+def _place(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    kind = action - A.PLACE
+    st.hold.remove(kind)
+    if st.log is not None:
+        note(st, "soc-card.log.traitor-place", seat=Seat(seat))
+    discard_hand(st)
+    lay_face_up(st, kind, seat, counted=True)  # face up even under Morgan #1 (SCG-RULING-10)
+
+
+def _deck_outcomes(st: SocCardState) -> list[tuple[int, float]]:
+    return weighted(A.RUMOR, st.deck)
+
+
+AUTOMATIC = {T.AFTER_LISTEN: _after_listen, T.PLACE_CHECK: _place_check}
+LEGAL = {
+    T.D_ANNOUNCE: _announce_legal,
+    T.D_COUNT: lambda st, a, b: list(range(A.COUNT, A.COUNT + A.MAX_COUNT)),
+    T.D_PLACE: lambda st, a, b: [A.PLACE + k for k in sorted(set(st.hold))],
+    T.D_MERLIN_4: lambda st, a, b: [A.MERLIN_4 + q for q in range(NUM_QUESTS)],
+    T.D_MERLIN_6: lambda st, a, b: [A.MERLIN_6 + q for q in range(NUM_QUESTS)],
+    T.D_MERLIN_6_ADD: lambda st, a, b: list(range(A.MERLIN_6_ADD, A.MERLIN_6_ADD + 4)),
+}
+DECIDE = {
+    T.D_ANNOUNCE: _announce,
+    T.D_COUNT: _count,
+    T.D_PLACE: _place,
+    T.D_MERLIN_4: _merlin_4,
+    T.D_MERLIN_6: _merlin_6,
+    T.D_MERLIN_6_ADD: _merlin_6_add,
+}
+OUTCOMES = {
+    T.C_DRAW: _deck_outcomes,
+    T.C_ASIDE: lambda st: weighted(A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]),
+}
+CHANCE = {T.C_DRAW: _draw, T.C_ASIDE: _set_aside}

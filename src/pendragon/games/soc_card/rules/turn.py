@@ -1,0 +1,64 @@
+"""The turn: whose it is, and the one action a player takes (SCG-TURN-1, SCG-SETUP-5)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pendragon.games.soc_card.rules import actions as A
+from pendragon.games.soc_card.rules import knights, loyalty, rumors
+from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import NUM_QUESTS, TRAITOR, TRISTAN
+from pendragon.games.soc_card.rules.common import ACCUSE_MIN_SWORDS, can_draw, top_allows
+from pendragon.games.soc_card.rules.questing import go_on_quest
+
+if TYPE_CHECKING:
+    from pendragon.games.soc_card.rules.state import SocCardState
+
+
+def _begin_turn(st: SocCardState, seat: int, _b: int) -> None:
+    st.turn = seat
+    if st.loyalty[seat] == TRAITOR and st.revealed[seat]:
+        rumors.traitor_turn(st, seat)  # SCG-ACCUSE-4, SCG-RULING-10
+    else:
+        st.agenda.append(T.task(T.D_TURN, seat))
+
+
+def _next_turn(st: SocCardState, seat: int, _b: int) -> None:
+    st.agenda.append(T.task(T.BEGIN_TURN, (seat + 1) % st.n))
+
+
+def _turn_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """SCG-TURN-1: listen, a quest the top card allows, or an accusation."""
+    actions: list[int] = []
+    drawable = can_draw(st)
+    if drawable:
+        actions.append(A.LISTEN)
+    allowed = top_allows(st) if drawable else tuple(range(NUM_QUESTS))  # SCG-RULING-13
+    actions += [A.QUEST + q for q in sorted(allowed)]
+    # SCG-ACCUSE-1, SCG-SOLO-1, SCG-RULING-14.
+    if not st.solo and not st.accused[seat] and st.white + st.black >= ACCUSE_MIN_SWORDS:
+        actions += [A.ACCUSE + t for t in range(st.n) if t != seat and not st.revealed[t]]
+    if st.expert:
+        actions += knights.turn_actions(st, seat)
+    return sorted(actions)
+
+
+def _turn(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    if action == A.LISTEN:
+        rumors.listen(st, seat)
+    elif A.QUEST <= action < A.QUEST + NUM_QUESTS:
+        st.agenda.append(T.task(T.NEXT_TURN, seat))
+        go_on_quest(st, seat, action - A.QUEST, interruptible=True)
+    elif A.ACCUSE <= action < A.ACCUSE + A.MAX_SEATS:
+        loyalty.accuse(st, seat, action - A.ACCUSE)
+    elif action == A.PLAY + TRISTAN:
+        knights.tristan(st, seat)
+    elif A.GALAHAD <= action < A.GALAHAD + A.MAX_SEATS:
+        knights.galahad(st, seat, action - A.GALAHAD)
+    else:
+        raise AssertionError(f"not a turn action: {action}")
+
+
+AUTOMATIC = {T.BEGIN_TURN: _begin_turn, T.NEXT_TURN: _next_turn}
+LEGAL = {T.D_TURN: _turn_legal}
+DECIDE = {T.D_TURN: _turn}

@@ -1,0 +1,282 @@
+"""What each seat may see: observations, the tensor, narration and action words.
+
+The only way hidden information leaves the rules. An observation shows what the physical
+game shows (SCG-RULING-19): the top card of the threat pile, how many cards lie there, the
+swords, the counts of the decks, who has accused, the loyalty cards that were revealed, and
+what the seat itself holds or saw and still lies where it saw it. It never keeps count for a
+player: no quest totals, no list of the cards under the top one.
+
+Observation layout (``observation(seat)``)::
+
+    game, players, solo, expert, seat, turn, to_act, decision,
+    swords {white, black}, silence, in_force {morgan-1, morgan-2}, merlin_4_token,
+    pile {count, top}      top: null | {card} | {face_down, announced, by}
+    deck, discard, morgans_aside, knight_deck, knights_played {knight: n},
+    seats [{accused, loyalty (when revealed), knights (face-down count)}],
+    hand {seat, count},    a pending hand of drawn cards (unmasked traitor, Gawain)
+    resolving {quest, cards}   the pile being resolved, sorted, while Knight cards may act
+    last_resolution {quest, cards, token, bonus}   the pile the table last resolved
+    status, end_reason, (at the end) loyalties
+    you {loyalty, knights {knight: n}, hand [cards], offer, merlin_4_token,
+         deck_seen [cards], top_card, known_loyalties {seat: loyalty}}
+
+``you`` holds only what the seat saw and still lies where it saw it: its loyalty card, its
+Knight cards, the cards in its hand (Morgan #1's card while it is announced, an unmasked
+traitor's two, Gawain's three), Vivien's offer, its own Merlin #4 token, the deck order it
+saw with Tristan, its own face-down card on top of the pile, the loyalty cards it saw with
+Galahad that have not been offered a swap since.
+
+>>> import pendragon
+>>> state = pendragon.load_game("soc-card", players=3, seed=4).new_initial_state()
+>>> state.play_random_chance()
+>>> view = state.observation(0)
+>>> view["pile"], view["silence"], view["you"]["loyalty"] in ("loyal", "traitor")
+({'count': 0, 'top': None}, False, True)
+>>> len(state.observation_tensor(0)) == TENSOR_SIZE
+True
+
+Tensor layout (``observation_tensor(seat)``, every entry in [0, 1]): swords (2, /20),
+silence and Morgan #1/#2 in force (3), Merlin #4 token (1), pile size, deck, discard (3,
+/64), top card one-hot (43) + face-down flag (1) + announced quest (5), own loyalty (2),
+per seat (7 x 5: accused, revealed loyal, revealed traitor, knights/9, is-turn), self
+one-hot (7), decision one-hot (14), own knights (5, /3), own hand (43, /3), own offer
+(2), terminal and result (3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pendragon.core.api import CHANCE, TERMINAL
+from pendragon.core.events import Event, Seat, Term
+from pendragon.games.soc_card.rules import actions as A
+from pendragon.games.soc_card.rules import engine as E
+from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import (
+    CARDS,
+    KNIGHT_KEYS,
+    LOYALTY_KEYS,
+    NUM_KINDS,
+    NUM_QUESTS,
+    QUESTS,
+)
+
+if TYPE_CHECKING:
+    from pendragon.games.soc_card.rules.state import SocCardState
+
+_DECISIONS = sorted(T.DECISION_NAMES)
+TENSOR_SIZE = 2 + 3 + 1 + 3 + NUM_KINDS + 1 + NUM_QUESTS + 2 + 7 * 5 + 7 + len(_DECISIONS) + 1 \
+    + 5 + NUM_KINDS + 2 + 3
+_STATUS = {E.RUNNING: "playing", E.LOYAL_WIN: "loyal-win", E.EVIL_WIN: "evil-win"}
+_END = {E.END_NONE: None, E.END_SWORDS_REASON: "swords", E.END_MORGAN_7: "morgan-7"}
+
+
+def decision_name(st: SocCardState) -> str:
+    """The name of the decision on top, ``chance`` or ``over``."""
+    player = st.current_player()
+    if player == TERMINAL:
+        return "over"
+    if player == CHANCE:
+        return "chance"
+    return T.DECISION_NAMES[st.agenda[-1] & 0xFF]
+
+
+def _top(st: SocCardState, seat: int | None) -> dict[str, Any] | None:
+    if not st.pile:
+        return None
+    announced = st.pile_down[-1]
+    if announced < 0:
+        return {"card": CARDS[st.pile[-1]].key}
+    return {"face_down": True, "announced": QUESTS[announced], "by": st.pile_by[-1]}
+
+
+def observation(st: SocCardState, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator)."""
+    over = st.result != E.RUNNING
+    seats = []
+    for s in range(st.n):
+        entry: dict[str, Any] = {
+            "accused": bool(st.accused[s]),
+            "loyalty": LOYALTY_KEYS[st.loyalty[s]] if st.revealed[s] else None,
+        }
+        if st.expert:
+            entry["knights"] = E.knight_count(st, s)
+        seats.append(entry)
+    view: dict[str, Any] = {
+        "game": "soc-card",
+        "players": st.n,
+        "solo": st.solo,
+        "expert": st.expert,
+        "seat": seat,
+        "turn": st.turn,
+        "to_act": st.current_player(),
+        "decision": decision_name(st),
+        "swords": {"white": st.white, "black": st.black},
+        "silence": bool(st.silence),
+        "in_force": {"morgan-1": bool(st.morgan_1), "morgan-2": bool(st.morgan_2)},
+        "merlin_4_token": st.merlin_4_quest >= 0,
+        "pile": {"count": len(st.pile), "top": _top(st, seat)},
+        "deck": st.deck_size + len(st.known),
+        "discard": st.discard_size + len(st.hidden_discard),
+        "morgans_aside": sum(st.aside),
+        "seats": seats,
+        "hand": {"seat": st.hold_seat, "count": len(st.hold)} if st.hold else None,
+        "resolving": _resolving(st),
+        "last_resolution": _last(st),
+        "status": _STATUS[st.result],
+        "end_reason": _END[st.end_reason],
+    }
+    if st.expert:
+        view["knight_deck"] = sum(st.knight_deck)
+        view["knights_played"] = {k: st.knights_played[i] for i, k in enumerate(KNIGHT_KEYS)}
+    if over and not st.solo:
+        view["loyalties"] = [LOYALTY_KEYS[v] for v in st.loyalty]
+    if seat is not None:
+        view["you"] = _private(st, seat)
+    return view
+
+
+def _resolving(st: SocCardState) -> dict[str, Any] | None:
+    """The pile being resolved, laid out for all to see (before Gawain may add a card)."""
+    for entry in st.agenda:
+        if entry & 0xFF == T.FINISH:
+            quest = (entry >> 8) & 0xFF
+            return {"quest": QUESTS[quest], "cards": [CARDS[k].key for k in sorted(st.pile)]}
+    return None
+
+
+def _last(st: SocCardState) -> dict[str, Any] | None:
+    """The last resolved threat pile, as everyone saw it (SCG-RULING-8)."""
+    if st.last_quest < 0:
+        return None
+    return {
+        "quest": QUESTS[st.last_quest],
+        "cards": [CARDS[k].key for k in st.last_pile],
+        "token": QUESTS[st.last_token] if st.last_token >= 0 else None,
+        "bonus": st.last_bonus,
+    }
+
+
+def _private(st: SocCardState, seat: int) -> dict[str, Any]:
+    bit = 1 << seat
+    hand: list[str] = []
+    if st.hold and st.hold_seat == seat:
+        hand = [CARDS[k].key for k in st.hold]
+    if st.flight >= 0 and T.split(st.agenda[-1])[1] == seat:
+        hand = [CARDS[st.flight].key]
+    base = seat * E.NUM_KNIGHTS
+    you: dict[str, Any] = {
+        "loyalty": LOYALTY_KEYS[st.loyalty[seat]] if st.loyalty[seat] >= 0 else None,
+        "hand": hand,
+        "offer": LOYALTY_KEYS[st.offer[seat]] if st.offer[seat] >= 0 else None,
+        "merlin_4_token": QUESTS[st.merlin_4_quest] if st.merlin_4_by == seat else None,
+        "deck_seen": [CARDS[k].key for k, m in zip(st.known, st.known_seen, strict=True)
+                      if m & bit],
+        "top_card": (CARDS[st.pile[-1]].key if st.pile and st.pile_down[-1] >= 0
+                     and st.pile_by[-1] == seat else None),
+        "known_loyalties": {str(t): LOYALTY_KEYS[st.loyalty[t]] for t in range(st.n)
+                            if st.peeks[seat] >> t & 1},
+    }
+    if st.expert:
+        you["knights"] = {k: st.knights[base + i] for i, k in enumerate(KNIGHT_KEYS)
+                          if st.knights[base + i]}
+    return you
+
+
+def tensor(st: SocCardState, seat: int) -> list[float]:
+    """The fixed-length numeric view (layout in the module docstring)."""
+    out: list[float] = [min(st.white, 20) / 20, min(st.black, 20) / 20,
+                        float(st.silence), float(st.morgan_1), float(st.morgan_2),
+                        float(st.merlin_4_quest >= 0),
+                        min(len(st.pile), 64) / 64, (st.deck_size + len(st.known)) / 64,
+                        (st.discard_size + len(st.hidden_discard)) / 64]
+    top = [0.0] * (NUM_KINDS + 1 + NUM_QUESTS)
+    if st.pile:
+        if st.pile_down[-1] >= 0:
+            top[NUM_KINDS] = 1.0
+            top[NUM_KINDS + 1 + st.pile_down[-1]] = 1.0
+            if st.pile_by[-1] == seat:
+                top[st.pile[-1]] = 1.0
+        else:
+            top[st.pile[-1]] = 1.0
+    out += top
+    own = [0.0, 0.0]
+    if st.loyalty[seat] >= 0:
+        own[st.loyalty[seat]] = 1.0
+    out += own
+    for s in range(7):
+        if s < st.n:
+            revealed = st.revealed[s]
+            out += [float(st.accused[s]), float(revealed and st.loyalty[s] == 0),
+                    float(revealed and st.loyalty[s] == 1), E.knight_count(st, s) / 9,
+                    float(st.turn == s)]
+        else:
+            out += [0.0] * 5
+    out += [float(s == seat) for s in range(7)]
+    name = st.agenda[-1] & 0xFF if st.agenda and st.result == E.RUNNING else -1
+    out += [float(name == code and st.current_player() == seat) for code in _DECISIONS]
+    out.append(float(st.current_player() == CHANCE))
+    base = seat * E.NUM_KNIGHTS
+    out += [min(st.knights[base + i], 3) / 3 for i in range(E.NUM_KNIGHTS)]
+    hand = [0.0] * NUM_KINDS
+    mine = list(st.hold) if st.hold_seat == seat else []
+    if st.flight >= 0 and T.split(st.agenda[-1])[1] == seat:
+        mine.append(st.flight)
+    for kind in mine:
+        hand[kind] = min(hand[kind] + 1 / 3, 1.0)
+    out += hand
+    offer = [0.0, 0.0]
+    if st.offer[seat] >= 0:
+        offer[st.offer[seat]] = 1.0
+    out += offer
+    out += [float(st.result != E.RUNNING), float(st.result == E.LOYAL_WIN),
+            float(st.result == E.EVIL_WIN)]
+    return out
+
+
+# ---------------------------------------------------------------------- words
+def narrate(st: SocCardState, action: int, viewer: int | None) -> list[Event]:
+    """Apply ``action`` to a copy and keep the events ``viewer`` may see."""
+    if not st.is_legal(action):
+        return [Event("soc-card.log.act", {"action": action_event(st, action)})]
+    twin = st.clone()
+    twin.log = []
+    twin.apply_action(action)
+    events: list[Event] = []
+    for event, seats, others in twin.log:
+        if seats == 0 or (viewer is not None and seats >> viewer & 1):
+            events.append(event)
+        elif others is not None:
+            events.append(others)
+    if not events:  # never name a chance outcome the viewer did not see
+        if st.current_player() == CHANCE:
+            events.append(Event("soc-card.log.unseen"))
+        else:
+            events.append(Event("soc-card.log.act", {"action": action_event(st, action)}))
+    return events
+
+
+def action_event(st: SocCardState, action: int) -> Event:
+    """The words of ``action`` (a menu entry, or a chance outcome's name)."""
+    text = A.CATALOG.text(action)
+    name, _, arg = text.partition(":")
+    params: dict[str, int | Seat | Term | Event] = {}
+    if name in ("quest", "announce", "merlin-4", "merlin-6"):
+        params["quest"] = Term(f"soc-card.quest.{arg}")
+    elif name in ("accuse", "give", "galahad"):
+        params["target"] = Seat(int(arg))
+    elif name in ("count", "merlin-6-add"):
+        params["number"] = int(arg)
+    elif name in ("place", "gawain", "rumor", "morgan-aside", "morgan-in"):
+        params["card"] = Term(f"soc-card.card.{arg}")
+    elif name in ("deal-loyalty", "vivien-card"):
+        params["loyalty"] = Term(f"soc-card.loyalty.{arg}")
+    elif name in ("play", "knight"):
+        params["knight"] = Term(f"soc-card.knight.{arg}")
+    return Event(f"soc-card.action.{name}", params)
+
+
+def decision_event(st: SocCardState) -> Event:
+    """``soc-card.decision.<name>``."""
+    return Event(f"soc-card.decision.{decision_name(st)}")
+

@@ -1,0 +1,147 @@
+"""Fuzzing what crosses a trust boundary in Shadows over Camelot: The Card Game: serialized
+states, fixtures, action text and ids, and options. Whatever comes in, the answer is a value
+or one of our ``ValueError`` subclasses with a message — never another exception, never a
+changed state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import pendragon
+from pendragon.core.errors import PendragonError
+from pendragon.games.soc_card.rules.fixtures import load_state
+
+GAME = pendragon.load_game("soc-card", players=4, seed=5, knights_relief=True, promos=True)
+
+
+def midgame() -> pendragon.State:
+    state = GAME.new_initial_state()
+    rng = random.Random(5)
+    for _ in range(25):
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance())
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+MIDGAME = midgame()
+SERIALIZED = MIDGAME.serialize()
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 300) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+def _check(state: pendragon.State) -> None:
+    state.check_invariants()  # type: ignore[attr-defined]
+    state.legal_actions()
+    for seat in [None, *range(4)]:
+        state.observation(seat)
+    state.observation_tensor(0)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=300))
+def test_deserialize_random_text(text: str) -> None:
+    """A broken file gets a clear error (CorruptStateError), nothing else."""
+    try:
+        GAME.deserialize_state(text)
+    except PendragonError as error:
+        assert error.message
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_deserialize_mutated_state(data: st.DataObject) -> None:
+    """Changing one field of a real serialized state: valid, or refused with a message."""
+    parsed: dict[str, Any] = json.loads(SERIALIZED)
+    key = data.draw(st.sampled_from(sorted(parsed)))
+    parsed[key] = data.draw(json_values)
+    try:
+        state = GAME.deserialize_state(json.dumps(parsed))
+    except PendragonError as error:
+        assert error.message
+        return
+    _check(state)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(["agenda", "pile", "pile_down", "pile_by", "hold", "known", "known_seen",
+                     "hidden_discard", "offer", "loyalty", "knights", "deck", "aside"]),
+    st.integers(0, 60),
+    st.integers(-3, 1 << 20),
+)
+def test_deserialize_one_wrong_entry(field: str, index: int, value: int) -> None:
+    """One entry of a list changed (or appended): refused or still a playable state."""
+    parsed: dict[str, Any] = json.loads(SERIALIZED)
+    items = parsed[field]
+    if index < len(items):
+        items[index] = value
+    else:
+        items.append(value)
+    try:
+        state = GAME.deserialize_state(json.dumps(parsed))
+    except PendragonError as error:
+        assert error.message
+        return
+    _check(state)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_fixture_loader(data: Any) -> None:
+    """A fixture that describes no real position is refused with BadFixtureError."""
+    try:
+        load_state(data)
+    except PendragonError as error:
+        assert error.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["players", "pile", "loyalty", "swords", "knights",
+                                        "deck", "in_force", "turn", "options", "revealed"]),
+                       json_values))
+def test_fixture_fields(data: dict[str, Any]) -> None:
+    """Known fields with arbitrary values: refused with a message, or a playable state."""
+    try:
+        state = load_state(data)
+    except PendragonError as error:
+        assert error.message
+        return
+    state.legal_actions()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=30), st.integers(-10, 600)))
+def test_action_input(value: str | int) -> None:
+    """Action text or ids: applied if legal, else refused with the state unchanged."""
+    state = MIDGAME.clone()
+    try:
+        if isinstance(value, str):
+            state.apply_text(value)
+        else:
+            state.apply_action(value)
+    except PendragonError as error:
+        assert error.message
+        assert state.serialize() == SERIALIZED
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["players", "seed", "knights_relief", "promos", "x"]),
+                       json_values))
+def test_options(options: dict[str, Any]) -> None:
+    """Unknown options and bad values are ValueErrors naming the option."""
+    try:
+        pendragon.load_game("soc-card", **options)
+    except PendragonError as error:
+        assert error.message
