@@ -9,9 +9,14 @@ from pathlib import Path
 
 import pytest
 
+import pendragon
+from pendragon.bots import make_bot
 from pendragon.cli.main import main
+from pendragon.games.grail_cup.stats import first_player, grail_cup_stats
+from pendragon.runner import play_game
 from pendragon.simulate import (
     SimulationConfig,
+    balance,
     game_seed,
     simulate,
     summarize,
@@ -110,11 +115,88 @@ def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 def test_balance_command(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["balance", "soc", "--games", "2", "--players", "3", "--bots", "random",
-                 "--no-expansion"])
+                 "--variants", "base"])
     assert code == 0
     printed = capsys.readouterr().out
     assert "no traitor" in printed and "with traitor" in printed and "base" in printed
+    assert "merlins-company" not in printed
     assert main(["balance", "soc", "--players", "three"]) == 2
+    assert main(["balance", "soc", "--variants", "no-such-variant"]) == 2
+    assert main(["balance", "no-such-game"]) == 2
+    assert "games with one: grail-cup, soc, soc-card" in capsys.readouterr().err
+
+
+def test_balance_of_the_card_game_has_its_variants_and_traitor_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """SCG-SOLO-1: a solo table has no traitor, so its traitor figures are empty."""
+    assert main(["balance", "soc-card", "--games", "3", "--players", "1,5", "--bots", "random",
+                 "--variants", "base,expert"]) == 0
+    printed = capsys.readouterr().out
+    for column in ("loyal win", "traitor win", "traitor unmasked", "expert"):
+        assert column in printed
+    solo = next(line for line in printed.splitlines() if line.strip().startswith("1 "))
+    assert solo.count("—") == 2
+
+
+def test_balance_cells_skip_player_counts_a_variant_refuses() -> None:
+    """Eight knights only with Merlin's Company (MC-SETUP): the base game's cell is empty."""
+    cells = balance("soc", [8], 1, ("random",))
+    assert {cell.variant for cell in cells} == {"merlins-company"}
+    assert {cell.column for cell in cells} == {"no traitor", "with traitor"}
+
+
+def test_balance_of_grail_cup_gives_every_seat_of_each_table_and_the_rounds() -> None:
+    cells = balance("grail-cup", [2, 3], 4, ("random",))
+    by_count = {n: {c.column: c for c in cells if c.players == n} for n in (2, 3)}
+    assert set(by_count[2]) == {"first player", "seat 1", "seat 2", "rounds"}
+    assert "seat 3" in by_count[3] and "seat 4" not in by_count[3]
+    # A race has exactly one winner: the seats' win rates add up to one.
+    assert sum(by_count[3][f"seat {s}"].value for s in (1, 2, 3)) == pytest.approx(1.0)
+    assert not by_count[3]["rounds"].is_rate and by_count[3]["rounds"].value >= 1
+
+
+def test_grail_cup_figures_name_the_first_player_and_the_rounds() -> None:
+    """GC-SETUP-7: the rearmost knight holds the seal, so he is the first round's first player."""
+    game = pendragon.load_game("grail-cup", players=4, seed=3)
+    final = play_game(game, [make_bot("random", s) for s in range(4)])
+    public = final.observation(None)
+    start = game.new_initial_state()
+    while start.current_player() < 0:
+        start.apply_action(start.sample_chance())
+    knights = start.observation(None)["knights"]
+    rearmost = min(range(4), key=lambda seat: knights[seat]["space"])
+    assert first_player(final) == rearmost == start.observation(None)["first_player"]
+    figures = grail_cup_stats(final)
+    assert figures["rounds"] == public["round"]
+    assert figures["first_player_win"] == (public["winner"] == rearmost)
+
+
+def test_card_game_figures_follow_the_accusations_and_the_reveal() -> None:
+    """SCG-ACCUSE-1 (once per player), SCG-END-2 (loyalties shown), SCG-END-6 (who wins)."""
+    result = simulate(SimulationConfig("soc-card", {"players": 5}, ("random",), games=12,
+                                       seed=3))
+    for record in result.records:
+        extra = record.extra
+        assert extra["traitor_win"] == (extra["traitor_present"] and not extra["loyal_win"])
+        assert extra["loyal_accusations"] + extra["traitor_accusations"] <= 5
+        assert 0 <= extra["loyal_accusations_correct"] <= extra["loyal_accusations"]
+        if extra["traitor_unmasked"]:
+            assert extra["traitor_present"]
+    assert any(r.extra["loyal_accusations"] for r in result.records)
+    solo = simulate(SimulationConfig("soc-card", {"players": 1}, ("random",), games=3, seed=3))
+    assert not any(r.extra["traitor_present"] for r in solo.records)
+
+
+def test_a_run_with_different_bots_reports_who_wins_by_bot() -> None:
+    config = SimulationConfig("grail-cup", {"players": 3}, ("random", "heuristic", "random"),
+                              games=6, seed=2)
+    result = simulate(config)
+    by_bot = result.summary["bot_win"]
+    assert list(by_bot) == ["random", "heuristic"]
+    heuristic_wins = sum(1 for r in result.records if r.returns[1] > 0)
+    assert by_bot["heuristic"]["count"] == heuristic_wins
+    assert by_bot["random"]["count"] == 6 - heuristic_wins
 
 
 def test_ray_backend_gives_the_process_backend_results() -> None:

@@ -7,9 +7,14 @@ any number of workers and either backend (local processes or a Ray cluster).
 
 What is measured for every game: the returns, the end reason
 (``observation(None)["end_reason"]`` when the game reports one), the length in actions,
-and game-specific figures from :data:`GAME_STATS` (Shadows over Camelot: whether the loyal
-side won, whether there was a traitor, whether it won and whether it was unmasked, how
-many knights died). The summary gives each rate with a Wilson 95% interval.
+and the game's own figures, from its plugin's ``stats`` hook (Shadows over Camelot: whether
+the loyal side won, whether there was a traitor, whether it won and whether it was
+unmasked, how many knights died; Grail Cup: rounds played, whether the first player won).
+The summary gives each rate with a Wilson 95% interval.
+
+A plugin's ``balance`` table (:class:`BalanceTable`) names the designer's questions about
+its game: the rows (player counts times variants) and the figures of each cell;
+:func:`balance` answers them.
 
 >>> result = simulate(SimulationConfig("soc", {"players": 3}, ("random",), games=4, seed=1))
 >>> result.summary["games"]
@@ -34,7 +39,8 @@ from typing import Any
 from pendragon.bots import make_bot
 from pendragon.core import registry
 from pendragon.core.api import State
-from pendragon.games.soc.rules.actions import ACCUSE as SOC_ACCUSE
+from pendragon.core.errors import InvalidOptionError
+from pendragon.core.plugins import plugin_for
 from pendragon.runner import bot_seed, play_game
 
 #: Multiplier separating the seeds of successive runs (a prime, so runs do not overlap).
@@ -69,45 +75,24 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
 
 
 # ---------------------------------------------------------------------- per-game figures
-def soc_stats(final: State) -> dict[str, Any]:
-    """Shadows over Camelot figures of a finished game (loyalty is public at the end)."""
-    public = final.observation(None)
-    knights = public["knights"]
-    traitors = [k["seat"] for k in knights if k["loyalty"] == "traitor"]
-    loyal_win = public["status"] == "loyal-win"
-    # Accusations (SOC-ACCUSE-1): who accused whom, read back from the record.
-    loyal_accusations = correct = traitor_accusations = 0
-    replay = final.game.new_initial_state()
-    for action in final.history():
-        actor = replay.current_player()
-        if actor >= 0 and _ACCUSE <= action < _ACCUSE + len(knights):
-            if knights[actor]["loyalty"] == "traitor":
-                traitor_accusations += 1
-            else:
-                loyal_accusations += 1
-                correct += action - _ACCUSE in traitors
-        replay.apply_action(action)
-    return {
-        "loyal_win": loyal_win,
-        "traitor_present": bool(traitors),
-        "traitor_win": bool(traitors) and not loyal_win,
-        "traitor_unmasked": any(knights[s]["status"] == "unmasked" for s in traitors),
-        "deaths": sum(1 for k in knights if k["status"] == "dead"),
-        "turns": public["turn"]["number"],
-        "white_swords": public["round_table"]["white"],
-        "black_swords": public["round_table"]["black"],
-        "siege_engines": public["siege_engines"],
-        "loyal_accusations": loyal_accusations,
-        "loyal_accusations_correct": correct,
-        "traitor_accusations": traitor_accusations,
-    }
+def game_stats(game_name: str) -> Callable[[State], dict[str, Any]] | None:
+    """The game's own figures of a finished game (``GamePlugin.stats``), if it has any.
+
+    >>> sorted(game_stats("soc")(_finished("soc", players=3)))[:3]
+    ['black_swords', 'deaths', 'loyal_accusations']
+    >>> game_stats("no-such-game") is None
+    True
+    """
+    plugin = plugin_for(game_name)
+    hook: Callable[[State], dict[str, Any]] | None = (
+        plugin.load("stats") if plugin is not None else None)
+    return hook
 
 
-_ACCUSE = SOC_ACCUSE
-
-
-#: Game name -> extra figures of a finished game (booleans become rates in the summary).
-GAME_STATS: dict[str, Callable[[State], dict[str, Any]]] = {"soc": soc_stats}
+def _finished(game_name: str, **options: Any) -> State:
+    """A game played to the end by random bots (for the examples)."""
+    game = registry.load_game(game_name, **{**options, "seed": options.get("seed", 1)})
+    return play_game(game, [make_bot("random", s) for s in range(game.num_players())])
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +159,7 @@ def play_one(config: SimulationConfig, index: int) -> GameRecord:
     bots = [make_bot(name, bot_seed(game.seed, seat)) for seat, name in enumerate(names)]
     final = play_game(game, bots)
     public = final.observation(None)
-    hook = GAME_STATS.get(config.game)
+    hook = game_stats(config.game)
     return GameRecord(
         index=index,
         seed=seed,
@@ -227,7 +212,16 @@ def simulate(
                 if on_progress is not None:
                     on_progress(len(batch))
     records.sort(key=lambda r: r.index)
-    return SimulationResult(config, records, summarize(records, probe.num_players()))
+    summary = summarize(records, probe.num_players())
+    names = config.seat_bots(probe.num_players())
+    if len(set(names)) > 1:
+        # Who wins by bot: the share of games won by a seat that bot plays.
+        summary["bot_win"] = {
+            name: _rate([any(r.returns[s] > 0 for s, n in enumerate(names) if n == name)
+                         for r in records])
+            for name in dict.fromkeys(names)
+        }
+    return SimulationResult(config, records, summary)
 
 
 def _run_ray(
@@ -408,43 +402,147 @@ def default_workers() -> int:
 
 # ---------------------------------------------------------------------- balance table
 @dataclass(frozen=True, slots=True)
-class BalanceRow:
-    """Loyal win rate of one table set-up."""
+class BalanceColumn:
+    """One figure of a balance cell: a summary entry of the games played with ``options``.
+
+    ``figure`` names a rate of the summary (``loyal_win``), or ``seat_win.N`` for seat N's
+    win rate, or a mean (``rounds``).
+    """
+
+    label: str
+    figure: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceTable:
+    """A game's balance questions: rows of player counts times variants, and columns.
+
+    A cell whose options the game refuses (a player count a variant does not allow) is
+    left empty rather than an error.
+    """
+
+    title: str
+    players: tuple[int, ...]
+    columns: tuple[BalanceColumn, ...]
+    variants: tuple[tuple[str, Mapping[str, Any]], ...] = (("base", {}),)
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceCell:
+    """One figure of one row: a rate with its interval, or a mean (``low == high``)."""
 
     players: int
-    traitor: bool
-    expansion: bool
-    rate: float
+    variant: str
+    column: str
+    value: float
     low: float
     high: float
     games: int
+    is_rate: bool = True
+
+    def text(self, compact: bool = False) -> str:
+        """``"41.0% [34.4%, 47.9%]"`` for a rate (``"41 [34-48]"`` compact), ``"9.8"`` for a
+        mean.
+
+        >>> BalanceCell(4, "base", "seat 1", 0.41, 0.344, 0.479, 200).text(compact=True)
+        '41 [34-48]'
+        """
+        if not self.is_rate:
+            return f"{self.value:.1f}"
+        if compact:
+            return f"{self.value:.0%} [{self.low * 100:.0f}-{self.high * 100:.0f}]".replace(
+                "%", "")
+        return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}]"
 
 
-def balance_soc(
-    players: Sequence[int],
+def balance_table(game_name: str) -> BalanceTable | None:
+    """The balance table a game's plugin declares (``GamePlugin.balance``), if any.
+
+    >>> balance_table("soc").players
+    (3, 4, 5, 6, 7)
+    """
+    plugin = plugin_for(game_name)
+    table: BalanceTable | None = plugin.load("balance") if plugin is not None else None
+    return table
+
+
+def _figure(summary: Mapping[str, Any], figure: str) -> tuple[float, float, float, bool] | None:
+    name, _, index = figure.partition(".")
+    entry = summary.get(name)
+    if index:
+        seats = summary.get(name) or []
+        entry = seats[int(index)] if int(index) < len(seats) else None
+    if not isinstance(entry, dict):
+        return None
+    if "rate" in entry:
+        if not entry.get("games"):
+            return None
+        low, high = entry["ci95"]
+        return float(entry["rate"]), float(low), float(high), True
+    mean = float(entry["mean"])
+    return mean, mean, mean, False
+
+
+def balance(
+    game_name: str,
+    players: Sequence[int] | None,
     games: int,
     bots: tuple[str, ...] = ("heuristic",),
     seed: int = 0,
     workers: int = 1,
-    expansions: Sequence[bool] = (False, True),
+    variants: Sequence[str] | None = None,
     on_progress: Callable[[int], None] | None = None,
-) -> list[BalanceRow]:
-    """Shadows over Camelot loyal win rate by player count, traitor and expansion."""
-    rows: list[BalanceRow] = []
-    for expansion in expansions:
-        for count in players:
-            if count == 8 and not expansion:
-                continue
-            for traitor in (False, True):
-                options: dict[str, Any] = {"players": count, "no_traitor": not traitor}
-                if expansion:
-                    options["expansion"] = "merlins-company"
-                config = SimulationConfig(
-                    "soc", options, bots, games=games, seed=seed, workers=workers)
-                result = simulate(config, on_progress)
-                entry = result.summary["loyal_win"]
-                low, high = entry["ci95"]
-                rows.append(
-                    BalanceRow(count, traitor, expansion, entry["rate"], low, high, games)
-                )
-    return rows
+) -> list[BalanceCell]:
+    """Answer game ``game_name``'s balance table: one simulation per row and column options.
+
+    ``players`` and ``variants`` narrow the table's rows (``None``: all of them). Columns
+    that share options share their games.
+
+    >>> cells = balance("grail-cup", [3], 2, ("random",))
+    >>> [cell.column for cell in cells][:2], cells[0].games
+    (['first player', 'seat 1'], 2)
+    """
+    table = balance_table(game_name)
+    if table is None:
+        raise ValueError(f"{game_name!r} has no balance table")
+    known = [name for name, _ in table.variants]
+    for name in variants or ():
+        if name not in known:
+            raise ValueError(f"unknown variant {name!r}; {game_name} has {', '.join(known)}")
+    cells: list[BalanceCell] = []
+    for variant, variant_options in table.variants:
+        if variants is not None and variant not in variants:
+            continue
+        for count in players if players is not None else table.players:
+            summaries: dict[str, dict[str, Any] | None] = {}
+            for column in table.columns:
+                options = {**variant_options, **column.options, "players": count}
+                key = json.dumps(options, sort_keys=True, default=str)
+                if key not in summaries:
+                    summaries[key] = _balance_summary(
+                        game_name, options, bots, games, seed, workers, on_progress)
+                summary = summaries[key]
+                found = _figure(summary, column.figure) if summary is not None else None
+                if found is not None:
+                    value, low, high, is_rate = found
+                    cells.append(BalanceCell(
+                        count, variant, column.label, value, low, high, games, is_rate))
+    return cells
+
+
+def _balance_summary(
+    game_name: str,
+    options: dict[str, Any],
+    bots: tuple[str, ...],
+    games: int,
+    seed: int,
+    workers: int,
+    on_progress: Callable[[int], None] | None,
+) -> dict[str, Any] | None:
+    try:
+        registry.load_game(game_name, **{**options, "seed": 0})
+    except InvalidOptionError:
+        return None  # this variant does not allow this player count
+    config = SimulationConfig(game_name, options, bots, games=games, seed=seed, workers=workers)
+    return simulate(config, on_progress).summary

@@ -3,7 +3,8 @@
 ``pendragon games`` lists the installed games (plugins), their pieces and options;
 ``pendragon play GAME`` plays one in the terminal against bots;
 ``pendragon simulate GAME`` plays many games between bots and reports the figures;
-``pendragon balance soc`` prints the designer's table of loyal win rates.
+``pendragon balance <game>`` prints the designer's table of a game (win rates by player
+count and variant).
 
 >>> main(["play", "no-such-game"])
 2
@@ -103,17 +104,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     balance = commands.add_parser(
-        "balance", help="loyal win rate by player count, traitor and expansion"
+        "balance", help="the designer's table of a game: win rates by player count and variant"
     )
-    balance.add_argument("game", choices=("soc",), help="the game (soc)")
+    balance.add_argument("game", help="the game (any game with a balance table)")
     balance.add_argument("--games", type=int, default=200, help="games per cell (default 200)")
     balance.add_argument("--bots", default="heuristic", help="bot on every seat")
-    balance.add_argument("--players", default="3,4,5,6,7", help="player counts, e.g. 3,5,7")
+    balance.add_argument(
+        "--players", default=None, help="player counts, e.g. 3,5,7 (default: the game's)"
+    )
+    balance.add_argument(
+        "--variants", default=None,
+        help="rows to play, e.g. base (default: all; soc: base,merlins-company)",
+    )
     balance.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     balance.add_argument("--workers", type=int, default=1, help="parallel workers (default 1)")
-    balance.add_argument(
-        "--no-expansion", action="store_true", help="base game only (skip Merlin's Company)"
-    )
     return parser
 
 
@@ -324,54 +328,82 @@ def summary_table(summary: dict[str, Any], title: str) -> Table:
         )
     for seat, entry in enumerate(summary["seat_win"]):
         table.add_row(f"seat {seat} wins", _percent(entry))
+    for name, entry in summary.get("bot_win", {}).items():
+        table.add_row(f"a {name} bot wins", _percent(entry))
     reasons = summary["end_reasons"]
     games = max(1, int(summary["games"]))
     for reason, count in reasons.items():
         table.add_row(f"end: {reason or 'none'}", f"{count / games:.1%} ({count})")
-    for key in ("length", "turns", "deaths"):
-        entry = summary.get(key)
-        if isinstance(entry, dict):
-            table.add_row(f"{key} (mean)", f"{entry['mean']:.1f}")
+    shown = {"games", "seat_win", "bot_win", "end_reasons", "loyal_win", "traitor_present",
+             "traitor_win_given_traitor", "traitor_unmasked_given_traitor",
+             "loyal_accusation_precision"}
+    # The game's own figures (its plugin's stats): rates with intervals, then means.
+    for key, entry in summary.items():
+        if key not in shown and isinstance(entry, dict) and "rate" in entry:
+            table.add_row(key.replace("_", " "), _percent(entry))
+    for key, entry in summary.items():
+        if key not in shown and isinstance(entry, dict) and "mean" in entry:
+            table.add_row(f"{key.replace('_', ' ')} (mean)",
+                          f"{entry['mean']:.1f}  (min {entry['min']:g}, max {entry['max']:g})")
     return table
 
 
 def run_balance(args: argparse.Namespace, console: Console) -> int:
-    """The ``balance`` command: loyal win rate by player count, traitor and expansion."""
+    """The ``balance`` command: the game's balance table (``GamePlugin.balance``)."""
     from rich.progress import Progress
 
-    from pendragon.simulate import balance_soc
+    from pendragon.simulate import balance, balance_table
 
+    table_spec = balance_table(args.game)
+    if table_spec is None:
+        having = [name for name in pendragon.registered_games() if balance_table(name) is not None]
+        raise UsageError(
+            f"{args.game!r} has no balance table; games with one: {', '.join(having)}")
     try:
-        counts = [int(p) for p in args.players.split(",") if p.strip()]
+        counts = (None if args.players is None
+                  else [int(p) for p in args.players.split(",") if p.strip()])
     except ValueError:
         raise UsageError(
             f"--players expects numbers separated by commas, got {args.players!r}"
         ) from None
+    variants = (None if args.variants is None
+                else [v.strip() for v in args.variants.split(",") if v.strip()])
     if args.bots not in bot_names():
         raise UsageError(f"unknown bot {args.bots!r}; known bots: {', '.join(bot_names())}")
-    expansions = (False,) if args.no_expansion else (False, True)
-    cells = sum(2 for e in expansions for c in counts if c != 8 or e)
+    if args.games < 1 or args.workers < 1:
+        raise UsageError("--games and --workers must be at least 1")
+    rows = len(variants or table_spec.variants) * len(counts or table_spec.players)
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("balance", total=cells * args.games)
-        rows = balance_soc(
-            counts, args.games, (args.bots,), seed=args.seed, workers=args.workers,
-            expansions=expansions, on_progress=lambda n: progress.advance(task, n),
+        task = progress.add_task("balance", total=None)
+        cells = balance(
+            args.game, counts, args.games, (args.bots,), seed=args.seed, workers=args.workers,
+            variants=variants, on_progress=lambda n: progress.advance(task, n),
         )
+    columns = [c.label for c in table_spec.columns
+               if any(cell.column == c.label for cell in cells)]
+    # Many figures per row (a seat each): percentages without decimals, so a row fits.
+    compact = len(columns) > 4
     table = Table(
-        title=f"Loyal win rate, {args.bots} bots, {args.games} games per cell",
+        title=f"{table_spec.title}; {args.bots} bots, {args.games} games per cell, "
+              f"{'percent, ' if compact else ''}95% intervals ({rows} rows)",
         title_justify="left", box=box.SIMPLE_HEAD,
     )
-    for column in ("players", "expansion", "no traitor", "with traitor"):
-        table.add_column(column)
-    for expansion in expansions:
-        for count in counts:
-            cell = {r.traitor: r for r in rows if r.players == count and r.expansion == expansion}
-            if not cell:
-                continue
-            shown = [
-                f"{cell[t].rate:.1%} [{cell[t].low:.1%}, {cell[t].high:.1%}]" for t in (False, True)
-            ]
-            table.add_row(str(count), "merlins-company" if expansion else "base", *shown)
+    several = len(table_spec.variants) > 1
+    for column in ("players", *(["variant"] if several else []), *columns):
+        table.add_column(column, no_wrap=True)
+    for variant, _ in table_spec.variants:
+        for count in counts or table_spec.players:
+            row = {c.column: c.text(compact) for c in cells
+                   if c.players == count and c.variant == variant}
+            if row:
+                table.add_row(str(count), *([variant] if several else []),
+                              *(row.get(c, "—") for c in columns))
+    # A wide table is printed whole (a pipe or a narrow terminal scrolls, never truncates).
+    needed = 12 + (16 if several else 0) + sum(
+        3 + max(len(label), *(len(c.text(compact)) for c in cells if c.column == label))
+        for label in columns)
+    if console.width < needed:
+        console = Console(highlight=False, width=needed, file=console.file)
     console.print(table)
     return 0
 

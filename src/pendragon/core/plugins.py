@@ -78,10 +78,17 @@ class GamePlugin:
     #: ``(data) -> State``: builds a position from a scenario fixture
     #: (see :mod:`pendragon.scenarios`).
     fixtures: str | None = None
+    #: ``(final_state) -> dict``: the game's own figures of a finished game for the
+    #: simulator (booleans become rates with intervals, numbers means).
+    stats: str | None = None
+    #: A :class:`~pendragon.simulate.BalanceTable`: the designer's questions
+    #: ``pendragon balance <game>`` answers.
+    balance: str | None = None
 
     def pieces(self) -> list[str]:
         """The pieces this plugin provides besides its rules, by field name."""
-        optional = ("heuristic", "rollout", "terminal", "web_adapter", "web_module", "fixtures")
+        optional = ("heuristic", "rollout", "terminal", "web_adapter", "web_module", "fixtures",
+                    "stats", "balance")
         found = [piece for piece in optional if getattr(self, piece) is not None]
         return found + (["environment"] if self.environment is not None else [])
 

@@ -19,4 +19,6 @@ PLUGIN = GamePlugin(
     # cap (a hand of 15 cards reads 1.25), so no finite upper bound is declared.
     environment=Environment(version=1, observation_low=0.0, observation_high=float("inf")),
     fixtures="pendragon.games.soc.rules.fixtures:load_state",
+    stats="pendragon.games.soc.stats:soc_stats",
+    balance="pendragon.games.soc.stats:BALANCE",
 )

@@ -13,4 +13,6 @@ PLUGIN = GamePlugin(
     # Every entry of the observation tensor is a flag or a count scaled into [0, 1].
     environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
     fixtures="pendragon.games.soc_card.rules.fixtures:load_state",
+    stats="pendragon.games.soc_card.stats:soc_card_stats",
+    balance="pendragon.games.soc_card.stats:BALANCE",
 )
