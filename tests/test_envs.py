@@ -32,6 +32,19 @@ from tests.toygame import ToyGame
 
 TOY_SPEC = EnvironmentSpec("toy", 1, -float("inf"), float("inf"))
 
+#: The games and table sizes every library suite runs on: each game of the project, at its
+#: smallest table and at five seats (the card game's smallest is solo play, SCG-SOLO-1).
+CASES = [("soc", 3), ("soc", 5), ("soc-card", 1), ("soc-card", 5), ("grail-cup", 2),
+         ("grail-cup", 5)]
+GAMES = ["soc", "soc-card", "grail-cup"]
+
+
+def _zoo(game: str, **options: Any) -> PendragonAECEnv:
+    """The PettingZoo environment of ``game``, through its generated module."""
+    module = getattr(pendragon.envs, ENVIRONMENTS[game].pettingzoo_name)
+    env: PendragonAECEnv = module.env(**options)
+    return env
+
 
 @pytest.fixture(autouse=True)
 def _quiet_library_warnings() -> Iterator[None]:
@@ -70,18 +83,19 @@ class _CountingEnv(PendragonAECEnv):
         super()._accumulate_rewards()
 
 
-@pytest.mark.parametrize("players", [3, 5])
-def test_pettingzoo_api_test_passes(players: int) -> None:
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_pettingzoo_api_test_passes(game: str, players: int) -> None:
     """PettingZoo's own api_test, over at least one whole game."""
-    assert isinstance(soc_v1.env(players=players), PendragonAECEnv)
-    env = _CountingEnv(ENVIRONMENTS["soc"], players=players)
+    assert isinstance(_zoo(game, players=players), PendragonAECEnv)
+    env = _CountingEnv(ENVIRONMENTS[game], players=players)
     api_test(env, num_cycles=1000)
     assert env.endings >= 1, "api_test's play-through did not reach the end of a game"
 
 
-def test_pettingzoo_seed_test_passes() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_seed_test_passes(game: str) -> None:
     """PettingZoo's own seed_test: two environments with one seed behave identically."""
-    seed_test(lambda: soc_v1.env(players=5), num_cycles=200)
+    seed_test(lambda: _zoo(game, players=5), num_cycles=200)
 
 
 def test_pettingzoo_adapter_is_game_agnostic(toy_registered: type[ToyGame]) -> None:
@@ -141,9 +155,15 @@ def test_observation_is_the_seats_tensor_and_mask() -> None:
     assert first["observation"] is not env.observe(acting)["observation"], "buffer reused"
 
 
-def test_rewards_are_the_returns_at_the_end() -> None:
-    """Zero rewards during play; at the end each agent collects exactly returns()[seat]."""
-    env = soc_v1.env(players=5)
+@pytest.mark.parametrize("game", GAMES)
+def test_rewards_are_the_returns_at_the_end(game: str) -> None:
+    """Zero rewards during play; at the end each agent collects exactly returns()[seat].
+
+    Win or lose: +1 or -1 for each seat in every game (GC-END-1: the one knight to reach
+    the Grail wins, every other loses; SCG-END-6 and SOC-END: each side wins or loses
+    together).
+    """
+    env = _zoo(game, players=5)
     env.reset(seed=21)
     final: dict[str, float] = {}
     chooser = random.Random(1)
@@ -162,6 +182,8 @@ def test_rewards_are_the_returns_at_the_end() -> None:
     returns = state.returns()
     assert final == {f"player_{s}": returns[s] for s in range(5)}
     assert set(returns) <= {-1.0, 1.0}
+    if game == "grail-cup":
+        assert sorted(returns) == [-1.0] * 4 + [1.0]
 
 
 def test_reset_seed_plays_the_game_of_that_seed() -> None:
@@ -234,10 +256,38 @@ def test_options_pass_through_and_unknown_options_raise() -> None:
 
 
 # ---------------------------------------------------------------------------- Gymnasium
-def test_gymnasium_check_env_passes() -> None:
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_gymnasium_check_env_passes(game: str, players: int) -> None:
     """Gymnasium's own checker, on the registered id and on the raw class."""
-    check_env(gymnasium.make(ENVIRONMENTS["soc"].gymnasium_id, players=5).unwrapped)
-    check_env(PendragonGymEnv("soc", seat=2, players=3), skip_render_check=True)
+    check_env(gymnasium.make(ENVIRONMENTS[game].gymnasium_id, players=players).unwrapped)
+    check_env(PendragonGymEnv(game, seat=players - 1, players=players), skip_render_check=True)
+
+
+def test_gymnasium_solo_card_game_is_a_single_agent_episode() -> None:
+    """SCG-SOLO-1: solo play needs no opponents; every decision is the learner's."""
+    env = gymnasium.make(ENVIRONMENTS["soc-card"].gymnasium_id, players=1)
+    observation, info = env.reset(seed=11)
+    assert info["seat"] == 0
+    inner = env.unwrapped
+    assert isinstance(inner, PendragonGymEnv)
+    chooser = random.Random(2)
+    steps, terminated, reward = 0, False, 0.0
+    while not terminated:
+        assert inner.game_state.current_player() == 0
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, reward_, terminated, truncated, _ = env.step(
+            int(legal[chooser.randrange(len(legal))]))
+        reward = float(reward_)
+        assert not truncated
+        steps += 1
+    final = inner.game_state
+    assert reward == final.returns()[0] in (-1.0, 1.0)
+    replay = final.game.new_initial_state()
+    decisions = 0
+    for action in final.history():
+        decisions += replay.current_player() == 0
+        replay.apply_action(action)
+    assert decisions == steps, "a decision of the solo knight was taken for him"
 
 
 def test_gymnasium_adapter_is_game_agnostic(toy_registered: type[ToyGame]) -> None:
@@ -245,10 +295,11 @@ def test_gymnasium_adapter_is_game_agnostic(toy_registered: type[ToyGame]) -> No
     check_env(PendragonGymEnv("toy", seat=1, players=3), skip_render_check=True)
 
 
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("bot", bot_names())
-def test_gymnasium_plays_whole_games_against_every_bot(bot: str) -> None:
+def test_gymnasium_plays_whole_games_against_every_bot(game: str, bot: str) -> None:
     """Every registered bot can fill the other seats; the reward is returns()[seat]."""
-    env = PendragonGymEnv("soc", seat=None, opponents=bot, players=4)
+    env = PendragonGymEnv(game, seat=None, opponents=bot, players=4)
     seats = set()
     episodes = 1 if bot == "ismcts" else 3  # a search bot spends up to ~0.9 s a move
     for episode in range(episodes):
@@ -315,10 +366,10 @@ def test_pyspiel_game_type_and_parameters() -> None:
         pyspiel.load_game("python_pendragon_soc", {"sharing": "random"})
 
 
-@pytest.mark.parametrize("players", [3, 5])
-def test_pyspiel_random_sim_test_with_serialization(players: int) -> None:
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_pyspiel_random_sim_test_with_serialization(name: str, players: int) -> None:
     """OpenSpiel's own random simulation test, serializing at every step."""
-    game = pyspiel.load_game("python_pendragon_soc", {"players": players})
+    game = pyspiel.load_game(spiel_name(name), {"players": players})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
@@ -329,8 +380,23 @@ def test_pyspiel_adapter_is_game_agnostic(toy_registered: type[ToyGame]) -> None
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
-def _spiel_midgame(seed: int, players: int = 5, decisions: int = 30) -> Any:
-    game = pyspiel.load_game("python_pendragon_soc", {"players": players})
+def spiel_name(game: str) -> str:
+    """``python_pendragon_<game>``."""
+    return f"python_pendragon_{game.replace('-', '_')}"
+
+
+#: Decisions into a game that leave it well under way (the card game is short).
+MIDGAME = {"soc": 30, "soc-card": 8, "grail-cup": 20}
+
+
+def _spiel_midgame(seed: int, players: int = 5, game: str = "soc") -> Any:
+    state = _spiel_played(pyspiel.load_game(spiel_name(game), {"players": players}), seed,
+                          MIDGAME[game])
+    assert not state.is_terminal()
+    return state
+
+
+def _spiel_played(game: Any, seed: int, decisions: int) -> Any:
     state = game.new_initial_state()
     chooser = random.Random(seed)
     made = 0
@@ -349,9 +415,10 @@ def _spiel_midgame(seed: int, players: int = 5, decisions: int = 30) -> Any:
     return state
 
 
-def test_pyspiel_views_are_the_seats_observations() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_pyspiel_views_are_the_seats_observations(game: str) -> None:
     """Strings are canonical JSON of observation(seat); tensors are observation_tensor."""
-    state = _spiel_midgame(seed=3)
+    state = _spiel_midgame(seed=3, game=game)
     inner = state.pendragon_state
     strings = set()
     for seat in range(5):
@@ -374,9 +441,10 @@ def test_pyspiel_views_are_the_seats_observations() -> None:
     assert observer.string_from(state, 0) == spiel.canonical_json(inner.observation(None))
 
 
-def test_pyspiel_clone_and_serialization_round_trip() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_pyspiel_clone_and_serialization_round_trip(game: str) -> None:
     """Clones are independent; serialize/deserialize gives back the same state."""
-    state = _spiel_midgame(seed=4)
+    state = _spiel_midgame(seed=4, game=game)
     clone = state.clone()
     assert str(clone) == str(state) and clone.history() == state.history()
     clone.apply_action(clone.legal_actions()[0])
@@ -388,9 +456,10 @@ def test_pyspiel_clone_and_serialization_round_trip() -> None:
     assert back.information_state_string(1) == state.information_state_string(1)
 
 
-def test_pyspiel_resampling_keeps_the_information_state() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_pyspiel_resampling_keeps_the_information_state(game: str) -> None:
     """resample_from_infostate: same view for the player, other hidden cards."""
-    state = _spiel_midgame(seed=6)
+    state = _spiel_midgame(seed=6, game=game)
     player = state.current_player()
     key = state.information_state_string(player)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
@@ -398,12 +467,13 @@ def test_pyspiel_resampling_keeps_the_information_state() -> None:
     assert all(s.information_state_string(player) == key for s in samples)
     assert all(s.legal_actions() == state.legal_actions() for s in samples)
     assert any(str(s) != str(state) for s in samples), "nothing hidden was resampled"
-    assert str(state) == str(_spiel_midgame(seed=6)), "resampling changed the original"
+    assert str(state) == str(_spiel_midgame(seed=6, game=game)), "resampling changed it"
 
 
-def test_openspiel_ismcts_bot_plays_the_game() -> None:
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_ismcts_bot_plays_the_game(name: str) -> None:
     """OpenSpiel's Python IS-MCTS chooses legal moves for a few decisions of a game."""
-    game = pyspiel.load_game("python_pendragon_soc", {"players": 3})
+    game = pyspiel.load_game(spiel_name(name), {"players": 3})
     generator = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=generator)
     bot = ismcts.ISMCTSBot(
