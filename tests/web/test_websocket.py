@@ -138,15 +138,49 @@ def test_a_spectator_cannot_move_or_talk(server: LiveServer) -> None:
 
 
 def test_binary_and_oversized_messages(server: LiveServer) -> None:
+    """A message one character over the limit gets its error and the documented 1009."""
     with server.http() as http:
         created = server.create(http, THREE_HUMANS)
     peer, _ = join(server, created["seats"][0]["token"])
     peer.ws.send(b"\x00\x01")
     assert peer.until(is_type("error"))["code"] == "bad_request"
-    peer.ws.send(json.dumps({"type": "chat", "text": "y" * 9000}))
-    with pytest.raises(ConnectionClosed):
-        for _ in range(20):
-            peer.recv(timeout=5)
+    text = json.dumps({"type": "chat", "text": ""})
+    peer.ws.send(text[:-2] + "y" * (8193 - len(text)) + text[-2:])
+    assert "8192" in peer.until(is_type("error"))["message"]
+    assert closed_code(peer) == 1009
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 3000 + "]" * 3000,
+        '{"type": "ping", "x": ' + "[" * 3000 + "]" * 3000 + "}",
+        '{"type": "move", "version": 0, "action": ' + "9" * 5000 + "}",
+        '{"type": "ping", "n": ' + "7" * 5000 + "}",
+    ],
+    ids=["nested", "nested-field", "long-action", "long-ping-field"],
+)
+def test_deep_nesting_and_huge_numbers_get_an_error_and_the_connection_lives(
+    server: LiveServer, text: str
+) -> None:
+    """Under the size limit, but past Python's recursion or integer-digit limit."""
+    assert len(text) <= 8192
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    peer, _ = join(server, created["seats"][0]["token"])
+    peer.ws.send(text)
+    assert peer.until(is_type("error"))["code"] == "bad_request"
+    peer.send({"type": "ping"})
+    assert peer.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+    peer.close()
+
+
+@pytest.mark.parametrize("text", ['{"type": "hello", "token": ' + "1" * 5000 + "}",
+                                  '{"type": "hello", "token": ' + "[" * 3000 + "]" * 3000 + "}"])
+def test_a_malformed_hello_is_closed_as_documented(server: LiveServer, text: str) -> None:
+    peer = Peer(server.ws_url, None)
+    peer.ws.send(text)
+    assert closed_code(peer) == 4400
 
 
 def test_chat_lines_reach_everyone_as_text(server: LiveServer) -> None:

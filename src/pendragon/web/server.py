@@ -517,7 +517,10 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
             return
         watcher = Watcher(viewer)
         table.attach(watcher)
-        sender = asyncio.get_running_loop().create_task(_send_loop(ws, watcher, manager()))
+        # How the server ends the connection: 4408 unless a message was too big (1009).
+        closing = [4408, "closed by the server"]
+        sender = asyncio.get_running_loop().create_task(
+            _send_loop(ws, watcher, manager(), closing))
         try:
             while True:
                 try:
@@ -526,6 +529,7 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
                     watcher.put(json.dumps({"type": "error", "code": "bad_request",
                                             "message": str(problem)}))
                     if problem.fatal:
+                        closing[:] = [1009, str(problem)]
                         break
                     continue
                 await _handle(table, viewer, watcher, message)
@@ -560,8 +564,13 @@ async def _receive_json(ws: WebSocket) -> dict[str, Any]:
         raise _BadMessage(f"messages are limited to {MAX_WS_MESSAGE} characters", fatal=True)
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
-        raise _BadMessage("a message must be a JSON object") from None
+    except RecursionError:
+        raise _BadMessage("a message may not nest that deep") from None
+    except ValueError as error:  # not JSON, or an integer past Python's digit limit
+        reason = "a message must be a JSON object"
+        if not isinstance(error, json.JSONDecodeError):
+            reason = "a number in the message is too long"
+        raise _BadMessage(reason) from None
     if not isinstance(data, dict):
         raise _BadMessage("a message must be a JSON object")
     return data
@@ -602,7 +611,8 @@ async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
                                 "request": kind}))
 
 
-async def _send_loop(ws: WebSocket, watcher: Watcher, manager: TableManager) -> None:
+async def _send_loop(ws: WebSocket, watcher: Watcher, manager: TableManager,
+                     closing: list[Any]) -> None:
     try:
         while True:
             text, submitted = await watcher.queue.get()
@@ -614,7 +624,7 @@ async def _send_loop(ws: WebSocket, watcher: Watcher, manager: TableManager) -> 
                 metrics.latencies.append(time.perf_counter() - submitted)
     except Exception:  # the connection is gone: the receive loop notices
         return
-    await _close(ws, 4408, "closed by the server")
+    await _close(ws, int(closing[0]), str(closing[1]))
 
 
 async def _close(ws: WebSocket, code: int, reason: str) -> None:
