@@ -160,7 +160,7 @@ def test_rewards_are_the_returns_at_the_end(game: str) -> None:
     """Zero rewards during play; at the end each agent collects exactly returns()[seat].
 
     Win or lose: +1 or -1 for each seat in every game (GC-END-1: the one knight to reach
-    the Grail wins, every other loses; SCG-END-6 and SOC-END: each side wins or loses
+    the Grail wins, every other loses; SCG-END-6 and SOC-END-2: each side wins or loses
     together).
     """
     env = _zoo(game, players=5)

@@ -140,7 +140,8 @@ def test_balance_of_the_card_game_has_its_variants_and_traitor_figures(
 
 
 def test_balance_cells_skip_player_counts_a_variant_refuses() -> None:
-    """Eight knights only with Merlin's Company (MC-SETUP): the base game's cell is empty."""
+    """Eight knights only with Merlin's Company (MC-SETUP-1, VAR-OPTIONS): the base game's cell
+    is left empty."""
     cells = balance("soc", [8], 1, ("random",))
     assert {cell.variant for cell in cells} == {"merlins-company"}
     assert {cell.column for cell in cells} == {"no traitor", "with traitor"}

@@ -354,6 +354,10 @@ class LiveTable:
             "chat_open": self.adapter.chat_open(self.state),
             "can_join": viewer is None and self.adapter.can_add_seat(self.state),
         }
+        if not message["chat_open"]:
+            reason = self.adapter.chat_closed_reason(self.state)
+            if reason is not None:
+                message["chat_closed_reason"] = reason.to_json()
         if self.finished:
             message["returns"] = self.state.returns()
         return message

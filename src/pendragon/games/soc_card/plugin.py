@@ -10,6 +10,9 @@ PLUGIN = GamePlugin(
     name="soc-card",
     rules="pendragon.games.soc_card.rules.game:SocCardGame",
     locale="pendragon.games.soc_card:locale",
+    terminal="pendragon.games.soc_card.terminal:render_soc_card",
+    web_adapter="pendragon.games.soc_card.web:SocCardAdapter",
+    web_module="pendragon.games.soc_card:board.js",
     # Every entry of the observation tensor is a flag or a count scaled into [0, 1].
     environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
     fixtures="pendragon.games.soc_card.rules.fixtures:load_state",

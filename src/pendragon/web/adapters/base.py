@@ -2,16 +2,17 @@
 
 Narration is not here: log lines are the events of ``state.narrate(action, viewer)``,
 worded by the page. An adapter only says what the rules' API cannot: whether the chat is
-open, and how a newcomer is seated mid-game.
+open (and, when a rule of the game closes it, why), and how a newcomer is seated mid-game.
 
 >>> adapter = GameAdapter("chess")
->>> adapter.chat_open(None)
-True
+>>> adapter.chat_open(None), adapter.chat_closed_reason(None)
+(True, None)
 """
 
 from __future__ import annotations
 
 from pendragon.core.api import State
+from pendragon.core.events import Event
 
 
 class GameAdapter:
@@ -27,6 +28,14 @@ class GameAdapter:
     def chat_open(self, state: State | None) -> bool:
         """Whether the table chat is open in ``state`` (a game may silence it)."""
         return True
+
+    def chat_closed_reason(self, state: State | None) -> Event | None:
+        """Why the chat is closed in ``state``: an event of the game's catalog, worded by the
+        page like any other (``None``: no reason given; the page says only that it is closed).
+
+        Asked only while :meth:`chat_open` is false.
+        """
+        return None
 
     def can_add_seat(self, state: State) -> bool:
         """Hook: whether a new player may join ``state`` now with a new seat of his own.

@@ -336,7 +336,11 @@ function chatPanel() {
   if (me() === null) {
     form = el("p", { class: "muted" }, t("table.chat_spectator"));
   } else if (!open) {
-    form = el("p", { class: "muted" }, t("table.chat_closed"));
+    // The game may say why (an event of its catalog, e.g. a rule that forbids talking).
+    const reason = view.message.chat_closed_reason;
+    form = el("p", { class: "muted", "data-testid": "chat-closed" }, reason
+      ? t("table.chat_closed_because", { reason: renderEvent(reason, context().events) })
+      : t("table.chat_closed"));
   } else {
     const input = el("input", { type: "text", maxlength: 500, value: draftChat, placeholder: t("table.chat_placeholder"),
       "aria-label": t("table.chat"), "data-testid": "chat-input" });
