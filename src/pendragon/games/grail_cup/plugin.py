@@ -13,6 +13,9 @@ PLUGIN = GamePlugin(
     # Every entry of observation_tensor is a flag or a value scaled into [0, 1].
     environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
     fixtures="pendragon.games.grail_cup.rules.fixtures:load_state",
+    terminal="pendragon.games.grail_cup.terminal:render_grail_cup",
+    web_adapter="pendragon.games.grail_cup.web:GrailCupAdapter",
+    web_module="pendragon.games.grail_cup:board.js",
     stats="pendragon.games.grail_cup.stats:grail_cup_stats",
     balance="pendragon.games.grail_cup.stats:BALANCE",
 )

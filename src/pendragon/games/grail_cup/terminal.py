@@ -1,0 +1,341 @@
+"""The terminal's drawing of a seat's observation of Grail Cup, in the reader's language.
+
+The input is ``state.observation(seat)`` (``rules/view.py`` documents its fields) and the
+:class:`~pendragon.i18n.Catalog` to speak; every word comes from the catalog (the game's
+``grail-cup.*`` messages, shared with the web page), so the drawing shows nothing the seat
+may not see and speaks the seat's language. Layout: the round (seal, passing direction),
+the track, its legend, the knights in race order, the allies of the round and their
+calling, then the seat's own allies, the draft hand passed to it and the clover tokens it
+knows.
+
+The track is drawn twelve spaces a row, three lines a space: its number, its kind (and the
+clover token on it: ``?`` face down, a mark once the seat knows it), and who stands there
+(knights by seat number in their colours, the leader first on a shared space, or the
+dragon ``▲``).
+
+>>> import pendragon
+>>> from pendragon.i18n import catalog
+>>> from rich.console import Console
+>>> state = pendragon.load_game("grail-cup", players=4, seed=2).new_initial_state()
+>>> while state.current_player() < 0:
+...     state.apply_action(state.sample_chance())
+>>> drafter = state.current_player()
+>>> console = Console(width=100, color_system=None)
+>>> with console.capture() as capture:
+...     console.print(render_grail_cup(state.observation(drafter), catalog("en")))
+>>> text = capture.get()
+>>> "Round 1" in text and "Allies passed to you" in text and "The knights" in text
+True
+>>> with console.capture() as capture:
+...     console.print(render_grail_cup(state.observation(drafter), catalog("cs")))
+>>> "Kolo 1" in capture.get() and "Allies passed" not in capture.get()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from pendragon.core.events import Event, Param, Seat, Term
+from pendragon.i18n import Catalog
+
+NAME = "grail-cup"
+#: Spaces a row of the drawn track.
+ROW = 12
+#: The nine allies by number (GC-ALLY-1); the observation names them by key.
+ALLY_ORDER = (
+    "sorceress", "squire", "merlin", "blacksmith", "dragon-tamer", "princess", "priest",
+    "fairy", "unicorn",
+)
+#: Each seat's colour, as the web table's (``static/js/common.js``), in Rich's names.
+SEAT_STYLES = ("red", "blue", "green", "yellow", "magenta", "cyan", "dark_orange", "grey50")
+#: A space's kind as one glyph (the start spaces show their number instead).
+KIND_GLYPHS = {
+    "trail": "·", "clover": "♣", "village": "⌂", "castle": "♜", "castle-clover": "♜",
+    "church": "✝", "dragon": "■", "finish": "⚑",
+}
+#: Kinds named in the legend, in this order.
+LEGEND_KINDS = ("castle", "church", "village", "clover", "dragon", "finish")
+#: A known clover token's mark on the track (a face-down one is ``?``).
+CLOVER_MARKS = {
+    "boots": "»", "goblin": "«", "dragon-bait": "≈", "fake-grail": "×", "magnet": "∪",
+}
+DRAGON_GLYPH = "▲"
+HIDDEN_MARK = "?"
+
+
+def seat_style(seat: int) -> str:
+    """The Rich style of ``seat``'s knight (the web table's colour of the seat).
+
+    >>> seat_style(0), seat_style(9)
+    ('bold red', 'bold blue')
+    """
+    return "bold " + SEAT_STYLES[seat % len(SEAT_STYLES)]
+
+
+class _Words:
+    """The catalog and the observation together: words for keys, allies, seats, events."""
+
+    def __init__(self, view: Mapping[str, Any], catalog: Catalog) -> None:
+        self.view = view
+        self.catalog = catalog
+        you = view.get("you")
+        self.me: int | None = int(you["seat"]) if isinstance(you, Mapping) else None
+
+    def __call__(self, key: str, **params: str | int) -> str:
+        return self.catalog.text(f"{NAME}.{key}", **params)
+
+    def seat(self, seat: int) -> str:
+        if seat == self.me:
+            return self.catalog.text("term.seat.you")
+        return self.catalog.text("core.seat", n=seat)
+
+    def say(self, key: str, **params: Param) -> str:
+        """The board message ``key`` as an event: seats named, ``.you`` for the reader."""
+        return self.catalog.render(Event(f"{NAME}.{key}", params), self.seat, self.me)
+
+    def ally(self, key: str) -> str:
+        return self.catalog.text(f"{NAME}.ally.{key}")
+
+    def allies(self, keys: Sequence[str]) -> str:
+        return ", ".join(self.ally(k) for k in keys) if keys else self("board.none")
+
+    def clover(self, key: str) -> str:
+        return self.catalog.text(f"{NAME}.clover.{key}")
+
+
+def _knight_marks(w: _Words, seat: int) -> Text:
+    return Text(str(seat), style=seat_style(seat) + (" underline" if seat == w.me else ""))
+
+
+def _cell(w: _Words, space: int, kind: str, on_space: Sequence[int]) -> Text:
+    view = w.view
+    known = view.get("you", {}).get("clovers", {})
+    mine = w.me is not None and int(view["knights"][w.me]["space"]) == space
+    cell = Text(str(space), style="bold" if mine else "dim")
+    cell.append("\n")
+    glyph = kind.removeprefix("start-") if kind.startswith("start-") else KIND_GLYPHS[kind]
+    cell.append(glyph, style="red" if kind == "dragon" else "")
+    if kind in ("clover", "castle-clover"):
+        token = known.get(str(space))
+        cell.append(CLOVER_MARKS[token] if token else HIDDEN_MARK,
+                    style="bold green" if token else "green")
+    cell.append("\n")
+    if view["dragon"] == space:
+        cell.append(DRAGON_GLYPH, style="bold red")
+    for seat in on_space:
+        cell.append_text(_knight_marks(w, seat))
+    return cell
+
+
+def render_track(view: Mapping[str, Any], catalog: Catalog) -> Table:
+    """The track alone: rows of :data:`ROW` spaces, three lines each (number, kind and
+    clover token, who stands there; see the module docstring)."""
+    return _track(_Words(view, catalog))
+
+
+def _track(w: _Words) -> Table:
+    view = w.view
+    kinds: list[str] = view["track"]
+    occupants: dict[int, list[int]] = {}
+    for seat in view["order"]:  # leader first, so a shared space lists the leader first
+        occupants.setdefault(int(view["knights"][seat]["space"]), []).append(seat)
+    grid = Table.grid(padding=(0, 1))
+    for _ in range(ROW):
+        grid.add_column(justify="center", min_width=2)
+    for start in range(0, len(kinds), ROW):
+        row = [_cell(w, space, kinds[space], occupants.get(space, []))
+               for space in range(start, min(start + ROW, len(kinds)))]
+        grid.add_row(*row)
+    return grid
+
+
+def _legend(w: _Words) -> Text:
+    legend = Text(style="dim")
+    for kind in LEGEND_KINDS:
+        legend.append(KIND_GLYPHS[kind], style="red" if kind == "dragon" else "")
+        legend.append(f" {w.catalog.text(f'{NAME}.space.{kind}')}   ")
+    legend.append(f"{HIDDEN_MARK} {w('board.clover-hidden')}   ")
+    for kind in sorted(set(w.view.get("you", {}).get("clovers", {}).values())):
+        legend.append(f"{CLOVER_MARKS[kind]} {w.clover(kind)}   ")
+    legend.append(DRAGON_GLYPH, style="bold red")
+    legend.append(f" {w('board.dragon')}   ")
+    legend.append("0-7 ", style="bold")
+    legend.append(w("board.legend-knights"))
+    return legend
+
+
+def _knights(w: _Words) -> Table:
+    view = w.view
+    table = Table(title=escape(w("board.knights")), title_justify="left", box=box.SIMPLE_HEAD)
+    for column in ("knight", "space", "place", "spears", "allies"):
+        table.add_column(escape(w(f"board.col.{column}")))
+    table.add_column("")
+    for place, seat in enumerate(view["order"], start=1):
+        knight = view["knights"][seat]
+        name = _knight_marks(w, seat)
+        name.append(f" {w.seat(seat)}", style=seat_style(seat))
+        allies = w("board.allies-held", count=int(knight["allies"]))
+        if knight["revealed"]:
+            allies += f" ({w.allies(knight['revealed'])})"
+        marks = []
+        if view["first_player"] == seat:
+            marks.append(w.catalog.text(f"{NAME}.die.seal"))
+        if view["waiting"]["seat"] == seat:
+            marks.append(w("board.to-act"))
+        if view["winner"] == seat:
+            marks.append(w("board.winner"))
+        table.add_row(name, str(knight["space"]), str(place), str(knight["spears"]),
+                      escape(allies), escape(", ".join(marks)))
+    return table
+
+
+def _called(w: _Words) -> str:
+    """Each ally called so far with who held it (public once called, GC-CALL-2)."""
+    allies = w.view["allies"]
+    parts = []
+    for number, key in enumerate(ALLY_ORDER[: int(allies["called"])], start=1):
+        holder = allies["revealed"].get(key)
+        if holder is not None:
+            who = w.seat(int(holder))
+        elif key in allies["aside_up"]:
+            who = w("board.state.aside")
+        else:
+            who = w("board.holder-nobody")
+        parts.append(f"{number} {w.ally(key)}: {who}")
+    return "; ".join(parts)
+
+
+def _round(w: _Words) -> list[RenderableType]:
+    view = w.view
+    allies = view["allies"]
+    head = [w("board.round", n=int(view["round"]))]
+    if view["first_player"] is not None:
+        head.append(w.say("board.seal-holder", seat=Seat(int(view["first_player"]))))
+    if view["direction"]:
+        head.append(w.say("board.direction",
+                          direction=Term(f"{NAME}.direction.{view['direction']}")))
+    lines: list[RenderableType] = [Text("  ".join(head), style="bold")]
+    face_down = int(allies["aside_down"]) + int(allies["random_discard"]) + int(allies["discarded"])
+    aside = [w("board.aside-up", allies=w.allies(allies["aside_up"]))] if allies["aside_up"] else []
+    if face_down:
+        aside.append(w("board.face-down", count=face_down))
+    if aside:
+        lines.append(Text("; ".join(aside)))
+    calling = w("board.called", n=int(allies["called"]))
+    if allies["called"]:
+        calling += f" — {_called(w)}"
+    lines.append(Text(calling))
+    extra = []
+    if view["curse"] is not None and view["sorceress"] is not None:
+        extra.append(w.say("board.curse", ally=Term(f"{NAME}.ally.{view['curse']}"),
+                           seat=Seat(int(view["sorceress"]))))
+    if view["squire_named"] is not None and view["squire"] is not None:
+        extra.append(w.say("board.squire", knight=Seat(int(view["squire_named"])),
+                           seat=Seat(int(view["squire"]))))
+    if view["clover_in_play"]:
+        extra.append(w("board.clover-in-play", clover=w.clover(view["clover_in_play"])))
+    if view["merlin_looked"]:
+        extra.append(w("board.merlin-looked",
+                       spaces=", ".join(str(s) for s in view["merlin_looked"])))
+    if view["seal_rolled_by"] is not None:
+        extra.append(w.say("board.seal-next", seat=Seat(int(view["seal_rolled_by"]))))
+    if view["last_round"]:
+        last = ", ".join(f"{w.ally(k)} ({w.seat(int(s))})" for k, s in view["last_round"].items())
+        extra.append(w("board.last-round", allies=last))
+    lines += [Text(line) for line in extra]
+    lines.append(Text(w("board.dragon-at", space=int(view["dragon"])) + "  "
+                      + w("board.spear-supply", count=int(view["spear_supply"]))))
+    return lines
+
+
+#: :func:`draft_next`'s answer while the seat must still choose the passing direction.
+CHOOSES_DIRECTION = -1
+
+
+def draft_next(view: Mapping[str, Any]) -> int | None:
+    """Where the rest of the allies passed to the drafting seat go once it keeps one
+    (GC-DRAFT-3..6, GC-RULING-2, GC-RULING-3, GC-RULING-17): the neighbour's seat, ``None``
+    when the other card is discarded face down (the last pick), or
+    :data:`CHOOSES_DIRECTION` when the first player is still to choose the direction.
+
+    >>> view = {"you": {"seat": 1}, "players": 4, "direction": "right",
+    ...         "knights": [{"allies": 0}, {"allies": 0}, {"allies": 1}, {"allies": 0}]}
+    >>> draft_next(view)
+    0
+    >>> draft_next({**view, "knights": [{"allies": 1}] * 4})
+    """
+    me = int(view["you"]["seat"])
+    players = int(view["players"])
+    wanted = 2 if players <= 3 else 1  # with 2-3 players everyone drafts two (GC-DRAFT-4)
+    if all(int(view["knights"][s]["allies"]) >= wanted for s in range(players) if s != me):
+        return None
+    step = {"left": 1, "right": -1}.get(view["direction"] or "")
+    if step is None and players > 2:
+        return CHOOSES_DIRECTION
+    return (me + (step or 1)) % players
+
+
+def _draft_hint(w: _Words) -> str:
+    target = draft_next(w.view)
+    if target is None:
+        return w("board.pass-last")
+    if target == CHOOSES_DIRECTION:
+        return w("board.pass-choose")
+    return w.say("board.pass-on", seat=Seat(target))
+
+
+def _private(w: _Words) -> list[RenderableType]:
+    you = w.view["you"]
+    knight = w.view["knights"][w.me]
+    hand = [w.ally(k) + (f" ({w('board.revealed')})" if k in knight["revealed"] else "")
+            for k in you["hand"]]
+    parts: list[RenderableType] = [
+        Text(f"{w('board.your-allies')}: {', '.join(hand) or w('board.none')}", style="bold"),
+    ]
+    if you["packet"]:
+        packet = Table(title=escape(f"{w('board.packet')} — {_draft_hint(w)}"),
+                       title_justify="left", box=box.SIMPLE, show_header=False)
+        packet.add_column(justify="right")
+        packet.add_column(style="bold")
+        packet.add_column()
+        for key in you["packet"]:
+            number = ALLY_ORDER.index(key) + 1
+            text = w.catalog.text(f"{NAME}.ally.{key}.text")
+            packet.add_row(str(number), escape(w.ally(key)), escape(text))
+        parts.append(packet)
+    if you["seen"]:
+        seen = " | ".join(w.allies(packet) for packet in you["seen"])
+        parts.append(Text(f"{w('board.seen')}: {seen}"))
+    if you["clovers"]:
+        known = ", ".join(w("board.clover-at", space=int(space), clover=w.clover(kind))
+                          for space, kind in sorted(you["clovers"].items(),
+                                                    key=lambda item: int(item[0])))
+        parts.append(Text(f"{w('board.known-clovers')}: {known}"))
+    return parts
+
+
+def render_grail_cup(view: Mapping[str, Any], catalog: Catalog) -> RenderableType:
+    """The round, the track and its legend, the knights, the allies' calling, and the
+    seat's own allies, draft hand and known clover tokens (a spectator has none)."""
+    w = _Words(view, catalog)
+    parts: list[RenderableType] = [
+        *_round(w),
+        Text(w("board.track"), style="bold"),
+        _track(w),
+        _legend(w),
+        _knights(w),
+    ]
+    if w.me is not None:
+        parts += _private(w)
+    if view["winner"] is not None:
+        parts.append(Text(w.say("board.result.win", seat=Seat(int(view["winner"])),
+                                n=int(view["round"])), style="bold"))
+    return Group(*parts)
