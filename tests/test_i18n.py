@@ -218,6 +218,36 @@ def test_render_words_seats_terms_nested_events_and_you() -> None:
     )
 
 
+def test_a_reader_named_as_the_object_gets_the_you_object_form() -> None:
+    """SCG-ACCUSE-1 and GC-ALLY-* lines name a second seat: that reader reads "you"."""
+    loyal = Term("soc-card.loyalty.loyal")
+    accuse = Event("soc-card.log.accuse", {"seat": Seat(1), "target": Seat(2), "loyalty": loyal})
+    english = catalog("en")
+    assert english.render(accuse, viewer=2) == "Seat 1 accuses you: you are Loyal."
+    assert english.render(accuse, viewer=1) == "You accuse Seat 2, who is Loyal."
+    assert english.render(accuse, viewer=0) == "Seat 1 accuses Seat 2, who is Loyal."
+    assert english.render(accuse) == "Seat 1 accuses Seat 2, who is Loyal."
+    steal = Event("grail-cup.log.steal", {"seat": Seat(0), "knight": Seat(3)})
+    assert catalog("ru").render(steal, viewer=3) == "Место 0 крадёт у вас копьё."
+    # Accusing oneself is impossible, but a reader who is both subject and object of some
+    # line reads the subject form: ".you" comes before ".you-<name>".
+    both = Event("grail-cup.log.squire-names", {"seat": Seat(2), "knight": Seat(2)})
+    assert english.variant(both, 2) == "grail-cup.log.squire-names.you"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_object_form_names_a_seat_parameter_of_its_message(language: str) -> None:
+    """A ``.you-<name>`` variant belongs to a message that has the placeholder ``{name}``."""
+    table = catalog(language)
+    english = catalog("en")
+    variants = [key for key in table.messages if ".you-" in key]
+    assert variants, "no object forms at all"
+    for key in variants:
+        base, _, name = key.rpartition(".you-")
+        assert base in table.messages, key
+        assert "{" + name + "}" in str(english.messages[base]), key
+
+
 def test_a_plural_header_that_disagrees_with_cldr_is_refused() -> None:
     with pytest.raises(CatalogError, match="stands for"):
         gettext_categories("ru", "nplurals=2; plural=(n != 1);")

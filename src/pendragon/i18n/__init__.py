@@ -10,7 +10,9 @@ plural category of the language (CLDR rules through Babel: Russian, Czech and Po
 need three). A plural message picks its form by its ``count`` parameter.
 
 Placeholders are ``{name}``; the same names must appear in every language. A key ending
-in ``.you`` is the message's variant for a reader who is the event's ``seat``.
+in ``.you`` is the message's variant for a reader who is the event's ``seat``; one ending in
+``.you-<name>`` is its variant for a reader who is the seat parameter ``<name>`` (the object
+of the sentence: "Seat 2 accuses you"), used when the ``.you`` variant does not apply.
 
 >>> english = catalog("en")
 >>> from pendragon.core.events import Event, Seat, Term
@@ -236,14 +238,35 @@ class Catalog:
     ) -> str:
         """``event`` in words; ``seat_name`` words a seat, ``viewer`` picks ``.you`` forms."""
         namer = seat_name or (lambda seat: self.text("core.seat", n=seat))
-        key = event.key
-        subject = event.params.get("seat")
-        if isinstance(subject, Seat) and subject.index == viewer and f"{key}.you" in self:
-            key = f"{key}.you"
+        key = self.variant(event, viewer)
         params = {
             name: self._param(value, namer, viewer) for name, value in event.params.items()
         }
         return self.text(key, **params)
+
+    def variant(self, event: Event, viewer: int | None) -> str:
+        """The key ``event`` is worded with for ``viewer``: its ``.you`` variant when the
+        reader is its ``seat``, else its ``.you-<name>`` variant when the reader is the seat
+        parameter ``<name>``, else its own key (each only if the catalog has it).
+
+        >>> from pendragon.core.events import Event, Seat
+        >>> accused = Event("soc-card.log.accuse", {"seat": Seat(1), "target": Seat(2),
+        ...                                        "loyalty": Term("soc-card.loyalty.loyal")})
+        >>> english = catalog("en")
+        >>> english.variant(accused, 1), english.variant(accused, 2), english.variant(accused, 0)
+        ('soc-card.log.accuse.you', 'soc-card.log.accuse.you-target', 'soc-card.log.accuse')
+        """
+        if viewer is None:
+            return event.key
+        for name, value in event.params.items():
+            if name == "seat" and isinstance(value, Seat) and value.index == viewer:
+                if f"{event.key}.you" in self:
+                    return f"{event.key}.you"
+        for name, value in event.params.items():
+            if name != "seat" and isinstance(value, Seat) and value.index == viewer:
+                if f"{event.key}.you-{name}" in self:
+                    return f"{event.key}.you-{name}"
+        return event.key
 
     def _param(self, value: Param, namer: SeatNamer, viewer: int | None) -> str | int:
         if isinstance(value, Seat):

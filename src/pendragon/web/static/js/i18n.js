@@ -74,19 +74,32 @@ function paramText(value, ctx) {
 }
 
 /**
+ * The key an event is worded with for the reader `me` (as `Catalog.variant` in Python): its
+ * ".you" variant when the reader is its `seat`, else its ".you-<name>" variant when the
+ * reader is the seat parameter `<name>`, else its own key (each only if it exists).
+ */
+export function variantKey(event, me) {
+  const params = event.p || {};
+  if (me === null || me === undefined) return event.k;
+  if (isSeat(params.seat) && params.seat.seat === me && has(`${event.k}.you`)) return `${event.k}.you`;
+  for (const [name, value] of Object.entries(params)) {
+    if (name !== "seat" && isSeat(value) && value.seat === me && has(`${event.k}.you-${name}`)) {
+      return `${event.k}.you-${name}`;
+    }
+  }
+  return event.k;
+}
+
+/**
  * An event in words. `ctx.me` is the reader's seat (null for a spectator): a message's
- * ".you" variant is used when the event's `seat` is the reader and the variant exists.
+ * ".you" or ".you-<name>" variant is used when the reader is its subject or object.
  * `ctx.seatName(n)` words a seat; a term is its message; a nested event is worded the same
  * way; a number stays a number (`count` chooses a plural form).
  */
 export function renderEvent(event, ctx) {
   if (!isEvent(event)) return "";
   const params = event.p || {};
-  let key = event.k;
-  const subject = params.seat;
-  if (isSeat(subject) && ctx.me !== null && ctx.me !== undefined && subject.seat === ctx.me && has(`${key}.you`)) {
-    key = `${key}.you`;
-  }
+  const key = variantKey(event, ctx.me);
   const words = {};
   for (const [name, value] of Object.entries(params)) words[name] = paramText(value, ctx);
   return t(key, words, key);
