@@ -100,7 +100,7 @@ def test_ambushed_is_fought_with_a_strong_hand() -> None:
 
 def test_a_captured_knight_is_freed_with_the_cheapest_special_card() -> None:
     # MC-TRAVEL-CAPTURED, MC-RULING-7: freeing him costs a special card and the special
-    # action; a captive plays nothing but Evil, so it beats drawing cards. New Hope goes,
+    # action; a captive skips his turns, so it beats drawing cards. New Hope goes,
     # the Merlin stays.
     state = _state(
         [{"hand": {"new-hope": 1, "merlin": 1, "fight-2": 1}}, {"captured": True}, {}]
@@ -128,17 +128,17 @@ def test_merlins_card_is_taken_first() -> None:
     assert _choice(state) == "merlin-draw"
 
 
-def test_merlin_to_the_rescue_guards_finished_excalibur() -> None:
-    # MC-W-MERLIN-RESCUE + MC-MERLIN: on a finished quest Merlin stops its black cards
-    # adding siege engines; Excalibur's are the most numerous. (With a full hand: the
-    # special card is the best use of the turn's action.)
+def test_merlin_to_the_rescue_goes_where_the_knights_are() -> None:
+    # MC-W-MERLIN-RESCUE + MC-MERLIN: the figure gives a card a turn to each knight with him
+    # on an open quest and does nothing on a finished one: he goes to the Grail, where two
+    # knights stand, not to the finished Excalibur quest.
     state = _state(
-        [{"hand": {"merlin-to-the-rescue": 1, **_FULL}}, {}, {}],
+        [{"hand": {"merlin-to-the-rescue": 1, **_FULL}}, {"location": "grail"},
+         {"location": "grail"}],
         quests={"excalibur": {"over": True}},
     )
-    assert _choice(state) == "special:merlin-to-the-rescue"
     _play(state, "special:merlin-to-the-rescue")
-    assert _choice(state) == "target:excalibur"
+    assert _choice(state) == "target:grail"
 
 
 # ---------------------------------------------------------------------- white cards

@@ -5,6 +5,7 @@ Each test names the rule IDs of docs/rules/soc-expansion.md it checks.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -113,12 +114,30 @@ def test_three_brave_knights_hide_loyalty_until_six_swords() -> None:
 
 
 def test_squires_start_without_arms() -> None:
-    """VAR-SQUIRES: no coats of arms; a Merlin and 5 cards, life 4 (hard: 3 life, 3 cards)."""
+    """VAR-SQUIRES: no coats of arms; a Merlin and 5 cards, life 4."""
     state = dealt(players=4, squires=True, seed=2)
     assert state.knight == [-1] * 4 and state.life == [4] * 4
     assert all(sum(h) == 6 and h[MERLIN] >= 1 for h in state.hands)
-    hard = dealt(players=4, squires=True, squires_hard=True, seed=2)
-    assert hard.life == [3] * 4 and all(sum(h) == 4 for h in hard.hands)
+
+
+@pytest.mark.parametrize(
+    ("options", "life", "cards"),
+    [
+        ({"squires_hard": True}, 3, 5),  # 003: three lives...
+        ({"squires_cards": 3}, 4, 3),  # ...or fewer white cards
+        ({"squires_hard": True, "squires_cards": 2}, 3, 2),  # 000: three lives and fewer
+        ({"squires_cards": 0}, 4, 0),
+    ],
+)
+def test_harder_squires_take_a_life_or_cards_or_both(
+    options: dict[str, Any], life: int, cards: int
+) -> None:
+    """VAR-SQUIRES, MC-RULING-12: 003 "se třemi životy nebo s menším počtem bílých karet",
+    000 "с 3-мя очками здоровья и меньшим количеством карт"; neither says how many fewer,
+    so the table chooses both the life and the number of cards (besides the Merlin)."""
+    state = dealt(players=4, squires=True, seed=2, **options)  # before the contributions
+    assert state.life == [life] * 4
+    assert all(sum(h) == cards + 1 and h[MERLIN] >= 1 for h in state.hands)
 
 
 @pytest.mark.parametrize(
@@ -127,6 +146,8 @@ def test_squires_start_without_arms() -> None:
         {"players": 9},
         {"players": 8},
         {"players": 5, "squires_hard": True},
+        {"players": 5, "squires_cards": 3},
+        {"players": 5, "squires": True, "squires_cards": 6},
         {"players": 5, "no_traitor": True, "traitor_in_our_midst": True},
         {"players": 4, "three_brave_knights": True},
         {"players": 3, "three_brave_knights": True, "no_traitor": True},
@@ -196,3 +217,32 @@ def test_expansion_knights_have_rule_ids() -> None:
         "MC-KNIGHT-GAHERIS", "MC-KNIGHT-GARETH", "MC-KNIGHT-GERAINT", "MC-KNIGHT-LAMORAK",
         "MC-KNIGHT-OWAIN", "MC-KNIGHT-BEDIVERE", "MC-KNIGHT-BORS", "MC-KNIGHT-CARADOC",
     ]
+
+
+def test_played_black_cards_is_an_option_on_by_default_with_the_expansion() -> None:
+    """MC-PLAYED-BLACK: an optional rule of its own (000: "Правило отыгранных чёрных
+    карт"), "auto" by default (on with the expansion only), offered where options are
+    chosen: `pendragon games`, `--option`, the flags and the lobby's option list."""
+    from rich.console import Console
+
+    from pendragon.cli.main import list_games, parse_option_flags, parse_options
+
+    def played(**options: Any) -> bool:
+        return bool(pendragon.load_game("soc", **options).played_black)  # type: ignore[attr-defined]
+
+    assert not played(players=5) and played(players=5, expansion=MC)
+    assert played(players=5, played_black="on")
+    assert not played(players=5, expansion=MC, played_black="off")
+    with pytest.raises(pendragon.InvalidOptionError):
+        pendragon.load_game("soc", players=5, played_black="yes")
+    assert parse_options("soc", ["played_black=off"]) == {"played_black": "off"}
+    assert parse_option_flags("soc", ["--played-black", "on"]) == {"played_black": "on"}
+    console = Console(width=200, color_system=None)
+    with console.capture() as capture:
+        list_games(console)
+    assert "played_black" in capture.get() and "auto, on, off" in capture.get()
+    # A state saved before the option existed still loads, at the option's default.
+    state = dealt(players=3, expansion=MC, seed=4)
+    data = state.to_dict()
+    del data["options"]["played_black"]
+    assert state.game.deserialize_state(json.dumps(data)).serialize() == state.serialize()

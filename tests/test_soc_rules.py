@@ -204,3 +204,113 @@ def test_relics_cannot_be_passed() -> None:
         state.apply_text(text)
     assert state.excalibur_owner == 0
     assert not any(name.startswith("give-relic") for name in A.CATALOG.names)
+
+
+def _revealed(quest: str, white: list[str], black: list[object], play: str) -> SocState:
+    """Sir Kay (seat 0) on ``quest`` plays the knights' last card: the black cards are
+    revealed and the quest's end waits on his extra card."""
+    side = {"side": "dragon"} if quest == "lancelot" else {}
+    knights: list[dict[str, object]] = [
+        {"knight": "kay", "location": quest, "hand": {play: 1}},
+        {"location": quest} if side else {},
+        {},
+    ]
+    state = load_state(
+        {
+            "players": 3,
+            "knights": knights,
+            "quests": {quest: {"white": white, "black": black, **side}},
+            "turn": {"seat": 0, "phase": "heroic"},
+        }
+    )
+    state.apply_text(f"play:{play}")
+    assert state.observation(None)["waiting"]["decision"] == "kay"
+    return state
+
+
+@pytest.mark.parametrize(
+    ("quest", "white", "play", "first", "second"),
+    [
+        (
+            "black-knight", ["fight-2", "fight-2", "fight-3"], "fight-3",
+            [{"card": "black-knight-5", "face_down_by": 1}, "black-knight-1",
+             {"card": "black-knight-3", "face_down_by": 2}],
+            ["black-knight-1", {"card": "black-knight-3", "face_down_by": 1},
+             {"card": "black-knight-5", "face_down_by": 2}],
+        ),
+        (
+            "lancelot", ["fight-1"] * 3 + ["fight-2"] * 3 + ["fight-4"] * 2, "fight-4",
+            [{"card": "lancelot-7", "face_down_by": 0}, {"card": "lancelot-1", "face_down_by": 1},
+             "lancelot-3", {"card": "lancelot-1", "face_down_by": 2}],
+            [{"card": "lancelot-1", "face_down_by": 2}, "lancelot-1",
+             {"card": "lancelot-3", "face_down_by": 1}, {"card": "lancelot-7", "face_down_by": 0}],
+        ),
+    ],
+)
+def test_the_reveal_order_carries_no_information(
+    quest: str, white: list[str], play: str, first: list[object], second: list[object]
+) -> None:
+    """SOC-RULING-34, SOC-BK-2, SOC-QUEST-8: the black cards are shuffled before they are
+    turned up (003: "k ochraně identity jednotlivých hráčů"; 002: "Игроки должны перемешать
+    черные карты"). The same cards placed in another order, by other knights, give every
+    seat the same view of the reveal, in the rules and in the terminal."""
+    from rich.console import Console
+
+    from pendragon.games.soc.terminal import render_soc
+    from pendragon.i18n import catalog
+
+    one = _revealed(quest, white, first, play)
+    two = _revealed(quest, white, second, play)
+    values = [entry["value"] for entry in one.observation(None)["quests"][quest]["black"]]
+    assert values == sorted(values)
+    console = Console(width=120, color_system=None)
+    for seat in (0, 1, 2, None):
+        assert one.observation(seat) == two.observation(seat), seat
+        if seat is not None:
+            assert one.observation_tensor(seat) == two.observation_tensor(seat)
+        texts = []
+        for state in (one, two):
+            with console.capture() as capture:
+                console.print(render_soc(state.observation(seat), catalog("en")))
+            texts.append(capture.get())
+        assert texts[0] == texts[1], seat
+        assert one.narrate(A.PASS, seat) == two.narrate(A.PASS, seat)
+
+
+def test_an_accused_knight_shows_his_loyalty_card_to_everyone() -> None:
+    """SOC-ACCUSE-2, SOC-ACCUSE-3: the accused shows his card to every player (003:
+    "obviněný rytíř musí okamžitě ukázat svou kartu věrnosti všem hráčům"): every seat's
+    view, the log and the terminal name it, and a resample keeps it."""
+    from rich.console import Console
+
+    from pendragon.games.soc.terminal import render_soc
+    from pendragon.i18n import catalog
+
+    state = load_state({
+        "players": 4,
+        "round_table": {"white": 3, "black": 3},
+        "turn": {"seat": 0, "phase": "heroic"},
+    })
+    accuse = state.string_to_action("accuse:2")
+    for viewer in (0, 1, 2, 3, None):
+        assert state.describe_action(accuse, viewer).endswith(
+            "shows his loyalty card to everyone: Loyal knight."
+            if viewer != 2 else "You show your loyalty card to everyone: Loyal knight."
+        )
+    console = Console(width=140, color_system=None)
+
+    def terminal() -> str:
+        with console.capture() as capture:
+            console.print(render_soc(state.observation(None), catalog("en")))
+        return capture.get()
+
+    assert "Loyal knight" not in terminal()
+    state.apply_action(accuse)
+    assert terminal().count("Loyal knight") == 1
+    for viewer in (0, 1, 3, None):
+        assert state.observation(viewer)["knights"][2]["loyalty"] == "loyal"
+    assert state.observation(1)["knights"][3]["loyalty"] is None
+    for seat in (0, 1, 3):
+        resampled = state.resample_hidden(seat, random.Random(seat))
+        assert resampled.loyalty[2] == 0
+        assert resampled.observation(seat) == state.observation(seat)

@@ -200,11 +200,13 @@ def test_a_seat_never_receives_another_seats_hidden_cards(
     rng = random.Random(11)
 
     def check_page() -> bool:
-        # While the game runs, the seats list shows no other seat's loyalty card.
+        # While the game runs, the seats list shows no other seat's loyalty card, but for
+        # an unmasked traitor's and an accused knight's, shown to everyone (SOC-ACCUSE-2).
         if not game_over(page)() and page.locator("[data-testid=seats] .loyalty-tag").count():
             tags = page.locator("[data-testid=seat-0] .loyalty-tag").count()
             unmasked = page.locator(".knight-status.unmasked").count()
-            assert page.locator(".loyalty-tag").count() <= tags + unmasked
+            shown = page.locator("[data-testid=seats] .loyalty-tag.shown").count()
+            assert page.locator(".loyalty-tag").count() <= tags + unmasked + shown
         return bool(game_over(page)())
 
     click_until(page, rng, check_page)
@@ -321,6 +323,11 @@ def _sample_events(players: int = 4, seed: int = 3) -> list[tuple[dict[str, Any]
             out += [(e.to_json(), viewer) for e in state.narrate(action, viewer)]
         state.apply_action(action)
     out += [({"k": "core.cards", "p": {"count": n}}, None) for n in (1, 2, 5, 21, 22, 25)]
+    # A reader who is a sentence's object (".you-<name>" forms) or its subject and object.
+    accuse = {"k": "soc-card.log.accuse", "p": {"seat": {"seat": 1}, "target": {"seat": 2},
+                                               "loyalty": {"term": "soc-card.loyalty.loyal"}}}
+    names = {"k": "grail-cup.log.squire-names", "p": {"seat": {"seat": 2}, "knight": {"seat": 2}}}
+    out += [(accuse, viewer) for viewer in (None, 0, 1, 2)] + [(names, 2), (names, 0)]
     return out
 
 

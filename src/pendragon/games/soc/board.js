@@ -395,7 +395,13 @@ export function seatBadge(seat, obs, ctx) {
   if (knight.location) parts.push(el("span", { class: "where" }, placeName(ctx, knight.location)));
   if (knight.status !== "in-play") parts.push(el("span", { class: `knight-status ${knight.status}` }, tr(ctx, `soc.status.${knight.status}`)));
   for (const relic of knight.relics) parts.push(el("span", { class: `relic-tag ${relic}` }, tr(ctx, `soc.relic.${relic}`)));
-  if (knight.loyalty) parts.push(el("span", { class: `loyalty-tag ${knight.loyalty}` }, tr(ctx, `soc.loyalty.${knight.loyalty}`)));
+  if (knight.loyalty) {
+    // Another knight's card the rules let this seat see: one shown to everyone (an accused
+    // knight's, SOC-ACCUSE-2), an unmasked traitor's or, after the game, every card.
+    const shown = seat !== obs.seat && knight.status !== "unmasked";
+    parts.push(el("span", { class: `loyalty-tag ${knight.loyalty}${shown ? " shown" : ""}`,
+      title: shown ? tr(ctx, "soc.knights.loyalty_shown") : undefined }, tr(ctx, `soc.loyalty.${knight.loyalty}`)));
+  }
   if (knight.captured) parts.push(el("span", { class: "knight-status captured" }, tr(ctx, "soc.status.captured")));
   if (knight.accusation_used) parts.push(el("span", { class: "muted small" }, tr(ctx, "soc.knights.accused")));
   if (obs.turn.seat === seat && obs.status === "running") parts.push(el("span", { class: "turn-tag" }, tr(ctx, "soc.knights.turn")));

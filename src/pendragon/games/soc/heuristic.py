@@ -801,8 +801,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
                 1.0 if left == 1 and not obs["turn"]["used"] else 0.0)
         if kind == "fight-siege":
             strength = self._siege_strength(hand)
-            if life <= 1 and strength < 8:
-                return -1.0
+            if strength == 0 or (life <= 1 and strength < 8):
+                return -1.0  # a fight without Fight cards is legal, but lost (SOC-RULING-25)
             if strength < 5 and siege < 10:
                 return -1.0
             urgent = max(0, siege - 8) * 2.0
@@ -897,7 +897,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         if kind == "play" and me["location"] == "excalibur":
             return -0.5  # would help the knights
         if kind == "fight-siege":
-            return -1.0 if obs["siege_engines"] < 9 else 0.5
+            strong = self._siege_strength(self._hand(obs)) > 0  # no empty-handed fight
+            return 0.5 if strong and obs["siege_engines"] >= 9 else -1.0
         # Otherwise act like a loyal knight, with a taste for solo quests it can fail quietly.
         score = self._heroic_score(obs, text, texts)
         if kind == "move" and arg in ("black-knight", "lancelot"):

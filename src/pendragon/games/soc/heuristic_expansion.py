@@ -15,10 +15,10 @@ The policies, as a loyal knight plays them:
   destination and Sir Gareth's card on arrival (the base score is asked for through a
   re-entrancy guard, so it follows whatever the base policy does).
 * **Captured knights** (MC-TRAVEL-CAPTURED): freeing one is worth almost any special card
-  (a captured knight plays nothing but his Progression of Evil); the cheapest is spent.
+  (a captured knight skips his turns until freed); the cheapest is spent.
 * **The Merlin figure** (MC-MERLIN): his free card is always taken, first; Merlin to the
-  Rescue sends him to the finished quest whose black cards would add the most siege
-  engines, or to the open quest where most knights stand.
+  Rescue sends him to the open quest where most knights stand (on a finished quest he does
+  nothing).
 * **New white cards**: "?" cards take the missing value on a war, a value that fits the
   combination on a combat quest and 5 in a siege fight (MC-W-FIGHT-ANY); Truce on a war
   about to be lost; Dispel on the worst lasting black card; Tournament and Dragon Slayer as
@@ -80,9 +80,6 @@ _DISPEL_WORTH = {
     "witch-6": 2.0,
     "witch-5": 1.0,
 }
-#: Black cards (base + expansion copies) that belong to each quest: with the quest over,
-#: each one drawn adds a siege engine, unless Merlin stands there (MC-MERLIN).
-_QUEST_BLACKS = {"excalibur": 17, "grail": 20, "lancelot": 11, "black-knight": 11}
 
 
 def card_worth(card: str, hand: dict[str, int]) -> float:
@@ -307,16 +304,15 @@ class MerlinsCompanyPolicy:
 
     @staticmethod
     def _merlin_worth(obs: Obs, quest: str) -> float:
-        """What the Merlin figure does for the knights on ``quest`` (MC-MERLIN)."""
+        """What the Merlin figure does for the knights on ``quest`` (MC-MERLIN): a card a
+        turn for each knight on an open quest; nothing on a finished one."""
         quests = obs["quests"]
         over = {
             "excalibur": bool(quests["excalibur"]["over"]),
             "grail": bool(quests["grail"]["over"]),
             "lancelot": quests["lancelot"]["side"] == "over",
         }
-        if over.get(quest, False):
-            return _QUEST_BLACKS.get(quest, 0) * 0.25
-        if quest == "camelot" or quest not in quests:
+        if over.get(quest, False) or quest == "camelot" or quest not in quests:
             return 0.0
         knights = quests[quest]["knights"]
         return 1.2 * len(knights)
@@ -342,9 +338,9 @@ class MerlinsCompanyPolicy:
             return "stay"
         fights = fight_list(hand)
         siege_then = self._siege_seen().get(obs["seat"], -2)
-        ambushed = bool(fights) and (
-            int(obs["siege_engines"]) == siege_then + 1 or not hand.get("grail", 0)
-        )
+        # Lost! offers "go" only with a Grail card; the Ambush always (SOC-RULING-25), and
+        # it has just added an engine.
+        ambushed = int(obs["siege_engines"]) == siege_then + 1 or not hand.get("grail", 0)
         if ambushed:  # MC-TRAVEL-AMBUSHED: fight the new engine now
             if traitor:
                 return "stay"

@@ -65,7 +65,7 @@ class BlackCardRules(QuestRules):
             self.held_seat = seat
             self.push(T.ARMOR_SECOND, seat, purpose)
             return
-        self.start_black(kind, seat, chain=purpose == Purpose.CHAIN)
+        self.start_black(kind, seat)
 
     def _auto_armor_second(self, seat: int, purpose: int, _c: int) -> None:
         self.push(T.D_ARMOR, seat, purpose)
@@ -74,7 +74,7 @@ class BlackCardRules(QuestRules):
     def _legal_armor(self, seat: int, _purpose: int, _c: int) -> list[int]:
         return sorted({A.CHOOSE_BLACK + kind for kind in self.held})
 
-    def _decide_armor(self, action: int, seat: int, purpose: int, _c: int) -> None:
+    def _decide_armor(self, action: int, seat: int, _purpose: int, _c: int) -> None:
         self.agenda.pop()
         kind = action - A.CHOOSE_BLACK
         self.held.remove(kind)
@@ -84,15 +84,20 @@ class BlackCardRules(QuestRules):
         self.held.clear()
         self.held_seat = -1
         self.limbo.append(kind)
-        self.start_black(kind, seat, chain=purpose == Purpose.CHAIN)
+        self.start_black(kind, seat)
 
-    def start_black(self, kind: int, seat: int, chain: bool) -> None:
-        """Reveal and resolve a drawn card, after the chances to cancel it."""
+    def start_black(self, kind: int, seat: int) -> None:
+        """Reveal and resolve a drawn card, after the chances to cancel it.
+
+        Three Merlins may cancel a special card "только в момент появления карты" (000):
+        every card appears as it is drawn, in Morgan's chain too (SOC-RULING-10, -19), and
+        Excalibur may cancel any card just drawn (SOC-RULING-20).
+        """
         self.cancelled = False
         self.pledges = []
-        self.push(T.BLACK_RESOLVE, kind, seat, int(chain))
+        self.push(T.BLACK_RESOLVE, kind, seat)
         self.push(T.EXCAL_OFFER, kind, seat)
-        if BLACK[kind].special and not chain and not self.vivien:
+        if BLACK[kind].special and not self.vivien:
             # SOC-BLACK-4, SOC-RULING-19: every knight in play is asked, holder or not.
             self.push(T.BLACK_AFTER_POOL, kind, seat)
             for knight in reversed(self.knights_in_play_from(seat)):
@@ -141,7 +146,7 @@ class BlackCardRules(QuestRules):
             self.cancelled = True
 
     # ------------------------------------------------------------------ effects
-    def _auto_resolve(self, kind: int, seat: int, chain: int) -> None:
+    def _auto_resolve(self, kind: int, seat: int, _c: int) -> None:
         if self.cancelled:
             self.cancelled = False
             self.discard_black(kind)
@@ -242,16 +247,16 @@ class BlackCardRules(QuestRules):
     def _for_finished_quest(self, kind: int) -> None:
         """SOC-BLACK-3: a card for a quest that is over adds a siege engine instead.
 
-        With the expansion the card then leaves the game (MC-PLAYED-BLACK), and no engine
-        comes while the Merlin figure stands on that quest (MC-MERLIN).
+        With the played-black-cards rule (on by default with the expansion) the card then
+        leaves the game (MC-PLAYED-BLACK). The Merlin figure standing on that quest changes
+        nothing (MC-MERLIN: no seed says otherwise).
         """
-        if self.game.expansion:
+        if self.game.played_black:
             self.limbo.remove(kind)
             self.black_removed[kind] += 1
         else:
             self.discard_black(kind)
-        if self.merlin_loc != BLACK[kind].quest:
-            self.add_siege(1)
+        self.add_siege(1)
 
     def spend_merlins(self, count: int) -> None:
         """Played Merlin cards are discarded, or leave the game under Morgan's Witch 6."""
@@ -302,8 +307,8 @@ class BlackCardRules(QuestRules):
             self.volunteer = seat
             if kind == MORGAN_2:
                 self.push(T.D_DISCARD, seat, 3)
-            else:
-                self.lose_life(seat, 2)
+            else:  # a volunteer is not obliged to: no Lamorak power (MC-RULING-3)
+                self.lose_life(seat, 2, voluntary=True)
 
     def _auto_morgan_fallback(self, kind: int, drawer: int, _c: int) -> None:
         if self.volunteer < 0:  # nobody volunteered: every knight discards one card

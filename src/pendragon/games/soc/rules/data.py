@@ -113,8 +113,8 @@ class T(enum.IntEnum):
     # automatic
     START_TURN = 60
     END_TURN = 61
-    BLACK_AFTER_POOL = 62  # (card, seat, chain)
-    BLACK_RESOLVE = 63  # (card, seat, chain)
+    BLACK_AFTER_POOL = 62  # (card, seat)
+    BLACK_RESOLVE = 63  # (card, seat)
     DYING = 64
     QUEST_CHECK = 65  # (quest, finisher)
     COMBAT_COMPARE = 66  # (quest, finisher)
@@ -174,7 +174,7 @@ class Purpose(enum.IntEnum):
     HAND = 0  # white: into the seat's hand
     OFFER = 1  # white: revealed for sharing
     PLAY = 2  # black: the drawer plays it
-    CHAIN = 3  # black: played in Morgan's chain (no Merlin pooling)
+    CHAIN = 3  # black: played in Morgan's chain (SOC-B-MORGAN-3)
     HELD = 4  # black: held privately (Armor, Clairvoyance, Percival)
     PEEK = 5  # black: Percival looks at it
 
@@ -221,6 +221,7 @@ class SocData(State):
         "status",
         "loyalty",
         "accused",
+        "loyalty_shown",
         "hands",
         "known",
         "excalibur_owner",
@@ -300,6 +301,8 @@ class SocData(State):
         self.status = [0] * n
         self.loyalty = [-1] * n
         self.accused = [False] * n
+        # A loyalty card shown to every player: an accused knight's (SOC-ACCUSE-2).
+        self.loyalty_shown = [False] * n
         self.hands = [[0] * NUM_WHITE for _ in range(n)]
         # known[(s, p)]: white cards seat s knows seat p holds (count vector).
         self.known: dict[tuple[int, int], list[int]] = {}
@@ -381,10 +384,10 @@ class SocData(State):
         "merlin_loc", "witches", "divine_favor", "siege_won",
     )
     FLAT_LISTS = (
-        "knight", "life", "loc", "status", "loyalty", "accused", "white_deck", "white_discard",
-        "black_deck", "black_top", "black_bottom", "black_discard", "black_discard_unseen",
-        "limbo", "bk_white", "bk_black", "ld_white", "ld_black", "grail_black", "war_figures",
-        "agenda", "offer", "offer_eligible", "contrib", "siege_cards", "pledges", "held", "picks",
-        "answered", "travel_deck", "travel_discard", "black_removed", "white_removed", "captured",
-        "seat_order",
+        "knight", "life", "loc", "status", "loyalty", "accused", "loyalty_shown", "white_deck",
+        "white_discard", "black_deck", "black_top", "black_bottom", "black_discard",
+        "black_discard_unseen", "limbo", "bk_white", "bk_black", "ld_white", "ld_black",
+        "grail_black", "war_figures", "agenda", "offer", "offer_eligible", "contrib",
+        "siege_cards", "pledges", "held", "picks", "answered", "travel_deck", "travel_discard",
+        "black_removed", "white_removed", "captured", "seat_order",
     )

@@ -325,11 +325,9 @@ def _load_turn(state: SocState, turn: Any, first_seat: Any) -> None:
             raise _fail("turn.used", f"unknown heroic action type {name!r}")
         state.used_types |= names[name]
     state.agenda = [(T.END_TURN, seat, 0, 0)]
-    if state.captured[seat]:
-        state.agenda.append((T.D_EVIL, seat, 0, 0))
-    elif state.status[seat] == Status.UNMASKED:
+    if state.status[seat] == Status.UNMASKED:
         state.agenda += [(T.D_TRAITOR_EVIL, seat, 0, 0), (T.D_TRAITOR_TARGET, seat, 0, 0)]
-    else:
+    elif not state.captured[seat]:  # a captured knight's turn is skipped (MC-TRAVEL-CAPTURED)
         state.agenda.append((T.D_HEROIC, seat, 0, 0))
         if phase == "evil":
             state.agenda.append((T.D_EVIL, seat, 0, 0))

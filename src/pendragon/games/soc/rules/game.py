@@ -66,9 +66,21 @@ class SocGame(Game):
             choices=(None, "merlins-company"),
             nullable=True,
         ),
-        OptionSpec("squires", bool, False, "Squire's Challenge: start as squires (VAR-SQUIRES)"),
         OptionSpec(
-            "squires_hard", bool, False, "squires start with 3 life and fewer cards (VAR-SQUIRES)"
+            "played_black",
+            str,
+            "auto",
+            "the played-black-cards rule: a black card for a finished quest leaves the game"
+            " after its siege engine; 'auto' (on with the expansion), 'on' or 'off'"
+            " (MC-PLAYED-BLACK)",
+            choices=("auto", "on", "off"),
+        ),
+        OptionSpec("squires", bool, False, "Squire's Challenge: start as squires (VAR-SQUIRES)"),
+        OptionSpec("squires_hard", bool, False, "squires start with 3 life (VAR-SQUIRES)"),
+        OptionSpec(
+            "squires_cards", int, 5,
+            "white cards a squire starts with besides the Merlin; fewer is harder (VAR-SQUIRES)",
+            minimum=0, maximum=5,
         ),
         OptionSpec(
             "traitor_in_our_midst", bool, False,
@@ -86,12 +98,17 @@ class SocGame(Game):
         self._players = int(self.options["players"])  # type: ignore[arg-type]
         self.random_share = self.options["share"] == "random"
         self.expansion = self.options["expansion"] == "merlins-company"
+        #: MC-PLAYED-BLACK, an optional rule of its own (000: "Правило отыгранных чёрных
+        #: карт"), on by default with the expansion.
+        played_black = self.options["played_black"]
+        self.played_black = played_black == "on" or (played_black == "auto" and self.expansion)
         self.squires = bool(self.options["squires"])
         self.squires_hard = bool(self.options["squires_hard"])
+        squires_cards = int(self.options["squires_cards"])  # type: ignore[arg-type]
         self.three_brave_knights = bool(self.options["three_brave_knights"])
         no_traitor = bool(self.options["no_traitor"])
         midst = bool(self.options["traitor_in_our_midst"])
-        self._check_combination(no_traitor, midst)
+        self._check_combination(no_traitor, midst, squires_cards)
         n = self._players
         #: Whether loyalty cards lie face up (a game without a traitor, VAR-NO-TRAITOR).
         self.open_loyalty = no_traitor
@@ -103,9 +120,10 @@ class SocGame(Game):
         self.knight_pool: tuple[int, ...] = (
             tuple(range(NUM_KNIGHTS)) if self.expansion else BASE_KNIGHTS
         )
-        #: Life and white cards (besides the Merlin) each knight starts with (VAR-SQUIRES).
+        #: Life and white cards (besides the Merlin) each knight starts with: the harder
+        #: Squire's Challenge takes a life, or cards, or both (VAR-SQUIRES, MC-RULING-12).
         self.start_life = 3 if self.squires_hard else 4
-        self.start_cards = 3 if self.squires_hard else 5
+        self.start_cards = squires_cards
         self.white_total = white_counts(expansion=self.expansion)
         self.black_total = black_counts(expansion=self.expansion)
         self._info = GameInfo(
@@ -124,7 +142,7 @@ class SocGame(Game):
             observation_tensor_size=TENSOR_SIZE,
         )
 
-    def _check_combination(self, no_traitor: bool, midst: bool) -> None:
+    def _check_combination(self, no_traitor: bool, midst: bool, squires_cards: int) -> None:
         """Refuse option sets no table could play, with the reason."""
         if self._players == 8 and self.options["expansion"] is None:
             raise InvalidOptionError(
@@ -133,6 +151,8 @@ class SocGame(Game):
             )
         if self.squires_hard and not self.squires:
             raise InvalidOptionError("squires_hard is a harder Squire's Challenge: set squires too")
+        if squires_cards != 5 and not self.squires:
+            raise InvalidOptionError("squires_cards is for the Squire's Challenge: set squires too")
         if no_traitor and midst:
             raise InvalidOptionError(
                 "no_traitor and traitor_in_our_midst contradict each other: choose one"

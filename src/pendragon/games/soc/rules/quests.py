@@ -189,7 +189,7 @@ class QuestRules(Engine):
             plays = []
             if self.hand_size(seat) < 12:  # SOC-RULING-2
                 plays.append(A.DRAW_WHITE)
-            if self.siege and any(hand[k] for k in FIGHTS):  # SOC-RULING-25
+            if self.siege:  # SOC-RULING-55; any number of Fight cards (SOC-RULING-25)
                 plays.append(A.FIGHT_SIEGE)
             return plays
         if location == Location.EXCALIBUR:
@@ -261,9 +261,14 @@ class QuestRules(Engine):
                 self.end_quest(location, True, finisher)
 
     def _begin_combat_end(self, location: int, finisher: int) -> None:
-        """SOC-BK-2: the black cards are revealed; Sir Kay may add one card; compare."""
+        """SOC-BK-2: the black cards are revealed; Sir Kay may add one card; compare.
+
+        They are shuffled before they are turned up, "k ochraně identity jednotlivých
+        hráčů" (003): revealed sorted by card, an order that tells no one who placed which
+        (SOC-RULING-34).
+        """
         blacks = self.bk_black if location == Location.BLACK_KNIGHT else self.ld_black
-        blacks[:] = [code % FACE_DOWN_BASE for code in blacks]
+        blacks[:] = sorted(code % FACE_DOWN_BASE for code in blacks)
         self.kay_bonus = 0
         self.push(T.COMBAT_COMPARE, location, finisher)
         kay = self.seat_of_knight(KAY)

@@ -177,7 +177,7 @@ class SocState(ViewRules):
         self.n += 1
         for name, value in (("knight", -1), ("life", 4), ("loc", Location.CAMELOT),
                             ("status", Status.IN_PLAY), ("loyalty", -1), ("accused", False),
-                            ("contrib", -1), ("captured", False)):
+                            ("loyalty_shown", False), ("contrib", -1), ("captured", False)):
             getattr(self, name).append(value)
         self.hands.append([0] * NUM_WHITE)
         arthur = self.seat_of_knight(0)
@@ -258,7 +258,10 @@ class SocState(ViewRules):
             raise CorruptStateError("not a Shadows over Camelot state (missing format marker)")
         if data.get("format_version") != FORMAT_VERSION:
             raise CorruptStateError(f"unsupported state format {data.get('format_version')!r}")
-        options = {k: v for k, v in data["options"].items() if k != "seed"}
+        # An option added since the state was saved was played at its default.
+        saved = {spec.name: spec.default for spec in game.option_specs}
+        saved.update(data["options"])
+        options = {k: v for k, v in saved.items() if k != "seed"}
         mine = {k: v for k, v in game.options.items() if k != "seed"}
         if options != mine:
             raise CorruptStateError(f"state options {options} differ from the game's {mine}")
@@ -290,7 +293,10 @@ class SocState(ViewRules):
             elif name == "black_discard_unseen" and name not in data:
                 # Saved before the field existed: the whole discard pile counts as seen.
                 state.black_discard_unseen = [0] * NUM_BLACK
-            elif name in ("accused", "captured"):
+            elif name == "loyalty_shown" and name not in data:
+                # Saved before the field existed: no card was shown.
+                state.loyalty_shown = [False] * len(data["accused"])
+            elif name in ("accused", "loyalty_shown", "captured"):
                 flags = data[name]
                 if not isinstance(flags, list) or not all(isinstance(x, bool) for x in flags):
                     raise CorruptStateError(f"{name} must be a list of true/false")
@@ -336,7 +342,8 @@ class SocState(ViewRules):
         """Raise ``CorruptStateError`` unless every card is in exactly one place, etc."""
         n = self.n
         for name in (
-            "knight", "life", "loc", "status", "loyalty", "accused", "contrib", "captured",
+            "knight", "life", "loc", "status", "loyalty", "accused", "loyalty_shown", "contrib",
+            "captured",
         ):
             if len(getattr(self, name)) != n:
                 raise CorruptStateError(f"{name} must have one entry per seat")

@@ -102,11 +102,12 @@ class TurnRules(WhiteCardRules):
         if self.status[seat] == Status.UNMASKED:  # SOC-TRAITOR-2
             self.push(T.D_TRAITOR_EVIL, seat)
             self.push(T.D_TRAITOR_TARGET, seat)
-        elif self.captured[seat]:  # MC-TRAVEL-CAPTURED: Evil, then nothing until freed
-            self.push(T.D_EVIL, seat)
-        else:
+        elif not self.captured[seat]:
             self.push(T.D_HEROIC, seat)
             self.push(T.D_EVIL, seat)
+        # MC-TRAVEL-CAPTURED: a captured knight skips his whole turn, Evil included, until
+        # another knight frees him (000: "Игрок пропускает ход до тех пор, пока кто-нибудь
+        # (но не он сам) не освободит его").
 
     def _auto_end_turn(self, seat: int, _b: int, _c: int) -> None:
         """SOC-TURN-1: play passes clockwise to the next knight still taking turns."""
@@ -348,8 +349,13 @@ class TurnRules(WhiteCardRules):
             self.accuse(seat, action - A.ACCUSE)
 
     def accuse(self, seat: int, target: int) -> None:
-        """SOC-ACCUSE-2, SOC-ACCUSE-3 (two swords under Morgan's Witch 5)."""
+        """SOC-ACCUSE-2, SOC-ACCUSE-3 (two swords under Morgan's Witch 5).
+
+        The accused shows his loyalty card to every player, loyal or not (003: "obviněný
+        rytíř musí okamžitě ukázat svou kartu věrnosti všem hráčům").
+        """
         self.accused[seat] = True
+        self.loyalty_shown[target] = True
         if self.loyalty[target] == Loyalty.TRAITOR:
             self.unmask(target, by_accusation=True)
         elif self.white_swords:
@@ -402,8 +408,8 @@ class TurnRules(WhiteCardRules):
         hand = self.hands[seat]
         if card == LOST:
             return [A.STAY] + ([A.GO] if hand[GRAIL_CARD] else [])
-        if card == AMBUSHED:
-            return [A.STAY] + ([A.GO] if any(hand[k] for k in FIGHTS) else [])
+        if card == AMBUSHED:  # a siege fight, with any number of cards (SOC-RULING-25)
+            return [A.STAY, A.GO]
         return [A.STAY] + [A.PLAY + k for k in FIGHTS if hand[k] >= 2]
 
     def _decide_travel(self, action: int, seat: int, card: int, destination: int) -> None:
@@ -479,11 +485,9 @@ class TurnRules(WhiteCardRules):
 
     # ------------------------------------------------------------------ siege fight
     def _legal_siege(self, seat: int, _rolled: int, _c: int) -> list[int]:
+        # SOC-RULING-25: any number of Fight cards, none included ("libovolný počet").
         hand = self.hands[seat]
-        legal = [A.PLAY + kind for kind in FIGHTS if hand[kind]]
-        if self.siege_cards:
-            legal.append(A.DONE)
-        return legal
+        return [A.PLAY + kind for kind in FIGHTS if hand[kind]] + [A.DONE]
 
     def _decide_siege(self, action: int, seat: int, rolled: int, _c: int) -> None:
         if action != A.DONE:

@@ -127,8 +127,9 @@ class ViewRules(TurnRules):
 
     # ------------------------------------------------------------------ helpers
     def loyalty_visible(self, viewer: int | None, seat: int) -> bool:
-        """Whether ``viewer`` sees ``seat``'s loyalty card."""
-        if self.status[seat] == Status.UNMASKED or self.result:
+        """Whether ``viewer`` sees ``seat``'s loyalty card (an accused knight's is shown to
+        everyone, SOC-ACCUSE-2)."""
+        if self.status[seat] == Status.UNMASKED or self.result or self.loyalty_shown[seat]:
             return True
         if self.game.open_loyalty:
             return True
@@ -497,7 +498,15 @@ class ViewRules(TurnRules):
             return [event("soc.log.pass-card", seat=seat, to=Seat(b))]
         if private and viewer != player:
             return [event("soc.log.choose-card", seat=seat, decision=self.decision_event())]
-        return [event("soc.log.act", seat=seat, action=self.action_event(action))]
+        events = [event("soc.log.act", seat=seat, action=self.action_event(action))]
+        if code == T.D_HEROIC and A.ACCUSE <= action < A.ACCUSE + self.n:
+            # SOC-ACCUSE-2: the accused shows his loyalty card to every player.
+            target = action - A.ACCUSE
+            side = Term(
+                "soc.loyalty." + ("traitor" if self.loyalty[target] == Loyalty.TRAITOR else "loyal")
+            )
+            events.append(event("soc.log.shows-loyalty", seat=Seat(target), loyalty=side))
+        return events
 
     def _chance_event(
         self, code: int, a: int, b: int, action: int, viewer: int | None

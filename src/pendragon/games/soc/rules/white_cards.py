@@ -291,7 +291,10 @@ class WhiteCardRules(BlackCardRules):
 
     # ------------------------------------------------------------------ Convocation
     def _legal_convoke(self, seat: int, _player: int, _c: int) -> list[int]:
-        return [A.ANSWER, A.PASS] if self.status[seat] == Status.IN_PLAY else []
+        # SOC-RULING-27: only a knight away from Camelot can return there.
+        if self.status[seat] != Status.IN_PLAY or self.loc[seat] == Location.CAMELOT:
+            return []
+        return [A.ANSWER, A.PASS]
 
     def _decide_convoke(self, action: int, seat: int, _player: int, _c: int) -> None:
         self.agenda.pop()
@@ -299,15 +302,18 @@ class WhiteCardRules(BlackCardRules):
             self.answered.append(seat)
 
     def _auto_convoke_resolve(self, player: int, _b: int, _c: int) -> None:
-        """SOC-W-CONVOCATION, SOC-RULING-27."""
-        answered = [s for s in self.answered if self.status[s] == Status.IN_PLAY]
+        """SOC-W-CONVOCATION, SOC-RULING-27: one white card for each knight who returns
+        (002: "Для каждого рыцаря вернувшегося в Камелот"), shared among those knights."""
+        returning = [
+            s for s in self.answered
+            if self.status[s] == Status.IN_PLAY and self.loc[s] != Location.CAMELOT
+        ]
         self.answered = []
-        for seat in answered:
-            if self.loc[seat] != Location.CAMELOT:
-                self.leave_location(seat)
-                self.loc[seat] = Location.CAMELOT
-        if answered:
-            self.start_offer(len(answered), answered, player)
+        for seat in returning:
+            self.leave_location(seat)
+            self.loc[seat] = Location.CAMELOT
+        if returning:
+            self.start_offer(len(returning), returning, player)
 
     # ------------------------------------------------------------------ Fate
     def _legal_fate(self, seat: int, _b: int, _c: int) -> list[int]:
