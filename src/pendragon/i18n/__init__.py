@@ -258,14 +258,13 @@ class Catalog:
         """
         if viewer is None:
             return event.key
-        for name, value in event.params.items():
-            if name == "seat" and isinstance(value, Seat) and value.index == viewer:
-                if f"{event.key}.you" in self:
-                    return f"{event.key}.you"
-        for name, value in event.params.items():
-            if name != "seat" and isinstance(value, Seat) and value.index == viewer:
-                if f"{event.key}.you-{name}" in self:
-                    return f"{event.key}.you-{name}"
+        mine = [name for name, value in event.params.items()
+                if isinstance(value, Seat) and value.index == viewer]
+        if "seat" in mine and f"{event.key}.you" in self:
+            return f"{event.key}.you"
+        for name in mine:
+            if name != "seat" and f"{event.key}.you-{name}" in self:
+                return f"{event.key}.you-{name}"
         return event.key
 
     def _param(self, value: Param, namer: SeatNamer, viewer: int | None) -> str | int:

@@ -481,9 +481,13 @@ class ViewRules(TurnRules):
             if action == A.JOIN:
                 return [event("soc.log.join", seat=Seat(self.n))]
             return [event("soc.log.leave", seat=Seat(action - A.LEAVE))]
-        player = self.current_player()
-        if player == TERMINAL:
+        if self.current_player() == TERMINAL:
             return [event("soc.log.game-over")]
+        return self._told(action, viewer) + self._consequences(action)
+
+    def _told(self, action: int, viewer: int | None) -> list[Event]:
+        """The action itself as ``viewer`` may know it (its consequences come after)."""
+        player = self.current_player()
         code, a, b, _c = self.agenda[-1]
         if player == CHANCE:
             return [self._chance_event(code, a, b, action, viewer)]
@@ -507,6 +511,55 @@ class ViewRules(TurnRules):
             )
             events.append(event("soc.log.shows-loyalty", seat=Seat(target), loyalty=side))
         return events
+
+    def _consequences(self, action: int) -> list[Event]:
+        """What ``action`` changes on the table for everyone to see: quests won or lost,
+        swords laid, siege engines, relics, lives and deaths, the end of the game.
+
+        Read from the public view before and after the action (on a copy), so it tells
+        nothing a spectator could not see on the board, in any language.
+        """
+        before = self.observation(None)
+        after_state = self.clone()
+        after_state.apply_action(action)
+        after = after_state.observation(None)
+        out: list[Event] = []
+        white = after["round_table"]["white"] - before["round_table"]["white"]
+        black = after["round_table"]["black"] - before["round_table"]["black"]
+        for quest in _ended_quests(before["quests"], after["quests"]):
+            key = "soc.log.quest-won" if white > 0 else (
+                "soc.log.quest-lost" if black > 0 else "soc.log.quest-over")
+            out.append(event(key, quest=Term(f"soc.place.{quest}")))
+        for count, key in ((white, "white"), (black, "black")):
+            if count:
+                verb = "laid" if count > 0 else "removed"
+                out.append(event(f"soc.log.{key}-swords-{verb}", count=abs(count),
+                                 white=after["round_table"]["white"],
+                                 black=after["round_table"]["black"]))
+        engines = after["siege_engines"] - before["siege_engines"]
+        if engines:
+            verb = "added" if engines > 0 else "removed"
+            out.append(event(f"soc.log.siege-{verb}", count=abs(engines),
+                             total=after["siege_engines"]))
+        for relic, owner in after["relics"].items():
+            if owner != before["relics"][relic]:
+                term = Term(f"soc.relic.{relic}")
+                if isinstance(owner, int):
+                    out.append(event("soc.log.relic-won", seat=Seat(owner), relic=term))
+                elif owner == "lost":
+                    out.append(event("soc.log.relic-lost", relic=term))
+        for old, new in zip(before["knights"], after["knights"], strict=False):
+            change = new["life"] - old["life"]
+            if new["status"] == "dead" and old["status"] != "dead":
+                out.append(event("soc.log.dies", seat=Seat(new["seat"])))
+            elif change:
+                key = "soc.log.life-gained" if change > 0 else "soc.log.life-lost"
+                out.append(event(key, seat=Seat(new["seat"]), count=abs(change),
+                                 left=new["life"]))
+        if after["status"] != before["status"] and after["status"] != "running":
+            out.append(event("soc.log.game-result", result=Term(f"soc.result.{after['status']}"),
+                             reason=Term(f"soc.end.{after['end_reason']}")))
+        return out
 
     def _chance_event(
         self, code: int, a: int, b: int, action: int, viewer: int | None
@@ -586,3 +639,24 @@ class ViewRules(TurnRules):
         """The decision under way: ``soc.decision.<name>`` (``chance``, ``none`` too)."""
         name = self.decision_name()
         return Event("soc.decision." + ("chance" if name.startswith("chance-") else name))
+
+
+def _ended_quests(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The quests whose end the step from ``before`` to ``after`` shows: a quest marked
+    over, Lancelot's side turned, or a quest's cards and figures cleared away."""
+    ended: list[str] = []
+    for quest, old in before.items():
+        new = after[quest]
+        if quest == "camelot":
+            continue
+        over = old.get("over") is False and new.get("over") is True
+        turned = "side" in old and old["side"] != new["side"]
+        cleared = any(old.get(part) for part in _QUEST_PARTS) and not any(
+            new.get(part) for part in _QUEST_PARTS)
+        if over or turned or cleared:
+            ended.append(quest)
+    return ended
+
+
+#: What lies on a quest until it ends: cards, figures, Grail cards.
+_QUEST_PARTS = ("white", "black", "figures", "grail_cards")

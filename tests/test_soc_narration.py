@@ -1,0 +1,85 @@
+"""Shadows over Camelot's log tells the consequences of every action, not only the action:
+quests won and lost, swords laid, siege engines, relics, lives and deaths, the end.
+
+Checked against the public view before and after each action of whole heuristic games
+(issue 17, item 6), so every figure a spectator sees change on the board is narrated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import pendragon
+from pendragon.bots import make_bot
+from pendragon.core.events import Event, Seat, Term
+from pendragon.i18n import catalog
+
+
+def _games() -> list[dict[str, Any]]:
+    return [{"players": 4, "seed": 5}, {"players": 5, "seed": 2},
+            {"players": 6, "seed": 3, "expansion": "merlins-company"}]
+
+
+def _params(events: list[Event], key: str) -> list[dict[str, Any]]:
+    return [e.params for e in events if e.key == key]
+
+
+@pytest.mark.parametrize("options", _games(), ids=lambda o: f"p{o['players']}-s{o['seed']}")
+def test_every_public_change_is_narrated(options: dict[str, Any]) -> None:
+    """SOC-QUEST-2 (lives), SOC-EVIL-3 and SOC-SIEGE-1 (engines), SOC-END-1/-2 (the end):
+    each change of the public board appears in the log line of the action causing it."""
+    game = pendragon.load_game("soc", **options)
+    state = game.new_initial_state()
+    bots = [make_bot("heuristic", seat) for seat in range(game.num_players())]
+    seen = {"quest-won": 0, "quest-lost": 0, "siege-added": 0, "game-result": 0}
+    while not state.is_terminal():
+        action = (state.sample_chance() if state.is_chance_node()
+                  else bots[state.current_player()].step(state))
+        before = state.observation(None)
+        events = state.narrate(action, None)
+        assert events == state.narrate(action, None), "narration is not repeatable"
+        state.apply_action(action)
+        after = state.observation(None)
+        keys = [e.key.removeprefix("soc.log.") for e in events]
+        for name in seen:
+            seen[name] += keys.count(name)
+        for colour in ("white", "black"):
+            change = after["round_table"][colour] - before["round_table"][colour]
+            laid = _params(events, f"soc.log.{colour}-swords-laid")
+            removed = _params(events, f"soc.log.{colour}-swords-removed")
+            assert sum(p["count"] for p in laid) - sum(p["count"] for p in removed) == change
+            for p in laid + removed:
+                assert (p["white"], p["black"]) == (after["round_table"]["white"],
+                                                    after["round_table"]["black"])
+        engines = after["siege_engines"] - before["siege_engines"]
+        added = _params(events, "soc.log.siege-added")
+        gone = _params(events, "soc.log.siege-removed")
+        assert sum(p["count"] for p in added) - sum(p["count"] for p in gone) == engines
+        for old, new in zip(before["knights"], after["knights"], strict=True):
+            if new["status"] == "dead" and old["status"] != "dead":
+                assert {"seat": Seat(new["seat"])} in _params(events, "soc.log.dies")
+            elif new["life"] != old["life"]:
+                key = "life-gained" if new["life"] > old["life"] else "life-lost"
+                assert {"seat": Seat(new["seat"]), "count": abs(new["life"] - old["life"]),
+                        "left": new["life"]} in _params(events, f"soc.log.{key}")
+        if "quest-won" in keys:
+            assert after["round_table"]["white"] > before["round_table"]["white"]
+        if "quest-lost" in keys:
+            assert after["round_table"]["black"] > before["round_table"]["black"]
+    final = state.observation(None)
+    assert seen["game-result"] == 1
+    assert seen["siege-added"] > 0 and seen["quest-won"] + seen["quest-lost"] > 0
+    assert final["status"] in ("loyal-win", "evil-win")
+
+
+def test_the_end_is_told_with_its_result_and_reason_in_every_language() -> None:
+    """SOC-END-2: the last line says who won and why."""
+    result = Event("soc.log.game-result", {"result": Term("soc.result.loyal-win"),
+                                           "reason": Term("soc.end.swords")})
+    assert catalog("en").render(result) == (
+        "The game is over: The loyal knights win: the twelfth sword was laid on the Round Table.")
+    for language in ("ru", "cs", "pl"):
+        words = catalog(language).render(result)
+        assert catalog(language).text("soc.result.loyal-win") in words
