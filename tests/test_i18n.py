@@ -219,7 +219,7 @@ def test_render_words_seats_terms_nested_events_and_you() -> None:
 
 
 def test_a_reader_named_as_the_object_gets_the_you_object_form() -> None:
-    """SCG-ACCUSE-1 and GC-ALLY-* lines name a second seat: that reader reads "you"."""
+    """SCG-ACCUSE-1 and GC-CLOVER-MAGNET name a second seat: that reader reads "you"."""
     loyal = Term("soc-card.loyalty.loyal")
     accuse = Event("soc-card.log.accuse", {"seat": Seat(1), "target": Seat(2), "loyalty": loyal})
     english = catalog("en")
