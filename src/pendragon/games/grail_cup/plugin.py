@@ -10,6 +10,8 @@ PLUGIN = GamePlugin(
     name="grail-cup",
     rules="pendragon.games.grail_cup.rules.game:GrailCupGame",
     locale="pendragon.games.grail_cup:locale",
+    heuristic="pendragon.games.grail_cup.heuristic:GrailCupBot",
+    rollout="pendragon.games.grail_cup.heuristic:rollout_bot",
     # Every entry of observation_tensor is a flag or a value scaled into [0, 1].
     environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
     fixtures="pendragon.games.grail_cup.rules.fixtures:load_state",
