@@ -293,10 +293,11 @@ def test_an_accused_knight_shows_his_loyalty_card_to_everyone() -> None:
     })
     accuse = state.string_to_action("accuse:2")
     for viewer in (0, 1, 2, 3, None):
-        assert state.describe_action(accuse, viewer).endswith(
-            "shows his loyalty card to everyone: Loyal knight."
-            if viewer != 2 else "You show your loyalty card to everyone: Loyal knight."
-        )
+        told = state.describe_action(accuse, viewer)
+        assert ("shows his loyalty card to everyone: Loyal knight." if viewer != 2
+                else "You show your loyalty card to everyone: Loyal knight.") in told
+        # SOC-ACCUSE-2: the false accusation's sword is told after the card.
+        assert told.endswith("1 black sword is laid on the Round Table (2 white, 4 black).")
     console = Console(width=140, color_system=None)
 
     def terminal() -> str:

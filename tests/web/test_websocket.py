@@ -250,14 +250,20 @@ def test_three_humans_play_a_whole_game_over_sockets_seeing_only_their_own(
     for seat, peer in enumerate(peers):
         for raw in peer.raw:
             assert '"seed"' not in raw and '"agenda"' not in raw and '"history"' not in raw
+        shown: set[int] = set()  # accused knights, whose loyalty card all have seen
         for message in peer.received:
             if message["type"] != "state":
                 continue
             observation = message["observation"]
             assert observation["seat"] == seat
+            for line in message["log"]:
+                shown |= {event["p"]["seat"]["seat"] for event in line["events"]
+                          if event["k"] in ("soc.log.shows-loyalty", "soc.log.shows-loyalty.you")}
             for knight in observation["knights"]:
                 if knight["seat"] != seat and knight["loyalty"] is not None:
-                    assert knight["status"] == "unmasked" or observation["status"] != "running"
+                    # SOC-ACCUSE-2: an accused knight shows his card to everyone.
+                    assert (knight["status"] == "unmasked" or knight["seat"] in shown
+                            or observation["status"] != "running")
             for line in message["log"]:
                 for event in line["events"]:
                     params = event["p"]

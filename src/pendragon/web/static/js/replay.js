@@ -38,11 +38,16 @@ function statusText(obs, ctx) {
 }
 
 async function load(target) {
-  version = Math.max(0, Math.min(replay.length, target));
-  if (!cache.has(version)) {
-    cache.set(version, await fetchJson(`/api/replay/${version}`, { headers: { Authorization: `Bearer ${token}` } }));
+  const wanted = Math.max(0, Math.min(replay.length, target));
+  version = wanted;
+  if (!cache.has(wanted)) {
+    const fetched = await fetchJson(`/api/replay/${wanted}`, { headers: { Authorization: `Bearer ${token}` } });
+    cache.set(wanted, fetched);
   }
-  position = cache.get(version);
+  // A quicker click may have asked for another position while this one was on its way:
+  // only the latest request is drawn.
+  if (version !== wanted) return;
+  position = cache.get(wanted);
   render();
 }
 
