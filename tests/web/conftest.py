@@ -15,6 +15,7 @@ pytest.importorskip(
     "fastapi", reason="the web table needs the 'web' extras (pip install -e '.[web]')"
 )
 
+from tests.web.browser import chromium_browser  # noqa: E402
 from tests.web.support import FAST, LiveServer, live_server  # noqa: E402
 
 POSTGRES_ENV = "PENDRAGON_TEST_POSTGRES"
@@ -70,3 +71,10 @@ def server(request: pytest.FixtureRequest,
     else:
         with postgres_schema() as url, live_server(url, FAST) as running:
             yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Chromium for one module of browser tests (``tests/web/browser.py``)."""
+    with chromium_browser() as chromium:
+        yield chromium

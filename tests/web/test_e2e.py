@@ -6,7 +6,6 @@ Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import time
@@ -21,31 +20,13 @@ import pendragon
 from pendragon.bots import make_bot
 from pendragon.core.events import Event
 from pendragon.i18n import catalog
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
 from tests.web.support import ServerProcess, auth
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
-]
-ARTIFACTS = Path(os.environ.get("PENDRAGON_ARTIFACTS", "test-artifacts"))
-#: Longest a whole game may take in these tests.
-GAME_SECONDS = 240
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason="needs Debian's Chromium at /usr/bin/chromium (scripts/system-deps.sh installs it)",
-)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+pytestmark = needs_chromium
 
 
 @pytest.fixture

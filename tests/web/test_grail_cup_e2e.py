@@ -11,35 +11,23 @@ seat's allies and every clover token anyone knew. Screenshots go to ``test-artif
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pendragon.i18n import catalog
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
 from tests.web.support import FAST, LiveServer, auth, live_server
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 NAME = "grail-cup"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
-]
-ARTIFACTS = Path(os.environ.get("PENDRAGON_ARTIFACTS", "test-artifacts"))
-#: Longest a whole game may take in these tests.
-GAME_SECONDS = 240
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason="needs Debian's Chromium at /usr/bin/chromium (scripts/system-deps.sh installs it)",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -47,14 +35,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'tables.sqlite3'}"
     with live_server(url, FAST) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def new_page(browser: Any, locale: str = "en-GB") -> tuple[Any, Any, list[str]]:

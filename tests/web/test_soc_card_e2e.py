@@ -16,7 +16,6 @@ Screenshots go to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,33 +27,17 @@ import pytest
 from pendragon.i18n import catalog
 from pendragon.web.tables import Settings
 from tests.test_soc_card_tables import ListenMostly, Policy, find_seed
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
 from tests.web.support import LiveServer, auth, live_server
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 NAME = "soc-card"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
-ARTIFACTS = Path(os.environ.get("PENDRAGON_ARTIFACTS", "test-artifacts"))
-#: Longest a whole game may take in these tests.
-GAME_SECONDS = 240
 #: The seed of the human's clicking policy.
 POLICY_SEED = 7
 ENGLISH = catalog("en")
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason="needs Debian's Chromium at /usr/bin/chromium (scripts/system-deps.sh installs it)",
-)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+pytestmark = needs_chromium
 
 
 @pytest.fixture

@@ -1,0 +1,44 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright, where screenshots go,
+and how long a whole game may take.
+
+``browser`` (a fixture of ``tests/web/conftest.py``) launches Chromium once per test module;
+a module of browser tests marks itself ``pytestmark = needs_chromium``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+#: Debian's Chromium (``scripts/system-deps.sh`` installs it).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+#: Screenshots of the browser tests (``PENDRAGON_ARTIFACTS`` overrides it).
+ARTIFACTS = Path(os.environ.get("PENDRAGON_ARTIFACTS", "test-artifacts"))
+#: Longest a whole game may take in these tests.
+GAME_SECONDS = 240
+
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason="needs Debian's Chromium at /usr/bin/chromium (scripts/system-deps.sh installs it)",
+)
+
+
+@contextmanager
+def chromium_browser() -> Iterator[Any]:
+    """A headless Chromium, closed afterwards (skips the test without Playwright)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
