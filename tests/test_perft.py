@@ -8,7 +8,6 @@ Regenerate after an intended change with ``python -m tests.test_perft --write [G
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 
 import pendragon
 from pendragon.core.api import State
+from tests.fuzzing import played
 
 PERFT_DIR = Path(__file__).parent / "perft"
 #: Per game: (players, seed, actions into the game from which counting starts, depth, options).
@@ -59,16 +59,7 @@ def key(position: Position) -> str:
 def start(game: str, position: Position) -> State:
     """The position after ``at`` actions: seeded random choices and the state's chance."""
     players, seed, steps, _depth, options = position
-    state = pendragon.load_game(game, players=players, seed=seed, **options).new_initial_state()
-    chooser = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance())
-        else:
-            state.apply_action(chooser.choice(state.legal_actions()))
-    return state
+    return played(pendragon.load_game(game, players=players, seed=seed, **options), steps, seed)
 
 
 def counts_file(game: str) -> Path:
