@@ -1,7 +1,8 @@
 """Quests: what may be played on each, when each ends, and what its end brings.
 
 Rule IDs: SOC-QUEST-*, SOC-BK-*, SOC-LANCELOT-*, SOC-DRAGON-*, SOC-EXCALIBUR-*, SOC-GRAIL-*,
-SOC-WAR-*, SOC-SIEGE-1 and the sharing of rewards (SOC-RULING-1, SOC-RULING-14).
+SOC-WAR-*, SOC-SIEGE-1 and the sharing of rewards (SOC-RULING-1, SOC-RULING-14); a solo
+quest's reward is a private draw instead (SOC-RULING-69).
 """
 
 from __future__ import annotations
@@ -298,6 +299,7 @@ class QuestRules(Engine):
     def end_quest(self, location: int, won: bool, finisher: int) -> None:
         """SOC-QUEST-1..5: clear the board, bring knights home, apply the outcome."""
         present = self.present(location)
+        solo = self.is_solo(location)  # before _advance_board turns Lancelot to the Dragon
         key = self._outcome_key(location)
         outcome = OUTCOMES[key][0 if won else 1]
         self._clear_board(location)
@@ -324,8 +326,12 @@ class QuestRules(Engine):
             self._award_relic(location, finisher, present)
             self.add_swords(outcome.swords + heroism, 0)
             if present and outcome.cards and not self.result:
-                giver = finisher if finisher >= 0 and self.in_play(finisher) else present[0]
-                self.start_offer(outcome.cards, present, giver)
+                if solo and len(present) == 1:
+                    # SOC-RULING-69: the lone winner draws face down; no sharing, no Bors.
+                    self.draw_white(present[0], outcome.cards)
+                else:
+                    giver = finisher if finisher >= 0 and self.in_play(finisher) else present[0]
+                    self.start_offer(outcome.cards, present, giver)
         else:
             self._lose_relic(location)
             for seat in reversed(present):
