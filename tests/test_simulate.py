@@ -184,6 +184,9 @@ def test_card_game_figures_follow_the_accusations_and_the_reveal() -> None:
         assert 0 <= extra["loyal_accusations_correct"] <= extra["loyal_accusations"]
         if extra["traitor_unmasked"]:
             assert extra["traitor_present"]
+        # SCG-ACCUSE-3: a loyal accusation that hits a traitor unmasks him.
+        if extra["loyal_accusations_correct"]:
+            assert extra["traitor_unmasked"]
     assert any(r.extra["loyal_accusations"] for r in result.records)
     solo = simulate(SimulationConfig("soc-card", {"players": 1}, ("random",), games=3, seed=3))
     assert not any(r.extra["traitor_present"] for r in solo.records)

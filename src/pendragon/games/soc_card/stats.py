@@ -2,7 +2,7 @@
 
 ``soc_card_stats`` reads a finished game (every loyalty card is public at the end,
 SCG-END-2) and its record: who won, whether a traitor was dealt, won, or was unmasked by an
-accusation (SCG-ACCUSE-*), the loyal players' accusations and how many hit a traitor, the
+accusation (SCG-ACCUSE-3), the loyal players' accusations and how many hit a traitor, the
 swords and the turns.
 
 >>> from pendragon.simulate import _finished
@@ -27,6 +27,7 @@ def soc_card_stats(final: State) -> dict[str, Any]:
     traitors = [seat for seat, loyalty in enumerate(loyalties) if loyalty == "traitor"]
     loyal_win = public["status"] == "loyal-win"
     loyal_accusations = correct = traitor_accusations = 0
+    unmasked = False
     replay = final.game.new_initial_state()
     for action in final.history():
         actor = replay.current_player()
@@ -34,6 +35,7 @@ def soc_card_stats(final: State) -> dict[str, Any]:
             # Loyalties as they stood at the accusation (Vivien may swap cards later).
             accuser = replay.observation(actor)["you"]["loyalty"]
             accused = replay.observation(action - ACCUSE)["you"]["loyalty"]
+            unmasked = unmasked or accused == "traitor"
             if accuser == "traitor":
                 traitor_accusations += 1
             else:
@@ -44,7 +46,9 @@ def soc_card_stats(final: State) -> dict[str, Any]:
         "loyal_win": loyal_win,
         "traitor_present": bool(traitors),
         "traitor_win": bool(traitors) and not loyal_win,
-        "traitor_unmasked": any(public["seats"][seat]["accused"] for seat in traitors),
+        # A seat's "accused" flag says it has made its accusation; a traitor is unmasked
+        # when an accusation names him (SCG-ACCUSE-3).
+        "traitor_unmasked": unmasked,
         "turns": public["turn"],
         "white_swords": public["swords"]["white"],
         "black_swords": public["swords"]["black"],
