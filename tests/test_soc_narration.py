@@ -83,3 +83,29 @@ def test_the_end_is_told_with_its_result_and_reason_in_every_language() -> None:
     for language in ("ru", "cs", "pl"):
         words = catalog(language).render(result)
         assert catalog(language).text("soc.result.loyal-win") in words
+
+
+def test_evil_wins_alone_when_no_traitor_sat_at_the_table() -> None:
+    """SOC-END-1 with VAR-NO-TRAITOR: nobody betrayed the table, so the result names no
+    traitor (issue 17, item 8), in the log, the terminal and (board.js) the page."""
+    from rich.console import Console
+
+    from pendragon.games.soc.terminal import render_soc
+
+    game = pendragon.load_game("soc", players=3, seed=4, no_traitor=True)
+    state = game.new_initial_state()
+    bots = [make_bot("random", seat) for seat in range(3)]
+    last: list[Event] = []
+    while not state.is_terminal():
+        action = (state.sample_chance() if state.is_chance_node()
+                  else bots[state.current_player()].step(state))
+        last = state.narrate(action, None)
+        state.apply_action(action)
+    view = state.observation(0)
+    assert view["status"] == "evil-win"  # random bots lose
+    result = [e for e in last if e.key == "soc.log.game-result"][0]
+    assert result.params["result"] == Term("soc.result.evil-win-alone")
+    console = Console(width=140, color_system=None, record=True)
+    console.print(render_soc(view, catalog("en")))
+    text = console.export_text()
+    assert "Evil wins" in text and "traitor) win" not in text

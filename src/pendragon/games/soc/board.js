@@ -59,7 +59,9 @@ export function actionGroup(text, obs, ctx) {
 // ------------------------------------------------------------------ result
 export function resultText(obs, ctx) {
   if (obs.status === "running") return "";
-  const result = tr(ctx, `soc.result.${obs.status}`, {}, obs.status);
+  // Evil without a traitor at the table wins alone (as rules/view.py result_key says).
+  const alone = obs.status === "evil-win" && !(obs.knights || []).some((k) => k.loyalty === "traitor");
+  const result = tr(ctx, `soc.result.${alone ? "evil-win-alone" : obs.status}`, {}, obs.status);
   const reason = obs.end_reason ? tr(ctx, `soc.end.${obs.end_reason}`, {}, obs.end_reason) : "";
   const swords = tr(ctx, "soc.result.swords", { white: obs.round_table.white, black: obs.round_table.black });
   return [result, reason, swords].filter(Boolean).join(" — ");

@@ -36,6 +36,7 @@ from rich.text import Text
 
 from pendragon.cli.render import render_generic
 from pendragon.games.soc.rules.quests import EXCALIBUR_HOME, GRAIL_SPOTS
+from pendragon.games.soc.rules.view import result_key
 from pendragon.i18n import Catalog
 
 #: Swords on the Round Table, siege engines that lose the game, life on a die.
@@ -126,7 +127,7 @@ def _headline(w: _Words) -> Text:
         text.append(w("soc.table.turn", n=number, who=who, left=turn.get("actions_left", 0)),
                     style="bold")
     if view.get("status", "running") != "running":
-        result = w.term("result", view["status"])
+        result = w.term("result", result_key(view))
         reason = view.get("end_reason") or ""
         over = (
             w("soc.term.over_reason", result=result, reason=w.term("end", reason))

@@ -30,6 +30,7 @@ rotated so the observer is block 0; see :data:`TENSOR_LAYOUT`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pendragon.core.api import CHANCE, TERMINAL
@@ -557,7 +558,7 @@ class ViewRules(TurnRules):
                 out.append(event(key, seat=Seat(new["seat"]), count=abs(change),
                                  left=new["life"]))
         if after["status"] != before["status"] and after["status"] != "running":
-            out.append(event("soc.log.game-result", result=Term(f"soc.result.{after['status']}"),
+            out.append(event("soc.log.game-result", result=Term(f"soc.result.{result_key(after)}"),
                              reason=Term(f"soc.end.{after['end_reason']}")))
         return out
 
@@ -660,3 +661,17 @@ def _ended_quests(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 #: What lies on a quest until it ends: cards, figures, Grail cards.
 _QUEST_PARTS = ("white", "black", "figures", "grail_cards")
+
+
+def result_key(view: Mapping[str, Any]) -> str:
+    """The result of a public view as a message key's last part: ``loyal-win``,
+    ``evil-win``, or ``evil-win-alone`` when evil won with no traitor at the table.
+
+    >>> result_key({"status": "evil-win", "knights": [{"loyalty": "loyal"}]})
+    'evil-win-alone'
+    """
+    status = str(view["status"])
+    knights = view.get("knights", [])
+    if status == "evil-win" and not any(k.get("loyalty") == "traitor" for k in knights):
+        return "evil-win-alone"
+    return status
