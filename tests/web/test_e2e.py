@@ -244,6 +244,8 @@ def test_a_server_restarted_mid_game_resumes_and_the_game_finishes(
         first.kill()
     page.wait_for_selector("[data-testid=connection]:has-text('Disconnected'), "
                            "[data-testid=connection]:has-text('Reconnecting')")
+    # While the server is down the header does not invite a move it could not send.
+    assert "Your turn" not in page.locator("[data-testid=status]").inner_text()
     shot(page, "e2e-restart-down")
     second = ServerProcess(database, port=port).start()
     try:

@@ -364,8 +364,11 @@ function header() {
   const ctx = context();
   const message = view.message;
   let status = t(`table.connection_${view.connection}`);
-  if (message) {
-    status = message.legal.length && !message.finished
+  // Without a live connection a move cannot be sent: say so rather than "Your turn".
+  const live = view.connection === "online";
+  const myTurn = Boolean(live && message && message.legal.length && !message.finished);
+  if (message && (live || message.finished)) {
+    status = myTurn
       ? t("table.your_turn", { what: renderEvent(message.decision, ctx.events) })
       : waitingText(message, ctx);
   }
@@ -374,7 +377,7 @@ function header() {
     el("a", { href: "/", class: "home" }, t("app.title")),
     el("span", { class: "game-name" }, t(`game.${view.info.game}`, {}, view.info.game)),
     el("span", { class: "role", "data-testid": "role" }, role),
-    el("span", { class: `status ${message && message.legal.length ? "your-turn" : ""}`, "data-testid": "status" }, status),
+    el("span", { class: `status ${myTurn ? "your-turn" : ""}`, "data-testid": "status" }, status),
     el("div", { class: "spacer" }),
     el("span", { class: `connection ${view.connection}`, "data-testid": "connection" }, t(`table.connection_${view.connection}`)),
     languageSwitcher(render));
