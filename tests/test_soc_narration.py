@@ -109,3 +109,21 @@ def test_evil_wins_alone_when_no_traitor_sat_at_the_table() -> None:
     console.print(render_soc(view, catalog("en")))
     text = console.export_text()
     assert "Evil wins" in text and "traitor) win" not in text
+
+
+def test_every_literal_key_of_the_board_module_exists_in_every_language() -> None:
+    """soc's board.js words only keys its catalogs hold ("your turn" on one's own badge
+    included, issue 17 item 8)."""
+    import re
+    from pathlib import Path
+
+    from pendragon.i18n import LANGUAGES
+
+    source = (Path(pendragon.__file__).resolve().parent / "games" / "soc" / "board.js").read_text(
+        "utf-8")
+    literal = set(re.findall(r'"(soc\.[a-z0-9_.-]+[a-z0-9_])"', source))
+    assert {"soc.knights.turn", "soc.knights.turn.you"} <= literal
+    literal.add("soc.result.evil-win-alone")  # completed at run time
+    for language in LANGUAGES:
+        words = catalog(language)
+        assert sorted(k for k in literal if k not in words) == [], language

@@ -406,7 +406,10 @@ export function seatBadge(seat, obs, ctx) {
   }
   if (knight.captured) parts.push(el("span", { class: "knight-status captured" }, tr(ctx, "soc.status.captured")));
   if (knight.accusation_used) parts.push(el("span", { class: "muted small" }, tr(ctx, "soc.knights.accused")));
-  if (obs.turn.seat === seat && obs.status === "running") parts.push(el("span", { class: "turn-tag" }, tr(ctx, "soc.knights.turn")));
+  if (obs.turn.seat === seat && obs.status === "running") {
+    const key = seat === obs.seat ? "soc.knights.turn.you" : "soc.knights.turn";
+    parts.push(el("span", { class: "turn-tag" }, tr(ctx, key)));
+  }
   return el("span", { class: "knight" }, parts);
 }
 
