@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from pendragon.core.api import State
+from pendragon.core.errors import GameOverError
 
 
 @runtime_checkable
@@ -21,3 +22,18 @@ class Bot(Protocol):
     def step(self, state: State) -> int:
         """The action id to play in ``state`` (which the bot must not modify)."""
         ...
+
+
+def to_act(state: State) -> tuple[int, list[int]]:
+    """Who acts in ``state`` (``CHANCE`` at a chance node) and the legal actions: how every
+    bot's ``step`` begins. A finished game raises :class:`GameOverError`.
+
+    >>> import pendragon
+    >>> state = pendragon.load_game("soc", players=3, seed=1).new_initial_state()
+    >>> to_act(state)[0] == pendragon.CHANCE
+    True
+    """
+    legal = state.legal_actions()
+    if not legal:
+        raise GameOverError("the game is over; there is no action to choose")
+    return state.current_player(), legal

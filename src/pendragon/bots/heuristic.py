@@ -19,9 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from pendragon.bots.base import Bot
+from pendragon.bots.base import Bot, to_act
 from pendragon.core.api import CHANCE, State
-from pendragon.core.errors import GameOverError
 from pendragon.core.plugins import plugin_for
 
 
@@ -58,10 +57,7 @@ class OnePlyBot:
 
     def step(self, state: State) -> int:
         """A winning action if one exists, else a random one that does not lose at once."""
-        legal = state.legal_actions()
-        if not legal:
-            raise GameOverError("the game is over; there is no action to choose")
-        seat = state.current_player()
+        seat, legal = to_act(state)
         if seat == CHANCE or len(legal) == 1:
             return legal[0] if seat != CHANCE else state.sample_chance()
         safe: list[int] = []

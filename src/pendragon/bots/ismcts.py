@@ -37,11 +37,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pendragon.bots.base import Bot
+from pendragon.bots.base import Bot, to_act
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import rng
 from pendragon.core.api import CHANCE, State
-from pendragon.core.errors import GameOverError
 
 #: Evaluation of a non-terminal position: one value per seat in [-1, 1].
 Evaluator = Callable[[State], list[float]]
@@ -218,10 +217,7 @@ class ISMCTSBot:
     # ------------------------------------------------------------------ decision
     def step(self, state: State) -> int:
         """The policy's action, unless the search shows a better one with confidence."""
-        legal = state.legal_actions()
-        if not legal:
-            raise GameOverError("the game is over; there is no action to choose")
-        seat = state.current_player()
+        seat, legal = to_act(state)
         if seat == CHANCE:
             return state.sample_chance()
         self.last_search = None

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
+from pendragon.bots.base import to_act
 from pendragon.core.api import State
-from pendragon.core.errors import GameOverError
 
 
 class RandomBot:
@@ -37,9 +37,7 @@ class RandomBot:
 
         Raises :class:`~pendragon.core.errors.GameOverError` at a terminal state.
         """
-        legal = state.legal_actions()
-        if not legal:
-            raise GameOverError("the game is over; there is no action to choose")
+        _seat, legal = to_act(state)
         return legal[self._generator.randrange(len(legal))]
 
     def __repr__(self) -> str:

@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from pendragon.bots.base import to_act
 from pendragon.core.api import CHANCE, State
-from pendragon.core.errors import GameOverError
 
 #: Copies of each value in the deck, the highest value.
 COPIES = 4
@@ -47,10 +47,7 @@ class SwordStoneBot:
 
     def step(self, state: State) -> int:
         """The chosen action id for the seat to act."""
-        legal = state.legal_actions()
-        if not legal:
-            raise GameOverError("the game is over; there is no action to choose")
-        seat = state.current_player()
+        seat, legal = to_act(state)
         if seat == CHANCE:
             return state.sample_chance()
         view = state.observation(seat)

@@ -51,8 +51,8 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
+from pendragon.bots.base import to_act
 from pendragon.core.api import CHANCE, State
-from pendragon.core.errors import GameOverError
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import (
     ALLY_KEYS,
@@ -503,10 +503,7 @@ class GrailCupBot:
     # .................................................................. entry point
     def step(self, state: State) -> int:
         """The chosen action id for the seat to act (it reads only that seat's view)."""
-        legal = state.legal_actions()
-        if not legal:
-            raise GameOverError("the game is over; there is no action to choose")
-        seat = state.current_player()
+        seat, legal = to_act(state)
         if seat == CHANCE:
             return state.sample_chance()
         obs = state.observation(seat)

@@ -26,6 +26,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from pendragon.bots.base import to_act
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.heuristic_expansion import (
     MerlinsCompanyPolicy,
@@ -268,10 +269,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     # ------------------------------------------------------------------ entry point
     def step(self, state: State) -> int:
         """The action for the seat to act in ``state``."""
-        legal = state.legal_actions()
-        if not legal:
-            raise ValueError("no legal action: the game is over")
-        seat = state.current_player()
+        seat, legal = to_act(state)
         if seat == CHANCE:
             return state.sample_chance()
         if len(legal) == 1:

@@ -64,8 +64,9 @@ from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any
 
+from pendragon.bots.base import to_act
 from pendragon.core.api import CHANCE, State
-from pendragon.core.errors import GameOverError, PendragonError
+from pendragon.core.errors import PendragonError
 from pendragon.games.soc_card.rules.actions import CATALOG
 from pendragon.games.soc_card.rules.cards import (
     CARD_QUEST,
@@ -857,10 +858,7 @@ class SocCardHeuristicBot:
     # ------------------------------------------------------------------ entry point
     def step(self, state: State) -> int:
         """The action for the seat to act in ``state`` (which is not modified)."""
-        legal = state.legal_actions()
-        if not legal:
-            raise GameOverError("the game is over; there is no action to choose")
-        seat = state.current_player()
+        seat, legal = to_act(state)
         if seat == CHANCE:
             return state.sample_chance()
         obs = state.observation(seat)
