@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,25 +23,41 @@ MIDGAME = played(GAME, 60, seed=5)
 SERIALIZED = MIDGAME.serialize()
 
 
+#: A mid-game position of every game: the fuzzing of serialized states all games share.
+MIDGAMES = {
+    "soc": MIDGAME,
+    "soc-card": played(pendragon.load_game("soc-card", players=4, seed=5, knights_relief=True,
+                                           promos=True), 25, seed=5),
+    "grail-cup": played(pendragon.load_game("grail-cup", players=4, seed=5), 75, seed=75),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MIDGAMES))
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=300))
-def test_deserialize_random_text(text: str) -> None:
-    """A broken file gets a clear error (CorruptStateError), nothing else."""
-    refused_or(GAME.deserialize_state, text)
+def test_deserialize_random_text(name: str, text: str) -> None:
+    """A broken file gets a clear error (CorruptStateError), nothing else, in every game."""
+    refused_or(MIDGAMES[name].game.deserialize_state, text)
 
 
+@pytest.mark.parametrize("name", sorted(MIDGAMES))
 @settings(max_examples=300, deadline=None)
 @given(st.data())
-def test_deserialize_mutated_state(data: st.DataObject) -> None:
-    """Changing one field of a real serialized state: valid, or refused with a message."""
-    parsed: dict[str, Any] = json.loads(SERIALIZED)
+def test_deserialize_mutated_state(name: str, data: st.DataObject) -> None:
+    """Changing one field of a real serialized state: valid and usable (every seat's view
+    included), or refused with a message."""
+    midgame = MIDGAMES[name]
+    parsed: dict[str, Any] = json.loads(midgame.serialize())
     key = data.draw(st.sampled_from(sorted(parsed)))
     parsed[key] = data.draw(json_values)
-    state = refused_or(GAME.deserialize_state, json.dumps(parsed))
+    state = refused_or(midgame.game.deserialize_state, json.dumps(parsed))
     if state is None:
         return
     state.check_invariants()  # type: ignore[attr-defined]
     state.legal_actions()
+    for seat in [None, *range(state.game.num_players())]:
+        state.observation(seat)
+    state.observation_tensor(0)
 
 
 @settings(max_examples=300, deadline=None)
