@@ -78,7 +78,9 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
 def game_stats(game_name: str) -> Callable[[State], dict[str, Any]] | None:
     """The game's own figures of a finished game (``GamePlugin.stats``), if it has any.
 
-    >>> sorted(game_stats("soc")(_finished("soc", players=3)))[:3]
+    >>> game = registry.load_game("soc", players=3, seed=1)
+    >>> final = play_game(game, [make_bot("random", seat) for seat in range(3)])
+    >>> sorted(game_stats("soc")(final))[:3]
     ['black_swords', 'deaths', 'loyal_accusations']
     >>> game_stats("no-such-game") is None
     True
@@ -88,11 +90,6 @@ def game_stats(game_name: str) -> Callable[[State], dict[str, Any]] | None:
         plugin.load("stats") if plugin is not None else None)
     return hook
 
-
-def _finished(game_name: str, **options: Any) -> State:
-    """A game played to the end by random bots (for the examples)."""
-    game = registry.load_game(game_name, **{**options, "seed": options.get("seed", 1)})
-    return play_game(game, [make_bot("random", s) for s in range(game.num_players())])
 
 
 @dataclass(frozen=True, slots=True)

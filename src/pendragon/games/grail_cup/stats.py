@@ -3,8 +3,12 @@
 ``grail_cup_stats`` reads a finished race: how many rounds it lasted and whether the first
 player of the first round (the seal's holder, the rearmost knight, GC-SETUP-*) won.
 
->>> from pendragon.simulate import _finished
->>> figures = grail_cup_stats(_finished("grail-cup", players=4))
+>>> import pendragon
+>>> from pendragon.bots import make_bot
+>>> from pendragon.runner import play_game
+>>> game = pendragon.load_game("grail-cup", players=4, seed=1)
+>>> final = play_game(game, [make_bot("random", seat) for seat in range(4)])
+>>> figures = grail_cup_stats(final)
 >>> figures["rounds"] >= 1, isinstance(figures["first_player_win"], bool)
 (True, True)
 """

@@ -5,8 +5,12 @@ SCG-END-2) and its record: who won, whether a traitor was dealt, won, or was unm
 accusation (SCG-ACCUSE-3), the loyal players' accusations and how many hit a traitor, the
 swords and the turns.
 
->>> from pendragon.simulate import _finished
->>> figures = soc_card_stats(_finished("soc-card", players=4))
+>>> import pendragon
+>>> from pendragon.bots import make_bot
+>>> from pendragon.runner import play_game
+>>> game = pendragon.load_game("soc-card", players=4, seed=1)
+>>> final = play_game(game, [make_bot("random", seat) for seat in range(4)])
+>>> figures = soc_card_stats(final)
 >>> isinstance(figures["loyal_win"], bool), figures["white_swords"] >= 0
 (True, True)
 """
