@@ -303,7 +303,7 @@ def test_belief_follows_the_loyalty_deck() -> None:
     assert round(five.none(), 4) == 0.3333
     seven = TraitorBelief(7, seat=0)
     assert round(seven.probability(3), 4) == 0.25
-    assert round(sum(seven.hidden_count([])), 6) == 1.0
+    assert round(sum(seven.count_distribution()), 6) == 1.0
     seven.settle(3, traitor=True)
     assert seven.probability(3) == pytest.approx(1.0)
     assert seven.probability(4) == pytest.approx(1 / 7)  # one left among 5 seats and 2 aside

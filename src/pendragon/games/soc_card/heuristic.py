@@ -61,10 +61,10 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from itertools import combinations
 from typing import Any
 
 from pendragon.bots.base import to_act
+from pendragon.bots.belief import LoyaltyBelief
 from pendragon.core.api import CHANCE, State
 from pendragon.core.errors import PendragonError
 from pendragon.games.soc_card.rules.actions import CATALOG
@@ -689,10 +689,11 @@ class TableMemory:
 
 
 # ---------------------------------------------------------------------- belief
-class TraitorBelief:
+class TraitorBelief(LoyaltyBelief):
     """A seat's belief about who holds a traitor card (or none): a weight for every set of
-    traitors among the other seats, from the loyalty deck (SCG-SETUP-1: with 2 to 6 players
-    one traitor card among ``players + 2``; at 7, two among 9).
+    traitors among the other seats (:class:`~pendragon.bots.belief.LoyaltyBelief`), from the
+    loyalty deck (SCG-SETUP-1: with 2 to 6 players one traitor card among ``players + 2``;
+    at 7, two among 9; two cards set aside).
 
     >>> belief = TraitorBelief(players=5, seat=0)
     >>> round(belief.probability(1), 3), round(belief.none(), 3)  # 1/6 each, 2/6 no traitor
@@ -702,81 +703,14 @@ class TraitorBelief:
     0.976
     """
 
-    __slots__ = ("players", "seat", "weights", "prior")
-
-    #: The weight kept by a set of traitors that a piece of public evidence rules out (the
-    #: evidence may be wrong: a card changed hands with Vivien).
-    ruled_out = 0.005
+    __slots__ = ("players", "seat")
 
     def __init__(self, players: int, seat: int | None, traitors: int | None = None) -> None:
         self.players = players
         self.seat = seat
-        # Traitor cards among the other seats and the two cards set aside.
         deck = traitors if traitors is not None else 2 if players == 7 else 1
         others = [s for s in range(players) if s != seat]
-        slots = len(others) + 2
-        self.weights: dict[frozenset[int], float] = {}
-        for size in range(0, min(deck, len(others)) + 1):
-            aside = deck - size
-            if aside > 2:
-                continue
-            weight = math.comb(2, aside) / math.comb(slots, deck)
-            for group in combinations(others, size):
-                self.weights[frozenset(group)] = weight
-        self.prior = dict(self.weights)
-
-    def _normalise(self) -> None:
-        total = sum(self.weights.values())
-        if total <= 0:
-            self.weights = dict(self.prior)
-            return
-        for key in self.weights:
-            self.weights[key] /= total
-
-    def probability(self, seat: int) -> float:
-        """P(``seat`` holds a traitor card)."""
-        return sum(w for group, w in self.weights.items() if seat in group)
-
-    def none(self) -> float:
-        """P(no other seat holds a traitor card)."""
-        return self.weights.get(frozenset(), 0.0)
-
-    def hidden_count(self, revealed: Iterable[int]) -> list[float]:
-        """P(0, 1, 2 traitors among the others are still unrevealed)."""
-        shown = set(revealed)
-        counts = [0.0, 0.0, 0.0]
-        for group, weight in self.weights.items():
-            counts[min(2, len(group - shown))] += weight
-        return counts
-
-    def settle(self, seat: int, traitor: bool) -> None:
-        """``seat``'s card was shown."""
-        for group in self.weights:
-            if (seat in group) != traitor:
-                self.weights[group] = 0.0
-        self._normalise()
-
-    def weigh(self, seat: int, ratio: float) -> None:
-        """Evidence ``ratio`` times as likely if ``seat`` is a traitor than if loyal."""
-        for group in self.weights:
-            if seat in group:
-                self.weights[group] *= ratio
-        self._normalise()
-
-    def at_least_one_of(self, seats: Iterable[int]) -> None:
-        """One of ``seats`` is a traitor (a lie under Morgan #1)."""
-        suspects = set(seats)
-        for group in self.weights:
-            if not group & suspects:
-                self.weights[group] *= self.ruled_out
-        self._normalise()
-
-    def soften(self, share: float) -> None:
-        """Mix ``share`` of the prior back in (loyalty cards may have changed hands)."""
-        for group in self.weights:
-            self.weights[group] = (1 - share) * self.weights[group] + share * self.prior.get(
-                group, 0.0)
-        self._normalise()
+        super().__init__(others, loyal=len(others) + 2 - deck, traitors=deck)
 
 
 # ---------------------------------------------------------------------- the bot
@@ -983,7 +917,7 @@ class SocCardHeuristicBot:
             elif evidence.kind == "turn" and evidence.turn is not None:
                 if evidence.turn.seat != seat:
                     ratio = self._turn_ratio(evidence.turn, seat,
-                                             belief.hidden_count(revealed))
+                                             belief.count_distribution(revealed))
                     if ratio != 1.0:
                         belief.weigh(evidence.turn.seat, ratio)
             elif evidence.kind == "accused" and evidence.seats[0] != seat:
@@ -997,7 +931,7 @@ class SocCardHeuristicBot:
             elif evidence.kind == "arthur" and evidence.turn is not None:
                 if evidence.seats[0] != seat:
                     ratio = self._arthur_ratio(evidence.turn, seat,
-                                               belief.hidden_count(revealed))
+                                               belief.count_distribution(revealed))
                     belief.weigh(evidence.seats[0], ratio)
             elif evidence.kind == "gawain" and evidence.before is not None:
                 if evidence.seats[0] != seat and self._was_won(evidence.before):
@@ -1071,15 +1005,15 @@ class SocCardHeuristicBot:
             return [1.0, 0.0, 0.0]
         revealed = [s for s, e in enumerate(obs["seats"]) if e["loyalty"] is not None]
         if seat is None:
-            return self.public_belief(obs).hidden_count(revealed)
+            return self.public_belief(obs).count_distribution(revealed)
         if self._is_traitor(obs):
             mine = 0 if seat in revealed else 1
             if int(obs["players"]) == 7:
                 # The other traitor card lies with another seat or aside.
-                other = TraitorBelief(7, seat, traitors=1).hidden_count(revealed)
+                other = TraitorBelief(7, seat, traitors=1).count_distribution(revealed)
                 return [other[0], other[1], 0.0] if not mine else [0.0, other[0], other[1]]
             return [1.0 - mine, float(mine), 0.0]
-        return self.belief(obs).hidden_count(revealed)
+        return self.belief(obs).count_distribution(revealed)
 
     # ------------------------------------------------------------------ valuation
     def _options(
@@ -1266,11 +1200,11 @@ class SocCardHeuristicBot:
         wrong.weights = dict(belief.weights)
         wrong.settle(target, False)
         shown = [*revealed, target]
-        value = (chance * race_value(white + 1, black, right.hidden_count(shown), share)
-                 + (1 - chance) * race_value(white, black + 1, wrong.hidden_count(shown),
+        value = (chance * race_value(white + 1, black, right.count_distribution(shown), share)
+                 + (1 - chance) * race_value(white, black + 1, wrong.count_distribution(shown),
                                              share))
         # The pile is left as it is, for the next player.
-        value += options.base - race_value(white, black, belief.hidden_count(revealed), share)
+        value += options.base - race_value(white, black, belief.count_distribution(revealed), share)
         if value > best + self.accuse_margin * options.slope:
             return f"accuse:{target}"
         return None
