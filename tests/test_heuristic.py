@@ -13,7 +13,7 @@ import pendragon
 from pendragon.bots import bot_names, make_bot
 from pendragon.bots.heuristic import HeuristicBot, OnePlyBot
 from pendragon.core.api import CHANCE, State
-from pendragon.games.soc.heuristic import SocHeuristicBot, TraitorBelief
+from pendragon.games.soc.heuristic import SocHeuristicBot, traitor_belief
 from pendragon.games.soc.rules import actions as A
 from pendragon.runner import bot_seed, play_game
 from tests.seat_view import SeatView
@@ -172,17 +172,28 @@ def test_heuristic_heals_when_low() -> None:
 def test_traitor_belief_prior_allows_no_traitor() -> None:
     # SOC-SETUP-5: 8 loyalty cards for n knights, so the traitor may be in the box.
     for players in range(3, 8):
-        belief = TraitorBelief(players, me=0)
+        belief = traitor_belief(players, (7, 1), {0: False})
         others = sum(belief.probability(s) for s in range(1, players))
         assert belief.probability(0) == 0.0
         assert others == pytest.approx((players - 1) / 7)
-        assert belief.none_probability() == pytest.approx(1 - (players - 1) / 7)
-    belief = TraitorBelief(5, me=0)
+        assert belief.none() == pytest.approx(1 - (players - 1) / 7)
+    belief = traitor_belief(5, (7, 1), {0: False})
     belief.settle(2, traitor=False)  # SOC-ACCUSE-3: a loyal card shown settles the seat
-    belief.observe(2, 50.0)
+    belief.weigh(2, 50.0)
     assert belief.probability(2) == 0.0
     belief.settle(3, traitor=True)
-    assert belief.probability(3) == 1.0 and belief.none_probability() == 0.0
+    assert belief.probability(3) == 1.0 and belief.none() == 0.0
+
+
+def test_traitor_belief_two_traitors_with_merlins_company() -> None:
+    # MC-LOYALTY: at 7-8 knights the deck holds two traitor cards, so a loyal knight
+    # weighs "two traitors", "one" and (at 7) "none" at their dealing odds.
+    eight = traitor_belief(8, (7, 2), {0: False})
+    none, one, two = eight.count_distribution()
+    assert none == 0.0  # 8 knights and 9 cards: one card set aside
+    assert two == pytest.approx(6 / 8) and one == pytest.approx(2 / 8)
+    seven = traitor_belief(7, (7, 2), {0: False})  # two cards aside of 6 loyal, 2 traitor
+    assert seven.count_distribution() == pytest.approx([1 / 28, 12 / 28, 15 / 28])
 
 
 def _accusation_position() -> tuple[State, int, list[int]]:
@@ -216,7 +227,7 @@ def test_loyal_bot_accuses_on_evidence_only() -> None:
     assert not state.action_to_string(calm.step(state)).startswith("accuse:")
     sure = SocHeuristicBot(1, track_beliefs=False)
     belief = sure.belief(state.observation(seat))
-    belief.observe(targets[0], 200.0)
+    belief.weigh(targets[0], 200.0)
     assert state.action_to_string(sure.step(state)) == f"accuse:{targets[0]}"
 
 

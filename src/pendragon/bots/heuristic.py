@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from pendragon.bots.base import Bot, to_act
+from pendragon.bots.base import Bot, sample_world, to_act
 from pendragon.core.api import CHANCE, State
 from pendragon.core.plugins import plugin_for
 
@@ -98,6 +98,12 @@ class HeuristicBot:
             factory = game_policy(state.game.name) or OnePlyBot
             self._delegate = factory(self.seed)
         return self._delegate.step(state)
+
+    def sample_world(self, state: State, seat: int, generator: random.Random) -> State:
+        """The game policy's draw of a world from its belief (:func:`bots.base.sample_world`)."""
+        if self._delegate is None:
+            self._delegate = (game_policy(state.game.name) or OnePlyBot)(self.seed)
+        return sample_world(self._delegate, state, seat, generator)
 
 
 def rollout_policy(game_name: str, seed: int | None) -> Bot:

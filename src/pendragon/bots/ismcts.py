@@ -3,13 +3,16 @@
 The bot plays its *policy* (the game's heuristic, or a random player) and overrules it
 only where the search shows, with statistical confidence, that another action does better.
 Each iteration is a *sweep*: one determinisation of what the seat cannot see
-(``state.resample_hidden(seat, rng)``) in which every legal root action is tried, each
-followed by the same rollout (the policy, seeded alike for every action, to the end of the
-game or to a depth cap) and the same chance draws. The root actions are therefore compared
-on common random numbers: the difference between two actions in one sweep is the
-difference their choice made in that world, not the luck of the draw. The policy's own
-choice stands unless another action's mean reward beats it by more than ``prior_margin``
-*and* by ``confidence`` standard errors of the paired differences.
+(``state.resample_hidden(seat, rng)``, or, when the policy keeps a belief about who the
+traitor is, its ``sample_world``: loyalty drawn from the posterior, the cards redealt
+uniformly; see :class:`~pendragon.bots.base.WorldSampler`) in which every legal root
+action is tried, each followed by the same rollout (the policy, seeded alike for every
+action, to the end of the game or to a depth cap) and the same chance draws. The root
+actions are therefore compared on common random numbers: the difference between two
+actions in one sweep is the difference their choice made in that world, not the luck of
+the draw. The policy's own choice stands unless another action's mean reward beats it by
+more than ``prior_margin`` *and* by ``confidence`` standard errors of the paired
+differences.
 
 This is single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) with the tree held to
 the root's information set and the rollout policy below it, and with every root action
@@ -18,7 +21,8 @@ rollouts are too long for the budget to give that evidence (early in a long game
 plays its policy at once: the budget is spent where the end of the game is in sight.
 
 The bot reads the state it is given through ``resample_hidden(seat)`` alone (its policy
-too decides in a determinisation), so its choice cannot depend on what other seats hold.
+too decides in a determinisation, and a policy's belief reads only the public record and
+the seat's own view), so its choice cannot depend on what other seats hold.
 
 >>> import pendragon
 >>> state = pendragon.load_game("soc", players=3, seed=1, no_traitor=True).new_initial_state()
@@ -37,7 +41,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pendragon.bots.base import Bot, to_act
+from pendragon.bots.base import Bot, sample_world, to_act
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import rng
 from pendragon.core.api import CHANCE, State
@@ -251,7 +255,7 @@ class ISMCTSBot:
             left = length - (state.version - measured_at)
             if state.version - measured_at <= length / 3:
                 return left
-        world = state.resample_hidden(seat, self._rng)
+        world = sample_world(self._policy, state, seat, self._rng)
         self._rollout(world, seat, self._rng.getrandbits(32))
         length = float(world.version - state.version)
         self._horizon = (state.game, state.version, length)
@@ -272,7 +276,7 @@ class ISMCTSBot:
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         lengths = rollouts = done = 0
         while done < sweeps:
-            world = state.resample_hidden(seat, self._rng)
+            world = sample_world(self._policy, state, seat, self._rng)
             sweep_seed = self._rng.getrandbits(32)
             for action in alive:
                 child = world.clone()

@@ -4,7 +4,8 @@
 ``pendragon play GAME`` plays one in the terminal against bots;
 ``pendragon simulate GAME`` plays many games between bots and reports the figures;
 ``pendragon balance <game>`` prints the designer's table of a game (win rates by player
-count and variant).
+count and variant); ``pendragon balance soc --traitor-panel`` the loyal-policy x
+traitor-policy matrix of Shadows over Camelot (docs/bots.md, "Traitor panel").
 
 >>> main(["play", "no-such-game"])
 2
@@ -118,6 +119,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     balance.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     balance.add_argument("--workers", type=int, default=1, help="parallel workers (default 1)")
+    panel = balance.add_argument_group(
+        "traitor panel (soc only)",
+        "--traitor-panel prints the loyal-policy x traitor-policy matrix instead, with the "
+        "traitor deck: per cell, over the games in which a traitor was dealt, the loyal win "
+        "rate, the traitor unmasked by a loyal accusation, and games where a loyal knight "
+        "accused a loyal one (95% intervals; paired seeds). See docs/bots.md.",
+    )
+    panel.add_argument("--traitor-panel", action="store_true",
+                       help="play the loyal x traitor matrix (--players is one count, default 5)")
+    panel.add_argument("--loyal", default="heuristic",
+                       help=f"loyal policies, any bots: {', '.join(bot_names())} "
+                            "(comma-separated, default heuristic)")
+    panel.add_argument("--traitors", default=None,
+                       help="traitor policies of the panel: heuristic, stealth, saboteur, "
+                            "random (comma-separated, default all)")
+    panel.add_argument("--json", default=None, metavar="PATH",
+                       help="also write the matrix as JSON to PATH")
     return parser
 
 
@@ -352,6 +370,11 @@ def run_balance(args: argparse.Namespace, console: Console) -> int:
     """The ``balance`` command: the game's balance table (``GamePlugin.balance``)."""
     from rich.progress import Progress
 
+    if args.traitor_panel:
+        return run_traitor_panel(args, console)
+    if args.json is not None or args.traitors is not None or args.loyal != "heuristic":
+        raise UsageError("--loyal, --traitors and --json go with --traitor-panel")
+
     from pendragon.simulate import balance, balance_table
 
     table_spec = balance_table(args.game)
@@ -405,6 +428,75 @@ def run_balance(args: argparse.Namespace, console: Console) -> int:
     if console.width < needed:
         console = Console(highlight=False, width=needed, file=console.file)
     console.print(table)
+    return 0
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def run_traitor_panel(args: argparse.Namespace, console: Console) -> int:
+    """``balance soc --traitor-panel``: the loyal x traitor matrix (issue 18), printed as
+    one block of rows per loyal policy and one column per panel traitor, plus the games of
+    the same seeds in which no traitor was dealt."""
+    import json
+    from pathlib import Path
+
+    from rich.progress import Progress
+
+    if args.game != "soc":
+        raise UsageError(f"--traitor-panel is for soc only, not {args.game!r}")
+    if args.variants is not None or args.bots != "heuristic":
+        raise UsageError("--traitor-panel takes --loyal and --traitors, not --bots or --variants")
+    from pendragon.games.soc.traitors import TRAITOR_PANEL, traitor_panel
+
+    try:
+        players = 5 if args.players is None else int(args.players)
+    except ValueError:
+        raise UsageError(
+            f"--players with --traitor-panel is one number, got {args.players!r}") from None
+    loyal = _names(args.loyal)
+    traitors = list(TRAITOR_PANEL) if args.traitors is None else _names(args.traitors)
+    if args.json is not None and not Path(args.json).parent.is_dir():
+        raise UsageError(f"--json: no directory {str(Path(args.json).parent)!r}")
+    with Progress(console=console, transient=True) as progress:
+        # Games without a traitor dealt are played once per loyal policy: no fixed total.
+        task = progress.add_task("traitor panel", total=None)
+        matrix = traitor_panel(
+            players, args.games, loyal, traitors, seed=args.seed, workers=args.workers,
+            on_progress=lambda n: progress.advance(task, n),
+        )
+    if args.json is not None:
+        Path(args.json).write_text(json.dumps(matrix.to_dict(), indent=2) + "\n")
+    table = Table(
+        title=f"soc, {players} players, traitor deck: loyal x traitor policy, "
+              f"{args.games} paired seeds per cell (seed {args.seed}), 95% intervals",
+        title_justify="left", box=box.SIMPLE_HEAD,
+    )
+    table.add_column("loyal", no_wrap=True, style="bold")
+    table.add_column("figure", no_wrap=True)
+    for name in traitors:
+        table.add_column(f"vs {name}", no_wrap=True)
+    table.add_column("no traitor dealt", no_wrap=True)
+    for name in loyal:
+        cells = [matrix.cell(name, t) for t in traitors]
+        reference = matrix.cell(name, None)
+        table.add_row(name, "games", *(str(c.games) for c in cells), str(reference.games))
+        table.add_row("", "loyal win", *(c.loyal_win.text() for c in cells),
+                      reference.loyal_win.text())
+        table.add_row("", "traitor unmasked", *(c.traitor_unmasked.text() for c in cells), "—")
+        table.add_row("", "accused a loyal", *(c.false_accusation.text() for c in cells),
+                      reference.false_accusation.text(), end_section=True)
+    needed = 40 + 20 * (len(traitors) + 1)
+    if console.width < needed:
+        console = Console(highlight=False, width=needed, file=console.file)
+    console.print(table)
+    console.print(
+        "traitor unmasked: a loyal knight accused the traitor (SOC-ACCUSE-2); accused a "
+        "loyal: a loyal knight accused a loyal one (SOC-ACCUSE-3); rates over the games "
+        "with a traitor dealt, the last column over those without.")
+    if args.json is not None:
+        console.print(f"wrote {args.json}")
     return 0
 
 

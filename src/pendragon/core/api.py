@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -218,6 +218,19 @@ class State(ABC):
         what ``seat`` cannot see is redealt and the chance stream reseeded. Its history is
         this state's, so it does not replay to the new state: it is for search, not storage.
         """
+
+    def with_traitors(self: S, seat: int, traitors: Collection[int],
+                      generator: random.Random) -> S:
+        """For games with hidden loyalty: a state ``seat`` cannot tell from this one in
+        which, of the seats whose loyalty ``seat`` has not seen, exactly ``traitors`` are
+        traitors (the loyalty cards nobody holds are redealt with ``generator``).
+
+        Search bots draw ``traitors`` from a belief and call this on a
+        :meth:`resample_hidden` world, so their worlds follow the evidence instead of a
+        uniform deal. ``ValueError`` for a seat ``seat`` has seen or a deal the loyalty deck
+        cannot make; games without hidden loyalty raise ``NotImplementedError``.
+        """
+        raise NotImplementedError(f"{self.game.name} has no hidden loyalty")
 
     @abstractmethod
     def narrate(self, action: int, viewer: int | None) -> list[Event]:

@@ -5,10 +5,19 @@ forms (``play:fight-5``, ``move:grail``...). Each decision of the agenda (``evil
 ``heroic``, ``pool``, ``share``...) has its own small policy function; the heroic phase
 scores every legal action and plays the best.
 
-Loyal knights keep a belief about the traitor (:class:`TraitorBelief`): a probability per
-seat, starting from the loyalty deck (8 cards for n seats, so there may be no traitor) and
-updated from the public record (evil choices, Merlin pledges, accusations), and accuse the
-most suspected knight once accusations are open (SOC-ACCUSE-1) and the belief is strong.
+Loyal knights keep a belief about the traitor (:func:`traitor_belief`, a
+:class:`~pendragon.bots.belief.LoyaltyBelief`): a probability for every set of traitors,
+"no traitor" and, with Merlin's Company, two traitors included, starting from the loyalty
+deck's real odds (SOC-SETUP-5) and updated from the other knights' public deeds, each
+weighed by a family of loyal and traitor policies (:mod:`pendragon.games.soc.evidence`),
+with a shown loyalty card as a certainty. They accuse the most suspected knight once
+accusations are open (SOC-ACCUSE-1) and the belief is strong, and a search drawing worlds
+from this policy (``sample_world``) deals the traitor cards from the same belief.
+
+The heuristic traitor pays evil, shares rewards, pledges Merlins and picks targets as the
+loyal heuristic does, so that those deeds show nothing; it harms where nobody can see
+(the cards it plays or keeps, the quests it lets fail), takes the decisive siege engine,
+and stops hiding once the table's public evidence already points at it.
 
 >>> import pendragon
 >>> from pendragon.runner import play_game
@@ -27,7 +36,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from pendragon.bots.base import to_act
+from pendragon.bots.belief import LoyaltyBelief
 from pendragon.core.api import CHANCE, State
+from pendragon.games.soc.evidence import Deed, likelihood_ratio
 from pendragon.games.soc.heuristic_expansion import (
     MerlinsCompanyPolicy,
     card_worth,
@@ -136,66 +147,27 @@ def _fight_values(hand: dict[str, int]) -> dict[int, int]:
     return {v: hand.get(f"fight-{v}", 0) for v in range(1, 6)}
 
 
-class TraitorBelief:
-    """A loyal seat's probability that each other seat is the traitor, or that none is.
+def traitor_belief(players: int, loyalty_deck: tuple[int, int],
+                   seen: dict[int, bool] | None = None) -> LoyaltyBelief:
+    """The prior belief about the traitors of whoever has seen the loyalty cards ``seen``
+    (seat -> traitor?; a knight's own card when he has read it, none for an onlooker or
+    under VAR-THREE), from the loyalty deck (``loyalty_deck``: loyal and traitor cards,
+    SOC-SETUP-5, MC-LOYALTY).
 
-    Likelihood ratios multiply the odds of each seat from the public record; a revealed
-    loyalty settles a seat. The prior follows SOC-SETUP-5: 8 loyalty cards, one traitor.
-
-    >>> belief = TraitorBelief(players=5, me=0)
-    >>> round(belief.probability(1), 3)
-    0.143
-    >>> round(belief.none_probability(), 3)
-    0.429
-    >>> belief.observe(1, 4.0)
-    >>> belief.most_suspected()[0]
-    1
+    >>> belief = traitor_belief(5, (7, 1), {0: False})
+    >>> round(belief.probability(1), 3), round(belief.none(), 3)
+    (0.143, 0.429)
+    >>> eight = traitor_belief(8, (7, 2), {0: False})  # Merlin's Company, two traitors
+    >>> round(eight.count_distribution()[2], 3)
+    0.286
     """
-
-    __slots__ = ("players", "me", "weights", "settled", "read")
-
-    def __init__(self, players: int, me: int, loyalty_cards: int = 8) -> None:
-        self.players = players
-        self.me = me
-        # Unnormalised weights: seat s traitor, and (last slot) nobody is.
-        share = 1.0 / (loyalty_cards - 1)
-        self.weights = [0.0 if s == me else share for s in range(players)]
-        self.weights.append(max(0.0, 1.0 - share * (players - 1)))
-        self.settled: set[int] = set()
-        #: How many events of the public record have been read into the belief.
-        self.read = 0
-
-    def observe(self, seat: int, likelihood_ratio: float) -> None:
-        """Evidence about ``seat``: P(event | traitor) / P(event | loyal)."""
-        if seat == self.me or seat in self.settled:
-            return
-        self.weights[seat] *= likelihood_ratio
-
-    def settle(self, seat: int, traitor: bool) -> None:
-        """``seat``'s loyalty is known."""
-        if seat in self.settled:
-            return
-        self.settled.add(seat)
-        if traitor:
-            self.weights = [0.0] * len(self.weights)
-            self.weights[seat] = 1.0
-        else:
-            self.weights[seat] = 0.0
-
-    def probability(self, seat: int) -> float:
-        """P(``seat`` is the traitor)."""
-        total = sum(self.weights)
-        return self.weights[seat] / total if total > 0 else 0.0
-
-    def none_probability(self) -> float:
-        """P(there is no traitor at the table)."""
-        total = sum(self.weights)
-        return self.weights[-1] / total if total > 0 else 1.0
-
-    def most_suspected(self) -> tuple[int, float]:
-        """The most suspected seat and its probability."""
-        seat = max(range(self.players), key=lambda s: self.weights[s])
-        return seat, self.probability(seat)
+    seen = dict(seen or {})
+    loyal, traitors = loyalty_deck
+    for traitor in seen.values():
+        loyal -= not traitor
+        traitors -= traitor
+    hidden = [s for s in range(players) if s not in seen]
+    return LoyaltyBelief(hidden, loyal=max(0, loyal), traitors=max(0, traitors))
 
 
 class SocHeuristicBot(MerlinsCompanyPolicy):
@@ -240,6 +212,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     #: Pledge a Merlin against special black cards worth at least this (see _POOL_WORTH).
     pool_threshold = 2.0
     siege_fight_from = 8
+    #: Engines earlier the siege is fought, and fought for, once a traitor is unmasked.
+    unmasked_siege_pressure = 0
     #: Fight a siege engine with at least this total (it wins when above the d8 roll).
     siege_target = 7
     #: Go back to Camelot to fight from this many siege engines.
@@ -247,19 +221,34 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     #: The owner sacrifices Excalibur against a card that would bring this many engines.
     excal_cancel_siege = 11
 
+    #: The margin the hidden traitor's end-of-game flip costs (two white swords turned
+    #: black, SOC-TRAITOR-3), the harm an unmasked traitor does per sword still to come,
+    #: and the least expected gain an accusation must promise.
+    flip_worth = 4.0
+    unmasked_harm = 0.3
+    accuse_margin = 0.5
+    #: The heuristic traitor stops hiding once the table's public evidence gives it this
+    #: probability of being the traitor (it will be accused anyway).
+    exposed_at = 0.6
+
     __slots__ = (
-        "seed", "track_beliefs", "_rng", "_beliefs", "_replay", "_seen", "_log", "_plans",
+        "seed", "track_beliefs", "_rng", "_beliefs", "_replay", "_seen", "_deeds", "_plans",
+        "_deck",
     )
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
         self.seed = seed
         self.track_beliefs = track_beliefs
         self._rng = random.Random(seed)
-        self._beliefs: dict[int, TraitorBelief] = {}
+        #: Per seat (``-1``: an onlooker's, the public belief): the belief and how many
+        #: deeds of the record it has read.
+        self._beliefs: dict[int, tuple[LoyaltyBelief, list[int]]] = {}
         self._replay: State | None = None
         self._seen = 0
-        #: Public events (seat, action id, siege engines and the seat's life then).
-        self._log: list[tuple[int, int, int, int]] = []
+        #: The public deeds of the record, in order (:class:`~evidence.Deed`).
+        self._deeds: list[Deed] = []
+        #: The loyalty deck of the game followed (SOC-SETUP-5).
+        self._deck: tuple[int, int] = (7, 1)
         #: The quest plan of the observation being decided on (computed once a decision).
         self._plans: tuple[Obs, dict[str, float]] | None = None
 
@@ -322,46 +311,93 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         pool = safe or list(texts.values())
         return pool[self._rng.randrange(len(pool))]
 
-    def belief(self, obs: Obs) -> TraitorBelief:
-        """This seat's belief (created on first use)."""
-        seat = obs["seat"]
-        belief = self._beliefs.get(seat)
-        if belief is None:
-            belief = TraitorBelief(obs["players"], seat)
-            self._beliefs[seat] = belief
+    def belief(self, obs: Obs, onlooker: bool = False) -> LoyaltyBelief:
+        """The belief of the seat of ``obs`` (``onlooker``: of someone who sees only the
+        public record, how suspect the table finds each knight), with every deed of the
+        record read so far weighed in and every shown loyalty card settled."""
+        seat = -1 if onlooker else int(obs["seat"])
+        entry = self._beliefs.get(seat)
+        if entry is None:
+            seen: dict[int, bool] = {}
+            if not onlooker and obs["you"]["loyalty"] is not None:
+                seen[seat] = obs["you"]["loyalty"] == "traitor"
+            entry = (traitor_belief(int(obs["players"]), self._deck, seen), [0])
+            self._beliefs[seat] = entry
+        belief, read = entry
         for knight in obs["knights"]:
-            if knight["loyalty"] is not None and knight["seat"] != seat:
+            if knight["loyalty"] is not None:
                 belief.settle(knight["seat"], knight["loyalty"] == "traitor")
+        for deed in self._deeds[read[0]:]:
+            if deed.seat != seat:
+                belief.weigh(deed.seat, likelihood_ratio(deed))
+        read[0] = len(self._deeds)
         return belief
+
+    def suspicion(self, obs: Obs) -> float:
+        """How strongly the public record points at the seat of ``obs`` (an onlooker's
+        probability that it is a traitor)."""
+        return self.belief(obs, onlooker=True).probability(int(obs["seat"]))
+
+    def sample_world(self, state: State, seat: int, generator: random.Random) -> State:
+        """A world ``seat`` cannot tell from ``state`` for a search, its traitors drawn
+        from this seat's belief (:class:`~pendragon.bots.base.WorldSampler`) instead of
+        dealt uniformly; the cards are redealt as ``resample_hidden`` does."""
+        world = state.resample_hidden(seat, generator)
+        if not self.track_beliefs:
+            return world
+        obs = state.observation(seat)
+        try:
+            self._follow_record(state)
+        except ValueError:
+            return world
+        hidden = {k["seat"] for k in obs["knights"] if k["loyalty"] is None}
+        if obs["you"]["loyalty"] is not None:
+            hidden.discard(seat)
+        traitors = self.belief(obs).sample(generator) & hidden
+        try:
+            return world.with_traitors(seat, traitors, generator)
+        except ValueError:  # a deal the loyalty deck cannot make: keep the uniform one
+            return world
 
     # ------------------------------------------------------------------ public record
     def _follow_record(self, state: State) -> None:
-        """Read the public decisions taken since the last call (evil choices, pledges,
-        accusations) by replaying the history on a private copy of the initial state.
+        """Read the public deeds taken since the last call (evil choices, pledges, shared
+        rewards, targets, accusations and their outcome) by replaying the history on a
+        private copy of the initial state.
 
-        Only the acting seat and the public kinds of decisions are read (never a card drawn
-        or a hand), so the evidence is what any player at the table saw.
+        Only the acting seat, the public view and the public kinds of decisions are read
+        (never a card drawn or a hand), so the evidence is what any player at the table saw.
         """
         history = state.history()
         if self._replay is None or self._seen > len(history):
             self._replay = state.game.new_initial_state()
             self._seen = 0
-            self._log = []
+            self._deeds = []
+            self._beliefs.clear()
+            deck = getattr(state.game, "loyalty_deck", None)
+            if deck is not None:
+                self._deck = (int(deck[0]), int(deck[1]))
         replay = self._replay
-        public = (A.DRAW_BLACK, A.ADD_SIEGE, A.LOSE_LIFE, A.PLEDGE_MERLIN, A.FATE_REVEAL)
         for action in history[self._seen:]:
             if replay.is_table_operation(action):  # a player joining or leaving
                 replay.apply_table_operation(action)
                 continue
             player = replay.current_player()
-            if player >= 0 and (action in public or A.ACCUSE <= action < A.ACCUSE + 8):
-                public_view = replay.observation(None)
-                siege = int(public_view["siege_engines"])
-                life = int(public_view["knights"][player]["life"])
-                self._log.append((player, action, siege, life))
-            elif player >= 0 and action == A.PASS and _decision_of(replay) == "pool":
-                self._log.append((player, action, 0, 0))
+            accused = -1
+            if player >= 0:
+                if A.ACCUSE <= action < A.ACCUSE + A.MAX_SEATS:
+                    accused = action - A.ACCUSE
+                else:
+                    decision = _decision_of(replay)
+                    if decision in _READ:
+                        deed = _deed(self, replay, player, decision, A.CATALOG.text(action))
+                        if deed is not None:
+                            self._deeds.append(deed)
             replay.apply_action(action)
+            if accused >= 0:
+                shown = replay.observation(None)["knights"][accused]["loyalty"]
+                if shown is not None:  # SOC-ACCUSE-2: the accused's card is shown
+                    self._deeds.append(Deed(player, "accused", str(shown), ()))
         self._seen = len(history)
 
     # ------------------------------------------------------------------ decisions
@@ -377,7 +413,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         if not seats:
             return None
         knights = obs["knights"]
-        if self._is_traitor(obs) and self._rng.random() < 0.5:
+        if self._is_traitor(obs) and self._exposed(obs):
             return f"seat:{obs['seat']}" if obs["seat"] in seats else None
         best = min(seats, key=lambda s: (knights[s]["hand_size"], self._rng.random()))
         return f"seat:{best}"
@@ -391,15 +427,13 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         if "peek" in texts and not obs["you"]["black_deck_known"]:
             return "peek"
         if self._is_traitor(obs):
-            # Harm that looks like bad luck: black cards, siege engines once they matter;
-            # with life to spare, pay like a loyal knight would, to look like one.
+            # The siege engine that brings the end near is worth showing oneself for;
+            # otherwise pay as a loyal knight would (any other way is a tell), unless the
+            # table suspects this knight already.
             if siege >= 10 and "add-siege" in texts:
                 return "add-siege"
-            if me["life"] >= 5 and "lose-life" in texts:
-                return "lose-life"
-            if me["life"] >= 4 and "lose-life" in texts and self._rng.random() < 0.5:
-                return "lose-life"  # now and then, exactly what a loyal knight would do
-            return "draw-black"
+            if self._exposed(obs):
+                return "add-siege" if siege >= 8 and "add-siege" in texts else "draw-black"
         known = obs["you"]["black_deck_known"]
         top_harm = next(
             (_black_harm(k["card"]) for k in known
@@ -445,15 +479,28 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         card = next((c.get("card") for c in obs["table"]["black_in_play"] if "card" in c), None)
         worth = _POOL_WORTH.get(str(card), 0.0)
         if self._is_traitor(obs):
-            # Pledge now and then for show, when the pool looks unlikely to reach three.
-            return "pledge-merlin" if worth < 1.0 and self._rng.random() < 0.3 else "pass"
+            # Pledge only where a loyal knight surely would (not to look like a traitor).
+            return "pledge-merlin" if worth >= 2.5 and not self._exposed(obs) else "pass"
         return "pledge-merlin" if worth >= self.pool_threshold else "pass"
 
     def _d_merlin(self, obs: Obs, texts: dict[str, int]) -> str | None:
         return self._merlin_target(obs, texts)[0]
 
     def _merlin_target(self, obs: Obs, texts: dict[str, int]) -> tuple[str | None, float]:
-        """The best Merlin target and how urgent it is."""
+        """The best Merlin target and how urgent it is (a traitor: a plausible one, the
+        second most urgent, unless it no longer hides)."""
+        options = self.merlin_options(obs, texts)
+        if not options:
+            return None, 0.0
+        ranked = sorted(options, reverse=True)
+        if self._is_traitor(obs):
+            if self._exposed(obs):
+                return ranked[-1][1], ranked[-1][0]
+            return ranked[min(1, len(ranked) - 1)][1], ranked[min(1, len(ranked) - 1)][0]
+        return ranked[0][1], ranked[0][0]
+
+    def merlin_options(self, obs: Obs, texts: dict[str, int]) -> list[tuple[float, str]]:
+        """How urgent each legal Merlin target is for the knights, from the public board."""
         quests = obs["quests"]
         options: list[tuple[float, str]] = []
         siege = obs["siege_engines"]
@@ -475,12 +522,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
             blacks = len(quests["grail"]["black"])
             bonus = self.merlin_quest_bonus if blacks >= 5 else 0.0
             options.append((blacks * 0.9 - 2.0 + bonus, "target:grail"))
-        if not options:
-            return None, 0.0
-        score, target = max(options)
-        if self._is_traitor(obs):
-            score, target = min(options)
-        return target, score
+        return options
 
     def _d_siege(self, obs: Obs, texts: dict[str, int]) -> str | None:
         total = sum(obs["table"]["siege_fight"]["cards"])
@@ -538,7 +580,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         wars = [w for w in _WARS if f"target:{w}" in texts]
         if not wars:
             return None
-        if self._is_traitor(obs):
+        if self._is_traitor(obs) and self._exposed(obs):
             return f"target:{max(wars, key=lambda w: quests[w]['figures'])}"
         return f"target:{min(wars, key=lambda w: quests[w]['figures'])}"
 
@@ -580,7 +622,12 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         cards = sum(min(2, k["hand_size"]) for k in others)
         swords = obs["round_table"]["white"] + obs["round_table"]["black"]
         accusers = sum(1 for k in others if not k["accusation_used"])
-        return me["life"] <= 1 or (cards >= 2 * len(others) and swords >= 6 and accusers >= 2)
+        return me["life"] <= 1 or self._exposed(obs) or (
+            cards >= 2 * len(others) and swords >= 6 and accusers >= 2)
+
+    def _exposed(self, obs: Obs) -> bool:
+        """Whether the public record already points at this (traitor) knight."""
+        return self.track_beliefs and self.suspicion(obs) >= self.exposed_at
 
     def _d_grail(self, obs: Obs, texts: dict[str, int]) -> str | None:
         return "pass" if self._is_traitor(obs) else "drink-grail"
@@ -804,15 +851,18 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
             if strength < 5 and siege < 10:
                 return -1.0
             urgent = max(0, siege - 8) * 2.0
-            return (siege - self.siege_fight_from) * 0.9 + (strength - 5) * 0.3 + urgent
+            fight_from = self.siege_fight_from - self._siege_pressure(obs)
+            urgent = max(0, siege - fight_from) * 2.0 if fight_from < 8 else urgent
+            return (siege - fight_from) * 0.9 + (strength - 5) * 0.3 + urgent
         if kind == "move":
             plans = self._quest_plan(obs)
             if arg == "camelot":
                 here = plans.get(location, 0.0) if location else 0.0
-                urgent = siege >= self.siege_return and self._siege_strength(hand) >= (
+                back_at = self.siege_return - self._siege_pressure(obs)
+                urgent = siege >= back_at and self._siege_strength(hand) >= (
                     6 if siege < 10 else 3)
                 if urgent:
-                    return 2.0 + (siege - self.siege_return + 1) * 1.5
+                    return 2.0 + (siege - back_at + 1) * 1.5
                 return 2.0 if here <= 0.5 else -1.0
             if location != "camelot" and plans.get(location, 0.0) > 0:
                 return -1.0  # still useful where we stand
@@ -820,6 +870,12 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         if kind == "special":
             return self._special_score(obs, arg, texts)
         return -3.0
+
+    def _siege_pressure(self, obs: Obs) -> int:
+        """How many engines earlier the siege is fought, and knights come back for it: an
+        unmasked traitor adds an engine or a black card every turn (SOC-TRAITOR-2)."""
+        unmasked = any(k["status"] == "unmasked" for k in obs["knights"])
+        return int(self.unmasked_siege_pressure) if unmasked else 0
 
     @staticmethod
     def _siege_strength(hand: dict[str, int]) -> int:
@@ -859,19 +915,20 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         return target, score - 1.5
 
     def _accuse_score(self, obs: Obs, target: int) -> float:
-        belief = self._update_from_log(obs)
-        p = belief.probability(target)
-        # Right: +1 white sword and no end flip (3 swords); wrong: one white turns black.
-        gain = p * 3.0 - (1.0 - p) * 2.0
-        return gain * 4.0 if p >= 0.5 else -2.0
+        """Worth of accusing ``target``, in the swords' margin (white minus black).
 
-    def _update_from_log(self, obs: Obs) -> TraitorBelief:
-        """The belief with every public event read so far taken into account."""
-        belief = self.belief(obs)
-        for seat, action, siege, life in self._log[belief.read:]:
-            belief.observe(seat, _likelihood_ratio(action, siege, life))
-        belief.read = len(self._log)
-        return belief
+        Right (probability ``p``): a white sword (SOC-ACCUSE-2) and no end-of-game flip of
+        two white swords (SOC-TRAITOR-3: a margin of 4), less the harm the unmasked traitor
+        does on each of his turns left (SOC-TRAITOR-2). Wrong: a white sword turns black
+        (SOC-ACCUSE-3: a margin of 2).
+        """
+        rt = obs["round_table"]
+        swords = rt["white"] + rt["black"]
+        p = self.belief(obs).probability(target)
+        right = 1.0 + self.flip_worth - self.unmasked_harm * max(0, 12 - swords)
+        wrong = 2.0 if rt["white"] > 0 else 0.0
+        gain = p * right - (1.0 - p) * wrong
+        return 4.0 * gain if gain > self.accuse_margin else -2.0
 
     def _traitor_heroic_score(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
         me = self._me(obs)
@@ -881,9 +938,9 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
             # A loyal knight accused turns a white sword black (SOC-ACCUSE-3): best when a
             # white sword is there to turn, before the knights unmask the accuser, and on
             # the knight the others trust most (the one with most life: the least suspect).
-            if rt["white"] == 0:
-                return -2.0
             swords = rt["white"] + rt["black"]
+            if rt["white"] == 0 or not (self._exposed(obs) or swords >= 10):
+                return -2.0  # a wrong accusation shows the accuser up (evidence.py)
             target = obs["knights"][int(arg)]
             return 5.0 + 0.1 * int(target["life"]) + (1.0 if swords >= 9 else 0.0)
         if kind == "special" and arg == "fate":
@@ -906,27 +963,48 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         return score
 
 
-def _likelihood_ratio(action: int, siege: int, life: int) -> float:
-    """P(public event | traitor) / P(event | loyal), for the events of the record.
+#: Decisions whose choice every player sees and reads as evidence (evidence.py).
+_READ = frozenset(("evil", "pool", "share", "war-target", "merlin"))
 
-    A loyal knight with life to spare pays evil with it and keeps black cards off the
-    quests; a traitor prefers the black cards (they harm where it is hard to see), pays
-    with life only when it has plenty, and pledges Merlins sparingly.
-    """
-    floor = 4 - (1 if siege >= 8 else 0) - (1 if siege >= 10 else 0)
-    if action == A.DRAW_BLACK:
-        return 3.0 if floor <= life < 5 else 1.0
-    if action == A.LOSE_LIFE:
-        return 0.25 if life < 5 else 1.0
-    if action == A.ADD_SIEGE:
-        return 2.0 if siege >= 10 else 0.7
-    if action == A.PLEDGE_MERLIN:
-        return 0.4
-    if action == A.PASS:
-        return 1.1
-    if A.ACCUSE <= action < A.ACCUSE + 8:
-        return 1.5
-    return 1.0
+
+def _deed(bot: SocHeuristicBot, state: State, seat: int, decision: str,
+          choice: str) -> Deed | None:
+    """The public deed of ``seat`` choosing ``choice`` at ``decision`` in ``state``, with
+    the public figures its evidence depends on (``None``: the choice tells nothing)."""
+    public = state.observation(None)
+    knight = public["knights"][seat]
+    if decision == "evil":
+        return Deed(seat, decision, choice, (knight["life"], public["siege_engines"]))
+    if decision == "pool":
+        card = next((c.get("card") for c in public["table"]["black_in_play"] if "card" in c),
+                    None)
+        return Deed(seat, decision, choice,
+                    (_POOL_WORTH.get(str(card), 0.0), knight["hand_size"] + (
+                        1 if choice == "pledge-merlin" else 0)))
+    texts = [A.CATALOG.text(a) for a in state.legal_actions()]
+    if decision == "share":
+        seats = [int(t[5:]) for t in texts if t.startswith("seat:")]
+        if len(seats) < 2 or seat not in seats:
+            return None
+        hands = public["knights"]
+        fewest = knight["hand_size"] <= min(hands[s]["hand_size"] for s in seats if s != seat)
+        return Deed(seat, decision, "self" if choice == f"seat:{seat}" else "other",
+                    (float(fewest), float(len(seats))))
+    if decision == "war-target":
+        wars = [t[7:] for t in texts if t.startswith("target:") and t[7:] in _WARS]
+        figures = {w: public["quests"][w]["figures"] for w in wars}
+        if len(figures) < 2 or len(set(figures.values())) < 2 or choice[7:] not in figures:
+            return None
+        nearer = figures[choice[7:]] == max(figures.values())
+        return Deed(seat, decision, "nearer-defeat" if nearer else "further", ())
+    if decision == "merlin":
+        options = bot.merlin_options(public, dict.fromkeys(texts, 0))
+        if len(options) < 2 or choice not in {t for _, t in options}:
+            return None
+        ranked = [t for _, t in sorted(options, key=lambda o: (-o[0], o[1]))]
+        where = "best" if choice == ranked[0] else "worst" if choice == ranked[-1] else "other"
+        return Deed(seat, decision, where, (float(len(ranked)),))
+    return None
 
 
 def _fight_play_value(text: str) -> int:

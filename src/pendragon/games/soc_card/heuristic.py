@@ -801,6 +801,24 @@ class SocCardHeuristicBot:
             return legal[0]
         return self.choose(obs, legal)
 
+    def sample_world(self, state: State, seat: int, generator: random.Random) -> State:
+        """A world ``seat`` cannot tell from ``state`` for a search, with the traitors drawn
+        from this seat's belief (:class:`~pendragon.bots.base.WorldSampler`) rather than
+        dealt uniformly; the cards are redealt as ``resample_hidden`` does."""
+        world = state.resample_hidden(seat, generator)
+        obs = state.observation(seat)
+        if obs["solo"] or self._is_traitor(obs):
+            return world
+        self._follow(state, seat, obs)
+        known = {int(s) for s in obs["you"]["known_loyalties"]}
+        hidden = {s for s, entry in enumerate(obs["seats"])
+                  if s != seat and entry["loyalty"] is None and s not in known}
+        traitors = self.belief(obs).sample(generator) & hidden
+        try:
+            return world.with_traitors(seat, traitors, generator)
+        except ValueError:  # a deal the unseen cards cannot make (Vivien's swaps): uniform
+            return world
+
     def watch(self, observation: Obs) -> None:
         """Show the bot what its seat sees at this moment.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Collection
 from typing import Any
 
 from pendragon.core.api import CHANCE, TERMINAL
@@ -446,6 +447,37 @@ class SocState(ViewRules):
         new._resample_black(seat, generator)
         new._resample_loyalty(seat, generator)
         new._rng_seed = generator.getrandbits(64)
+        return new
+
+    def with_traitors(self, seat: int, traitors: Collection[int],
+                      generator: random.Random) -> SocState:
+        """A state ``seat`` cannot tell from this one in which, of the knights whose
+        loyalty card ``seat`` has not seen, exactly ``traitors`` hold a traitor card
+        (SOC-SETUP-5: the cards not dealt stay unseen). ``ValueError`` for a seat whose
+        card ``seat`` has seen or a deal the loyalty deck cannot make. ``generator`` is
+        unused: the deal is fully given.
+
+        >>> import pendragon, random
+        >>> state = pendragon.load_game("soc", players=4, seed=3).new_initial_state()
+        >>> state.play_random_chance()
+        >>> world = state.with_traitors(0, [2], random.Random(1))
+        >>> [world.observation(s)["you"]["loyalty"] for s in (1, 2, 3)]
+        ['loyal', 'traitor', 'loyal']
+        >>> world.observation(0) == state.observation(0)
+        True
+        """
+        hidden = [
+            p for p in range(self.n)
+            if self.loyalty[p] >= 0 and not self.loyalty_visible(seat, p)
+        ]
+        wanted = set(traitors)
+        if not wanted <= set(hidden):
+            raise ValueError(f"seats {sorted(wanted - set(hidden))} have no unseen loyalty card")
+        new = self.clone()
+        for p in hidden:
+            new.loyalty[p] = Loyalty.TRAITOR if p in wanted else Loyalty.LOYAL
+        if min(new.loyalty_left()) < 0:
+            raise ValueError("the loyalty deck cannot make that deal")
         return new
 
     def _resample_white(self, seat: int, generator: random.Random) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
@@ -465,6 +466,30 @@ class SocCardState(State):
         other.invalidate_cache()
         return other
 
+    def with_traitors(self, seat: int, traitors: Collection[int],
+                      generator: random.Random) -> SocCardState:
+        """A state ``seat`` cannot tell from this one in which, of the seats whose loyalty
+        card ``seat`` has not seen, exactly ``traitors`` hold a traitor card; the other
+        unseen loyalty cards (Vivien's offers, the set-aside and undealt ones) are redealt.
+        ``ValueError`` for a seat ``seat`` has seen or a deal the loyalty deck cannot make.
+
+        >>> import pendragon, random
+        >>> state = pendragon.load_game("soc-card", players=4, seed=3).new_initial_state()
+        >>> state.play_random_chance()
+        >>> world = state.with_traitors(0, [2], random.Random(1))
+        >>> [world.observation(s)["you"]["loyalty"] for s in (1, 2, 3)]
+        ['loyal', 'traitor', 'loyal']
+        >>> world.observation(0) == state.observation(0)
+        True
+        """
+        other = self.clone()
+        if self.result == E.RUNNING:
+            _resample_loyalty(other, seat, generator, traitors)
+            other.invalidate_cache()
+        elif traitors:
+            raise ValueError("every loyalty card is shown once the game is over")
+        return other
+
 
 class _Fail:
     """Collects the first broken invariant as a :class:`CorruptStateError`."""
@@ -474,28 +499,46 @@ class _Fail:
             raise CorruptStateError(f"invalid soc-card state: {message}")
 
 
-def _resample_loyalty(st: SocCardState, seat: int, rng: random.Random) -> None:
+def _resample_loyalty(st: SocCardState, seat: int, rng: random.Random,
+                      traitors: Collection[int] | None = None) -> None:
+    """Redeal the loyalty cards ``seat`` has not seen (other seats', Vivien's offers, the
+    set-aside and undealt cards); with ``traitors``, the unseen seats in it get traitor
+    cards and the other unseen seats loyal ones, and only the rest is dealt at random."""
     if st.solo:
+        if traitors:
+            raise ValueError("solo play has no loyalty cards")
         return
     pool: list[int] = []
-    slots: list[tuple[str, int]] = []
+    seats: list[int] = []
+    offers: list[int] = []
     for s in range(st.n):
         known = st.peeks[seat] >> s & 1
         if s != seat and not st.revealed[s] and st.loyalty[s] >= 0 and not known:
             pool.append(st.loyalty[s])
-            slots.append(("seat", s))
+            seats.append(s)
         if s != seat and st.offer[s] >= 0:
             pool.append(st.offer[s])
-            slots.append(("offer", s))
+            offers.append(s)
     for loyalty in (0, 1):
         pool += [loyalty] * (st.loyal_aside[loyalty] + st.loyal_pool[loyalty])
     rng.shuffle(pool)
-    for (where, s), card in zip(slots, pool, strict=False):
-        if where == "seat":
+    if traitors is not None:
+        wanted = set(traitors)
+        if not wanted <= set(seats):
+            raise ValueError(f"seats {sorted(wanted - set(seats))} have no unseen loyalty card")
+        for s in seats:
+            card = 1 if s in wanted else 0
+            if card not in pool:
+                raise ValueError("the unseen loyalty cards cannot make that deal")
+            pool.remove(card)
             st.loyalty[s] = card
-        else:
-            st.offer[s] = card
-    rest = pool[len(slots):]
+    else:
+        for s, card in zip(seats, pool, strict=False):
+            st.loyalty[s] = card
+        pool = pool[len(seats):]
+    for s, card in zip(offers, pool, strict=False):
+        st.offer[s] = card
+    rest = pool[len(offers):]
     pooled = sum(st.loyal_pool)
     st.loyal_pool = [rest[:pooled].count(0), rest[:pooled].count(1)]
     st.loyal_aside = [rest[pooled:].count(0), rest[pooled:].count(1)]
