@@ -20,21 +20,7 @@ from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.evidence import Deed, likelihood_ratio
 from pendragon.games.soc.heuristic import _READ, SocHeuristicBot, _decision_of, _deed
 from pendragon.games.soc.rules import actions as A
-
-
-def _played(seed: int, players: int = 5, decisions: int = 400, **options: object) -> State:
-    """A game of heuristic bots played ``decisions`` decisions in (or to its end)."""
-    state = pendragon.load_game("soc", players=players, seed=seed, **options).new_initial_state()
-    bots = [SocHeuristicBot(seed * 10 + s) for s in range(players)]
-    done = 0
-    while not state.is_terminal() and done < decisions:
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply_action(state.sample_chance())
-            continue
-        state.apply_action(bots[player].step(state))
-        done += 1
-    return state
+from tests.positions import soc_position
 
 
 def test_prior_is_the_deal_of_the_unseen_cards() -> None:
@@ -109,7 +95,7 @@ def test_deeds_are_read_from_what_every_player_sees() -> None:
 def test_with_traitors_deals_the_given_set_and_refuses_the_impossible() -> None:
     # SOC-SETUP-5: one traitor card; a search world may put it on any unseen seat or in the
     # box, never on a seat whose card was seen, and never two of them.
-    state = _played(5, decisions=30)
+    state = soc_position(5, 30)
     world = state.with_traitors(0, {3}, random.Random(1))
     loyalties = [world.observation(s)["you"]["loyalty"] for s in range(5)]
     assert loyalties == ["loyal", "loyal", "loyal", "traitor", "loyal"]  # seat 0 is loyal
@@ -143,7 +129,7 @@ def test_card_game_with_traitors_keeps_the_deck() -> None:
 def test_sampled_worlds_follow_the_belief() -> None:
     # Issue 18, item 3: worlds come from the posterior, so a seat the belief clears is never
     # the traitor in them, and a strongly suspected seat is the traitor in most.
-    state = _played(11, decisions=60)
+    state = soc_position(11, 60)
     seat = next(s for s in range(5) if state.observation(s)["you"]["loyalty"] == "loyal")
     bot = SocHeuristicBot(1)
     obs = state.observation(seat)
@@ -169,7 +155,7 @@ def test_sampled_worlds_follow_the_belief() -> None:
 
 def test_ismcts_draws_its_worlds_from_its_policy() -> None:
     # ISMCTS asks its policy for each sweep's world (bots.base.WorldSampler).
-    state = _played(3, decisions=200, no_traitor=True)
+    state = soc_position(3, 200, no_traitor=True)
     calls: list[int] = []
 
     class Counting(SocHeuristicBot):
