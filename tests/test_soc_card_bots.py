@@ -384,3 +384,32 @@ def test_ismcts_works_with_the_heuristic_unchanged() -> None:
     assert searching.step(state) in state.legal_actions()
     assert searching.last_search is not None
 
+
+
+def test_rollouts_follow_the_table_from_the_public_view() -> None:
+    """SCG-RULING-21: a search's rollouts play every seat of a determinised world whose
+    history is the real game's. Following that history from the acting seat's own view
+    would carry the card it really laid face down under Morgan #1 (SCG-MORGAN-1) into the
+    search; the rollout policy follows the public view, so it knows only the world's."""
+    script = ["listen", "rumor:morgan-1", "listen", "rumor:saxons-3", "announce:saxons",
+              "listen", "rumor:grail-5", "announce:grail", "listen", "rumor:picts-4",
+              "announce:picts", "listen", "rumor:dragon-4", "announce:dragon"]
+    state = _forced(["loyal", "loyal", "loyal", "loyal"], script)
+    assert state.current_player() == 1
+    real = KIND["saxons-3"]
+    for seed in range(20):
+        world = state.resample_hidden(0, random.Random(seed))
+        piles: Any = world
+        laid = [k for k, by, down in zip(piles.pile, piles.pile_by, piles.pile_down,
+                                         strict=True) if by == 1 and down]
+        if laid and laid[0] != real:
+            break
+    else:
+        raise AssertionError("no world redealt seat 1's face-down card")
+    bot = rollout_bot(5)
+    bot.step(world)
+    secrets = [e.secret for e in bot.memory.entries if e.by == 1]
+    assert secrets and real not in secrets
+    seat_view = SocCardHeuristicBot(5)  # the table's own bot follows its seat: it knows
+    seat_view.step(state)
+    assert real in [e.secret for e in seat_view.memory.entries if e.by == 1]

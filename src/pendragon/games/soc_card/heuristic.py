@@ -729,7 +729,10 @@ class SocCardHeuristicBot:
     ``follow_table``: follow the game from its start by replaying the history on a private
     copy (reading only this seat's observations), so that the bot sees every card laid, as
     a player at the table does; without it the bot remembers only what it saw when asked to
-    play. ``track_beliefs``: weigh watched turns as evidence about the traitor (off for the
+    play; ``follow_public``: follow it from the public view only (search rollouts, which
+    play every seat of a determinised world whose history is the real game's: a seat's own
+    view of that history would carry what that seat really holds into the search).
+    ``track_beliefs``: weigh watched turns as evidence about the traitor (off for the
     rollouts of a search, where it would only cost time). ``samples``: how many ways to
     complete the cards it cannot see when valuing the pile. Create one bot per game (it
     starts over when it sees another game begin).
@@ -764,12 +767,14 @@ class SocCardHeuristicBot:
     __slots__ = (
         "seed", "follow_table", "track_beliefs", "samples", "_rng", "memory", "_replay",
         "_history", "_game", "_direct", "_view", "_beliefs", "_read", "_public",
-        "_public_read", "quick",
+        "_public_read", "quick", "follow_public",
     )
 
     def __init__(self, seed: int | None = None, follow_table: bool = True,
-                 track_beliefs: bool = True, samples: int = 10, quick: bool = False) -> None:
+                 track_beliefs: bool = True, samples: int = 10, quick: bool = False,
+                 follow_public: bool = False) -> None:
         self.seed = seed
+        self.follow_public = follow_public
         self.quick = quick
         self.follow_table = follow_table
         self.track_beliefs = track_beliefs
@@ -847,7 +852,7 @@ class SocCardHeuristicBot:
                     self._beliefs.clear()
                     self._read.clear()
                     self._public = None
-                    self._view = seat
+                    self._view = None if self.follow_public else seat
                 replay = self._replay
                 view = self._view
                 for action in history[len(self._history):]:
@@ -1570,10 +1575,12 @@ def _decision_seed(seed: int | None, obs: Obs, seat: int | None) -> str:
 
 
 def rollout_bot(seed: int | None) -> SocCardHeuristicBot:
-    """The fast policy of search rollouts: no beliefs from watched turns, fewer samples.
+    """The fast policy of search rollouts: no beliefs from watched turns, fewer samples,
+    and the table followed from the public view (a rollout plays seats it does not own).
 
     >>> rollout_bot(3)
     SocCardHeuristicBot(seed=3)
     """
-    return SocCardHeuristicBot(seed, track_beliefs=False, samples=3, quick=True)
+    return SocCardHeuristicBot(seed, track_beliefs=False, samples=3, quick=True,
+                               follow_public=True)
 
