@@ -212,8 +212,6 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     #: Pledge a Merlin against special black cards worth at least this (see _POOL_WORTH).
     pool_threshold = 2.0
     siege_fight_from = 8
-    #: Engines earlier the siege is fought, and fought for, once a traitor is unmasked.
-    unmasked_siege_pressure = 0
     #: Fight a siege engine with at least this total (it wins when above the d8 roll).
     siege_target = 7
     #: Go back to Camelot to fight from this many siege engines.
@@ -851,18 +849,15 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
             if strength < 5 and siege < 10:
                 return -1.0
             urgent = max(0, siege - 8) * 2.0
-            fight_from = self.siege_fight_from - self._siege_pressure(obs)
-            urgent = max(0, siege - fight_from) * 2.0 if fight_from < 8 else urgent
-            return (siege - fight_from) * 0.9 + (strength - 5) * 0.3 + urgent
+            return (siege - self.siege_fight_from) * 0.9 + (strength - 5) * 0.3 + urgent
         if kind == "move":
             plans = self._quest_plan(obs)
             if arg == "camelot":
                 here = plans.get(location, 0.0) if location else 0.0
-                back_at = self.siege_return - self._siege_pressure(obs)
-                urgent = siege >= back_at and self._siege_strength(hand) >= (
+                urgent = siege >= self.siege_return and self._siege_strength(hand) >= (
                     6 if siege < 10 else 3)
                 if urgent:
-                    return 2.0 + (siege - back_at + 1) * 1.5
+                    return 2.0 + (siege - self.siege_return + 1) * 1.5
                 return 2.0 if here <= 0.5 else -1.0
             if location != "camelot" and plans.get(location, 0.0) > 0:
                 return -1.0  # still useful where we stand
@@ -870,12 +865,6 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         if kind == "special":
             return self._special_score(obs, arg, texts)
         return -3.0
-
-    def _siege_pressure(self, obs: Obs) -> int:
-        """How many engines earlier the siege is fought, and knights come back for it: an
-        unmasked traitor adds an engine or a black card every turn (SOC-TRAITOR-2)."""
-        unmasked = any(k["status"] == "unmasked" for k in obs["knights"])
-        return int(self.unmasked_siege_pressure) if unmasked else 0
 
     @staticmethod
     def _siege_strength(hand: dict[str, int]) -> int:
