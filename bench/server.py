@@ -13,11 +13,24 @@ time:
   WebSocket), p50 / p90 / p99;
 * the messages the watchers received per second (client side).
 
+This throughput run switches the server's limits off (one client creates every table).
+
+The *flood* run (issue 17, item 4) starts the server with its default limits and
+measures what a person at a table feels while others try to overload it: ``--flood-clients``
+clients (each its own address, given in ``X-Forwarded-For``, which the server trusts for
+this run only) create 8-seat ISMCTS bot tables as fast as they can (``--flood-rate``
+attempts a second in all, ignoring ``Retry-After``) and watch every table they get, while
+the bench plays ``--people-tables`` tables of three people and an ISMCTS bot over
+WebSockets. Reported: the
+people's move-to-push time (client side: from sending a move to receiving the new view),
+the time the table's bots took per turn, and how the server answered the flood.
+
 Every run is bounded: at most ``--seconds`` of measurement plus a short warm-up, at most
 ``--max-tables`` tables created, traffic only to 127.0.0.1. Writes
 ``bench/results/server.json``; nothing asserts on the figures.
 
-    python -m bench.server [--tables 200] [--watchers 1] [--bot-delay 0.25] [--seconds 30]
+    python -m bench.server [--scenario both|throughput|flood] [--tables 200]
+                           [--watchers 1] [--bot-delay 0.25] [--seconds 30]
 """
 
 from __future__ import annotations
@@ -29,6 +42,7 @@ import datetime as dt
 import json
 import os
 import platform
+import random
 import secrets
 import socket
 import subprocess
@@ -153,6 +167,207 @@ async def measure(args: argparse.Namespace, base: str) -> dict[str, Any]:
     }
 
 
+def quantiles(samples: list[float]) -> dict[str, float | None]:
+    """p50 / p90 / p99 / max of ``samples`` (seconds) in milliseconds."""
+    ordered = sorted(samples)
+
+    def pct(q: float) -> float | None:
+        if not ordered:
+            return None
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+
+    return {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": pct(1.0)}
+
+
+class Flood:
+    """Clients creating 8-seat ISMCTS bot tables as fast as they can, watching each."""
+
+    def __init__(self, base: str, clients: int, rate: float, max_tables: int) -> None:
+        self.base = base
+        self.ws_url = base.replace("http://", "ws://") + "/ws"
+        self.clients = clients
+        self.rate = rate
+        self.max_tables = max_tables
+        self.answers: dict[str, int] = {}
+        self.created = 0
+        self.watching = 0
+        self.stop = asyncio.Event()
+        self.http = httpx.AsyncClient(base_url=base, timeout=30.0, trust_env=False,
+                                      limits=httpx.Limits(max_connections=100))
+
+    async def watch(self, token: str, address: str) -> None:
+        """Keep the table's bots playing: a spectator reading everything."""
+        try:
+            async with websockets.connect(self.ws_url, max_size=2**22, proxy=None,
+                                          additional_headers={"X-Forwarded-For": address}
+                                          ) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                self.watching += 1
+                try:
+                    while not self.stop.is_set():
+                        try:
+                            text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                        except TimeoutError:
+                            continue
+                        if '"finished":true' in str(text):
+                            return
+                finally:
+                    self.watching -= 1
+        except Exception:  # refused (rate limited) or closed: the flood goes on
+            return
+
+    async def client(self, index: int) -> None:
+        """One attacker: attempts at ``rate / clients`` a second, from its own address."""
+        address = f"10.{index // 250}.{index % 250}.7"
+        pause = self.clients / self.rate
+        watchers: list[asyncio.Task[None]] = []
+        await asyncio.sleep(random.random() * pause)
+        while not self.stop.is_set() and self.created < self.max_tables:
+            try:
+                response = await self.http.post(
+                    "/api/tables", headers={"X-Forwarded-For": address},
+                    json={"game": "soc", "options": {"expansion": "merlins-company"},
+                          "seats": [{"kind": "bot", "bot": "ismcts"}] * 8})
+                key = str(response.status_code)
+                if response.status_code != 201:
+                    key += " " + response.json()["error"]["code"]
+                self.answers[key] = self.answers.get(key, 0) + 1
+                if response.status_code == 201:
+                    self.created += 1
+                    token = response.json()["spectator"]["token"]
+                    watchers.append(asyncio.create_task(self.watch(token, address)))
+            except httpx.HTTPError as error:
+                key = type(error).__name__
+                self.answers[key] = self.answers.get(key, 0) + 1
+            await asyncio.sleep(pause)
+        await asyncio.gather(*watchers, return_exceptions=True)
+
+    async def run(self) -> list[asyncio.Task[None]]:
+        return [asyncio.create_task(self.client(i)) for i in range(self.clients)]
+
+
+class PeopleTable:
+    """Tables of three people (played by the bench over WebSockets) and an ISMCTS bot.
+
+    Each person moves as soon as it is his turn (a random legal move); the time from
+    sending the move to receiving the view it produced is the move-to-push time.
+    """
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.ws_url = base.replace("http://", "ws://") + "/ws"
+        self.latencies: list[float] = []
+        self.bot_turns: list[float] = []
+        self.games = 0
+        self.errors: list[str] = []
+        self.measuring = False
+        self.stop = asyncio.Event()
+        self.rng = random.Random(17)
+
+    async def seat(self, token: str, done: asyncio.Event, timer: bool, address: str) -> None:
+        """Play one seat until the game ends or the run stops (from its own address: each
+        person is a client of his own)."""
+        async with websockets.connect(self.ws_url, max_size=2**22, proxy=None,
+                                      additional_headers={"X-Forwarded-For": address}
+                                      ) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            sent_at: float | None = None
+            bot_since: float | None = None
+            last_move = ""
+            while not self.stop.is_set() and not done.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                message = json.loads(text)
+                if message.get("type") == "error":
+                    self.errors.append(str(message.get("code")))
+                    sent_at = None
+                    if message.get("code") == "rate_limited" and last_move:
+                        # Counted as an error; the move is sent again (not timed).
+                        await asyncio.sleep(float(message.get("retry_after", 1)))
+                        await ws.send(last_move)
+                if message.get("type") != "state":
+                    continue
+                now = time.perf_counter()
+                if sent_at is not None and self.measuring:
+                    self.latencies.append(now - sent_at)
+                sent_at = None
+                if bot_since is not None and self.measuring:
+                    self.bot_turns.append(now - bot_since)
+                bot_since = None
+                if message["finished"]:
+                    done.set()
+                    return
+                if timer and message.get("to_act_controller") == "bot":
+                    bot_since = now  # the first person's page times the bots' turns
+                if message["legal"]:
+                    action = self.rng.choice(message["legal"])["id"]
+                    last_move = json.dumps({"type": "move", "version": message["version"],
+                                            "action": action})
+                    sent_at = time.perf_counter()
+                    await ws.send(last_move)
+
+    async def play(self, index: int) -> None:
+        async with httpx.AsyncClient(base_url=self.base, timeout=30.0,
+                                     trust_env=False) as http:
+            while not self.stop.is_set():
+                try:
+                    response = await http.post("/api/tables", headers={
+                        "X-Forwarded-For": f"10.250.{index}.1"}, json={
+                        "game": "soc", "seats": [
+                            {"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "ismcts"},
+                            {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"},
+                        ]})
+                    response.raise_for_status()
+                    tokens = [s["token"] for s in response.json()["seats"] if s["token"]]
+                    done = asyncio.Event()
+                    await asyncio.gather(*(self.seat(token, done, i == 0,
+                                                     f"10.250.{index}.{i + 1}")
+                                           for i, token in enumerate(tokens)))
+                    self.games += 1
+                except Exception as error:
+                    self.errors.append(f"{type(error).__name__}: {error}")
+                    await asyncio.sleep(0.5)
+
+
+async def measure_flood(args: argparse.Namespace, base: str) -> dict[str, Any]:
+    flood = Flood(base, args.flood_clients, args.flood_rate, args.max_tables)
+    people = PeopleTable(base)
+    players = [asyncio.create_task(people.play(i)) for i in range(args.people_tables)]
+    tasks = await flood.run()
+    await asyncio.sleep(args.warmup)
+    async with httpx.AsyncClient(base_url=base, timeout=30.0, trust_env=False) as http:
+        await http.post("/api/metrics/reset")
+        answers_before = dict(flood.answers)
+        people.measuring = True
+        started = time.monotonic()
+        await asyncio.sleep(args.seconds)
+        elapsed = time.monotonic() - started
+        people.measuring = False
+        metrics = (await http.get("/api/metrics")).json()
+    flood.stop.set()
+    people.stop.set()
+    await asyncio.wait([*tasks, *players], timeout=15)
+    await flood.http.aclose()
+    answers = {k: v - answers_before.get(k, 0) for k, v in flood.answers.items()}
+    return {
+        "seconds": round(elapsed, 2),
+        "people_move_to_push_ms": quantiles(people.latencies),
+        "people_moves": len(people.latencies),
+        "people_games_finished": people.games,
+        "people_errors": people.errors[:5],
+        "people_table_bot_turn_ms": quantiles(people.bot_turns),
+        "people_table_bot_turns": len(people.bot_turns),
+        "flood_attempts_per_second": round(sum(answers.values()) / elapsed, 1),
+        "flood_answers": answers,
+        "flood_tables_created": flood.created,
+        "server_moves_per_second": round(metrics["moves"] / metrics["seconds"], 1),
+        "server_push_latency_ms": metrics["latency_ms"],
+        "tables_loaded": metrics["tables_loaded"],
+    }
+
+
 @contextlib.contextmanager
 def fresh_database(url: str | None) -> Iterator[str | None]:
     """For PostgreSQL, a URL whose tables live in a new schema, dropped afterwards (so no
@@ -184,7 +399,7 @@ def machine() -> dict[str, Any]:
     }
 
 
-def run_one(args: argparse.Namespace) -> dict[str, Any]:
+def run_one(args: argparse.Namespace, flood: bool = False) -> dict[str, Any]:
     port = free_port()
     base = f"http://{HOST}:{port}"
     with tempfile.TemporaryDirectory() as folder, fresh_database(args.database) as given:
@@ -192,8 +407,17 @@ def run_one(args: argparse.Namespace) -> dict[str, Any]:
         command = [
             sys.executable, "-m", "pendragon.web.server", "--host", HOST, "--port", str(port),
             "--database", database, "--bot-delay", str(args.bot_delay), "--metrics",
-            "--bot-threads", str(args.bot_threads), "--log-level", "error",
+            "--bot-threads", str(args.bot_threads), "--bot-pool", args.bot_pool,
+            "--log-level", "error",
         ]
+        if flood:
+            # Default limits; the flood's many addresses come in X-Forwarded-For.
+            command += ["--trusted-header", "X-Forwarded-For"]
+        else:
+            # One client creates every table: the limits would refuse most of them.
+            command += ["--create-rate", "0", "--write-rate", "0", "--connect-rate", "0",
+                        "--message-rate", "0", "--bot-tables", "0",
+                        "--bot-tables-per-client", "0", "--unwatched-grace", "0"]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30
@@ -206,15 +430,23 @@ def run_one(args: argparse.Namespace) -> dict[str, Any]:
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError("the server did not start")
                 time.sleep(0.1)
-            figures = asyncio.run(measure(args, base))
+            figures = asyncio.run(measure_flood(args, base) if flood else measure(args, base))
         finally:
             server.terminate()
             try:
                 server.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 server.kill()
+    if flood:
+        return {"config": {"scenario": "flood", "flood_clients": args.flood_clients,
+                           "flood_rate": args.flood_rate, "bot_delay_s": args.bot_delay,
+                           "bot_threads": args.bot_threads, "bot_pool": args.bot_pool,
+                           "warmup_s": args.warmup,
+                           "database": "postgresql" if args.database else "sqlite"},
+                **figures}
     return {
         "config": {
+            "scenario": "throughput",
             "tables": args.tables, "watchers_per_table": args.watchers,
             "players": args.players, "bot_delay_s": args.bot_delay,
             "bot_threads": args.bot_threads, "warmup_s": args.warmup,
@@ -232,24 +464,52 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-delay", type=float, default=0.25,
                         help="seconds each bot waits before moving (0: as fast as possible)")
     parser.add_argument("--bot-threads", type=int, default=2)
+    parser.add_argument("--bot-pool", choices=("process", "thread"), default="process",
+                        help="the server's bot workers (pendragon serve --bot-pool)")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--max-tables", type=int, default=5000,
                         help="upper bound of tables created in one run")
     parser.add_argument("--database", default=None,
                         help="postgresql://... to measure PostgreSQL (default: SQLite)")
+    parser.add_argument("--flood-bot-delay", type=float, default=0.4,
+                        help="bot delay of the flood run (the server's default)")
     parser.add_argument("--saturate", action="store_true",
                         help="also run once with --bot-delay 0 (the server's ceiling)")
+    parser.add_argument("--scenario", choices=("both", "throughput", "flood"), default="both",
+                        help="the throughput run, the flood run (issue 17, item 4), or both")
+    parser.add_argument("--flood-clients", type=int, default=30,
+                        help="flooding clients, each from its own address")
+    parser.add_argument("--flood-rate", type=float, default=60.0,
+                        help="table creations the flood attempts per second in all")
+    parser.add_argument("--people-tables", type=int, default=3,
+                        help="tables of people (and a bot) played during the flood")
     parser.add_argument("--output", type=Path, default=RESULTS_DIR / "server.json")
     args = parser.parse_args(argv)
     args.seconds = min(args.seconds, 300.0)
 
     before = machine()
-    runs = [run_one(args)]
-    if args.saturate:
-        runs.append(run_one(argparse.Namespace(**{**vars(args), "bot_delay": 0.0})))
+    runs = []
+    if args.scenario in ("both", "throughput"):
+        runs.append(run_one(args))
+        if args.saturate:
+            runs.append(run_one(argparse.Namespace(**{**vars(args), "bot_delay": 0.0})))
+    if args.scenario in ("both", "flood"):
+        flood_args = argparse.Namespace(**{**vars(args), "bot_delay": args.flood_bot_delay})
+        runs.append(run_one(flood_args, flood=True))
     for result in runs:
         config = result["config"]
+        if config["scenario"] == "flood":
+            people = result["people_move_to_push_ms"]
+            print(
+                f"flood: {result['flood_attempts_per_second']} creations attempted/s by"
+                f" {config['flood_clients']} clients ({result['flood_answers']}); a people's"
+                f" table's move to push p50 {people['p50']} ms, p99 {people['p99']} ms"
+                f" ({result['people_moves']} moves); its bots' turns p50"
+                f" {result['people_table_bot_turn_ms']['p50']} ms, p99"
+                f" {result['people_table_bot_turn_ms']['p99']} ms"
+            )
+            continue
         latency = result["latency_ms"]
         print(
             f"{config['tables']} tables x {config['watchers_per_table']} watcher(s),"

@@ -12,6 +12,7 @@ the language needs. The last tests show that each of those faults is caught.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -281,3 +282,102 @@ def test_a_game_without_its_catalog_does_not_silence_the_others(
         assert any("missing" in line for line in i18n.problems("ru").all())
     finally:
         i18n.catalog.cache_clear()
+
+
+# ------------------------------------------------------------------ nothing left half in English
+#: Names a translation keeps as English has them: the legend's people, places and relics,
+#: the program's own name and a search method's initials (issue 17, item 8).
+PROPER_NAMES = frozenset({
+    "bedivere", "bors", "camelot", "caradoc", "excalibur", "gaheris", "galahad", "gareth",
+    "gawain", "geraint", "ismcts", "kay", "lamorak", "lancelot", "merlin", "mordred", "morgan",
+    "owain", "palamedes", "pendragon", "percival", "sir", "tristan", "vivien",
+})
+#: Words Czech and Polish took from English and spell the same ("bot", "link"...): a word of
+#: the English text met in a translation is left in English unless it is here or a name.
+LOANWORDS = {
+    "cs": frozenset({"bot", "lobby", "magnet", "plus", "symbol", "text"}),
+    "pl": frozenset({"bot", "goblin", "link", "lobby", "plus", "solo", "symbol"}),
+    "ru": frozenset(),
+}
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]{2,}")
+#: What is not prose: a placeholder, a command-line option ("--seed").
+_NOT_PROSE = re.compile(r"\{[a-z_]+\}|--[a-z-]+")
+
+
+def _english_words_left(language: str, english: str, translated: str) -> list[str]:
+    """The words of ``translated`` that are English left in place: for Russian any word in
+    the Latin alphabet, for Czech and Polish a word of the English text itself (of three
+    letters or more), unless it is a name or the language's loanword."""
+    allowed = PROPER_NAMES | LOANWORDS[language]
+    english_words = {w.lower() for w in _LATIN_WORD.findall(_NOT_PROSE.sub(" ", english))}
+    found = []
+    for word in _LATIN_WORD.findall(_NOT_PROSE.sub(" ", translated)):
+        lower = word.lower()
+        if lower in allowed or lower.removesuffix("'s") in allowed:
+            continue
+        if language == "ru" or lower in english_words:
+            found.append(word)
+    return found
+
+
+def _all_text(message: str | dict[str, str]) -> str:
+    return " ".join(message.values()) if isinstance(message, dict) else message
+
+
+@pytest.mark.parametrize("language", ["cs", "pl", "ru"])
+def test_no_translation_is_left_half_in_english(language: str) -> None:
+    """Issue 17, item 8: Czech "pro jednotlivce · full house", "Merlin's Company" in every
+    language. Every message of every catalog (interface and games) is checked, those marked
+    same-as-english included: only names and loanwords may stay as English has them."""
+    left = []
+    for key, entry in catalog(language).entries.items():
+        words = _english_words_left(language, _all_text(entry.english), _all_text(entry.text))
+        if words:
+            left.append(f"{key}: {words}")
+    assert left == []
+
+
+def test_the_half_english_check_catches_what_issue_17_found() -> None:
+    """The check above is not vacuous: the texts the issue reported are caught, a name is not."""
+    assert _english_words_left("cs", "solo · full house", "pro jednotlivce · full house") == [
+        "full", "house"]
+    assert _english_words_left("pl", "Merlin's Company", "Merlin's Company") == ["Company"]
+    assert _english_words_left("ru", "with Merlin's Company",
+                               "с дополнением «Merlin's Company»") == ["Company"]
+    assert _english_words_left("cs", "Sir Kay", "Sir Kay") == []
+    assert _english_words_left("cs", "Seed {seed} (replay with --seed {seed}).",
+                               "Semínko {seed} (zopakujete s --seed {seed}).") == []
+
+
+def test_merlins_company_has_its_name_in_every_language() -> None:
+    """The expansion's name as the seeds and the rules reference give it (issue 17, item 8)."""
+    names = {"en": "Merlin's Company", "ru": "Соратники Мерлина", "cs": "Merlinova družina",
+             "pl": "Drużyna Merlina"}
+    for language, name in names.items():
+        assert catalog(language).text("opt.soc.expansion.merlins-company") == name
+
+
+def test_russian_divine_favor_is_spelled_right() -> None:
+    """"Благословение", not the common misspelling "Благословление" (issue 17, item 8)."""
+    russian = catalog("ru")
+    assert russian.text("soc.white.divine-favor") == "Благословение"
+    assert [k for k, m in russian.messages.items() if "лагословлен" in _all_text(m)] == []
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", "Seat 1 takes a random card from you."),
+    ("ru", "Место 1 забирает у вас случайную карту."),
+    ("cs", "Místo 1 vám bere náhodnou kartu."),
+    ("pl", "Miejsce 1 zabiera ci losową kartę."),
+])
+def test_a_reader_robbed_of_a_card_reads_you_as_the_object(language: str, expected: str) -> None:
+    """A card taken at random from another knight's hand: when the reader is the victim,
+    Russian no longer reads "у игрока вы" (issue 17, item 8) but the ``.you-victim`` form."""
+    table = catalog(language)
+    you = table.text("table.you")
+    take = Event("soc.log.take-card", {"seat": Seat(1), "victim": Seat(2)})
+    namer = lambda seat: you if seat == 2 else table.text("core.seat", n=seat)  # noqa: E731
+    assert table.render(take, seat_name=namer, viewer=2) == expected
+    known = Event("soc.log.take-card-known", {"seat": Seat(1), "victim": Seat(2),
+                                              "card": Term("soc.white.merlin")})
+    assert f" {you} " not in table.render(known, seat_name=namer, viewer=2) + " "

@@ -16,10 +16,13 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from pendragon.web.limits import Limits
 from pendragon.web.server import create_app
 from pendragon.web.tables import Settings, TableManager
 
-FAST = Settings(bot_delay=0.0, away_after=3600.0, bot_threads=1)
+#: Instant bots and no limits: these tests create tables by the hundred from one address
+#: (the limits have their own tests, test_limits.py).
+FAST = Settings(bot_delay=0.0, away_after=3600.0, bot_threads=1, limits=Limits.off())
 
 
 class LiveServer:
@@ -68,9 +71,10 @@ class LiveServer:
         return httpx.Client(base_url=self.base, timeout=10.0, trust_env=False)
 
     def create(self, http: httpx.Client, seats: list[dict[str, Any]],
-               options: dict[str, Any] | None = None) -> dict[str, Any]:
+               options: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+        """A new soc table; ``fields``: more of the request (``join_mid_game``...)."""
         response = http.post("/api/tables", json={"game": "soc", "seats": seats,
-                                                   "options": options or {}})
+                                                   "options": options or {}, **fields})
         assert response.status_code == 201, response.text
         body: dict[str, Any] = response.json()
         return body

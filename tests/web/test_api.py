@@ -113,7 +113,10 @@ def test_a_game_without_a_plugin_gets_the_generic_board_and_adapter(
                                                    "seats": [{"kind": "human"}] * 3})
         assert response.status_code == 201, response.text
         plain = view(http, response.json()["spectator"]["token"])
-        created = server.create(http, [{"kind": "human"}] * 3)
+        # Joining mid-game is a table option, and only for a game that seats newcomers.
+        refused = http.post("/api/tables", json={"game": "plain-soc", "join_mid_game": True,
+                                                  "seats": [{"kind": "human"}] * 3})
+        created = server.create(http, [{"kind": "human"}] * 3, join_mid_game=True)
         with_plugin = view(http, created["spectator"]["token"])
     assert generic.status_code == 200 and "text/javascript" in generic.headers["content-type"]
     assert "export function drawBoard" in generic.text and "drawPrivate" not in generic.text
@@ -121,6 +124,8 @@ def test_a_game_without_a_plugin_gets_the_generic_board_and_adapter(
     assert listed["soc"]["title"] == "Shadows over Camelot"
     assert listed["plain-soc"]["title"] == PlainSoc(dict(players=3)).info.long_name
     # The generic adapter seats nobody mid-game; the soc plugin's (VAR-JOIN) does.
+    assert listed["plain-soc"]["join_mid_game"] is False and listed["soc"]["join_mid_game"]
+    assert refused.status_code == 400 and error_of(refused)["code"] == "invalid_option"
     assert plain["table"]["can_join_new_seat"] is False
     assert with_plugin["table"]["can_join_new_seat"] is True
 
@@ -370,35 +375,41 @@ def test_a_present_player_cannot_be_replaced_but_may_hand_over_and_reclaim(
         assert http.post("/api/table/seats/1/bot", headers=auth(tokens[1]),
                          json={"bot": "random"}).status_code == 200
         seats = view(http, tokens[0])["table"]["seats"]
-        assert seats[1]["controller"] == "bot" and seats[1]["free"]
+        # The bot keeps the seat warm for its owner: owned, not free (issue 17, item 2).
+        assert seats[1]["controller"] == "bot" and seats[1]["owned"] and not seats[1]["free"]
         assert http.post("/api/table/reclaim", headers=auth(tokens[1])).status_code == 200
         assert view(http, tokens[0])["table"]["seats"][1]["controller"] == "human"
         again = http.post("/api/table/reclaim", headers=auth(tokens[1]))
         assert again.status_code == 409 and error_of(again)["code"] == "not_a_bot_seat"
 
 
-def test_a_newcomer_takes_a_bot_seat_and_the_old_link_dies(server: LiveServer) -> None:
+def test_a_newcomer_takes_a_free_bot_seat_only_by_the_hosts_invitation(
+    server: LiveServer,
+) -> None:
+    # docs/web.md, "Seats that change hands" (issue 17, items 1-2): a seat handed to a bot
+    # stays its owner's; a free seat (a bot seat nobody owns) goes to the host's invitee.
     with server.http() as http:
-        created = server.create(http, THREE_HUMANS)
-        tokens = [s["token"] for s in created["seats"]]
-        spectator = created["spectator"]["token"]
-        # Not free yet.
-        taken = http.post("/api/table/seats/2/take", headers=auth(spectator), json={"name": "Dee"})
-        assert taken.status_code == 409 and error_of(taken)["code"] == "seat_taken"
-        assert http.post("/api/table/seats/2/bot", headers=auth(tokens[2]),
+        created = server.create(http, [*THREE_HUMANS[:2], {"kind": "bot"}])
+        tokens = [s["token"] for s in created["seats"][:2]]
+        spectator, host = created["spectator"]["token"], created["host"]["token"]
+        assert http.post("/api/table/seats/1/bot", headers=auth(tokens[1]),
                          json={}).status_code == 200
-        # A seated player cannot take a second seat.
+        owned = http.post("/api/table/seats/1/invite", headers=auth(host))
+        assert owned.status_code == 409 and error_of(owned)["code"] == "seat_owned"
+        # Neither a spectator nor a seated player takes the free seat.
+        assert http.post("/api/table/seats/2/take", headers=auth(spectator),
+                         json={"name": "Dee"}).status_code == 403
         assert http.post("/api/table/seats/2/take", headers=auth(tokens[0]),
                          json={}).status_code == 403
-        response = http.post("/api/table/seats/2/take", headers=auth(spectator),
+        invitation = http.post("/api/table/seats/2/invite", headers=auth(host)).json()["token"]
+        response = http.post("/api/table/seats/2/take", headers=auth(invitation),
                              json={"name": "Dee"})
         assert response.status_code == 200, response.text
-        new_token = response.json()["token"]
-        assert new_token != tokens[2]
-        body = view(http, new_token)
+        assert response.json()["token"] == invitation  # the invitation is now seat 2's link
+        body = view(http, invitation)
         assert body["table"]["seat"] == 2 and body["table"]["seats"][2]["name"] == "Dee"
         assert body["table"]["seats"][2]["controller"] == "human"
-        assert http.get("/api/table", headers=auth(tokens[2])).status_code == 401
+        assert http.post("/api/table/reclaim", headers=auth(tokens[1])).status_code == 200
     stored = server.manager.store.storage.load_table(created["table"])
     assert stored is not None and stored.seats[2].name == "Dee"
 
@@ -464,13 +475,16 @@ def test_a_newcomer_joins_with_a_knight_of_his_own_where_the_rules_allow(
     if not hasattr(state, "can_join"):
         pytest.skip("the soc state has no join operation (VAR-JOIN) yet")
     with server.http() as http:
-        created = server.create(http, THREE_HUMANS)
-        spectator = created["spectator"]["token"]
+        # Joining mid-game is the host's option (issue 17, item 3), and needs his consent.
+        created = server.create(http, THREE_HUMANS, join_mid_game=True)
+        spectator, host = created["spectator"]["token"], created["host"]["token"]
         before = view(http, spectator)
         assert before["state"]["can_join"] is True
         assert http.post("/api/table/join", headers=auth(created["seats"][0]["token"]),
                          json={"name": "Dee"}).status_code == 403
-        response = http.post("/api/table/join", headers=auth(spectator), json={"name": "Dee"})
+        assert http.post("/api/table/join", headers=auth(spectator),
+                         json={"name": "Dee"}).status_code == 403
+        response = http.post("/api/table/join", headers=auth(host), json={"name": "Dee"})
         assert response.status_code == 200, response.text
         joined = response.json()
         assert joined["seat"] == 3
@@ -483,7 +497,7 @@ def test_a_newcomer_joins_with_a_knight_of_his_own_where_the_rules_allow(
         assert any(event == {"k": "soc.log.join", "p": {"seat": {"seat": 3}}}
                    for line in mine["state"]["log"] for event in line["events"])
         # A fifth seat is refused once no loyalty card is left... or allowed: the rules say.
-        again = http.post("/api/table/join", headers=auth(spectator), json={"name": "Eve"})
+        again = http.post("/api/table/join", headers=auth(host), json={"name": "Eve"})
         assert again.status_code in (200, 409)
         if again.status_code == 409:
             assert again.json()["error"]["code"] == "cannot_join"

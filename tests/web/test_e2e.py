@@ -204,7 +204,8 @@ def test_a_seat_never_receives_another_seats_hidden_cards(
             assert state["observation"] == mine
             assert set(state) <= {"type", "version", "observation", "legal", "decision", "log",
                                   "finished", "to_act", "to_act_controller", "chat_open",
-                                  "can_join", "returns"}
+                                  "can_join", "returns",
+                                  "timer", "rematch"}  # public (issue 17, item 10)
             for other in others:
                 if other["you"]["hand"] and other["you"]["hand"] != mine["you"]["hand"]:
                     assert other["you"] != state["observation"]["you"]
@@ -263,30 +264,41 @@ def test_a_server_restarted_mid_game_resumes_and_the_game_finishes(
         second.stop()
 
 
-def test_a_spectator_takes_a_bots_seat_and_another_joins_a_new_one(
+def test_the_host_seats_a_newcomer_by_invitation_and_another_joins_a_new_seat(
     page: Any, server_process: ServerProcess
 ) -> None:
-    # The seat list's two forms: taking a seat a bot is playing, and joining the game in a
-    # new seat (SOC: a newcomer may join while the rules allow it, `can_join`).
+    # The seat list's two forms, with the host's consent (docs/web.md, "Seats that change
+    # hands"; issue 17, items 1-3): an invitation to a seat a bot plays for nobody, and
+    # joining the game in a new seat at a table whose host allowed it (SOC: while the
+    # rules allow it, `can_join`).
     base = server_process.base
-    created = create_table(base, ANN_AND_TWO_BOTS)
-    spectator_link = base + created["spectator"]["link"]
-    page.goto(spectator_link)
+    response = httpx.post(base + "/api/tables", json={
+        "game": "soc", "seats": ANN_AND_TWO_BOTS, "join_mid_game": True},
+        trust_env=False, timeout=10)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    host_link = base + created["host"]["link"]
+    page.goto(host_link)
     page.wait_for_selector("[data-testid=board] svg")
-    page.click("[data-testid=take-1]")
+    page.click("[data-testid=invite-1]")
+    invitation = page.locator("[data-testid=invite-link-1]").input_value()
+    page.goto(invitation)
+    page.reload()  # only the fragment changed: load the invitation's page afresh
     page.fill("[data-testid=take-name]", "Bors")
     page.click("[data-testid=take-confirm]")
     page.wait_for_selector("[data-testid=seat-1].mine")
     assert "Bors" in page.locator("[data-testid=seat-1]").inner_text()
-    assert page.url != spectator_link  # the page moved to the seat's private link
+    assert page.url == invitation  # the invitation became the seat's own link
 
-    page.goto(spectator_link)
-    page.reload()  # only the fragment changed: load the spectator's view afresh
-    page.wait_for_selector("[data-testid=join-name]")
-    page.fill("[data-testid=join-name]", "Gawain")
-    page.click("[data-testid=join-confirm]")
-    page.wait_for_selector("[data-testid=seat-3].mine")
-    assert "Gawain" in page.locator("[data-testid=seat-3]").inner_text()
+    newcomer = page.context.browser.new_context()  # another person: another browser
+    other = newcomer.new_page()
+    other.goto(host_link)
+    other.wait_for_selector("[data-testid=join-name]")
+    other.fill("[data-testid=join-name]", "Gawain")
+    other.click("[data-testid=join-confirm]")
+    other.wait_for_selector("[data-testid=seat-3].mine")
+    assert "Gawain" in other.locator("[data-testid=seat-3]").inner_text()
+    newcomer.close()
 
 
 def _sample_events(players: int = 4, seed: int = 3) -> list[tuple[dict[str, Any], int | None]]:

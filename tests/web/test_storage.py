@@ -142,9 +142,11 @@ def test_a_newcomer_who_joined_is_seated_again_after_a_restart(database: str) ->
     if not hasattr(state, "can_join"):
         pytest.skip("the soc state has no join operation (VAR-JOIN) yet")
     with live_server(database, FAST) as first, first.http() as http:
-        created = first.create(http, THREE_HUMANS)
-        spectator = created["spectator"]["token"]
-        joined = http.post("/api/table/join", headers=auth(spectator), json={"name": "Dee"})
+        # Joining needs the table's option and the host's consent (issue 17, item 3).
+        created = first.create(http, THREE_HUMANS, join_mid_game=True)
+        invitation = http.post("/api/table/join/invite",
+                               headers=auth(created["host"]["token"])).json()["token"]
+        joined = http.post("/api/table/join", headers=auth(invitation), json={"name": "Dee"})
         assert joined.status_code == 200, joined.text
         token = joined.json()["token"]
         before = table_view(http, token)

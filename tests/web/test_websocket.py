@@ -196,23 +196,35 @@ def test_chat_lines_reach_everyone_as_text(server: LiveServer) -> None:
     watcher.close()
 
 
-def test_seat_changes_are_pushed_and_a_replaced_page_loses_its_seat(server: LiveServer) -> None:
+def test_seat_changes_are_pushed_and_a_page_that_gives_its_seat_up_loses_it(
+    server: LiveServer,
+) -> None:
+    # docs/web.md, "Seats that change hands" (issue 17, items 1-2).
     with server.http() as http:
         created = server.create(http, THREE_HUMANS)
         tokens = [s["token"] for s in created["seats"]]
         bob, _ = join(server, tokens[1])
         bob.send({"type": "seat_to_bot", "seat": 1, "bot": "random"})
         seats = bob.until(lambda m: m["type"] == "seats" and m["seats"][1]["controller"] == "bot")
-        assert seats["seats"][1]["free"]
-        taken = http.post("/api/table/seats/1/take", headers=auth(created["spectator"]["token"]),
+        assert seats["seats"][1]["owned"] and not seats["seats"][1]["free"]
+        told = bob.until(lambda m: m["type"] == "state" and any(
+            line.get("notice") for line in m["log"]))
+        assert [e["k"] for line in told["log"] if line.get("notice") for e in line["events"]] \
+            == ["table.event.to-bot"]
+        # Nobody takes a seat a bot keeps warm for its owner, not even the host.
+        refused = http.post("/api/table/seats/1/take", headers=auth(created["host"]["token"]),
+                            json={"name": "Dee"})
+        assert refused.status_code == 409
+        bob.send({"type": "leave", "bot": "random"})
+        lost = bob.until(lambda m: m["type"] == "error")
+        assert lost["code"] == "seat_left"
+        assert closed_code(bob) == 4408
+        # The old link no longer opens anything; the host may now seat someone there.
+        stale = Peer(server.ws_url, tokens[1])
+        assert stale.recv()["code"] == "seat_left"
+        taken = http.post("/api/table/seats/1/take", headers=auth(created["host"]["token"]),
                           json={"name": "Dee"})
-        assert taken.status_code == 200
-    lost = bob.until(lambda m: m["type"] == "error")
-    assert lost["code"] == "seat_lost"
-    assert closed_code(bob) == 4408
-    # The old link no longer opens anything.
-    stale = Peer(server.ws_url, tokens[1])
-    assert stale.recv()["code"] == "unauthorized"
+        assert taken.status_code == 200, taken.text
     dee, state = join(server, taken.json()["token"])
     assert state["observation"]["seat"] == 1
     dee.close()

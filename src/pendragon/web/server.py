@@ -16,11 +16,19 @@ Routes (see ``docs/web.md`` for the protocol):
 ``POST /api/table/chat``                say ``{"text"}``
 ``POST /api/table/name``                rename one's seat ``{"name"}``
 ``POST /api/table/seats/{s}/bot``       let a bot play seat ``s`` ``{"bot"}``
-``POST /api/table/seats/{s}/take``      a spectator takes a bot's seat ``{"name"}``
-``POST /api/table/join``                a spectator joins with a new seat, where the
-                                        rules allow it (SoC's VAR-JOIN) ``{"name"}``
-``POST /api/table/reclaim``             take one's seat back from its bot
+``POST /api/table/seats/{s}/take``      the host, or his invitation to seat ``s``, takes
+                                        a seat no person owns ``{"name", "held"}``
+``POST /api/table/seats/{s}/invite``    the host invites a player to seat ``s``
+``POST /api/table/join``                the host, or his join invitation, joins with a new
+                                        seat where the table and the rules allow it
+                                        (SoC's VAR-JOIN) ``{"name", "held"}``
+``POST /api/table/join/invite``         the host invites a newcomer to join
+``POST /api/table/reclaim``             take one's seat back from the bot keeping it
+``POST /api/table/leave``               give one's seat up for good ``{"bot"}``
 ``GET /api/replay``, ``/api/replay/V``  a finished game, move by move, secrets revealed
+``GET /api/lobby``                      the open tables (listed, with free seats)
+``POST /api/lobby/T/seats/{s}/sit``     take a free seat of a listed table ``{"name"}``
+``POST``/``GET /api/table/rematch``     start / find the rematch: one's own new link
 ``WS /ws``                              live updates; first message ``{"type": "hello",
                                         "token"}``
 =====================================  ===================================================
@@ -57,7 +65,9 @@ import pendragon
 from pendragon.bots import bot_names
 from pendragon.core.plugins import plugin_for
 from pendragon.i18n import LANGUAGES, catalog
-from pendragon.web.security import MAX_NAME, InputError
+from pendragon.web.adapters import adapter_for
+from pendragon.web.limits import Limits, RateLimited, RateLimiter, client_address
+from pendragon.web.security import MAX_NAME, InputError, parse_token
 from pendragon.web.storage import Storage, check_url
 from pendragon.web.store import AsyncStore
 from pendragon.web.tables import LiveTable, Metrics, Settings, TableError, TableManager, Watcher
@@ -99,6 +109,12 @@ class CreateTable(_Body):
     game: str = Field(max_length=32)
     options: dict[str, int | str | bool | None] = Field(default_factory=dict, max_length=32)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
+    #: Offer the free seats in the lobby's list (otherwise: invitation links only).
+    listed: bool = False
+    #: Seconds per decision of a person (0: none; the choices: ``GET /api/lobby``).
+    turn_timer: int = 0
+    #: Newcomers may join mid-game, with the host's consent (where the game seats them).
+    join_mid_game: bool = False
 
 
 class Move(_Body):
@@ -124,6 +140,16 @@ class Name(_Body):
     """A display name (taking a seat, renaming one's seat)."""
 
     name: str = Field(default="", max_length=4 * MAX_NAME)
+
+
+class TakeSeat(_Body):
+    """``POST /api/table/seats/{seat}/take``, ``POST /api/table/join``: the newcomer's
+    name, and the tokens his page holds at this table (``held``: the client's identity; a
+    client that holds or held a seat here is refused another)."""
+
+    name: str = Field(default="", max_length=4 * MAX_NAME)
+    held: list[Annotated[str, Field(max_length=100)]] = Field(default_factory=list,
+                                                             max_length=8)
 
 
 #: The ``Authorization: Bearer <token>`` header (at module level: FastAPI resolves the
@@ -183,6 +209,30 @@ class _LimitBody:
         await self.app(scope, receive, send)
 
 
+class _RateLimit:
+    """Per-client rate limits on writes over HTTP (``POST /api/tables`` has its own):
+    beyond them, 429 ``rate_limited`` with ``Retry-After`` (``pendragon.web.limits``)."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            path = str(scope.get("path", ""))
+            if path.startswith("/api/"):
+                kind = "create" if path.rstrip("/") == "/api/tables" else "write"
+                client = client_address(scope, self.limiter.limits.trusted_header)
+                try:
+                    self.limiter.check(kind, client)
+                except RateLimited as limited:
+                    response = _error("rate_limited", str(limited), 429)
+                    response.headers["Retry-After"] = str(limited.retry_after)
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
 class _SecurityHeaders:
     """Headers that keep tokens out of referrers and scripts out of user text."""
 
@@ -222,6 +272,8 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     """The web application storing its tables in ``database`` (an SQLAlchemy URL)."""
     check_url(database)
     settings = settings or Settings()
+    settings.limits.check()
+    limiter = RateLimiter(settings.limits)
     holder: dict[str, TableManager] = {}
 
     @asynccontextmanager
@@ -247,7 +299,9 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     )
 
     app.add_middleware(_LimitBody)
+    app.add_middleware(_RateLimit, limiter=limiter)
     app.add_middleware(_SecurityHeaders)
+    app.state.limiter = limiter
 
     def manager() -> TableManager:
         """The running table manager."""
@@ -342,6 +396,10 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
                     "min_players": minimum,
                     "max_players": maximum,
                     "default_players": players.default if players else info.min_players,
+                    # The lobby offers "newcomers may join mid-game" only where the game
+                    # can seat one (its adapter's add_seat_action).
+                    "join_mid_game": adapter_for(name).add_seat_action(
+                        pendragon.load_game(name).new_initial_state()) is not None,
                     "options": [
                         {
                             "name": spec.name,
@@ -361,11 +419,14 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         return {"games": out, "bots": bot_names(), "languages": list(LANGUAGES)}
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; one link per human seat and one for spectators."""
         table, tokens, spectator = await manager().create(
-            body.game, body.options, [seat.model_dump() for seat in body.seats]
+            body.game, body.options, [seat.model_dump() for seat in body.seats],
+            client=client_address(request.scope, settings.limits.trusted_header),
+            listed=body.listed, turn_timer=body.turn_timer, join_mid_game=body.join_mid_game,
         )
+        host = table.pop_host_token()
         return {
             "table": table.table_id,
             "seats": [
@@ -374,6 +435,7 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
                 for i, token in enumerate(tokens)
             ],
             "spectator": {"token": spectator, "link": f"/table#{spectator}"},
+            "host": {"token": host, "link": f"/table#{host}"},
         }
 
     async def authed(authorization: str | None) -> tuple[LiveTable, int | None]:
@@ -389,12 +451,15 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/table")
     async def table_view(authorization: AuthHeader = None) -> JSONResponse:
         """The token's view: table, state message, chat."""
-        table, viewer = await authed(authorization)
+        table, access = await manager().identify(_bearer(authorization))
+        viewer = access.viewer
         body = {
-            "table": table.info(viewer),
+            "table": table.info(viewer, access),
             "state": table.state_message(viewer, 0),
             "chat": table.chat_message(list(table.chat))["lines"],
         }
+        if table.rematch is not None:  # the bearer's own link to it (issue 17, item 10)
+            body["rematch"] = await rematch_answer(authorization)
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.post("/api/table/move")
@@ -427,22 +492,44 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         return {"ok": True}
 
     @app.post("/api/table/seats/{seat}/take")
-    async def take_seat(seat: int, body: Name, authorization: AuthHeader = None) -> dict[str, Any]:
-        """A spectator takes over a seat a bot plays."""
-        table, viewer = await authed(authorization)
-        if viewer is not None:
-            raise TableError("forbidden", "you already have a seat at this table", 403)
-        token = await table.take_seat(seat, body.name)
+    async def take_seat(seat: int, body: TakeSeat,
+                        authorization: AuthHeader = None) -> dict[str, Any]:
+        """Seat a person at a seat no person owns, with the host's consent (the host's
+        link, or his invitation to this seat, which becomes the seat's link)."""
+        token = _bearer(authorization)
+        table, access = await manager().identify(token)
+        new_token = await table.take_seat(access, token, seat, body.name, body.held)
+        return {"ok": True, "seat": seat, "token": new_token, "link": f"/table#{new_token}"}
+
+    @app.post("/api/table/seats/{seat}/invite")
+    async def invite_to_seat(seat: int, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The host's invitation link to a seat no person owns (it works once)."""
+        table, access = await manager().identify(_bearer(authorization))
+        token = await table.invite_to_seat(access, seat)
         return {"ok": True, "seat": seat, "token": token, "link": f"/table#{token}"}
 
     @app.post("/api/table/join")
-    async def join_table(body: Name, authorization: AuthHeader = None) -> dict[str, Any]:
-        """A spectator joins with a seat of his own (where the rules allow)."""
+    async def join_table(body: TakeSeat, authorization: AuthHeader = None) -> dict[str, Any]:
+        """Join with a seat of one's own, where the host allowed it and the rules allow it
+        now, with the host's consent (his link, or his join invitation)."""
+        token = _bearer(authorization)
+        table, access = await manager().identify(token)
+        seat, new_token = await table.join_new_seat(access, token, body.name, body.held)
+        return {"ok": True, "seat": seat, "token": new_token, "link": f"/table#{new_token}"}
+
+    @app.post("/api/table/join/invite")
+    async def invite_to_join(authorization: AuthHeader = None) -> dict[str, Any]:
+        """The host's invitation link to join mid-game (it works once)."""
+        table, access = await manager().identify(_bearer(authorization))
+        token = await table.invite_to_join(access)
+        return {"ok": True, "token": token, "link": f"/table#{token}"}
+
+    @app.post("/api/table/leave")
+    async def leave(body: SeatBot, authorization: AuthHeader = None) -> dict[str, Any]:
+        """Give one's seat up for good: a bot plays it for nobody, the link dies."""
         table, viewer = await authed(authorization)
-        if viewer is not None:
-            raise TableError("forbidden", "you already have a seat at this table", 403)
-        seat, token = await table.join_new_seat(body.name)
-        return {"ok": True, "seat": seat, "token": token, "link": f"/table#{token}"}
+        await table.leave(seat_of(viewer), body.bot)
+        return {"ok": True}
 
     @app.post("/api/table/reclaim")
     async def reclaim(authorization: AuthHeader = None) -> dict[str, Any]:
@@ -450,6 +537,52 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         table, viewer = await authed(authorization)
         await table.reclaim(seat_of(viewer))
         return {"ok": True}
+
+    # -------------------------------------------------------------- lobby and rematch
+    # Issue 17, item 10 (docs/web.md, "The lobby's open tables", "Rematch").
+    @app.get("/api/lobby")
+    async def lobby() -> JSONResponse:
+        """The open tables (listed, not over, with a free seat), newest first, and the
+        turn timers a host may choose."""
+        english = catalog("en")
+        tables = await manager().lobby()
+        for entry in tables:
+            key = f"game.{entry['game']}"
+            entry["title"] = english.text(key) if key in english else entry["game"]
+        body = {"tables": tables, "turn_timers": [0, *settings.turn_timers]}
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/lobby/{table_id}/seats/{seat}/sit")
+    async def sit(table_id: str, seat: int, body: TakeSeat) -> dict[str, Any]:
+        """Take a free seat of a listed table (one whose link nobody has opened)."""
+        table = await manager().get(table_id) if len(table_id) <= 32 else None
+        if table is None:
+            raise TableError("not_found", "there is no open table with this id", 404)
+        token = await table.sit_from_lobby(seat, body.name, body.held)
+        return {"ok": True, "table": table.table_id, "seat": seat, "token": token,
+                "link": f"/table#{token}"}
+
+    async def rematch_answer(authorization: str | None) -> dict[str, Any]:
+        """The bearer's own link to the rematch (``None`` parts while there is none)."""
+        token = _bearer(authorization)
+        table, viewer = await manager().authenticate(token)
+        new_token = await table.rematch_token(viewer, parse_token(token)[1])
+        return {"table": table.rematch, "seat": viewer, "token": new_token,
+                "link": f"/table#{new_token}" if new_token else None}
+
+    @app.post("/api/table/rematch")
+    async def propose_rematch(authorization: AuthHeader = None) -> dict[str, Any]:
+        """A seated player starts the rematch of a finished game (or gets the one
+        started); the answer carries his own new link only."""
+        table, viewer = await authed(authorization)
+        await table.propose_rematch(viewer)
+        return {"ok": True, **(await rematch_answer(authorization))}
+
+    @app.get("/api/table/rematch")
+    async def rematch_link(authorization: AuthHeader = None) -> JSONResponse:
+        """The bearer's own link to the rematch, once someone started it."""
+        return JSONResponse(await rematch_answer(authorization),
+                            headers={"Cache-Control": "no-store"})
 
     @app.get("/api/replay")
     async def replay(authorization: AuthHeader = None) -> JSONResponse:
@@ -500,6 +633,15 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     async def websocket(ws: WebSocket) -> None:
         """A page's live connection: hello, then pushes and requests."""
         await ws.accept()
+        client = client_address(ws.scope, settings.limits.trusted_header)
+        try:
+            limiter.check("connect", client)
+        except RateLimited as limited:
+            await ws.send_text(json.dumps({"type": "error", "code": "rate_limited",
+                                           "message": str(limited),
+                                           "retry_after": limited.retry_after}))
+            await _close(ws, 4429, str(limited))
+            return
         try:
             hello = await asyncio.wait_for(_receive_json(ws), HELLO_TIMEOUT)
         except (TimeoutError, _BadMessage, WebSocketDisconnect) as problem:
@@ -509,13 +651,14 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
             await _close(ws, 4400, "the first message must be {\"type\": \"hello\", \"token\"}")
             return
         try:
-            table, viewer = await manager().authenticate(hello.get("token"))
+            table, access = await manager().identify(hello.get("token"))
         except TableError as error:
             await ws.send_text(json.dumps({"type": "error", "code": error.code,
                                            "message": error.message}))
             await _close(ws, 4401, error.message)
             return
-        watcher = Watcher(viewer)
+        viewer = access.viewer
+        watcher = Watcher(viewer, access)
         table.attach(watcher)
         # How the server ends the connection: 4408 unless a message was too big (1009).
         closing = [4408, "closed by the server"]
@@ -531,6 +674,14 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
                     if problem.fatal:
                         closing[:] = [1009, str(problem)]
                         break
+                    continue
+                try:
+                    limiter.check("message", client)
+                except RateLimited as limited:
+                    watcher.put(json.dumps({"type": "error", "code": "rate_limited",
+                                            "message": str(limited),
+                                            "retry_after": limited.retry_after,
+                                            "request": message.get("type")}))
                     continue
                 await _handle(table, viewer, watcher, message)
                 if watcher.closed:
@@ -596,6 +747,10 @@ async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
             if viewer is None:
                 raise TableError("forbidden", "spectators have no seat to take back", 403)
             await table.reclaim(viewer)
+        elif kind == "leave":
+            if viewer is None:
+                raise TableError("forbidden", "spectators have no seat to give up", 403)
+            await table.leave(viewer, message.get("bot", "random"))
         elif kind == "ping":
             watcher.put(json.dumps({"type": "pong"}))
         else:
@@ -659,12 +814,54 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--away-after", type=float, default=60.0,
                         help="seconds before a gone player's seat may be given to a bot")
     parser.add_argument("--bot-threads", type=int, default=2,
-                        help="threads running bot moves (0: on the event loop)")
+                        help="workers running bot moves (0: on the event loop)")
+    parser.add_argument("--bot-pool", choices=("process", "thread"), default="process",
+                        help="bot workers are processes (default: a thinking bot never"
+                             " slows the server down) or threads")
     parser.add_argument("--metrics", action="store_true",
                         help="record move-to-push latencies at /api/metrics")
+    _add_limit_arguments(parser)
     parser.add_argument("--log-level", default="warning",
                         choices=("critical", "error", "warning", "info", "debug"))
     return parser
+
+
+#: ``pendragon serve`` flags of :class:`Limits` (flag, field, type, help); 0 switches off.
+_LIMIT_FLAGS: tuple[tuple[str, str, type, str], ...] = (
+    ("--create-rate", "create_rate", float, "tables a client may create per second"),
+    ("--create-burst", "create_burst", int, "tables a client may create at once"),
+    ("--write-rate", "write_rate", float, "other HTTP writes per second per client"),
+    ("--write-burst", "write_burst", int, "other HTTP writes at once per client"),
+    ("--connect-rate", "connect_rate", float, "WebSocket connections per second per client"),
+    ("--connect-burst", "connect_burst", int, "WebSocket connections at once per client"),
+    ("--message-rate", "message_rate", float, "WebSocket messages per second per client"),
+    ("--message-burst", "message_burst", int, "WebSocket messages at once per client"),
+    ("--bot-tables", "bot_tables", int, "live tables of bots alone on the server"),
+    ("--bot-tables-per-client", "bot_tables_per_client", int,
+     "live tables of bots alone one client may create"),
+    ("--bot-cpu-share", "bot_cpu_share", float,
+     "fraction of wall-clock time one table's bots may think"),
+    ("--bot-cpu-window", "bot_cpu_window", float, "seconds over which that share is counted"),
+    ("--ismcts-budget", "ismcts_budget", int,
+     "simulated actions an ISMCTS bot may spend on one move"),
+    ("--idle-unload", "idle_unload", float,
+     "seconds without watchers, visits or moves before a table is unloaded"),
+    ("--unwatched-grace", "unwatched_grace", float,
+     "seconds bots alone play on after the last watcher or visit"),
+)
+
+
+def _add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = Limits()
+    group = parser.add_argument_group("limits (docs/web.md, \"Limits\"; 0 switches one off)")
+    for flag, name, kind, text in _LIMIT_FLAGS:
+        default = getattr(defaults, name)
+        group.add_argument(flag, type=kind, default=default, dest=name,
+                           metavar="N" if kind is int else "X",
+                           help=f"{text} (default {default:g})")
+    group.add_argument("--trusted-header", default=None, dest="trusted_header",
+                       help="header naming the client's address, set by your reverse proxy"
+                            " (e.g. X-Forwarded-For); off by default")
 
 
 def serve_main(argv: Sequence[str] | None = None) -> int:
@@ -677,16 +874,26 @@ def serve_main(argv: Sequence[str] | None = None) -> int:
         path = database[len("sqlite:///"):]
         if path and path != ":memory:":
             Path(path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-    if not database.startswith("sqlite"):
+    if not database.startswith("sqlite") or (args.bot_threads > 0 and args.bot_pool == "thread"):
         # The database writer thread wakes on every network reply and must wait for the
         # interpreter lock while the event loop runs; a shorter switch interval (default
-        # 5 ms) keeps each of its waits, and so each commit, short.
+        # 5 ms) keeps each of its waits, and so each commit, short. The same holds for the
+        # event loop while bot threads think: it gets the lock back within 0.5 ms.
         sys.setswitchinterval(0.0005)
+    try:
+        limits = Limits(trusted_header=args.trusted_header or None,
+                        **{name: getattr(args, name) for _f, name, _k, _t in _LIMIT_FLAGS}
+                        ).check()
+    except ValueError as error:
+        print(f"pendragon serve: {error}", file=sys.stderr)
+        return 2
     settings = Settings(
         bot_delay=max(0.0, args.bot_delay),
         away_after=max(0.0, args.away_after),
         bot_threads=max(0, args.bot_threads),
+        bot_processes=args.bot_pool == "process",
         metrics=args.metrics,
+        limits=limits,
     )
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:

@@ -2,7 +2,12 @@
 
 A table is stored as what created it (game, options, seed) plus the log of every action
 applied to it, chance outcomes included; its position is rebuilt by replaying the log. The
-seats (who controls each, the hash of its token) and the chat are stored beside it.
+seats (who controls each, the hash of its owner's token) and the chat are stored beside it,
+and so is who may change a seat's hands: the host's token, the table's join option, the
+invitations the host issued and the tokens that gave their seat up
+(``pendragon_table_access``, ``pendragon_passes``), with the table's announcements of every
+change of hands (``pendragon_notices``). A database made by an older version gets these
+three tables at start (``create_all``); its tables then have no host and joining off.
 
 Two back ends through SQLAlchemy Core: SQLite (the default, one server process) and
 PostgreSQL (``postgresql://...``, for several server processes sharing one database). The
@@ -82,6 +87,72 @@ actions_table = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+# Lobby, rematch and turn timers (issue 17, item 10). Tables of their own, so that a
+# database made before them still loads: ``create_all`` adds them, and a table without a
+# row here is private, untimed and has no rematch.
+lobby_table = sa.Table(
+    "pendragon_table_lobby",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("listed", sa.Boolean, nullable=False, default=False),
+    sa.Column("turn_timer", sa.Integer, nullable=False, default=0),
+    sa.Column("rematch_of", sa.String(32), nullable=True),
+    sa.Column("rematch", sa.String(32), nullable=True),
+)
+
+#: A row per seat whose link has been opened (or which was taken from the lobby): such a
+#: seat is never offered to a stranger again. The primary key makes a claim exclusive.
+opened_seats_table = sa.Table(
+    "pendragon_seats_opened",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+#: The log indices of moves a bot played for a person whose turn timer ran out.
+timeouts_table = sa.Table(
+    "pendragon_timeouts",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+)
+
+#: The table's host (SHA-256 of the host link's secret; ``None``: a table from before hosts)
+#: and whether newcomers may join mid-game with the host's consent.
+access_table = sa.Table(
+    "pendragon_table_access",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("host_hash", sa.String(64), nullable=True),
+    sa.Column("join_mid_game", sa.Boolean, nullable=False, default=False),
+)
+
+#: Tokens of a table that are neither a seat's, the spectators' nor the host's: a seat
+#: invitation (``seat_invite``, for ``seat``), a join invitation (``join_invite``), or the
+#: token of a player who gave his seat up (``retired``: it may never take another seat).
+passes_table = sa.Table(
+    "pendragon_passes",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+)
+
+#: The table's announcements of seats changing hands: an event (JSON) told to everyone,
+#: placed in the log after ``version`` actions.
+notices_table = sa.Table(
+    "pendragon_notices",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), nullable=False, index=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("event", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
 chat_table = sa.Table(
     "pendragon_chat",
     metadata,
@@ -102,6 +173,10 @@ class StaleLogError(StorageError):
     """An append whose first index is already taken: another writer moved the table on."""
 
 
+class SeatClaimedError(StorageError):
+    """A seat offered in the lobby had already been opened (by its link or another claim)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     """One seat: who controls it and the SHA-256 of its token (``None``: no token)."""
@@ -111,6 +186,25 @@ class SeatRecord:
     controller: str  # "human" or "bot"
     bot: str | None
     token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PassRecord:
+    """A token that is no seat's, the spectators' or the host's (see ``passes_table``)."""
+
+    token_hash: str
+    kind: str  # "seat_invite", "join_invite" or "retired"
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeRecord:
+    """An announcement to the table (an event's JSON) after ``version`` actions."""
+
+    id: int
+    version: int
+    event: dict[str, Any]
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +231,47 @@ class TableRecord:
     seats: tuple[SeatRecord, ...]
     actions: tuple[int, ...]
     finished: bool
+    #: Shown in the lobby's list of open tables (otherwise reached by its links only).
+    listed: bool = False
+    #: Seconds a person has for each decision (0: no timer).
+    turn_timer: int = 0
+    #: The finished table this one is the rematch of, and this one's own rematch.
+    rematch_of: str | None = None
+    rematch: str | None = None
+    #: Seats whose link has been opened (never offered in the lobby).
+    opened: frozenset[int] = frozenset()
+    #: ``(log index, seat)`` of every move a bot played when a person's time ran out.
+    timeouts: tuple[tuple[int, int], ...] = ()
+    #: SHA-256 of the host link's secret (``None``: no host, a table from an older version).
+    host_hash: str | None = None
+    #: Whether newcomers may join mid-game (with the host's consent).
+    join_mid_game: bool = False
+    #: Invitations pending and tokens retired (see ``passes_table``).
+    passes: tuple[PassRecord, ...] = ()
+    #: The announcements of seats changing hands, oldest first.
+    notices: tuple[NoticeRecord, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableHands:
+    """Who holds what at a table, as stored now (read by other server processes)."""
+
+    seats: tuple[SeatRecord, ...]
+    passes: tuple[PassRecord, ...]
+    notices: tuple[NoticeRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyEntry:
+    """A listed table as the lobby's list shows it (from the database, not from memory)."""
+
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    created_at: float
+    turn_timer: int
+    seats: tuple[SeatRecord, ...]
+    opened: frozenset[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,16 +294,64 @@ class PutSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeHands:
+    """Seats changing hands, in one atomic write: the seats' new records, passes issued
+    and withdrawn (by token hash), and the announcement told to the table (an event's JSON,
+    after ``version`` actions). The write's result is the notice's id (``None``: none)."""
+
+    table_id: str
+    seats: tuple[SeatRecord, ...] = ()
+    add_passes: tuple[PassRecord, ...] = ()
+    drop_passes: tuple[str, ...] = ()
+    notice: dict[str, Any] | None = None
+    version: int = 0
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class AddSeat:
-    """A newcomer's seat, with the log entries that seated him (one atomic write)."""
+    """A newcomer's seat, with the log entries that seated him (one atomic write), and
+    the passes and announcement of his arrival (``change``, whose seats are ignored)."""
 
     append: AppendActions
     record: SeatRecord
+    change: ChangeHands | None = None
 
     @property
     def table_id(self) -> str:
         """The table the seat belongs to."""
         return self.append.table_id
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimSeat:
+    """A seat is opened: its link used for the first time, or taken from the lobby (then
+    with its new ``record``). Fails with :class:`SeatClaimedError` if it was opened before."""
+
+    table_id: str
+    seat: int
+    record: SeatRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOutMove:
+    """A move a bot played because ``seat``'s time ran out: the append and the note, at once."""
+
+    append: AppendActions
+    seat: int
+
+    @property
+    def table_id(self) -> str:
+        """The table moved."""
+        return self.append.table_id
+
+
+@dataclass(frozen=True, slots=True)
+class SetRematch:
+    """Record the rematch ``rematch`` of the finished table ``table_id``."""
+
+    table_id: str
+    rematch: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +365,10 @@ class AddChat:
     at: float
 
 
-WriteOp = AppendActions | PutSeat | AddSeat | AddChat
+WriteOp = (
+    AppendActions | PutSeat | AddSeat | AddChat | ChangeHands | ClaimSeat | TimedOutMove
+    | SetRematch
+)
 
 
 def normalize_url(url: str) -> str:
@@ -261,6 +447,34 @@ class Storage:
                 seats_table.insert(),
                 [_seat_row(record.table_id, seat) for seat in record.seats],
             )
+            conn.execute(
+                lobby_table.insert().values(
+                    table_id=record.table_id,
+                    listed=record.listed,
+                    turn_timer=record.turn_timer,
+                    rematch_of=record.rematch_of,
+                    rematch=record.rematch,
+                )
+            )
+            conn.execute(
+                access_table.insert().values(
+                    table_id=record.table_id,
+                    host_hash=record.host_hash,
+                    join_mid_game=record.join_mid_game,
+                )
+            )
+            if record.passes:
+                conn.execute(
+                    passes_table.insert(),
+                    [_pass_row(record.table_id, p) for p in record.passes],
+                )
+            if record.opened:
+                now = time.time()
+                conn.execute(
+                    opened_seats_table.insert(),
+                    [{"table_id": record.table_id, "seat": seat, "at": now}
+                     for seat in sorted(record.opened)],
+                )
             if record.actions:
                 now = time.time()
                 conn.execute(
@@ -399,26 +613,93 @@ class Storage:
             if updated.rowcount != 1:
                 raise StaleLogError(f"table {op.table_id} has moved on")
             return None
+        if isinstance(op, ClaimSeat):
+            return self._claim_seat(conn, op)
+        if isinstance(op, TimedOutMove):
+            self._write(conn, op.append)
+            conn.execute(timeouts_table.insert().values(
+                table_id=op.table_id, idx=op.append.start, seat=op.seat))
+            return None
+        if isinstance(op, SetRematch):
+            self._put_lobby(conn, op.table_id, rematch=op.rematch)
+            return None
         if isinstance(op, AddSeat):
             self._write(conn, op.append)
             conn.execute(seats_table.insert(), [_seat_row(op.table_id, op.record)])
+            if op.change is not None:
+                return self._change_hands(conn, op.change)
             return None
         if isinstance(op, PutSeat):
-            conn.execute(
-                seats_table.update()
-                .where(seats_table.c.table_id == op.table_id)
-                .where(seats_table.c.seat == op.record.seat)
-                .values(
-                    name=op.record.name,
-                    controller=op.record.controller,
-                    bot=op.record.bot,
-                    token_hash=op.record.token_hash,
-                )
-            )
+            self._put_seat(conn, op.table_id, op.record)
             return None
+        if isinstance(op, ChangeHands):
+            for record in op.seats:
+                self._put_seat(conn, op.table_id, record)
+            return self._change_hands(conn, op)
         inserted = conn.execute(
             chat_table.insert().values(
                 table_id=op.table_id, seat=op.seat, name=op.name, text=op.text, at=op.at
+            )
+        )
+        key = inserted.inserted_primary_key
+        return int(key[0]) if key is not None else None
+
+    def _claim_seat(self, conn: Connection, op: ClaimSeat) -> None:
+        taken = conn.execute(
+            sa.select(opened_seats_table.c.seat)
+            .where(opened_seats_table.c.table_id == op.table_id)
+            .where(opened_seats_table.c.seat == op.seat)
+        ).first()
+        if taken is not None:
+            raise SeatClaimedError(f"seat {op.seat} of table {op.table_id} was opened before")
+        try:
+            # Two processes claiming at once: the primary key lets one of them through.
+            conn.execute(opened_seats_table.insert().values(
+                table_id=op.table_id, seat=op.seat, at=time.time()))
+        except IntegrityError:
+            raise SeatClaimedError(
+                f"seat {op.seat} of table {op.table_id} was opened before") from None
+        if op.record is not None:
+            self._write(conn, PutSeat(op.table_id, op.record))
+
+    def _put_lobby(self, conn: Connection, table_id: str, **values: Any) -> None:
+        updated = conn.execute(
+            lobby_table.update().where(lobby_table.c.table_id == table_id).values(**values)
+        )
+        if updated.rowcount == 0:  # a table made before the lobby existed
+            conn.execute(lobby_table.insert().values(
+                table_id=table_id, listed=False, turn_timer=0, **values))
+
+    def _put_seat(self, conn: Connection, table_id: str, record: SeatRecord) -> None:
+        conn.execute(
+            seats_table.update()
+            .where(seats_table.c.table_id == table_id)
+            .where(seats_table.c.seat == record.seat)
+            .values(
+                name=record.name,
+                controller=record.controller,
+                bot=record.bot,
+                token_hash=record.token_hash,
+            )
+        )
+
+    def _change_hands(self, conn: Connection, op: ChangeHands) -> int | None:
+        """Passes and notice of ``op`` (its seats are written by the caller)."""
+        if op.drop_passes:
+            conn.execute(
+                passes_table.delete()
+                .where(passes_table.c.table_id == op.table_id)
+                .where(passes_table.c.token_hash.in_(op.drop_passes))
+            )
+        if op.add_passes:
+            conn.execute(passes_table.insert(),
+                         [_pass_row(op.table_id, p) for p in op.add_passes])
+        if op.notice is None:
+            return None
+        inserted = conn.execute(
+            notices_table.insert().values(
+                table_id=op.table_id, version=op.version,
+                event=json.dumps(op.notice, sort_keys=True), at=op.at,
             )
         )
         key = inserted.inserted_primary_key
@@ -443,6 +724,12 @@ class Storage:
                 .where(actions_table.c.table_id == table_id)
                 .order_by(actions_table.c.idx)
             ).scalars().all()
+            lobby = self._load_lobby(conn, table_id)
+            access = conn.execute(
+                access_table.select().where(access_table.c.table_id == table_id)
+            ).first()
+            passes = self._passes(conn, table_id)
+            notices = self._notices(conn, table_id, 0)
         return TableRecord(
             table_id=row.table_id,
             game=row.game,
@@ -455,7 +742,104 @@ class Storage:
             ),
             actions=tuple(int(a) for a in actions),
             finished=bool(row.finished),
+            **lobby,
+            host_hash=access.host_hash if access is not None else None,
+            join_mid_game=bool(access.join_mid_game) if access is not None else False,
+            passes=passes,
+            notices=notices,
         )
+
+    def load_hands(self, table_id: str, after_notice: int) -> TableHands:
+        """The table's seats and passes as stored now, and its notices after id
+        ``after_notice`` (for another server process catching up)."""
+        with self.engine.connect() as conn:
+            passes = self._passes(conn, table_id)
+            notices = self._notices(conn, table_id, after_notice)
+        return TableHands(self.load_seats(table_id), passes, notices)
+
+    @staticmethod
+    def _passes(conn: Connection, table_id: str) -> tuple[PassRecord, ...]:
+        rows = conn.execute(
+            passes_table.select().where(passes_table.c.table_id == table_id)
+        ).all()
+        return tuple(PassRecord(r.token_hash, r.kind, r.seat) for r in rows)
+
+    @staticmethod
+    def _notices(conn: Connection, table_id: str, after: int) -> tuple[NoticeRecord, ...]:
+        rows = conn.execute(
+            notices_table.select()
+            .where(notices_table.c.table_id == table_id)
+            .where(notices_table.c.id > after)
+            .order_by(notices_table.c.id)
+        ).all()
+        return tuple(
+            NoticeRecord(int(r.id), int(r.version), json.loads(r.event), float(r.at))
+            for r in rows
+        )
+
+    def load_lobby(self, table_id: str) -> dict[str, Any]:
+        """The table's lobby facts as :class:`TableRecord` fields (``listed``,
+        ``turn_timer``, ``rematch_of``, ``rematch``, ``opened``, ``timeouts``)."""
+        with self.engine.connect() as conn:
+            return self._load_lobby(conn, table_id)
+
+    def _load_lobby(self, conn: Connection, table_id: str) -> dict[str, Any]:
+        row = conn.execute(
+            lobby_table.select().where(lobby_table.c.table_id == table_id)
+        ).first()
+        opened: Sequence[Any] = conn.execute(
+            sa.select(opened_seats_table.c.seat)
+            .where(opened_seats_table.c.table_id == table_id)
+        ).scalars().all()
+        timeouts = conn.execute(
+            sa.select(timeouts_table.c.idx, timeouts_table.c.seat)
+            .where(timeouts_table.c.table_id == table_id)
+            .order_by(timeouts_table.c.idx)
+        ).all()
+        return {
+            "listed": bool(row.listed) if row is not None else False,
+            "turn_timer": int(row.turn_timer) if row is not None else 0,
+            "rematch_of": row.rematch_of if row is not None else None,
+            "rematch": row.rematch if row is not None else None,
+            "opened": frozenset(int(s) for s in opened),
+            "timeouts": tuple((int(r.idx), int(r.seat)) for r in timeouts),
+        }
+
+    def listed_tables(self, limit: int) -> list[LobbyEntry]:
+        """The newest ``limit`` listed tables whose game is not over, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_table.c.table_id, tables_table.c.game,
+                          tables_table.c.options, tables_table.c.created_at,
+                          lobby_table.c.turn_timer)
+                .join(lobby_table, lobby_table.c.table_id == tables_table.c.table_id)
+                .where(lobby_table.c.listed == sa.true())
+                .where(tables_table.c.finished == sa.false())
+                .order_by(tables_table.c.created_at.desc())
+                .limit(limit)
+            ).all()
+            ids = [r.table_id for r in rows]
+            if not ids:
+                return []
+            seats: dict[str, list[SeatRecord]] = {i: [] for i in ids}
+            for s in conn.execute(
+                seats_table.select().where(seats_table.c.table_id.in_(ids))
+                .order_by(seats_table.c.table_id, seats_table.c.seat)
+            ).all():
+                seats[s.table_id].append(
+                    SeatRecord(s.seat, s.name, s.controller, s.bot, s.token_hash))
+            opened: dict[str, set[int]] = {i: set() for i in ids}
+            for o in conn.execute(
+                sa.select(opened_seats_table.c.table_id, opened_seats_table.c.seat)
+                .where(opened_seats_table.c.table_id.in_(ids))
+            ).all():
+                opened[o.table_id].add(int(o.seat))
+        return [
+            LobbyEntry(r.table_id, r.game, json.loads(r.options), float(r.created_at),
+                       int(r.turn_timer), tuple(seats[r.table_id]),
+                       frozenset(opened[r.table_id]))
+            for r in rows
+        ]
 
     def load_seats(self, table_id: str) -> tuple[SeatRecord, ...]:
         """The table's seats as stored now."""
@@ -533,6 +917,11 @@ def _seat_row(table_id: str, seat: SeatRecord) -> dict[str, Any]:
         "bot": seat.bot,
         "token_hash": seat.token_hash,
     }
+
+
+def _pass_row(table_id: str, record: PassRecord) -> dict[str, Any]:
+    return {"table_id": table_id, "token_hash": record.token_hash, "kind": record.kind,
+            "seat": record.seat}
 
 
 def _configure_sqlite(engine: Engine) -> None:

@@ -18,9 +18,11 @@ from pendragon.web.storage import (
     AddSeat,
     AppendActions,
     ChatRecord,
+    LobbyEntry,
     PutSeat,
     SeatRecord,
     Storage,
+    TableHands,
     TableRecord,
     WriteOp,
 )
@@ -112,6 +114,10 @@ class AsyncStore:
         """A table's seats as stored now."""
         return await self._call(self.storage.load_seats, table_id)
 
+    async def load_hands(self, table_id: str, after_notice: int) -> TableHands:
+        """A table's seats and passes as stored now, and its notices after ``after_notice``."""
+        return await self._call(self.storage.load_hands, table_id, after_notice)
+
     async def actions_since(self, table_id: str, start: int) -> list[int]:
         """A table's actions from ``start`` on."""
         return await self._call(self.storage.actions_since, table_id, start)
@@ -119,6 +125,14 @@ class AsyncStore:
     async def chat_since(self, table_id: str, after_id: int, limit: int) -> list[ChatRecord]:
         """Chat lines after ``after_id`` (the last ``limit``)."""
         return await self._call(self.storage.chat_since, table_id, after_id, limit)
+
+    async def listed_tables(self, limit: int) -> list[LobbyEntry]:
+        """The newest listed tables whose game is not over (the lobby's list)."""
+        return await self._call(self.storage.listed_tables, limit)
+
+    async def load_lobby(self, table_id: str) -> dict[str, Any]:
+        """A table's lobby facts as stored now (rematch, opened seats, timeouts...)."""
+        return await self._call(self.storage.load_lobby, table_id)
 
     async def unfinished_table_ids(self) -> list[str]:
         """Tables whose game is not over."""

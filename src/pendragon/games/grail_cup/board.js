@@ -14,7 +14,7 @@
 // (allowed by the pages' Content-Security-Policy, unlike an inline <style>), so the shared
 // style.css needs no rule for this game.
 import { el, svg } from "/static/js/dom.js";
-import { seatColor, seatFill } from "/static/js/common.js";
+import { isNarrowScreen, seatColor, seatFill } from "/static/js/common.js";
 import { renderEvent } from "/static/js/i18n.js";
 
 // ------------------------------------------------------------------ words
@@ -108,7 +108,11 @@ function animate(node, frames, start, duration, easing = "ease-in-out") {
 }
 
 // ------------------------------------------------------------------ the track
-const COLS = 14; // spaces a row; rows run left-right, then right-left (a winding road)
+// Spaces a row; rows run left-right, then right-left (a winding road). A phone's board (the
+// page's narrow layout) has fewer a row, so that a space is drawn large enough to read.
+const WIDE_COLS = 14;
+const NARROW_COLS = 5;
+let COLS = WIDE_COLS;
 const CW = 64; // a space's width and height
 const CH = 80;
 const GX = 10;
@@ -333,6 +337,13 @@ function markChoosable(root) {
 
 function track(obs, ctx) {
   noteJump(obs);
+  const narrow = isNarrowScreen();
+  if ((narrow ? NARROW_COLS : WIDE_COLS) !== COLS) {
+    // Another shape of road: every figure's remembered place is elsewhere now, nothing walks.
+    COLS = narrow ? NARROW_COLS : WIDE_COLS;
+    memory.spaces.clear();
+    memory.moves.clear();
+  }
   const count = obs.track.length;
   const rows = Math.ceil(count / COLS);
   const width = 2 * MARGIN + COLS * CW + (COLS - 1) * GX;
@@ -347,7 +358,7 @@ function track(obs, ctx) {
     seats.forEach((seat, index) => knights.push(drawKnight(obs, ctx, seat, index, seats.length > 1, cellAt(space))));
   }
   const board = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, class: "gc-track", role: "img", "data-testid": "gc-track",
+    viewBox: `0 0 ${width} ${height}`, class: `gc-track${narrow ? " narrow" : ""}`, role: "img", "data-testid": "gc-track",
     "aria-label": tr(ctx, "board.track"),
   },
   svg("rect", { width, height, rx: 14, class: "gc-ground" }),
@@ -796,12 +807,25 @@ p.gc-direction { color: var(--muted); font-size: .85em; }
 .gc-knights th { text-align: left; color: var(--muted); font-weight: normal; border-bottom: 1px solid var(--line); padding: .15em .4em; }
 .gc-knights td { padding: .2em .4em; border-bottom: 1px dotted #e2d5bb; vertical-align: middle; }
 .gc-knights tr.mine { background: #fff4d9; }
-.gc-packet { border: 2px solid #d8a200; border-radius: 10px; padding: .5em .7em; margin-bottom: .8em; background: #fffaf0; }
+.gc-packet { border: 2px solid #d8a200; border-radius: 10px; padding: .5em .7em; margin-bottom: .8em; background: #fffaf0;
+  overflow-x: clip; /* the passed cards slide in from beside it */ }
 .gc-hint { font-weight: bold; margin: .1em 0 .5em; }
 .gc-card { min-height: 8.4em; }
 .gc-card .card-name { padding-right: 1.2em; }
 .gc-card .gc-keep { margin-top: auto; align-self: flex-start; }
 .gc-revealed-tag { margin-top: auto; font-size: .75em; color: var(--good); font-weight: bold; }
+/* A phone (style.css's narrow layout): the track's small marks a size up, the allies three a
+   row, the columns of the table panel one under the other. */
+.gc-track.narrow .gc-index { font-size: 11px; }
+.gc-track.narrow .gc-knight-no { font-size: 10px; }
+.gc-track.narrow .gc-order { font-size: 10px; }
+@media (max-width: 640px) {
+  .gc-allies { grid-template-columns: repeat(3, minmax(0, 1fr)); }
+  .gc-col { min-width: 0; flex-basis: 100%; }
+  .gc-draft { width: 100%; max-width: 320px; }
+  .gc-knights { font-size: .85em; }
+  .gc-legend .gc-knight-no { font-size: 11px; }
+}
 `;
 
 if (typeof CSSStyleSheet === "function" && "adoptedStyleSheets" in document) {

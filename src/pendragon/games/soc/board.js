@@ -4,7 +4,7 @@
 // events worded by the page (/static/js/i18n.js); this module only draws.
 // Served at /games/soc/board.js, so the page's modules are imported by absolute path.
 import { el, svg } from "/static/js/dom.js";
-import { seatFill } from "/static/js/common.js";
+import { isNarrowScreen, seatFill, textWidth } from "/static/js/common.js";
 
 // ------------------------------------------------------------------ names
 function tr(ctx, key, params, otherwise) {
@@ -71,6 +71,10 @@ export function resultText(obs, ctx) {
 const W = 1200;
 const H = 760;
 const INK = "#3b2a1a";
+// The fonts of .b-title, .b-sub and .b-badge-text in style.css, for measuring.
+const TITLE_FONT = 'bold 19px "DejaVu Serif", Georgia, serif';
+const SUB_FONT = 'italic 12px "DejaVu Sans", Arial, sans-serif';
+const BADGE_FONT = 'bold 13px "DejaVu Sans", Arial, sans-serif';
 
 function text(x, y, content, props = {}) {
   return svg("text", { x, y, class: props.class || "b-text", "text-anchor": props.anchor || "start", ...props.attrs }, content);
@@ -83,8 +87,12 @@ function title(content) {
 function panel(x, y, w, h, heading, props = {}) {
   const group = svg("g", { class: `quest ${props.over ? "over" : ""}`, "data-quest": props.quest || "" });
   group.append(svg("rect", { x, y, width: w, height: h, rx: 14, class: `b-panel ${props.kind || ""}` }));
-  group.append(text(x + 16, y + 28, heading, { class: "b-title" }));
-  if (props.subtitle) group.append(text(x + w - 14, y + 27, props.subtitle, { class: "b-sub", anchor: "end" }));
+  // A title and its subtitle share the first line when both fit (with a gap between them);
+  // a long pair (Russian, Czech) puts the subtitle on a line of its own under the title.
+  const fits = !props.subtitle || textWidth(heading, TITLE_FONT) + textWidth(props.subtitle, SUB_FONT) + 16 + 14 + 18 <= w;
+  group.append(text(x + 16, fits ? y + 28 : y + 24, heading, { class: "b-title" }));
+  if (props.subtitle && fits) group.append(text(x + w - 14, y + 27, props.subtitle, { class: "b-sub", anchor: "end" }));
+  else if (props.subtitle) group.append(text(x + 16, y + 41, props.subtitle, { class: "b-sub" }));
   return group;
 }
 
@@ -269,6 +277,8 @@ function relicText(ctx, obs, relic) {
   const name = tr(ctx, `soc.relic.${relic}`);
   if (where === "on-quest") return tr(ctx, "soc.board.relic_on_quest", { relic: name });
   if (where === "lost") return tr(ctx, "soc.board.relic_lost", { relic: name });
+  // The reader's own relic: "held by you" has a wording of its own ("у вас", not "у игрока вы").
+  if (where === ctx.me) return tr(ctx, "soc.board.relic_owned.you", { relic: name });
   return tr(ctx, "soc.board.relic_owned", { relic: name, who: labelSeat(ctx, where, obs) });
 }
 
@@ -316,6 +326,53 @@ function drawCamelot(ctx, obs, x, y, w, h) {
   return group;
 }
 
+// The realm's panel: the decks, a line per relic, then the lasting effects as badges in rows
+// below the relic lines (never over them); the panel grows by a row when they need it.
+const REALM_HEIGHT = 246;
+const RELIC_TOP = 132; // the first relic line's baseline, from the panel's top
+const RELIC_STEP = 20;
+const EFFECTS_TOP = RELIC_TOP + 2 * RELIC_STEP + 14; // below the third relic line
+const BADGE_HEIGHT = 24;
+const BADGE_STEP = 30;
+
+function lastingEffects(ctx, obs) {
+  const effects = [];
+  const e = obs.effects;
+  if (e.vivien) effects.push([blackName(ctx, "vivien"), blackText(ctx, "vivien")]);
+  if (e.mist) effects.push([blackName(ctx, "mist-of-avalon"), blackText(ctx, "mist-of-avalon")]);
+  if (e.dark_forest) effects.push([blackName(ctx, "dark-forest"), blackText(ctx, "dark-forest")]);
+  if (e.mordred) effects.push([`${blackName(ctx, "mordred")}: ${placeName(ctx, e.mordred)}`, blackText(ctx, "mordred")]);
+  if (e.heroism) effects.push([`${whiteName(ctx, "heroism")}: ${placeName(ctx, e.heroism)}`, whiteText(ctx, "heroism")]);
+  for (const witch of e.witches || []) effects.push([blackName(ctx, `witch-${witch}`), blackText(ctx, `witch-${witch}`)]);
+  if (e.divine_favor) effects.push([whiteName(ctx, "divine-favor"), whiteText(ctx, "divine-favor")]);
+  if (e.merlin) effects.push([tr(ctx, "soc.board.merlin_at", { place: placeName(ctx, e.merlin) }), ""]);
+  return effects;
+}
+
+/** The effect badges placed in rows of a panel `w` wide: [{label, tip, dx, row, width}]. */
+function effectBadges(ctx, obs, w) {
+  const placed = [];
+  let dx = 16;
+  let row = 0;
+  for (const [label, tip] of lastingEffects(ctx, obs)) {
+    const width = Math.min(w - 32, textWidth(label, BADGE_FONT) + 20);
+    if (dx > 16 && dx + width > w - 16) {
+      dx = 16;
+      row += 1;
+    }
+    placed.push({ label, tip, dx, row, width });
+    dx += width + 8;
+  }
+  return placed;
+}
+
+/** How tall the realm's panel must be for its effect badges. */
+function realmHeight(ctx, obs, w) {
+  const badges = effectBadges(ctx, obs, w);
+  const rows = badges.length ? badges[badges.length - 1].row + 1 : 0;
+  return Math.max(REALM_HEIGHT, EFFECTS_TOP + rows * BADGE_STEP + 6);
+}
+
 function drawStatus(ctx, obs, x, y, w, h) {
   const group = panel(x, y, w, h, tr(ctx, "soc.board.realm"), { quest: "status" });
   const decks = obs.decks;
@@ -331,55 +388,63 @@ function drawStatus(ctx, obs, x, y, w, h) {
   group.append(deck(x + 16, "white", decks.white, decks.white_discard, tr(ctx, "soc.board.white_deck")));
   group.append(deck(x + 190, "black", decks.black, decks.black_discard, tr(ctx, "soc.board.black_deck")));
   // Relics.
-  let ry = y + 140;
+  let ry = y + RELIC_TOP;
   for (const relic of ["excalibur", "grail", "armor"]) {
     const where = obs.relics[relic];
     const line = relicText(ctx, obs, relic);
     group.append(svg("circle", { cx: x + 24, cy: ry - 5, r: 6, class: `b-relic ${typeof where === "number" ? "owned" : where}` }));
-    group.append(text(x + 38, ry, line, { class: "b-small" }));
-    ry += 22;
+    group.append(text(x + 38, ry, line, { class: "b-small b-relic-line", attrs: { "data-relic": relic } }));
+    ry += RELIC_STEP;
   }
-  // Lasting effects.
-  const effects = [];
-  const e = obs.effects;
-  if (e.vivien) effects.push([blackName(ctx, "vivien"), blackText(ctx, "vivien")]);
-  if (e.mist) effects.push([blackName(ctx, "mist-of-avalon"), blackText(ctx, "mist-of-avalon")]);
-  if (e.dark_forest) effects.push([blackName(ctx, "dark-forest"), blackText(ctx, "dark-forest")]);
-  if (e.mordred) effects.push([`${blackName(ctx, "mordred")}: ${placeName(ctx, e.mordred)}`, blackText(ctx, "mordred")]);
-  if (e.heroism) effects.push([`${whiteName(ctx, "heroism")}: ${placeName(ctx, e.heroism)}`, whiteText(ctx, "heroism")]);
-  for (const witch of e.witches || []) effects.push([blackName(ctx, `witch-${witch}`), blackText(ctx, `witch-${witch}`)]);
-  if (e.divine_favor) effects.push([whiteName(ctx, "divine-favor"), whiteText(ctx, "divine-favor")]);
-  if (e.merlin) effects.push([tr(ctx, "soc.board.merlin_at", { place: placeName(ctx, e.merlin) }), ""]);
-  let ex = x + 16;
-  let ey = y + h - 40;
-  for (const [label, tip] of effects) {
-    const width = Math.min(w - 32, 18 + label.length * 8.4);
-    if (ex + width > x + w - 12) {
-      ex = x + 16;
-      ey -= 34;
-    }
+  // Lasting effects, in rows under the relic lines.
+  for (const { label, tip, dx, row, width } of effectBadges(ctx, obs, w)) {
+    const ex = x + dx;
+    const ey = y + EFFECTS_TOP + row * BADGE_STEP;
     const badge = svg("g", { class: "b-effect" });
-    badge.append(svg("rect", { x: ex, y: ey, width, height: 26, rx: 8, class: "b-badge evil" }));
-    badge.append(text(ex + width / 2, ey + 18, label, { class: "b-badge-text", anchor: "middle" }));
+    badge.append(svg("rect", { x: ex, y: ey, width, height: BADGE_HEIGHT, rx: 8, class: "b-badge evil" }));
+    badge.append(text(ex + width / 2, ey + 17, label, { class: "b-badge-text", anchor: "middle" }));
     if (tip) badge.append(title(tip));
     group.append(badge);
-    ex += width + 8;
   }
   return group;
 }
 
+// Where each panel lies: [draw, x, y, width, height]. The desktop board has three columns;
+// a phone's (the page's narrow layout) one column of the same panels, drawn about as large as
+// the phone is wide, so that its words stay readable (issue 17, item 9): the realm and
+// Camelot first, then the quests.
+const PANEL_W = 380;
+const GRID = [
+  [drawBlackKnight, 12, 12, 214], [drawLancelot, 410, 12, 214], [drawExcalibur, 808, 12, 214],
+  [(ctx, obs, ...box) => drawWar(ctx, obs, "picts", ...box), 12, 240, 250], [drawCamelot, 410, 240, 508],
+  [drawGrail, 808, 240, 250], [(ctx, obs, ...box) => drawWar(ctx, obs, "saxons", ...box), 12, 502, 246],
+  [drawStatus, 808, 502, REALM_HEIGHT],
+];
+const COLUMN = [drawStatus, drawCamelot, drawBlackKnight, drawLancelot, drawExcalibur, GRID[3][0], GRID[5][0], GRID[6][0]];
+
 /** The whole board as an SVG element. */
 export function drawBoard(obs, ctx) {
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "soc-board", role: "img", "aria-label": tr(ctx, "soc.board.aria") });
-  root.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 18, class: "b-ground" }));
-  root.append(drawBlackKnight(ctx, obs, 12, 12, 380, 214));
-  root.append(drawLancelot(ctx, obs, 410, 12, 380, 214));
-  root.append(drawExcalibur(ctx, obs, 808, 12, 380, 214));
-  root.append(drawWar(ctx, obs, "picts", 12, 240, 380, 250));
-  root.append(drawCamelot(ctx, obs, 410, 240, 380, 508));
-  root.append(drawGrail(ctx, obs, 808, 240, 380, 250));
-  root.append(drawWar(ctx, obs, "saxons", 12, 502, 380, 246));
-  root.append(drawStatus(ctx, obs, 808, 502, 380, 246));
+  const realm = realmHeight(ctx, obs, PANEL_W);
+  const heightOf = (draw, h) => (draw === drawStatus ? realm : h);
+  const boxes = [];
+  let width = W;
+  let height = H;
+  if (isNarrowScreen()) {
+    let y = 12;
+    for (const draw of COLUMN) {
+      const h = heightOf(draw, GRID.find((entry) => entry[0] === draw)[3]);
+      boxes.push([draw, 12, y, h]);
+      y += h + 12;
+    }
+    width = PANEL_W + 24;
+    height = y;
+  } else {
+    for (const [draw, x, y, h] of GRID) boxes.push([draw, x, y, heightOf(draw, h)]);
+    height = Math.max(H, 502 + realm + 12);
+  }
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `soc-board${width < W ? " narrow" : ""}`, role: "img", "aria-label": tr(ctx, "soc.board.aria") });
+  root.append(svg("rect", { x: 0, y: 0, width, height, rx: 18, class: "b-ground" }));
+  for (const [draw, x, y, h] of boxes) root.append(draw(ctx, obs, x, y, PANEL_W, h));
   return root;
 }
 

@@ -11,6 +11,7 @@
 // Served at /games/soc-card/board.js, so the page's modules are imported by absolute path.
 import { el, svg } from "/static/js/dom.js";
 import { renderEvent } from "/static/js/i18n.js";
+import { isNarrowScreen, textWidth } from "/static/js/common.js";
 
 const QUESTS = ["picts", "saxons", "dragon", "excalibur", "grail"];
 // The quests a character card's symbol opens (rumor_deck.json's "symbol", SCG-RULING-4);
@@ -72,6 +73,9 @@ export function openQuests(obs) {
 // ------------------------------------------------------------------ SVG pieces
 const W = 1200;
 const H = 650;
+// A panel narrower than this draws its narrow form (a phone's board: one column of panels).
+const NARROW = 600;
+const BADGE_FONT = 'bold 13px "DejaVu Sans", Arial, sans-serif'; // .b-badge-text
 
 function text(x, y, content, props = {}) {
   return svg("text", { x, y, class: props.class || "b-text", "text-anchor": props.anchor || "start", ...props.attrs }, content);
@@ -133,10 +137,11 @@ function faceDown(x, y, w, h) {
 function drawPile(ctx, obs, x, y, w, h) {
   const group = panel(x, y, w, h, tr(ctx, "soc-card.board.pile"), "pile");
   const pile = obs.pile;
+  const compact = w < 460;
   const cx = x + 24;
   const cy = y + 50;
-  const cw = 150;
-  const ch = 210;
+  const cw = compact ? 120 : 150;
+  const ch = compact ? 168 : 210;
   // The cards beneath, as a stack (how many lie there is public; what they are is not).
   const under = Math.min(Math.max(pile.count - 1, 0), 6);
   for (let i = under; i > 0; i--) {
@@ -159,7 +164,7 @@ function drawPile(ctx, obs, x, y, w, h) {
     }
   }
   group.append(slot);
-  const tx = x + 200;
+  const tx = x + cw + 50;
   let ty = y + 70;
   const line = (content, cls = "b-text", testid = undefined) => {
     group.append(text(tx, ty, content, { class: cls, attrs: { "data-testid": testid } }));
@@ -193,7 +198,30 @@ function drawPile(ctx, obs, x, y, w, h) {
   return group;
 }
 
+/** The quests as a list, one a row (a narrow board): emblem, name, what it is worth. */
+function drawQuestList(ctx, obs, x, y, w, h) {
+  const group = panel(x, y, w, h, tr(ctx, "soc-card.board.quests"), "quests");
+  const open = openQuests(obs);
+  const step = (h - 48) / QUESTS.length;
+  QUESTS.forEach((quest, i) => {
+    const cx = x + 46;
+    const cy = y + 48 + step * (i + 0.5);
+    const isOpen = open.includes(quest);
+    const emblem = svg("g", { class: `quest-emblem ${isOpen ? "open" : ""}`, "data-quest": quest, "data-open": isOpen ? "true" : "false" });
+    if (isOpen) emblem.append(svg("circle", { cx, cy, r: 30, fill: "none", stroke: "#d8a200", "stroke-width": 4 }));
+    emblem.append(svg("circle", { cx, cy, r: 25, fill: QUEST_FILL[quest], stroke: "#3b2a1a", "stroke-width": 2, opacity: isOpen || !open.length ? 1 : 0.55 }));
+    emblem.append(symbol(quest, cx, cy, 0.8));
+    emblem.append(text(cx + 44, cy - 3, questName(ctx, quest), { class: "b-title" }));
+    emblem.append(text(cx + 44, cy + 17, tr(ctx, `soc-card.quest.${quest}.text`), { class: "b-small" }));
+    if (isOpen) emblem.append(text(x + w - 14, cy - 3, tr(ctx, "soc-card.board.open"), { class: "b-over-text", anchor: "end" }));
+    emblem.append(title([questName(ctx, quest), isOpen ? tr(ctx, "soc-card.board.open.text") : ""].filter(Boolean).join("\n")));
+    group.append(emblem);
+  });
+  return group;
+}
+
 function drawQuests(ctx, obs, x, y, w, h) {
+  if (w < NARROW) return drawQuestList(ctx, obs, x, y, w, h);
   const group = panel(x, y, w, h, tr(ctx, "soc-card.board.quests"), "quests");
   const open = openQuests(obs);
   const step = (w - 40) / QUESTS.length;
@@ -231,16 +259,23 @@ function sword(sx, sy, colour) {
 
 function drawSwords(ctx, obs, x, y, w, h) {
   const group = panel(x, y, w, h, tr(ctx, "soc-card.board.swords"), "swords");
-  const rows = [["white", obs.swords.white, y + 40], ["black", obs.swords.black, y + 122]];
+  // A narrow board writes each row's count above its swords instead of beside them.
+  const narrow = w < NARROW;
+  const rows = narrow
+    ? [["white", obs.swords.white, y + 62], ["black", obs.swords.black, y + 166]]
+    : [["white", obs.swords.white, y + 40], ["black", obs.swords.black, y + 122]];
   for (const [colour, count, ry] of rows) {
     const places = Math.max(END_SWORDS, count);
-    const step = Math.min(44, (w - 260) / places);
+    const step = Math.min(44, (w - (narrow ? 60 : 260)) / places);
     const row = svg("g", { "data-testid": `${colour}-swords`, "data-count": count });
     for (let i = 0; i < places; i++) row.append(sword(x + 34 + i * step, ry, i < count ? colour : "empty"));
     // The seventh place: a colour's seven swords end the game (SCG-END-1).
     const goal = x + 34 + (END_SWORDS - 0.5) * step;
     row.append(svg("line", { x1: goal, y1: ry - 4, x2: goal, y2: ry + 78, stroke: "#9a7d55", "stroke-width": 2, "stroke-dasharray": "3 3" }));
-    row.append(text(x + w - 16, ry + 44, tr(ctx, `soc-card.board.${colour}-swords`, { count }), { class: "b-count", anchor: "end", attrs: { fill: colour === "white" ? "#5b4a36" : "#1a1008" } }));
+    const label = tr(ctx, `soc-card.board.${colour}-swords`, { count });
+    const fill = colour === "white" ? "#5b4a36" : "#1a1008";
+    if (narrow) row.append(text(x + 16, ry - 8, label, { class: "b-count", attrs: { fill } }));
+    else row.append(text(x + w - 16, ry + 44, label, { class: "b-count", anchor: "end", attrs: { fill } }));
     group.append(row);
   }
   group.append(text(x + 16, y + h - 9, tr(ctx, "soc-card.board.swords-goal"), { class: "b-small" }));
@@ -263,37 +298,80 @@ function drawDecks(ctx, obs, x, y, w, h) {
   return group;
 }
 
-function drawInForce(ctx, obs, x, y, w, h) {
-  const group = panel(x, y, w, h, tr(ctx, "soc-card.board.in-force"), "in-force");
+/** What is in force, as [key, label, tip, fill] badges. */
+function inForce(ctx, obs) {
   const badges = [];
   if (obs.silence) badges.push(["silence", tr(ctx, "soc-card.board.silence"), tr(ctx, "soc-card.board.silence.text"), "#8a1c1c"]);
   for (const morgan of ["morgan-1", "morgan-2"]) {
     if (obs.in_force[morgan]) badges.push([morgan, cardName(ctx, morgan), cardText(ctx, morgan), KIND_FILL.morgan]);
   }
   if (obs.merlin_4_token) badges.push(["merlin-4", tr(ctx, "soc-card.board.token"), cardText(ctx, "merlin-4"), KIND_FILL.merlin]);
-  let bx = x + 160;
-  if (!badges.length) group.append(text(bx, y + 30, "—", { class: "b-label" }));
-  for (const [key, label, tip, fill] of badges) {
-    const width = 24 + label.length * 8;
+  return badges;
+}
+
+/** The badges placed in a panel `w` wide: beside the title on a wide board, in rows under
+ * it on a narrow one; each [badge, dx, dy, width]. */
+function placeInForce(ctx, obs, w) {
+  const start = w < NARROW ? 16 : 160;
+  let dx = start;
+  let dy = w < NARROW ? 40 : 10;
+  return inForce(ctx, obs).map((badge) => {
+    const width = Math.min(w - 32, 24 + textWidth(badge[1], BADGE_FONT));
+    if (dx > start && dx + width > w - 16) {
+      dx = start;
+      dy += 36;
+    }
+    const placed = [badge, dx, dy, width];
+    dx += width + 10;
+    return placed;
+  });
+}
+
+/** How tall the panel of what is in force must be. */
+function inForceHeight(ctx, obs, w) {
+  const placed = placeInForce(ctx, obs, w);
+  const bottom = placed.length ? placed[placed.length - 1][2] + 38 : (w < NARROW ? 40 : 38);
+  return Math.max(48, bottom + 10);
+}
+
+function drawInForce(ctx, obs, x, y, w, h) {
+  const group = panel(x, y, w, h, tr(ctx, "soc-card.board.in-force"), "in-force");
+  const placed = placeInForce(ctx, obs, w);
+  if (!placed.length) group.append(text(x + (w < NARROW ? 200 : 160), y + 30, "—", { class: "b-label" }));
+  for (const [[key, label, tip, fill], dx, dy, width] of placed) {
     const badge = svg("g", { class: "b-effect", "data-testid": `in-force-${key}` });
-    badge.append(svg("rect", { x: bx, y: y + 10, width, height: 28, rx: 8, fill }));
-    badge.append(text(bx + width / 2, y + 29, label, { class: "b-badge-text", anchor: "middle" }));
+    badge.append(svg("rect", { x: x + dx, y: y + dy, width, height: 28, rx: 8, fill }));
+    badge.append(text(x + dx + width / 2, y + dy + 19, label, { class: "b-badge-text", anchor: "middle" }));
     if (tip) badge.append(title(tip));
     group.append(badge);
-    bx += width + 10;
   }
   return group;
 }
 
-/** The board as an SVG element. */
+/** The board as an SVG element: two rows of panels, or on a phone (the page's narrow
+ * layout) one column of narrower panels, readable at the phone's width (issue 17, item 9). */
 export function drawBoard(obs, ctx) {
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "soc-board soc-card-board", role: "img", "aria-label": tr(ctx, "soc-card.board.aria") });
-  root.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 18, class: "b-ground" }));
-  root.append(drawPile(ctx, obs, 12, 12, 460, 330));
-  root.append(drawQuests(ctx, obs, 484, 12, 704, 330));
-  root.append(drawSwords(ctx, obs, 12, 354, 760, 226));
-  root.append(drawDecks(ctx, obs, 784, 354, 404, 226));
-  root.append(drawInForce(ctx, obs, 12, 592, 1176, 48));
+  const narrow = isNarrowScreen();
+  const width = narrow ? 424 : W;
+  const boxes = [];
+  let height = H;
+  if (narrow) {
+    const column = [[drawPile, 250], [drawInForce, inForceHeight(ctx, obs, 400)], [drawSwords, 264], [drawQuests, 358], [drawDecks, 226]];
+    let y = 12;
+    for (const [draw, h] of column) {
+      boxes.push([draw, 12, y, 400, h]);
+      y += h + 12;
+    }
+    height = y;
+  } else {
+    const force = inForceHeight(ctx, obs, 1176);
+    boxes.push([drawPile, 12, 12, 460, 330], [drawQuests, 484, 12, 704, 330], [drawSwords, 12, 354, 760, 226],
+      [drawDecks, 784, 354, 404, 226], [drawInForce, 12, 592, 1176, force]);
+    height = 592 + force + 10;
+  }
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `soc-board soc-card-board${narrow ? " narrow" : ""}`, role: "img", "aria-label": tr(ctx, "soc-card.board.aria") });
+  root.append(svg("rect", { x: 0, y: 0, width, height, rx: 18, class: "b-ground" }));
+  for (const [draw, x, y, w, h] of boxes) root.append(draw(ctx, obs, x, y, w, h));
   return root;
 }
 

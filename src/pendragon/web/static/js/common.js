@@ -14,3 +14,29 @@ export function seatColor(seat) {
 export function seatFill(seat) {
   return SEAT_FILL[seatColor(seat)];
 }
+
+/** The pages' phone layout (style.css has the same width in its media queries): boards draw
+ * a narrower picture under it, so their words stay readable without zooming. */
+export const NARROW_SCREEN = "(max-width: 640px)";
+
+export function isNarrowScreen() {
+  return typeof matchMedia === "function" && matchMedia(NARROW_SCREEN).matches;
+}
+
+/** Call `redraw` when the page crosses the phone layout's width (a phone turned sideways). */
+export function onScreenWidthChange(redraw) {
+  if (typeof matchMedia === "function") matchMedia(NARROW_SCREEN).addEventListener("change", () => redraw());
+}
+
+/** The width in pixels of `content` drawn in the CSS `font` (a canvas measures it; without
+ * one, an estimate from the font's size), for SVG layouts that must not overlap. */
+export function textWidth(content, font) {
+  const size = Number((/(\d+(?:\.\d+)?)px/.exec(font) || [0, 13])[1]);
+  if (!textWidth.context && typeof document !== "undefined") {
+    textWidth.context = document.createElement("canvas").getContext("2d");
+  }
+  const context = textWidth.context;
+  if (!context) return String(content).length * size * 0.62;
+  context.font = font;
+  return context.measureText(String(content)).width;
+}

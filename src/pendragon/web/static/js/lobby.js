@@ -1,9 +1,10 @@
 // The lobby: create a table (game, options, seats, bots) and hand out the links.
 import { $, el, fetchJson, fill } from "./dom.js";
 import { initI18n, languageSwitcher, t } from "./i18n.js";
+import { loadOpenTables, openTablesPanel, settingsFields, tableSettings } from "./lobby_list.js";
 
 let catalog = null; // /api/games
-const model = { game: null, seats: [], options: {} };
+const model = { game: null, seats: [], options: {}, joinMidGame: false };
 let created = null; // the answer of POST /api/tables
 let problem = null;
 
@@ -23,6 +24,7 @@ function chooseGame(name) {
   model.game = name;
   const info = gameInfo();
   model.options = {};
+  model.joinMidGame = false; // the host's choice, off by default (issue 17, item 3)
   for (const spec of info.options) model.options[spec.name] = spec.default;
   resetSeats(info.default_players);
 }
@@ -119,6 +121,8 @@ function form() {
     el("div", { class: "field" }, el("label", { for: "seats" }, t("lobby.seats")), seatCount),
     el("ol", { class: "seat-list" }, model.seats.map(seatRow)),
     info.options.length ? el("fieldset", {}, el("legend", {}, t("lobby.options")), info.options.map(optionField)) : null,
+    settingsFields(),
+    joinField(info),
     problem ? el("p", { class: "error", role: "alert" }, problem) : null,
     submit,
   );
@@ -134,6 +138,8 @@ function form() {
           game: model.game,
           options: model.options,
           seats: model.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name } : { kind: "bot", bot: s.bot })),
+          ...tableSettings,
+          join_mid_game: Boolean(info.join_mid_game && model.joinMidGame),
         }),
       });
     } catch (error) {
@@ -142,6 +148,14 @@ function form() {
     render();
   });
   return formNode;
+}
+
+// Joining mid-game: a table option, offered only where the game can seat a newcomer.
+function joinField(info) {
+  if (!info.join_mid_game) return null;
+  const input = el("input", { type: "checkbox", id: "join-mid-game", checked: model.joinMidGame, "data-testid": "join-mid-game" });
+  input.addEventListener("change", () => (model.joinMidGame = input.checked));
+  return el("div", { class: "field" }, el("label", { for: "join-mid-game" }, t("lobby.join_mid_game")), input);
 }
 
 function linkRow(label, path, testid) {
@@ -177,19 +191,22 @@ function links() {
   return el("section", { class: "panel links" }, el("h2", {}, t("lobby.links_title")),
     el("p", {}, t("lobby.links_help")), el("ul", {}, rows),
     el("h3", {}, t("lobby.spectators")), el("ul", {}, linkRow(t("lobby.spectator_link"), created.spectator.link, "link-spectator")),
+    el("h3", {}, t("lobby.host_link")), el("p", { class: "muted" }, t("lobby.host_help")),
+    el("ul", {}, linkRow(t("lobby.host_link"), created.host.link, "link-host")),
     again);
 }
 
 function render() {
   const header = el("header", { class: "top" }, el("h1", {}, t("app.title")),
     el("span", { class: "tagline" }, t("app.tagline")), el("div", { class: "spacer" }), languageSwitcher(render));
-  fill($("#app"), header, el("main", { class: "lobby" }, created ? links() : form()));
+  fill($("#app"), header, el("main", { class: "lobby" }, created ? links() : form(), openTablesPanel(render, catalog)));
   document.title = t("app.title");
 }
 
 async function main() {
   await initI18n();
   catalog = await fetchJson("/api/games");
+  await loadOpenTables();
   chooseGame(catalog.games[0].name);
   render();
 }

@@ -2,7 +2,7 @@
 // Each step's events are the informed version (the actor's, or whoever drew the card).
 import { $, el, fetchJson, fill } from "./dom.js";
 import { initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
-import { seatColor } from "./common.js";
+import { onScreenWidthChange, seatColor } from "./common.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
 let game = null;
@@ -108,7 +108,7 @@ function render() {
       el("a", { href: "/", class: "home" }, t("app.title")),
       el("span", { class: "game-name" }, t(`game.${replay.table.game}`, {}, replay.table.game)),
       el("span", { class: "role" }, t("replay.title")),
-      el("span", { class: "status", "data-testid": "status" }, status),
+      el("span", { class: "status", "data-testid": "status", title: status }, status),
       el("div", { class: "spacer" }),
       languageSwitcher(render)),
     el("main", { class: "table" },
@@ -134,6 +134,7 @@ async function main() {
   }
   game = await import(`/games/${encodeURIComponent(replay.table.game)}/board.js`);
   await load(replay.length);
+  onScreenWidthChange(render);
 }
 
 main();

@@ -4,7 +4,9 @@
 // from the server, worded by i18n.js.
 import { $, el, fetchJson, fill } from "./dom.js";
 import { eventHint, initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
-import { seatColor } from "./common.js";
+import { holdsAnotherSeat, heldTokens, invitationLinks, inviteButton, mayJoin, mayTake, rememberSeat, roleText } from "./seats.js";
+import { afterRender } from "./table_extras.js";
+import { onScreenWidthChange, seatColor } from "./common.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
 const view = {
@@ -22,6 +24,7 @@ let game = null; // the game module
 let socket = null;
 let retry = 0;
 let takingSeat = null; // seat number whose "take" form is open
+let leaving = false; // the owner asked to give his seat up: confirm first
 let draftChat = "";
 
 function me() {
@@ -116,6 +119,12 @@ async function receive(message) {
     case "welcome":
       view.info = message.table;
       view.seats = message.table.seats;
+      // This browser holds this seat: it may take no other at this table (one person,
+      // one seat in a game); an invitation page sends the list with its request.
+      if (message.table.role === "seat") rememberSeat(message.table.id, token);
+      if (message.table.role === "invited" && message.table.invitation && message.table.invitation.seat !== null) {
+        takingSeat = message.table.invitation.seat;
+      }
       view.log = [];
       view.connection = "online";
       retry = 0;
@@ -135,7 +144,7 @@ async function receive(message) {
       break;
     case "error":
       view.pending = false;
-      if (message.code === "seat_lost" || message.code === "unauthorized") view.fatal = t(`error.${message.code}`, {}, message.message);
+      if (message.code === "seat_lost" || message.code === "seat_left" || message.code === "unauthorized") view.fatal = t(`error.${message.code}`, {}, message.message);
       view.notice = { kind: "error", text: errorText(message.code, message.message) };
       break;
     default:
@@ -214,8 +223,10 @@ function seatsPanel() {
   const ctx = context();
   const finished = view.message && view.message.finished;
   const rows = view.seats.map((seat) => {
+    const bot = t(`bot.${seat.bot}`, {}, seat.bot || "");
+    // A bot keeping an owned seat warm says so: the seat is still its player's.
     const status = seat.controller === "bot"
-      ? t("table.status_bot", { bot: t(`bot.${seat.bot}`, {}, seat.bot || "") })
+      ? (seat.owned ? t("table.status_kept", { bot }) : t("table.status_bot", { bot }))
       : seat.connected ? t("table.status_online") : seat.away ? t("table.status_away") : t("table.status_offline");
     const buttons = [];
     if (!finished) {
@@ -228,7 +239,16 @@ function seatsPanel() {
       if (seat.seat === me() && seat.controller === "bot") {
         buttons.push(seatButton(t("table.reclaim"), () => send({ type: "reclaim" }), "reclaim"));
       }
-      if (me() === null && seat.free) {
+      if (seat.seat === me()) {
+        buttons.push(seatButton(t("table.leave"), () => {
+          leaving = true;
+          render();
+        }, "leave"));
+      }
+      if (view.info.role === "host" && seat.free) {
+        buttons.push(inviteButton(token, seat.seat, render, showError));
+      }
+      if (mayTake(view.info, seat)) {
         buttons.push(seatButton(t("table.take_seat"), () => {
           takingSeat = seat.seat;
           render();
@@ -245,8 +265,11 @@ function seatsPanel() {
     return row;
   });
   const extra = [];
-  if (takingSeat !== null && me() === null) extra.push(takeSeatForm(takingSeat));
-  if (me() === null && !finished && view.message && view.message.can_join) extra.push(joinForm());
+  if (leaving && me() !== null && !finished) extra.push(leaveForm());
+  if (takingSeat !== null && me() === null && !finished) extra.push(takeSeatForm(takingSeat));
+  if (mayJoin(view.info) && !finished && view.message && view.message.can_join) extra.push(joinForm());
+  if (view.info.role === "host" && view.info.join_mid_game && !finished) extra.push(inviteButton(token, null, render, showError));
+  if (view.info.role === "host") extra.push(...invitationLinks());
   if (me() !== null && !finished) extra.push(renameForm());
   return el("section", { class: "panel seats" }, el("h2", {}, t("table.seats")), el("ul", {}, rows), extra);
 }
@@ -257,7 +280,38 @@ function seatButton(label, handler, testid) {
   return button;
 }
 
+function showError(error) {
+  view.notice = { kind: "error", text: errorText(error.code, error.message) };
+}
+
+function leaveForm() {
+  const yes = el("button", { type: "button", class: "small", "data-testid": "leave-confirm" }, t("table.leave_yes"));
+  yes.addEventListener("click", async () => {
+    leaving = false;
+    try {
+      await fetchJson("/api/table/leave", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ bot: view.info.bots[0] }),
+      });
+    } catch (error) {
+      showError(error);
+    }
+    render();
+  });
+  const no = el("button", { type: "button", class: "small" }, t("table.leave_no"));
+  no.addEventListener("click", () => {
+    leaving = false;
+    render();
+  });
+  return el("div", { class: "leave-box", role: "alert" }, el("p", {}, t("table.leave_confirm")), yes, no);
+}
+
 function takeSeatForm(seat) {
+  // One person, one seat: a browser that plays (or played) a seat here takes no other.
+  if (holdsAnotherSeat(view.info.id, token)) {
+    return el("p", { class: "notice error", role: "alert", "data-testid": "one-seat-only" }, t("table.one_seat_only"));
+  }
   const name = el("input", { type: "text", maxlength: 40, placeholder: t("lobby.name"), "aria-label": t("lobby.name"), "data-testid": "take-name" });
   const submit = el("button", { type: "submit", class: "small primary", "data-testid": "take-confirm" }, t("table.take_seat_n", { n: seat + 1 }));
   const form = el("form", { class: "inline" }, name, submit);
@@ -278,7 +332,7 @@ async function claimSeat(url, name) {
     const answer = await fetchJson(url, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ name }),
+      body: JSON.stringify({ name, held: heldTokens(view.info.id) }),
     });
     location.replace(answer.link);
     location.reload();
@@ -297,6 +351,9 @@ function joinForm() {
     event.preventDefault();
     if (!(await claimSeat("/api/table/join", name.value))) render();
   });
+  if (holdsAnotherSeat(view.info.id, token)) {
+    return el("p", { class: "notice error", role: "alert", "data-testid": "one-seat-only" }, t("table.one_seat_only"));
+  }
   return el("div", { class: "join-box" }, el("p", { class: "muted" }, t("table.join_help")), form);
 }
 
@@ -372,12 +429,12 @@ function header() {
       ? t("table.your_turn", { what: renderEvent(message.decision, ctx.events) })
       : waitingText(message, ctx);
   }
-  const role = me() === null ? t("table.spectating") : t("table.playing_seat", { n: me() + 1 });
+  const role = roleText(view.info);
   return el("header", { class: "top" },
     el("a", { href: "/", class: "home" }, t("app.title")),
     el("span", { class: "game-name" }, t(`game.${view.info.game}`, {}, view.info.game)),
     el("span", { class: "role", "data-testid": "role" }, role),
-    el("span", { class: `status ${myTurn ? "your-turn" : ""}`, "data-testid": "status" }, status),
+    el("span", { class: `status ${myTurn ? "your-turn" : ""}`, "data-testid": "status", title: status }, status),
     el("div", { class: "spacer" }),
     el("span", { class: `connection ${view.connection}`, "data-testid": "connection" }, t(`table.connection_${view.connection}`)),
     languageSwitcher(render));
@@ -408,6 +465,7 @@ function render() {
       el("div", { class: "side-column" }, actionsPanel(), seatsPanel(), logPanel(), chatPanel())));
   document.title = `${t(`game.${view.info.game}`, {}, view.info.game)} — ${t("app.title")}`;
   window.scrollTo(0, scrollY);
+  afterRender(view, ctx, token, render); // turn notice, timer, rematch, animation (issue 17, item 10)
   if (active) {
     const again = document.querySelector(`[data-testid="${active}"]`);
     if (again && (again.tagName === "INPUT")) {
@@ -426,6 +484,8 @@ async function main() {
   }
   render();
   connect();
+  // The board is drawn for the screen's width (a phone's layout): redraw when it changes.
+  onScreenWidthChange(render);
   setInterval(() => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
   }, 25000);

@@ -1,0 +1,439 @@
+"""What keeps one client from overloading the table server (issue 17, item 4).
+
+* :class:`Limits`: every limit, configurable (``pendragon serve`` flags; 0 switches one
+  off). :meth:`Limits.off` switches them all off (tests that hammer the server).
+* :class:`TokenBucket` and :class:`RateLimiter`: per-client token buckets. A client is
+  the remote address, or, behind a reverse proxy, the last address of a trusted header
+  (:func:`client_address`; off by default, since anyone can send that header).
+* :class:`BotScheduler`: runs bot moves on a few worker threads, fairly between tables:
+  a table whose bots have used their share of thinking time in the last window waits,
+  tables where a person is connected go first, and among the others the table that
+  thought least lately goes first.
+
+>>> bucket = TokenBucket(rate=1.0, burst=2, now=0.0)
+>>> bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)
+(0.0, 0.0, 1.0)
+>>> bucket.take(1.0)
+0.0
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import heapq
+import io
+import itertools
+import math
+import multiprocessing
+import os
+import pickle
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
+
+Result = TypeVar("Result")
+
+#: Priorities of bot moves (lower goes first).
+PRIORITY_PEOPLE = 0
+PRIORITY_BOTS_ONLY = 1
+#: Niceness of bot worker processes: the OS runs the server's event loop first.
+BOT_NICE = 10
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit of the table server. A rate or a count of 0 switches that limit off.
+
+    Rates are per client (see :func:`client_address`) and per second, with a burst: a
+    client may spend ``burst`` at once, then ``rate`` a second.
+    """
+
+    #: Tables a client may create (one every 5 s after a burst of 5).
+    create_rate: float = 0.2
+    create_burst: int = 5
+    #: Other writes over HTTP (moves, chat, names, seats) a client may send.
+    write_rate: float = 10.0
+    write_burst: int = 50
+    #: WebSocket connections a client may open.
+    connect_rate: float = 1.0
+    connect_burst: int = 20
+    #: WebSocket messages a client may send, over all its connections.
+    message_rate: float = 20.0
+    message_burst: int = 60
+    #: Header holding the client's address, set by a trusted reverse proxy (e.g.
+    #: ``X-Forwarded-For``; its last address is used). ``None``: the peer's address.
+    trusted_header: str | None = None
+    #: Live tables where bots hold every seat (unfinished, their bots playing: not paused
+    #: for want of watchers): on the server, and created by one client.
+    bot_tables: int = 40
+    bot_tables_per_client: int = 2
+    #: A table's bots may think this fraction of wall-clock time (over ``bot_cpu_window``
+    #: seconds); a table over its share waits.
+    bot_cpu_share: float = 0.25
+    bot_cpu_window: float = 10.0
+    #: Simulated actions an ISMCTS bot may spend on one move on this server.
+    ismcts_budget: int = 4000
+    #: A table nobody watches, with no move and no visit for this many seconds, is
+    #: unloaded from memory (reloaded when opened).
+    idle_unload: float = 300.0
+    #: Bots of a table where bots hold every seat stop this many seconds after its last
+    #: watcher left or its last visit (they play on when someone opens it).
+    unwatched_grace: float = 30.0
+    #: Clients whose buckets are remembered (the least recently seen are forgotten).
+    max_clients: int = 100_000
+
+    @classmethod
+    def off(cls) -> Limits:
+        """No limit at all (tests that create tables by the hundred)."""
+        zero: dict[str, Any] = {
+            f.name: 0 for f in fields(cls) if f.name not in ("trusted_header", "max_clients")
+        }
+        return cls(**zero)
+
+    def check(self) -> Limits:
+        """``self``, or ``ValueError`` naming the first negative setting."""
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if isinstance(value, int | float) and value < 0:
+                raise ValueError(f"{item.name.replace('_', '-')} must not be negative")
+        if self.bot_cpu_share > 1:
+            raise ValueError("bot-cpu-share is a fraction of wall-clock time (at most 1)")
+        return self
+
+    def with_changes(self, **changes: Any) -> Limits:
+        """A copy with ``changes``."""
+        return replace(self, **changes)
+
+
+class RateLimited(Exception):
+    """A client went over a rate; ``retry_after`` seconds until it may try again."""
+
+    def __init__(self, what: str, retry_after: float) -> None:
+        seconds = max(1, math.ceil(retry_after))
+        super().__init__(f"too many {what}; try again in {seconds} s")
+        self.retry_after = seconds
+
+
+class TokenBucket:
+    """``burst`` tokens refilled at ``rate`` a second; each request takes one."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = max(1, burst)
+        self.tokens = float(self.burst)
+        self.stamp = now
+
+    def take(self, now: float) -> float:
+        """Take a token: 0.0 if one was there, else the seconds until one will be."""
+        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) / self.rate
+
+
+class RateLimiter:
+    """Token buckets per (kind, client); remembers at most ``max_clients`` of them.
+
+    >>> limiter = RateLimiter(Limits(create_rate=1, create_burst=1), clock=lambda: 0.0)
+    >>> limiter.check("create", "10.0.0.1")
+    >>> limiter.check("create", "10.0.0.1")
+    Traceback (most recent call last):
+    ...
+    pendragon.web.limits.RateLimited: too many table creations; try again in 1 s
+    >>> limiter.check("create", "10.0.0.2")
+    """
+
+    #: kind -> (rate attribute, burst attribute, words for the error message)
+    KINDS = {
+        "create": ("create_rate", "create_burst", "table creations"),
+        "write": ("write_rate", "write_burst", "requests"),
+        "connect": ("connect_rate", "connect_burst", "connections"),
+        "message": ("message_rate", "message_burst", "messages"),
+    }
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.buckets: OrderedDict[tuple[str, str], TokenBucket] = OrderedDict()
+
+    def check(self, kind: str, client: str) -> None:
+        """Count one ``kind`` request of ``client``; :class:`RateLimited` if over."""
+        rate_name, burst_name, words = self.KINDS[kind]
+        rate = float(getattr(self.limits, rate_name))
+        if rate <= 0:
+            return
+        now = self.clock()
+        key = (kind, client)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = TokenBucket(rate, int(getattr(self.limits, burst_name)), now)
+            self.buckets[key] = bucket
+            while len(self.buckets) > max(1, self.limits.max_clients):
+                self.buckets.popitem(last=False)
+        else:
+            self.buckets.move_to_end(key)
+        wait = bucket.take(now)
+        if wait > 0:
+            raise RateLimited(words, wait)
+
+
+def client_address(scope: Any, trusted_header: str | None) -> str:
+    """The client of an ASGI ``scope``: the last address of ``trusted_header`` (as the
+    trusted proxy appended it) if set and present, else the peer's address.
+
+    >>> scope = {"client": ("10.0.0.9", 5000),
+    ...          "headers": [(b"x-forwarded-for", b"1.2.3.4, 5.6.7.8")]}
+    >>> client_address(scope, None), client_address(scope, "X-Forwarded-For")
+    ('10.0.0.9', '5.6.7.8')
+    """
+    if trusted_header:
+        wanted = trusted_header.lower().encode("latin-1")
+        for name, value in scope.get("headers") or ():
+            if name == wanted:
+                last = str(value.decode("latin-1")).rsplit(",", 1)[-1].strip()
+                if last:
+                    return last[:64]
+    peer = scope.get("client")
+    return str(peer[0]) if peer else "unknown"
+
+
+@dataclass(order=True)
+class _Job:
+    rank: tuple[int, float, int]
+    key: str = field(compare=False)
+    work: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    future: asyncio.Future[Any] = field(compare=False)
+
+
+class BotScheduler:
+    """Bot moves on ``threads`` worker threads, shared fairly between tables.
+
+    A move of a table of bots alone (:data:`PRIORITY_BOTS_ONLY`) waits while that table's
+    bots have thought more than ``cpu_share`` of the last ``window`` seconds (a person
+    waiting for a bot is never made to wait for a clock: tables with people are only
+    ordered by their use); then it queues, and a free worker takes the queued move of the
+    best rank: priority first (:data:`PRIORITY_PEOPLE` before :data:`PRIORITY_BOTS_ONLY`),
+    then the table's recent thinking time (least first), then arrival. With two threads or
+    more, one is kept for tables with people: moves of tables of bots alone never occupy
+    every worker (so they never make a person's table wait for a worker).
+    ``threads=0`` runs each move at once on the event loop.
+
+    ``processes``: the workers are processes (at :data:`BOT_NICE`), not threads, so a
+    thinking bot never holds the interpreter lock the event loop needs; the work and its
+    arguments must then be picklable (see :func:`step_in_worker`).
+    """
+
+    def __init__(self, threads: int, cpu_share: float = 0.0, window: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic, processes: bool = False) -> None:
+        self.threads = threads
+        self.cpu_share = cpu_share
+        self.window = window
+        self.clock = clock
+        self.processes = processes and threads > 0
+        self.pool: Executor | None = None
+        if self.processes:
+            self.pool = ProcessPoolExecutor(threads, multiprocessing.get_context("spawn"),
+                                            initializer=_lower_priority)
+        elif threads > 0:
+            self.pool = ThreadPoolExecutor(threads, thread_name_prefix="pendragon-bot")
+        #: Per table: (when a move ended, CPU seconds it took) within the window.
+        self.usage: dict[str, deque[tuple[float, float]]] = {}
+        self._queue: list[_Job] = []
+        self._busy = 0
+        #: Workers running moves of tables of bots alone, and how many may.
+        self._busy_background = 0
+        self.background_slots = threads - 1 if threads > 1 else threads
+        self._order = itertools.count()
+        #: Tables in the order their moves started (tests read it).
+        self.started: deque[str] = deque(maxlen=10_000)
+
+    # ------------------------------------------------------------------ accounting
+    def used(self, key: str, now: float | None = None) -> float:
+        """CPU seconds the bots of ``key`` spent in the last window."""
+        records = self.usage.get(key)
+        if not records:
+            return 0.0
+        now = self.clock() if now is None else now
+        while records and now - records[0][0] > self.window:
+            records.popleft()
+        if not records:
+            del self.usage[key]
+            return 0.0
+        return sum(cpu for _, cpu in records)
+
+    def record(self, key: str, cpu: float) -> None:
+        """Count ``cpu`` seconds of thinking for table ``key``."""
+        now = self.clock()
+        records = self.usage.setdefault(key, deque())
+        while records and now - records[0][0] > self.window:
+            records.popleft()  # a table whose bots always answer inline is never asked
+        records.append((now, cpu))
+
+    def wait_needed(self, key: str) -> float:
+        """Seconds table ``key`` must wait before its bots may think again (0: now)."""
+        if self.cpu_share <= 0:
+            return 0.0
+        now = self.clock()
+        budget = self.cpu_share * self.window
+        used = self.used(key, now)
+        if used < budget:
+            return 0.0
+        # Wait until enough old records leave the window to bring the use under budget.
+        records = self.usage[key]
+        for ended, cpu in records:
+            used -= cpu
+            if used < budget:
+                return max(0.01, ended + self.window - now)
+        return self.window  # pragma: no cover - the loop always returns
+
+    def forget(self, key: str) -> None:
+        """Drop what is known of table ``key`` (unloaded)."""
+        self.usage.pop(key, None)
+
+    # ------------------------------------------------------------------ running
+    async def run(self, key: str, priority: int,
+                  work: Callable[..., tuple[Result, float]], *args: Any) -> Result:
+        """Run ``work(*args)`` (which returns its result and the CPU seconds it took) for
+        table ``key`` when its share allows and a worker is free; returns its result."""
+        while priority != PRIORITY_PEOPLE and (pause := self.wait_needed(key)) > 0:
+            await asyncio.sleep(pause)
+        if self.pool is None:
+            self.started.append(key)
+            result, cpu = work(*args)
+            self.record(key, cpu)
+            return result
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[tuple[Result, float]] = loop.create_future()
+        rank = (priority, self.used(key), next(self._order))
+        heapq.heappush(self._queue, _Job(rank, key, work, args, future))
+        self._dispatch()
+        result, cpu = await future
+        return result
+
+    def _dispatch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._busy < self.threads and self._queue:
+            job = self._queue[0]
+            if job.future.done():  # cancelled while queued
+                heapq.heappop(self._queue)
+                continue
+            background = job.rank[0] != PRIORITY_PEOPLE
+            if background and self._busy_background >= self.background_slots:
+                return  # the queue's best is a bots' table: so is all that follows
+            heapq.heappop(self._queue)
+            self._busy += 1
+            self._busy_background += background
+            self.started.append(job.key)
+            assert self.pool is not None
+            running = loop.run_in_executor(self.pool, job.work, *job.args)
+            running.add_done_callback(functools.partial(self._finished, job))
+
+    def _finished(self, job: _Job, running: asyncio.Future[Any]) -> None:
+        self._busy -= 1
+        self._busy_background -= job.rank[0] != PRIORITY_PEOPLE
+        if running.cancelled():
+            if not job.future.done():
+                job.future.cancel()
+        elif (error := running.exception()) is not None:
+            if not job.future.done():
+                job.future.set_exception(error)
+        else:
+            outcome = running.result()
+            self.record(job.key, float(outcome[1]))
+            if not job.future.done():
+                job.future.set_result(outcome)
+        self._dispatch()
+
+    def queued(self) -> int:
+        """Moves waiting for a worker."""
+        return sum(1 for job in self._queue if not job.future.done())
+
+    def shutdown(self) -> None:
+        """Stop the workers (moves under way finish; queued ones are cancelled)."""
+        for job in self._queue:
+            job.future.cancel()
+        self._queue.clear()
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+
+# ---------------------------------------------------------------------- bot worker processes
+def _lower_priority() -> None:
+    """A bot worker process starts: let the OS run the server first."""
+    with contextlib.suppress(OSError):  # not permitted: run at the same priority
+        os.nice(BOT_NICE)
+
+
+class _SharedPickler(pickle.Pickler):
+    """Pickles references to ``shared`` as a name, so both sides use their own copy."""
+
+    def __init__(self, file: io.BytesIO, shared: object) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared = shared
+
+    def persistent_id(self, obj: object) -> str | None:
+        """``"shared"`` for the shared object, else pickle it."""
+        return "shared" if obj is self.shared else None
+
+
+class _SharedUnpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, shared: object) -> None:
+        super().__init__(file)
+        self.shared = shared
+
+    def persistent_load(self, pid: Any) -> object:
+        """The local shared object for its name."""
+        if pid != "shared":
+            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+        return self.shared
+
+
+def dumps_sharing(value: object, shared: object) -> bytes:
+    """Pickle ``value`` with every reference to ``shared`` left as a name.
+
+    Bots and states refer to their game; sending the game once and sharing it keeps the
+    references one object on each side (a bot may recognise its game by identity).
+    """
+    buffer = io.BytesIO()
+    _SharedPickler(buffer, shared).dump(value)
+    return buffer.getvalue()
+
+
+def loads_sharing(data: bytes, shared: object) -> Any:
+    """Unpickle what :func:`dumps_sharing` made, with ``shared`` for the shared object."""
+    return _SharedUnpickler(io.BytesIO(data), shared).load()
+
+
+def step_in_worker(game: bytes, bot_and_state: bytes) -> tuple[tuple[bytes, float], float]:
+    """In a bot worker process: ``bot.step(state)``; returns ``(action, bot)`` as it is
+    after the move (pickled, sharing the game) and the CPU seconds the move took, and those
+    seconds again (for :meth:`BotScheduler.run`)."""
+    shared = pickle.loads(game)
+    bot, state = loads_sharing(bot_and_state, shared)
+    started = time.thread_time()
+    action = bot.step(state)
+    took = time.thread_time() - started
+    return (dumps_sharing((action, bot), shared), took), took
+
+
+def adopt(target: object, source: object) -> None:
+    """Make ``target`` what ``source`` became (a bot back from a worker process): copy every
+    attribute, slots included, so that whoever holds ``target`` sees the new state."""
+    for cls in type(source).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(source, name):
+                setattr(target, name, getattr(source, name))
+    if hasattr(source, "__dict__"):
+        vars(target).update(vars(source))
