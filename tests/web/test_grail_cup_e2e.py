@@ -282,9 +282,9 @@ def test_two_knights_draft_two_allies_each_on_a_russian_page(server: LiveServer,
         def watch() -> bool:
             nonlocal most
             most = max(most, page.locator("[data-testid=gc-hand] [data-ally]").count())
-            hint = page.locator("[data-testid=gc-pass-hint]")
-            if hint.count():
-                hints.add(hint.inner_text())
+            # all_inner_texts does not wait: the hint may be redrawn away between a count
+            # and a read (a read that waits for it would stall for 30 s).
+            hints.update(page.locator("[data-testid=gc-pass-hint]").all_inner_texts())
             return False
 
         race.run(until=watch)
