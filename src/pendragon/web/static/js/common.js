@@ -1,4 +1,6 @@
 // Small shared pieces of the pages.
+import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** A seat's colour name (styled in style.css and used as SVG fill). */
 export const SEAT_COLORS = ["red", "blue", "green", "gold", "purple", "teal", "orange", "grey"];
@@ -39,4 +41,20 @@ export function textWidth(content, font) {
   if (!context) return String(content).length * size * 0.62;
   context.font = font;
   return context.measureText(String(content)).width;
+}
+
+/** The read-only field of a link's full address and its "copy" button (lobby, invitations). */
+export function linkField(path, testid) {
+  const url = new URL(path, location.href).href;
+  const input = el("input", { type: "text", readonly: true, value: url, class: "link", "data-testid": testid });
+  const copy = el("button", { type: "button", class: "small" }, t("lobby.copy"));
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = t("lobby.copied");
+    } catch (error) {
+      copy.textContent = t("lobby.copy_failed");
+    }
+  });
+  return [input, copy];
 }

@@ -1,4 +1,5 @@
 // The lobby: create a table (game, options, seats, bots) and hand out the links.
+import { linkField } from "./common.js";
 import { $, el, fetchJson, fill } from "./dom.js";
 import { initI18n, languageSwitcher, t } from "./i18n.js";
 import { loadOpenTables, openTablesPanel, settingsFields, tableSettings } from "./lobby_list.js";
@@ -159,19 +160,9 @@ function joinField(info) {
 }
 
 function linkRow(label, path, testid) {
-  const url = new URL(path, location.href).href;
-  const copy = el("button", { type: "button", class: "small" }, t("lobby.copy"));
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      copy.textContent = t("lobby.copied");
-    } catch (error) {
-      copy.textContent = t("lobby.copy_failed");
-    }
-  });
   return el("li", { class: "link-row" }, el("span", { class: "link-label" }, label),
-    el("input", { type: "text", readonly: true, value: url, class: "link", "data-testid": testid }),
-    copy, el("a", { href: path, target: "_blank", rel: "noopener noreferrer", class: "button small" }, t("lobby.open")));
+    ...linkField(path, testid),
+    el("a", { href: path, target: "_blank", rel: "noopener noreferrer", class: "button small" }, t("lobby.open")));
 }
 
 function links() {

@@ -2,6 +2,7 @@
 // items 1-3): the links this browser holds at a table (its identity: one person, one seat
 // in a game), the host's invitations, an invitation's "take this seat" and the owner's
 // "give up my seat". The server decides; the page only offers what the link may do.
+import { linkField } from "./common.js";
 import { el, fetchJson } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -60,18 +61,8 @@ export function mayJoin(info) {
 }
 
 function copyableLink(path, testid) {
-  const url = new URL(path, location.href).href;
-  const input = el("input", { type: "text", readonly: true, value: url, class: "link", "data-testid": testid });
-  const copy = el("button", { type: "button", class: "small" }, t("lobby.copy"));
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      copy.textContent = t("lobby.copied");
-    } catch (error) {
-      copy.textContent = t("lobby.copy_failed");
-    }
-  });
-  return el("div", { class: "invite-link" }, el("p", { class: "muted" }, t("table.invite_help")), input, copy);
+  return el("div", { class: "invite-link" }, el("p", { class: "muted" }, t("table.invite_help")),
+    ...linkField(path, testid));
 }
 
 const invitations = new Map(); // seat number (or "join") -> link shown to the host
