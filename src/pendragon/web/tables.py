@@ -882,14 +882,12 @@ class LiveTable:
     def _invites_for(self, seat: int) -> list[str]:
         return [h for h, p in self.passes.items() if p.kind == SEAT_INVITE and p.seat == seat]
 
-    async def seat_to_bot(self, requester: int | None, seat: object, bot: object) -> None:
+    async def seat_to_bot(self, requester: int | None, seat: object, bot_choice: object) -> None:
         """Let a bot keep ``seat`` warm for its owner (its own player, or another player
         once the owner is away). The seat stays its owner's: only his link takes it back."""
         if requester is None:
             raise TableError("forbidden", "only players at the table may do this", 403)
-        if not isinstance(bot, str) or bot not in bot_names():
-            raise TableError("bad_request", f"unknown bot; known bots: {', '.join(bot_names())}",
-                             400)
+        bot = _bot_name(bot_choice)
         async with self.lock:
             if self.finished:
                 raise TableError("game_over", "the game is over")
@@ -928,13 +926,11 @@ class LiveTable:
             self.push_seats()
             self.push_state()
 
-    async def leave(self, seat: int, bot: object) -> None:
+    async def leave(self, seat: int, bot_choice: object) -> None:
         """The seat's owner gives it up: a bot plays it for nobody from now on, the host may
         seat someone else there, and the owner's link opens nothing at this table again
         (it is kept as retired, so it can never take another seat)."""
-        if not isinstance(bot, str) or bot not in bot_names():
-            raise TableError("bad_request", f"unknown bot; known bots: {', '.join(bot_names())}",
-                             400)
+        bot = _bot_name(bot_choice)
         async with self.lock:
             if self.finished:
                 raise TableError("game_over", "the game is over")
@@ -1910,3 +1906,11 @@ def _seat_count(state: State) -> int:
 
 def _record_fields(record: TableRecord) -> dict[str, Any]:
     return {name: getattr(record, name) for name in TableRecord.__dataclass_fields__}
+
+
+def _bot_name(bot: object) -> str:
+    """``bot`` if it names a bot (``bots.bot_names()``), else ``TableError`` (400)."""
+    if not isinstance(bot, str) or bot not in bot_names():
+        raise TableError("bad_request", f"unknown bot; known bots: {', '.join(bot_names())}",
+                         400)
+    return bot
