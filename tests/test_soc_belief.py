@@ -17,9 +17,17 @@ from pendragon.bots.base import sample_world
 from pendragon.bots.belief import LoyaltyBelief
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.core.api import CHANCE, State
-from pendragon.games.soc.evidence import Deed, likelihood_ratio
+from pendragon.games.soc.evidence import (
+    AT_EXCALIBUR,
+    AT_SIEGE,
+    AT_SOLO_QUEST,
+    Deed,
+    SeatRecord,
+    likelihood_ratio,
+)
 from pendragon.games.soc.heuristic import _READ, SocHeuristicBot, _decision_of, _deed
 from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.traitors import traitor_dealt
 from tests.positions import soc_position
 
 
@@ -168,3 +176,94 @@ def test_ismcts_draws_its_worlds_from_its_policy() -> None:
     seat = state.current_player()
     bot.search(state, seat, state.legal_actions()[0], 3)
     assert calls and set(calls) == {seat}
+
+
+def _first_traitor_decision(seed: int) -> tuple[State, int]:
+    """The first position of a 5-player game (seed ``seed``) where the traitor acts with a
+    real choice, and the traitor's seat."""
+    state = pendragon.load_game("soc", players=5, seed=seed).new_initial_state()
+    while True:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        if (state.observation(player)["you"]["loyalty"] == "traitor"
+                and len(state.legal_actions()) > 1):
+            return state, player
+        state.apply_action(state.legal_actions()[0])
+
+
+def test_the_onlooker_belief_does_not_read_the_seat_s_own_card() -> None:
+    # Issue 18 (a bug found): the traitor's own observation shows its card, and the
+    # onlooker's belief used to settle it, so the heuristic traitor's ``suspicion`` was 1
+    # from the first turn and it played as exposed all game. Only a public card counts
+    # (SOC-ACCUSE-2, SOC-TRAITOR-1): at the start the table gives it the deal's odds,
+    # 1 in 8 (SOC-SETUP-5: 8 loyalty cards, one a traitor, for 5 knights).
+    seed = next(s for s in range(30)
+                if traitor_dealt(pendragon.load_game("soc", players=5, seed=s)))
+    state, seat = _first_traitor_decision(seed)
+    bot = SocHeuristicBot(seed=1)
+    bot._follow_record(state)
+    obs = state.observation(seat)
+    assert obs["knights"][seat]["loyalty"] == "traitor"  # it sees its own card...
+    assert bot.suspicion(obs) == pytest.approx(1 / 8)  # ...the table does not
+
+
+def test_standing_still_where_a_loyal_knight_acts_is_evidence() -> None:
+    # Issue 18 item 4: a knight on Excalibur who leaves without moving the sword
+    # (SOC-HERO-5), one on a solo combat quest who plays no Fight card (SOC-BK-1), one at
+    # Camelot with 9 engines and cards who does not fight (SOC-SIEGE-1).
+    leave = likelihood_ratio(Deed(1, "heroic", "move", (AT_EXCALIBUR,)))
+    play = likelihood_ratio(Deed(1, "heroic", "play", (AT_EXCALIBUR,)))
+    assert leave > 3.0 and play < 0.6
+    assert likelihood_ratio(Deed(1, "heroic", "other", (AT_SOLO_QUEST,))) > 2.0
+    assert likelihood_ratio(Deed(1, "heroic", "play", (AT_SOLO_QUEST,))) < 0.6
+    assert likelihood_ratio(Deed(1, "heroic", "other", (AT_SIEGE,))) > 1.0
+    assert likelihood_ratio(Deed(1, "heroic", "play", (AT_SIEGE,))) < 0.6
+    for where in (AT_EXCALIBUR, AT_SOLO_QUEST, AT_SIEGE):  # bounded: no deed is proof
+        for choice in ("play", "move", "other"):
+            assert 0.25 < likelihood_ratio(Deed(1, "heroic", choice, (where,))) < 8.0
+
+
+def test_a_heroic_deed_is_read_on_the_first_action_of_a_turn_only() -> None:
+    # A knight's first heroic action of his turn (SOC-HERO-1) on Excalibur is read; what
+    # he does after it (end his turn...) is not.
+    state = soc_position(3, 4)
+    seen = []
+    while not state.is_terminal() and len(seen) < 200:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        action = SocHeuristicBot(player).step(state)
+        if _decision_of(state) == "heroic":
+            public = state.observation(None)
+            deed = _deed(SocHeuristicBot(0), state, player, "heroic", A.CATALOG.text(action))
+            seen.append((bool(public["turn"]["used"]), public["knights"][player]["location"],
+                         deed))
+        state.apply_action(action)
+    assert all(deed is None for used, _loc, deed in seen if used)
+    assert any(deed is not None and deed.context == (AT_EXCALIBUR,)
+               for used, loc, deed in seen if not used and loc == "excalibur")
+
+
+def test_a_knight_s_record_is_read_as_one_policy() -> None:
+    # Issue 18 item 1: a knight follows one policy for the game. Forty loyal-looking deeds
+    # under per-deed ratios would make any traitor impossible (0.49 ** 40); read as one
+    # record, a stealthy traitor explains them as well as a loyal knight does, so the
+    # ratio stays at the stealth weight, and the belief keeps the traitor possible.
+    record = SeatRecord()
+    for _ in range(40):
+        record.add(Deed(1, "heroic", "play", (AT_EXCALIBUR,)))
+    assert record.ratio() == pytest.approx(0.3, abs=0.01)
+    belief = LoyaltyBelief(hidden=(1, 2, 3, 4), loyal=6, traitors=1)
+    belief.weigh(1, record.ratio())
+    assert belief.probability(1) > 0.04
+    # A record of open harm points at a traitor (the saboteur's evil, SOC-EVIL-1).
+    harm = SeatRecord()
+    for _ in range(6):
+        harm.add(Deed(1, "evil", "draw-black", (5, 3)))
+    assert harm.ratio() > 5.0
+    # Accusations still weigh deed by deed (SOC-ACCUSE-3).
+    harm.add(Deed(1, "accused", "loyal", ()))
+    assert harm.ratio() > 30.0

@@ -18,6 +18,7 @@ from pendragon.games.soc.heuristic import SocHeuristicBot
 from pendragon.games.soc.stats import soc_stats
 from pendragon.games.soc.traitors import (
     TRAITOR_PANEL,
+    OpenTraitor,
     PanelRate,
     RoleBot,
     SaboteurTraitor,
@@ -313,3 +314,39 @@ def test_bench_script_prints_every_bar(
     data = json.loads(out.read_text())
     assert data["no_traitor"]["games"] == 3
     assert [c["traitor"] for c in data["matrix"]["cells"]] == list(TRAITOR_PANEL)
+
+
+def test_heuristic_traitor_harms_openly() -> None:
+    """Issue 18 item 2: the heuristic traitor must stay the strongest of the panel. Hiding
+    measured weaker than open harm, so it harms openly from the first turn (``exposed_at``
+    0): each of its choices is :class:`OpenTraitor`'s on the same observation, the
+    saboteur's but for its evil, always a siege engine while one can be added
+    (SOC-EVIL-3, SOC-TRAITOR-2)."""
+    compared: list[tuple[str, str]] = []
+    for seed in _traitor_seeds(3, base=9):
+        game = pendragon.load_game("soc", players=5, seed=seed)
+        pair = (SocHeuristicBot(seed=4), OpenTraitor(seed=4, track_beliefs=False))
+        play_game(game, panel_bots("heuristic", "heuristic", seed, 5),
+                  _compare_traitor_choices(pair, compared))
+    assert len(compared) > 30
+    assert all(a == b for a, b in compared)
+    evils = [a for a, _ in compared if a in ("add-siege", "draw-black", "lose-life")]
+    assert evils and set(evils) <= {"add-siege", "draw-black"}
+    assert evils.count("add-siege") > evils.count("draw-black")
+
+
+def _compare_traitor_choices(
+    pair: tuple[SocHeuristicBot, SocHeuristicBot], out: list[tuple[str, str]]
+) -> Any:
+    """A ``play_game`` callback recording, at each traitor decision, the two bots' choices."""
+    def check(state: State, player: int, _action: int) -> None:
+        if player == CHANCE or len(state.legal_actions()) < 2:
+            return
+        obs = state.observation(player)
+        if obs["you"]["loyalty"] != "traitor":
+            return
+        legal = state.legal_actions()
+        out.append((state.action_to_string(pair[0].choose(obs, legal)),
+                    state.action_to_string(pair[1].choose(obs, legal))))
+
+    return check

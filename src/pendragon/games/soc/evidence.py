@@ -13,7 +13,9 @@ probabilities come from a *family* of policies, not from one bot's exact rules:
   heuristic traitor, an open *saboteur*, or random (weights :data:`TRAITOR_FAMILY`).
 
 Because a stealthy traitor and a noisy loyal knight are in the families, no single deed is
-proof: each ratio lies between about 0.3 and 7. Hard facts (a loyalty card shown after an
+proof: each ratio lies between about 0.3 and 7 (12 for a wrong accusation). A knight's
+deeds are read together as one record (:class:`SeatRecord`): he follows one policy for
+the whole game. Hard facts (a loyalty card shown after an
 accusation, a traitor unmasked by Fate) are not evidence but certainties, and the belief
 (:class:`pendragon.bots.belief.LoyaltyBelief`) settles them. The table of what each deed is
 worth is in ``docs/bots.md``.
@@ -23,11 +25,12 @@ worth is in ``docs/bots.md``.
 >>> round(likelihood_ratio(Deed(1, "evil", "add-siege", (5, 10))), 2)  # the 11th engine
 4.3
 >>> round(likelihood_ratio(Deed(1, "accused", "loyal", ())), 1)  # accused a loyal knight
-6.0
+12.0
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -40,10 +43,28 @@ TRAITOR_FAMILY: tuple[tuple[str, float], ...] = (
     ("stealth", 0.3), ("heuristic-traitor", 0.35), ("saboteur", 0.2), ("random", 0.15),
 )
 
-#: Accusations: a loyal knight accuses on evidence and is rarely wrong; a wrong accusation
-#: turns a white sword black (SOC-ACCUSE-3), a traitor's gain. Ratios for the accuser once
-#: the accused's card is shown (SOC-ACCUSE-2).
-ACCUSED_LOYAL_RATIO = 6.0
+#: Accusations: how often each policy accuses a loyal knight in a game. A loyal knight
+#: accuses on evidence and is rarely wrong (the heuristic: no wrong accusation in 130
+#: games of the panel, issue 18); a wrong accusation turns a white sword black
+#: (SOC-ACCUSE-3), a traitor's gain, and an open traitor makes one as soon as he can.
+ACCUSE_WRONG: dict[str, float] = {
+    "heuristic": 0.01, "cautious": 0.01, "bold": 0.05, "noisy": 0.15,
+    "heuristic-traitor": 0.9, "saboteur": 0.9, "random": 0.3,
+}
+
+
+def _accused_loyal_ratio() -> float:
+    """P(accuses a loyal knight | traitor) / P(... | loyal) under the two families
+    (about 12; it was 6 before issue 18's panel, and the stealth traitor's wrong
+    accusations then went unread: 11% unmasked, 66% with this ratio, 300 games)."""
+    loyal = sum(w * ACCUSE_WRONG[p] for p, w in LOYAL_FAMILY)
+    traitor = sum(w * (loyal if p == "stealth" else ACCUSE_WRONG[p])
+                  for p, w in TRAITOR_FAMILY)
+    return traitor / loyal
+
+
+#: Ratios for the accuser once the accused's card is shown (SOC-ACCUSE-2).
+ACCUSED_LOYAL_RATIO = _accused_loyal_ratio()
 ACCUSED_TRAITOR_RATIO = 0.1
 
 
@@ -143,9 +164,35 @@ def _merlin_target(policy: str, options: float) -> Dist:
     return {"best": best, "worst": worst, "other": 1.0 - best - worst}
 
 
+#: Where a knight's first heroic action of a turn is read (:func:`_heroic`).
+AT_EXCALIBUR, AT_SOLO_QUEST, AT_SIEGE = 0.0, 1.0, 2.0
+
+
+def _heroic(policy: str, where: float) -> Dist:
+    """A knight's first heroic action of his turn (SOC-HERO-1), where standing still tells:
+    on Excalibur while it is open (``AT_EXCALIBUR``: any white card moves the sword), on a
+    solo combat quest he went to (``AT_SOLO_QUEST``: the Black Knight or Lancelot,
+    SOC-BK-1), at Camelot with 9 or more engines and 3 or more cards (``AT_SIEGE``:
+    fighting an engine, SOC-SIEGE-1). Choices: ``play`` (the quest's action: a card, or a
+    siege fight), ``move`` (leaving) or ``other`` (heal, a special card, drawing...)."""
+    if where == AT_SIEGE:
+        fight = {"heuristic": 0.35, "cautious": 0.45, "bold": 0.3,
+                 "heuristic-traitor": 0.05, "saboteur": 0.01}.get(policy, 0.3)
+        return {"play": fight, "other": 1.0 - fight}
+    if policy in ("noisy", "random"):
+        return {"play": 1 / 3, "move": 1 / 3, "other": 1 / 3}
+    if where == AT_EXCALIBUR:
+        play, move = {"heuristic-traitor": (0.25, 0.45), "saboteur": (0.02, 0.6)}.get(
+            policy, (0.85, 0.02))
+    else:
+        play, move = {"heuristic-traitor": (0.25, 0.35), "saboteur": (0.02, 0.5)}.get(
+            policy, (0.8, 0.1))
+    return {"play": play, "move": move, "other": 1.0 - play - move}
+
+
 _MODELS: dict[str, Callable[..., Dist]] = {
     "evil": _evil, "pool": _pool, "share": _share, "war-target": _war_target,
-    "merlin": _merlin_target,
+    "merlin": _merlin_target, "heroic": _heroic,
 }
 
 
@@ -158,6 +205,57 @@ def _mixture(family: tuple[tuple[str, float], ...], model: Callable[..., Dist],
         else:
             total += weight * model(policy, *deed.context).get(deed.choice, 0.0)
     return total
+
+
+class SeatRecord:
+    """Everything one knight's public deeds say, read as a *whole history*: a knight
+    follows one policy for the game, so the chance of his record under each policy of the
+    families is the product over his deeds, and the families mix those products (not each
+    deed on its own). A record a stealthy traitor could have made as well as a loyal knight
+    then keeps a ratio of at least the stealth weight (0.3): a long loyal-looking record
+    never proves a knight loyal, where multiplying per-deed ratios (each below 1) would.
+
+    >>> record = SeatRecord()
+    >>> for _ in range(40):
+    ...     record.add(Deed(1, "heroic", "play", (AT_EXCALIBUR,)))
+    >>> 0.3 <= record.ratio() < 0.31
+    True
+    >>> record.add(Deed(1, "accused", "loyal", ()))  # a wrong accusation: x12
+    >>> round(record.ratio(), 1)
+    3.6
+    """
+
+    __slots__ = ("_logs", "_hard")
+
+    def __init__(self) -> None:
+        #: Log-probability of the record under each named policy of the two families.
+        self._logs: dict[str, float] = dict.fromkeys(_POLICIES, 0.0)
+        #: Product of the ratios read deed by deed (accusations and their outcome).
+        self._hard = 1.0
+
+    def add(self, deed: Deed) -> None:
+        """Read one more deed of this knight."""
+        if deed.decision == "accused":
+            self._hard *= likelihood_ratio(deed)
+            return
+        model = _MODELS.get(deed.decision)
+        if model is None:
+            return
+        for policy in _POLICIES:
+            chance = model(policy, *deed.context).get(deed.choice, 0.0)
+            self._logs[policy] += math.log(max(chance, 1e-6))
+
+    def ratio(self) -> float:
+        """``P(record | traitor) / P(record | loyal)`` under the two families."""
+        top = max(self._logs.values())
+        scaled = {p: math.exp(v - top) for p, v in self._logs.items()}
+        loyal = sum(w * scaled[p] for p, w in LOYAL_FAMILY)
+        traitor = sum(w * (loyal if p == "stealth" else scaled[p]) for p, w in TRAITOR_FAMILY)
+        return self._hard * (traitor / loyal if loyal > 0.0 else 10.0)
+
+
+#: Every named policy of the two families (the stealth traitor is the loyal mixture).
+_POLICIES = tuple(p for p, _ in LOYAL_FAMILY + TRAITOR_FAMILY if p != "stealth")
 
 
 def likelihood_ratio(deed: Deed) -> float:

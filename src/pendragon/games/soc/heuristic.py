@@ -14,10 +14,13 @@ with a shown loyalty card as a certainty. They accuse the most suspected knight 
 accusations are open (SOC-ACCUSE-1) and the belief is strong, and a search drawing worlds
 from this policy (``sample_world``) deals the traitor cards from the same belief.
 
-The heuristic traitor pays evil, shares rewards, pledges Merlins and picks targets as the
-loyal heuristic does, so that those deeds show nothing; it harms where nobody can see
-(the cards it plays or keeps, the quests it lets fail), takes the decisive siege engine,
-and stops hiding once the table's public evidence already points at it.
+The heuristic traitor harms openly from the first turn (issue 18: hiding measured weaker
+on paired seeds): it hands its decisions to :class:`~pendragon.games.soc.saboteur.OpenTraitor`,
+whose evil is always a siege engine. Its hiding branches remain for ``exposed_at`` above
+0: it then pays evil, shares rewards, pledges Merlins and picks targets as the loyal
+heuristic does, harms where nobody can see (the cards it plays or keeps, the quests it lets
+fail), takes the decisive siege engine, and goes open once unmasked or once the table's
+public evidence gives it ``exposed_at``.
 
 >>> import pendragon
 >>> from pendragon.runner import play_game
@@ -38,7 +41,14 @@ from typing import Any
 from pendragon.bots.base import to_act
 from pendragon.bots.belief import LoyaltyBelief
 from pendragon.core.api import CHANCE, State
-from pendragon.games.soc.evidence import Deed, likelihood_ratio
+from pendragon.games.soc.evidence import (
+    AT_EXCALIBUR,
+    AT_SIEGE,
+    AT_SOLO_QUEST,
+    Deed,
+    SeatRecord,
+    likelihood_ratio,
+)
 from pendragon.games.soc.heuristic_expansion import (
     MerlinsCompanyPolicy,
     card_worth,
@@ -159,7 +169,7 @@ def traitor_belief(players: int, loyalty_deck: tuple[int, int],
     (0.143, 0.429)
     >>> eight = traitor_belief(8, (7, 2), {0: False})  # Merlin's Company, two traitors
     >>> round(eight.count_distribution()[2], 3)
-    0.286
+    0.75
     """
     seen = dict(seen or {})
     loyal, traitors = loyalty_deck
@@ -226,12 +236,19 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     unmasked_harm = 0.3
     accuse_margin = 0.5
     #: The heuristic traitor stops hiding once the table's public evidence gives it this
-    #: probability of being the traitor (it will be accused anyway).
-    exposed_at = 0.6
+    #: probability of being the traitor. At 0 it never hides: hiding measured weaker than
+    #: open harm (issue 18; docs/bots.md "Traitor panel").
+    exposed_at = 0.0
+    #: Once unmasked or exposed, the traitor plays the open harm of
+    #: ``saboteur.OpenTraitor`` instead of its hidden branches.
+    open_sabotage = True
+    #: Read each knight's deeds as one record under each policy (evidence.SeatRecord)
+    #: rather than deed by deed.
+    whole_history = True
 
     __slots__ = (
         "seed", "track_beliefs", "_rng", "_beliefs", "_replay", "_seen", "_deeds", "_plans",
-        "_deck",
+        "_deck", "_shown", "_open", "_records",
     )
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
@@ -245,6 +262,14 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         self._seen = 0
         #: The public deeds of the record, in order (:class:`~evidence.Deed`).
         self._deeds: list[Deed] = []
+        #: Seats whose loyalty card an accusation showed to everyone (SOC-ACCUSE-2).
+        self._shown: set[int] = set()
+        #: The open policy, once this traitor goes open (:meth:`_saboteur`).
+        self._open: SocHeuristicBot | None = None
+        #: Per belief (seat, -1 the onlooker's): each other knight's record of deeds.
+        self._records: dict[int, dict[int, SeatRecord]] = {}
+        if self.open_sabotage:
+            _open_traitor_class()  # the module's first import, out of any decision's time
         #: The loyalty deck of the game followed (SOC-SETUP-5).
         self._deck: tuple[int, int] = (7, 1)
         #: The quest plan of the observation being decided on (computed once a decision).
@@ -273,6 +298,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
 
     def choose(self, obs: Obs, legal: Sequence[int]) -> int:
         """The policy proper: the observation of the seat to act and its legal actions."""
+        if self.open_sabotage and self._is_traitor(obs) and self._goes_open(obs):
+            return self._saboteur().choose(obs, legal)
         texts = {A.CATALOG.text(a): a for a in legal}
         decision = obs["waiting"]["decision"]
         handler = getattr(self, "_d_" + decision.replace("-", "_"), None)
@@ -296,6 +323,22 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     @staticmethod
     def _is_traitor(obs: Obs) -> bool:
         return bool(obs["you"]["loyalty"] == "traitor")
+
+    def _goes_open(self, obs: Obs) -> bool:
+        """Whether the (traitor) seat of ``obs`` now harms openly: once unmasked
+        (SOC-TRAITOR-1), or once the table's public evidence points at it
+        (:meth:`_exposed`): hiding has nothing left to buy."""
+        if self.exposed_at <= 0.0:
+            return True  # open from the first turn (rollouts too, without a belief)
+        return self._me(obs)["status"] == "unmasked" or self._exposed(obs)
+
+    def _saboteur(self) -> SocHeuristicBot:
+        """The open policy (``saboteur.OpenTraitor``: the saboteur's, its evil always a
+        siege engine) this traitor plays once it goes open; built on first use, without a
+        belief of its own."""
+        if self._open is None:
+            self._open = _open_traitor_class()(self.seed, track_beliefs=False)
+        return self._open
 
     def _fallback(self, obs: Obs, texts: dict[str, int]) -> int:
         hand = self._hand(obs)
@@ -321,15 +364,39 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
                 seen[seat] = obs["you"]["loyalty"] == "traitor"
             entry = (traitor_belief(int(obs["players"]), self._deck, seen), [0])
             self._beliefs[seat] = entry
+            self._records[seat] = {}
         belief, read = entry
         for knight in obs["knights"]:
-            if knight["loyalty"] is not None:
-                belief.settle(knight["seat"], knight["loyalty"] == "traitor")
+            if knight["loyalty"] is None:
+                continue
+            if onlooker and knight["seat"] == obs["seat"] and not self._public_card(
+                    obs, knight["seat"]):
+                # The seat's own card shows in its own observation; an onlooker sees it
+                # only once public (unmasked, accused, or the game over).
+                continue
+            belief.settle(knight["seat"], knight["loyalty"] == "traitor")
+        records = self._records.setdefault(seat, {})
         for deed in self._deeds[read[0]:]:
-            if deed.seat != seat:
+            if deed.seat == seat:
+                continue
+            if not self.whole_history:
                 belief.weigh(deed.seat, likelihood_ratio(deed))
+                continue
+            # The knight's whole record under each policy (evidence.SeatRecord): weigh
+            # by how much this deed changed its ratio.
+            record = records.setdefault(deed.seat, SeatRecord())
+            before = record.ratio()
+            record.add(deed)
+            belief.weigh(deed.seat, record.ratio() / before)
         read[0] = len(self._deeds)
         return belief
+
+    def _public_card(self, obs: Obs, seat: int) -> bool:
+        """Whether ``seat``'s loyalty card is public (SOC-ACCUSE-2, SOC-TRAITOR-1, the end
+        of the game), read from the public view and the record followed."""
+        knight = obs["knights"][seat]
+        return (knight["status"] == "unmasked" or obs["status"] != "running"
+                or seat in self._shown)
 
     def suspicion(self, obs: Obs) -> float:
         """How strongly the public record points at the seat of ``obs`` (an onlooker's
@@ -371,6 +438,8 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
             self._replay = state.game.new_initial_state()
             self._seen = 0
             self._deeds = []
+            self._shown = set()
+            self._records = {}
             self._beliefs.clear()
             deck = getattr(state.game, "loyalty_deck", None)
             if deck is not None:
@@ -396,6 +465,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
                 shown = replay.observation(None)["knights"][accused]["loyalty"]
                 if shown is not None:  # SOC-ACCUSE-2: the accused's card is shown
                     self._deeds.append(Deed(player, "accused", str(shown), ()))
+                    self._shown.add(accused)
         self._seen = len(history)
 
     # ------------------------------------------------------------------ decisions
@@ -953,7 +1023,7 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
 
 
 #: Decisions whose choice every player sees and reads as evidence (evidence.py).
-_READ = frozenset(("evil", "pool", "share", "war-target", "merlin"))
+_READ = frozenset(("evil", "pool", "share", "war-target", "merlin", "heroic"))
 
 
 def _deed(bot: SocHeuristicBot, state: State, seat: int, decision: str,
@@ -962,6 +1032,8 @@ def _deed(bot: SocHeuristicBot, state: State, seat: int, decision: str,
     the public figures its evidence depends on (``None``: the choice tells nothing)."""
     public = state.observation(None)
     knight = public["knights"][seat]
+    if decision == "heroic":
+        return _heroic_deed(public, seat, choice)
     if decision == "evil":
         return Deed(seat, decision, choice, (knight["life"], public["siege_engines"]))
     if decision == "pool":
@@ -994,6 +1066,34 @@ def _deed(bot: SocHeuristicBot, state: State, seat: int, decision: str,
         where = "best" if choice == ranked[0] else "worst" if choice == ranked[-1] else "other"
         return Deed(seat, decision, where, (float(len(ranked)),))
     return None
+
+
+def _heroic_deed(public: Obs, seat: int, choice: str) -> Deed | None:
+    """The first heroic action of ``seat``'s turn where standing still tells (evidence.py
+    ``_heroic``): on Excalibur while it is open, on a solo combat quest, at Camelot with 9
+    or more engines and 3 or more cards; ``None`` elsewhere or after the first action."""
+    if public["turn"]["used"] or public["turn"]["seat"] != seat:
+        return None
+    knight = public["knights"][seat]
+    location = knight["location"]
+    quests = public["quests"]
+    kind = choice.partition(":")[0]
+    if location == "camelot":
+        if int(public["siege_engines"]) < 9 or int(knight["hand_size"]) < 3:
+            return None
+        return Deed(seat, "heroic", "play" if kind == "fight-siege" else "other",
+                    (AT_SIEGE,))
+    if int(knight["hand_size"]) < 1:
+        return None
+    if location == "excalibur" and not quests["excalibur"]["over"]:
+        where = AT_EXCALIBUR
+    elif location == "black-knight" or (
+            location == "lancelot" and quests["lancelot"]["side"] == "lancelot"):
+        where = AT_SOLO_QUEST
+    else:
+        return None
+    verdict = "play" if kind == "play" else "move" if kind == "move" else "other"
+    return Deed(seat, "heroic", verdict, (where,))
 
 
 def _fight_play_value(text: str) -> int:
@@ -1029,6 +1129,13 @@ def _siege_engines_of(card: str, obs: Obs) -> int:
 def _decision_of(state: State) -> str:
     name = getattr(state, "decision_name", None)
     return str(name()) if callable(name) else ""
+
+
+def _open_traitor_class() -> type[SocHeuristicBot]:
+    """``saboteur.OpenTraitor``, imported late: that module builds on this one."""
+    from pendragon.games.soc.saboteur import OpenTraitor
+
+    return OpenTraitor
 
 
 def rollout_bot(seed: int | None) -> SocHeuristicBot:

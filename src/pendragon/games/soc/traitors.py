@@ -12,7 +12,8 @@ against the heuristic's own traitor. The panel is four ways to play the traitor'
     then plays as the heuristic traitor for the rest of the game. It reveals itself with
     Fate (SOC-W-FATE) when the heuristic traitor would.
 ``saboteur``
-    :class:`SaboteurTraitor`: harms openly from the first turn.
+    :class:`SaboteurTraitor`: harms openly from the first turn (defined, with the heuristic
+    traitor's open play :class:`OpenTraitor`, in :mod:`pendragon.games.soc.saboteur`).
 ``random``
     :class:`RandomTraitor`: uniformly random legal actions, seeded.
 
@@ -46,7 +47,7 @@ from pendragon.bots.base import Bot, to_act
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core.api import CHANCE, Game, State
 from pendragon.games.soc.heuristic import Obs, SocHeuristicBot
-from pendragon.games.soc.heuristic_expansion import card_worth
+from pendragon.games.soc.saboteur import OpenTraitor, SaboteurTraitor
 from pendragon.games.soc.stats import soc_stats
 from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import game_seed, wilson_interval
@@ -56,6 +57,7 @@ __all__ = [
     "PanelCell",
     "PanelGame",
     "PanelMatrix",
+    "OpenTraitor",
     "PanelRate",
     "RandomTraitor",
     "RoleBot",
@@ -164,248 +166,6 @@ class StealthTraitor(SocHeuristicBot):
         if choice == "fate:reveal":
             self._flipped.add(int(obs["seat"]))
         return choice
-
-
-# ---------------------------------------------------------------------- the saboteur
-#: How much a black card hurts the knights when played (the saboteur's own table; an
-#: unknown draw counts as :data:`_UNKNOWN_BLACK_HARM`).
-_BLACK_HARM = {
-    "morgan-3": 9, "morgan-4": 8, "mist-of-avalon": 8, "morgan-1": 7, "desolation": 6,
-    "vivien": 6, "mordred": 6, "dark-forest": 5, "guinevere": 5, "morgan-2": 4,
-    "morgan-5": 4, "despair": 4, "excalibur": 3, "picts": 3, "saxons": 3, "mercenaries": 3,
-    "black-knight-7": 4, "lancelot-7": 4, "black-knight-5": 3, "lancelot-5": 3,
-    "black-knight-3": 2, "lancelot-3": 2, "black-knight-1": 1, "lancelot-1": 1,
-}
-_UNKNOWN_BLACK_HARM = 4.0
-_WARS = ("picts", "saxons")
-#: Siege engines that end the game (SOC-END-1).
-_LAST_ENGINE = 12
-
-
-class SaboteurTraitor(SocHeuristicBot):
-    """A traitor who harms openly from the first turn (a loyal seat plays the heuristic).
-
-    * **Progression of Evil** (SOC-EVIL-1): never a life while a black card or an engine
-      is on offer; draws a black card or adds a siege engine, whichever hurts more
-      (:meth:`evil_choice`); the same choice on an unmasked traitor's turn
-      (SOC-TRAITOR-2).
-    * **Never helps**: plays no white card on a quest, never fights a siege, pledges no
-      Merlin, passes on Sir Kay, the Grail, Excalibur and Morgan's volunteers, plays no
-      special card but Fate.
-    * **Black cards' worst effects**: a Pict or Saxon card goes to the war nearest to loss;
-      the black card it chooses to come first (Clairvoyance, the Armor) is the worst, the
-      one it sends to the bottom (Percival) the mildest.
-    * **Rewards to itself**: every shared card it gives goes to its own hand (SOC-RULING-1).
-    * **Accuses a loyal knight** as soon as accusations are open (SOC-ACCUSE-1) and a white
-      sword is there to turn black (SOC-ACCUSE-3): the knight with most life, then most
-      cards.
-    * **Reveals early when that pays** (SOC-W-FATE, SOC-RULING-28): plays Fate to reveal
-      when the other knights would discard at least 1.5 cards each on average, or at its
-      last two lives.
-
-    >>> import pendragon
-    >>> from pendragon.runner import play_game
-    >>> game = pendragon.load_game("soc", players=5, seed=2)
-    >>> play_game(game, [SaboteurTraitor(seed=s) for s in range(5)]).is_terminal()
-    True
-    """
-
-    #: Reveal with Fate when the others would discard this many cards each on average.
-    reveal_discards = 1.5
-    #: ...or at this much life or less.
-    reveal_life = 2
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"SaboteurTraitor(seed={self.seed!r})"
-
-    # ------------------------------------------------------------------ evil
-    @staticmethod
-    def siege_harm(siege: int) -> float:
-        """How much one more siege engine hurts the knights with ``siege`` at Camelot:
-        little early, more as the 12th nears, the game itself at 11 (SOC-END-1).
-
-        >>> harm = SaboteurTraitor.siege_harm
-        >>> harm(11) > harm(9) > harm(2)
-        True
-        """
-        if siege + 1 >= _LAST_ENGINE:
-            return 100.0
-        return 1.5 + max(0, siege - 5) * 1.0
-
-    @staticmethod
-    def draw_harm(obs: Obs) -> float:
-        """How much drawing the top black card hurts: its harm when the seat knows it
-        (Percival's peek, Clairvoyance), else an average card's; more with 5 or more black
-        swords (a quest lost then may end the game, SOC-END-1)."""
-        known = obs["you"]["black_deck_known"]
-        top = next((str(k["card"]) for k in known
-                    if k.get("from") == "top" and k.get("depth") == 0 and "card" in k), None)
-        harm = float(_BLACK_HARM.get(top, 3)) if top is not None else _UNKNOWN_BLACK_HARM
-        return harm + (1.5 if int(obs["round_table"]["black"]) >= 5 else 0.0)
-
-    def evil_choice(self, obs: Obs, texts: Mapping[str, int]) -> str | None:
-        """``draw-black`` or ``add-siege``, whichever hurts more (a life only if neither is
-        legal); None when neither is offered."""
-        draw = "draw-black" in texts
-        siege = "add-siege" in texts
-        if draw and siege:
-            engines = int(obs["siege_engines"])
-            return "add-siege" if self.siege_harm(engines) > self.draw_harm(obs) else "draw-black"
-        if draw:
-            return "draw-black"
-        if siege:
-            return "add-siege"
-        return None
-
-    def _d_evil(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_evil(obs, texts)
-        if "peek" in texts and not obs["you"]["black_deck_known"]:
-            return "peek"  # Percival: know the card before choosing (SOC-KNIGHT-PERCIVAL)
-        return self.evil_choice(obs, texts) or super()._d_evil(obs, texts)
-
-    def _d_traitor_evil(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        return self.evil_choice(obs, texts) or super()._d_traitor_evil(obs, texts)
-
-    # ------------------------------------------------------------------ black cards
-    def _d_war_target(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_war_target(obs, texts)
-        wars = [w for w in _WARS if f"target:{w}" in texts]
-        if not wars:
-            return None
-        quests = obs["quests"]
-        # The war nearest to loss: most figures, then fewest white cards on it.
-        return "target:" + max(
-            wars, key=lambda w: (int(quests[w]["figures"]), -len(quests[w]["white"])))
-
-    def _pick_black(self, texts: Mapping[str, int], worst: bool) -> str | None:
-        choices = [t for t in texts if t.startswith("choose-black:")]
-        if not choices:
-            return None
-        def harm(text: str) -> int:
-            return _BLACK_HARM.get(text[len("choose-black:"):], 3)
-
-        return max(choices, key=harm) if worst else min(choices, key=harm)
-
-    def _d_clairv(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_clairv(obs, texts)
-        return self._pick_black(texts, worst=True)  # the card chosen first comes first
-
-    def _d_armor(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_armor(obs, texts)
-        return self._pick_black(texts, worst=True)
-
-    def _d_perc_bottom(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_perc_bottom(obs, texts)
-        return self._pick_black(texts, worst=False)  # the mildest goes to the bottom
-
-    # ------------------------------------------------------------------ never helps
-    def _d_share(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_share(obs, texts)
-        mine = f"seat:{obs['seat']}"
-        if mine in texts:
-            return mine
-        seats = [int(t[5:]) for t in texts if t.startswith("seat:")]
-        if not seats:
-            return None
-        # Not entitled itself: the knight who has most already (where a card helps least).
-        knights = obs["knights"]
-        return f"seat:{max(seats, key=lambda s: int(knights[s]['hand_size']))}"
-
-    def _d_contrib(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_contrib(obs, texts)
-        plays = [t for t in texts if t.startswith("play:")]
-        if not plays:
-            return None
-        hand = self._hand(obs)
-        return min(plays, key=lambda t: card_worth(t[5:], hand))  # its least useful card
-
-    def _d_pool(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        return "pass" if self._is_traitor(obs) and "pass" in texts else super()._d_pool(obs, texts)
-
-    def _d_siege(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        return "done" if self._is_traitor(obs) and "done" in texts else super()._d_siege(obs, texts)
-
-    def _d_kay(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        return "pass" if self._is_traitor(obs) and "pass" in texts else super()._d_kay(obs, texts)
-
-    def _d_volunteer(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if self._is_traitor(obs) and "pass" in texts:
-            return "pass"
-        return super()._d_volunteer(obs, texts)
-
-    def _d_grail(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        return "pass" if self._is_traitor(obs) and "pass" in texts else super()._d_grail(obs, texts)
-
-    def _d_excal(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        return "pass" if self._is_traitor(obs) and "pass" in texts else super()._d_excal(obs, texts)
-
-    def _d_heroism(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_heroism(obs, texts)
-        # Heroism adds a sword of the side that wins the quest (SOC-RULING-11): the quest
-        # the knights are likeliest to lose.
-        quests = obs["quests"]
-
-        def hope(text: str) -> float:
-            key = text[7:]
-            if key == "grail":
-                return float(quests["grail"]["grail_cards"]) - len(quests["grail"]["black"])
-            if key in _WARS:
-                return float(len(quests[key]["white"])) - float(quests[key]["figures"])
-            return 0.0
-
-        targets = [t for t in texts if t.startswith("target:")]
-        return min(targets, key=hope) if targets else None
-
-    # ------------------------------------------------------------------ reveal
-    def reveal_pays(self, obs: Obs) -> bool:
-        """Whether revealing with Fate now pays (SOC-RULING-28): the others would discard
-        many cards, or its life is nearly gone (a dead hidden traitor flips nothing)."""
-        seat = int(obs["seat"])
-        me = obs["knights"][seat]
-        others = [k for k in obs["knights"]
-                  if k["seat"] != seat and k["status"] == "in-play"]
-        discards = sum(min(2, int(k["hand_size"])) for k in others)
-        return int(me["life"]) <= self.reveal_life or (
-            bool(others) and discards >= self.reveal_discards * len(others))
-
-    def _d_fate(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if self._is_traitor(obs) and "fate:reveal" in texts:
-            return "fate:reveal"  # played as loyal it would give every knight a card
-        return super()._d_fate(obs, texts)
-
-    # ------------------------------------------------------------------ heroic phase
-    def _traitor_heroic_score(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
-        kind, _, arg = text.partition(":")
-        me = obs["knights"][obs["seat"]]
-        if kind == "accuse":
-            # SOC-ACCUSE-3: only worth it with a white sword to turn black.
-            if int(obs["round_table"]["white"]) == 0:
-                return -2.0
-            target = obs["knights"][int(arg)]
-            if target["loyalty"] == "traitor":
-                return -5.0  # a known fellow traitor (Merlin's Company's second traitor)
-            return 50.0 + 0.5 * int(target["life"]) + 0.05 * int(target["hand_size"])
-        if kind == "special":
-            if arg == "fate" and self.reveal_pays(obs):
-                return 30.0
-            return -2.0  # every other special card would help the knights
-        if kind == "play":
-            return -4.0  # never a white card on a quest
-        if kind in ("fight-siege", "sacrifice"):
-            return -4.0
-        if kind == "heal":
-            return 9.0 if int(me["life"]) <= 1 else -1.0
-        return super()._traitor_heroic_score(obs, text, texts)
 
 
 # ---------------------------------------------------------------------- the random traitor
