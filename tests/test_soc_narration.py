@@ -1,5 +1,6 @@
 """Shadows over Camelot's log tells the consequences of every action, not only the action:
-quests won and lost, swords laid, siege engines, relics, lives and deaths, the end.
+quests won and lost, swords laid, siege engines, relics, lives and deaths, a loyalty card
+shown (an accusation right or wrong), the end.
 
 Checked against the public view before and after each action of whole heuristic games
 (issue 17, item 6), so every figure a spectator sees change on the board is narrated.
@@ -33,7 +34,7 @@ def test_every_public_change_is_narrated(options: dict[str, Any]) -> None:
     game = pendragon.load_game("soc", **options)
     state = game.new_initial_state()
     bots = [make_bot("heuristic", seat) for seat in range(game.num_players())]
-    seen = {"quest-won": 0, "quest-lost": 0, "siege-added": 0, "game-result": 0}
+    seen = {"quest-won": 0, "quest-lost": 0, "siege-added": 0, "game-result": 0, "shown": 0}
     while not state.is_terminal():
         action = (state.sample_chance() if state.is_chance_node()
                   else bots[state.current_player()].step(state))
@@ -64,12 +65,21 @@ def test_every_public_change_is_narrated(options: dict[str, Any]) -> None:
                 key = "life-gained" if new["life"] > old["life"] else "life-lost"
                 assert {"seat": Seat(new["seat"]), "count": abs(new["life"] - old["life"]),
                         "left": new["life"]} in _params(events, f"soc.log.{key}")
+        for old, new in zip(before["knights"], after["knights"], strict=True):
+            # SOC-ACCUSE-2 (an accusation's answer), SOC-TRAITOR-3 (the traitor at the end).
+            shown = new["loyalty"]
+            if old["loyalty"] is None and shown is not None and (
+                    after["status"] == "running" or shown == "traitor"):
+                assert {"seat": Seat(new["seat"])} in _params(events, f"soc.log.shown-{shown}")
+                seen["shown"] += 1
         if "quest-won" in keys:
             assert after["round_table"]["white"] > before["round_table"]["white"]
         if "quest-lost" in keys:
             assert after["round_table"]["black"] > before["round_table"]["black"]
     final = state.observation(None)
     assert seen["game-result"] == 1
+    traitors = [k for k in final["knights"] if k["loyalty"] == "traitor"]
+    assert seen["shown"] >= len(traitors)  # every traitor's card is told when it shows
     assert seen["siege-added"] > 0 and seen["quest-won"] + seen["quest-lost"] > 0
     assert final["status"] in ("loyal-win", "evil-win")
 
