@@ -62,6 +62,8 @@ class Played:
     traitor: bool
     seconds: float
     decisions: int
+    #: The longest decision of the game (any seat), in seconds.
+    slowest: float = 0.0
     #: Per loyal accusation: (hit a traitor, the random accuser's chance to hit).
     accusations: list[tuple[bool, float]] = field(default_factory=list)
 
@@ -76,7 +78,9 @@ def play(game: Game, bots: Sequence[Bot]) -> tuple[State, Played]:
         if player == CHANCE:
             state.apply_action(state.sample_chance())
             continue
+        asked = time.perf_counter()
         action = bots[player].step(state)
+        record.slowest = max(record.slowest, time.perf_counter() - asked)
         record.decisions += 1
         text = state.action_to_string(action)
         if text.startswith("accuse:") and state.observation(player)["you"]["loyalty"] == "loyal":
@@ -124,15 +128,35 @@ def run(players: int, games: int, seed: int, factory: Factory, **options: Any) -
 
 
 def paired(searched: Sequence[Played], baseline: Sequence[Played]) -> dict[str, Any]:
-    """Win rates of two teams on the same seeds, and the games each won alone."""
+    """Win rates of two teams on the same seeds, the games each won alone, and the paired
+    difference of their win indicators (mean, 95% normal interval)."""
     pairs = list(zip(searched, baseline, strict=True))
     return {
+        "difference": paired_difference([s.loyal_win - h.loyal_win for s, h in pairs]),
+        "ismcts_slowest_decision": max((s.slowest for s, _ in pairs), default=0.0),
         "ismcts": rate(sum(s.loyal_win for s, _ in pairs), len(pairs)),
         "heuristic_same_seeds": rate(sum(h.loyal_win for _, h in pairs), len(pairs)),
         "only_ismcts_won": sum(s.loyal_win and not h.loyal_win for s, h in pairs),
         "only_heuristic_won": sum(h.loyal_win and not s.loyal_win for s, h in pairs),
         "ismcts_seconds_per_game": sum(s.seconds for s, _ in pairs) / max(1, len(pairs)),
     }
+
+
+def paired_difference(diffs: Sequence[int]) -> dict[str, float]:
+    """Mean of per-seed differences of win indicators (each -1, 0 or 1) with its 95%
+    normal interval (the bar: ISMCTS beats the heuristic when ``low`` > 0).
+
+    >>> figure = paired_difference([1, 0, 0, 1, 0, -1, 0, 0])
+    >>> round(figure["mean"], 3), round(figure["low"], 3), round(figure["high"], 3)
+    (0.125, -0.319, 0.569)
+    """
+    count = len(diffs)
+    if count == 0:
+        return {"mean": 0.0, "low": 0.0, "high": 0.0, "games": 0}
+    mean = sum(diffs) / count
+    variance = sum((d - mean) ** 2 for d in diffs) / max(1, count - 1)
+    half = 1.96 * (variance / count) ** 0.5
+    return {"mean": mean, "low": mean - half, "high": mean + half, "games": count}
 
 
 def rate(wins: int, games: int) -> dict[str, float]:
@@ -241,6 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"     won by ISMCTS only: {figures['only_ismcts_won']}, by the heuristic "
               f"only: {figures['only_heuristic_won']}; "
               f"{figures['ismcts_seconds_per_game']:.1f} s per ISMCTS game")
+        diff = figures["difference"]
+        print(f"     paired difference (ISMCTS - heuristic): {100 * diff['mean']:+.1f} points "
+              f"[{100 * diff['low']:+.1f}, {100 * diff['high']:+.1f}] (95%); slowest "
+              f"decision {figures['ismcts_slowest_decision']:.2f} s")
 
     out["bar4"] = unmasking(heuristic)
     bar4 = out["bar4"]

@@ -385,6 +385,22 @@ def test_ismcts_works_with_the_heuristic_unchanged() -> None:
     assert searching.last_search is not None
 
 
+def test_the_search_overrules_the_heuristic_only_on_strong_evidence() -> None:
+    """Issue 14: at 5 players the overrules that cleared the search's default test were
+    mostly noise (the typical one: 3 of 8 sweeps won by the other action, none lost, 2.05
+    standard errors), so the card game asks ISMCTS for ``team_search_confidence`` standard
+    errors; five sweeps of eight won and none lost still overrule."""
+    bot = ISMCTSBot(1)
+    confidence = bot.confidence_for(pendragon.load_game(GAME, players=5, seed=1))
+    assert confidence == SocCardHeuristicBot.team_search_confidence
+    prior, other = 0, 1
+    weak = {prior: [-1.0] * 8, other: [1.0] * 3 + [-1.0] * 5}
+    assert bot._decide(prior, weak, 8, 2.0) == other
+    assert bot._decide(prior, weak, 8, confidence) == prior
+    strong = {prior: [-1.0] * 8, other: [1.0] * 5 + [-1.0] * 3}
+    assert bot._decide(prior, strong, 8, confidence) == other
+
+
 
 def test_rollouts_follow_the_table_from_the_public_view() -> None:
     """SCG-RULING-21: a search's rollouts play every seat of a determinised world whose

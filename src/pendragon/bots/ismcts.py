@@ -44,7 +44,7 @@ from typing import Any
 from pendragon.bots.base import Bot, sample_world, to_act
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import rng
-from pendragon.core.api import CHANCE, State
+from pendragon.core.api import CHANCE, Game, State
 
 #: Evaluation of a non-terminal position: one value per seat in [-1, 1].
 Evaluator = Callable[[State], list[float]]
@@ -62,7 +62,9 @@ DEFAULT_BUDGET = 8000
 #: (rewards lie in [-1, 1])...
 DEFAULT_PRIOR_MARGIN = 0.1
 #: ...and by this many standard errors of the paired differences (about 2% one-sided for
-#: one comparison; a root compares up to a dozen actions with the policy's).
+#: one comparison; a root compares up to a dozen actions with the policy's). A game's
+#: heuristic may name its own (``search_confidence``: a number, or a function of the game
+#: giving a number or ``None``), used when the bot is given none.
 DEFAULT_CONFIDENCE = 2.0
 #: Keeps a sweep's chance draws apart from its policy's tie-breaks (both come from the
 #: sweep's seed).
@@ -160,7 +162,9 @@ class ISMCTSBot:
 
     ``prior_margin`` and ``confidence``: the policy's choice is overruled only by an action
     whose mean paired advantage exceeds both the margin and ``confidence`` standard
-    errors. ``prior_margin=None`` plays the best mean regardless.
+    errors. ``prior_margin=None`` plays the best mean regardless. ``confidence=None`` (the
+    default): the game's heuristic's ``search_confidence`` if it names one, else
+    :data:`DEFAULT_CONFIDENCE`.
     """
 
     def __init__(
@@ -171,7 +175,7 @@ class ISMCTSBot:
         rollout: str = "heuristic",
         rollout_depth: int | None = None,
         prior_margin: float | None = DEFAULT_PRIOR_MARGIN,
-        confidence: float = DEFAULT_CONFIDENCE,
+        confidence: float | None = None,
         budget: int = DEFAULT_BUDGET,
         min_iterations: int = DEFAULT_MIN_ITERATIONS,
     ) -> None:
@@ -183,6 +187,9 @@ class ISMCTSBot:
             raise ValueError("min_iterations must lie between 1 and iterations")
         if budget < 1:
             raise ValueError("budget must be at least 1")
+        if confidence is not None and not confidence >= 0:
+            raise ValueError(f"confidence must be a number of standard errors >= 0, "
+                             f"got {confidence!r}")
         if rollout_depth is not None and rollout_depth < 1:
             raise ValueError("rollout_depth must be at least 1 (or None: to the end)")
         self.seed = seed
@@ -191,6 +198,7 @@ class ISMCTSBot:
         self.rollout = rollout
         self.rollout_depth = rollout_depth
         self.prior_margin = prior_margin
+        #: As given (``None``: the game's, read at the first decision; see ``_confidence``).
         self.confidence = confidence
         self.budget = budget
         self.min_iterations = min_iterations
@@ -199,6 +207,8 @@ class ISMCTSBot:
         #: The rollouts' view of when the game ends: (game, version measured at, mean
         #: length of the game from there in actions).
         self._horizon: tuple[object, int, float] | None = None
+        #: The game's own confidence, read once per game: (game, standard errors).
+        self._game_confidence: tuple[Game, float] | None = None
         #: What the last search found, for tests and reports: (sweeps, overruled).
         self.last_search: tuple[int, bool] | None = None
 
@@ -217,6 +227,31 @@ class ISMCTSBot:
         from pendragon.bots.heuristic import HeuristicBot, rollout_policy
 
         return HeuristicBot(seed) if root else rollout_policy(game_name, seed)
+
+    def confidence_for(self, game: Game) -> float:
+        """The standard errors an overrule must clear in ``game``: as given, else the game
+        heuristic's ``search_confidence`` (a number, or a function of ``game``), else
+        :data:`DEFAULT_CONFIDENCE`.
+
+        >>> import pendragon
+        >>> game = pendragon.load_game("soc", players=3, seed=1)
+        >>> ISMCTSBot(confidence=1.5).confidence_for(game)
+        1.5
+        >>> ISMCTSBot().confidence_for(game) == DEFAULT_CONFIDENCE
+        True
+        """
+        if self.confidence is not None:
+            return self.confidence
+        known = self._game_confidence
+        if known is None or known[0] is not game:
+            from pendragon.bots.heuristic import game_policy
+
+            value = getattr(game_policy(game.name), "search_confidence", None)
+            if callable(value):
+                value = value(game)
+            known = (game, DEFAULT_CONFIDENCE if value is None else float(value))
+            self._game_confidence = known
+        return known[1]
 
     # ------------------------------------------------------------------ decision
     def step(self, state: State) -> int:
@@ -294,20 +329,21 @@ class ISMCTSBot:
                     break
         self._horizon = (state.game, state.version, lengths / rollouts)
         scores = {a: rewards[a] for a in alive}
-        choice = self._decide(prior, scores, done)
+        choice = self._decide(prior, scores, done, self.confidence_for(state.game))
         self.last_search = (done, choice != prior)
         return choice
 
-    def _decide(self, prior: int, rewards: dict[int, list[float]], done: int) -> int:
-        """The action with the best mean, if it clears the margin and the confidence test
-        against the policy's choice; else the policy's choice."""
+    def _decide(self, prior: int, rewards: dict[int, list[float]], done: int,
+                confidence: float = DEFAULT_CONFIDENCE) -> int:
+        """The action with the best mean, if it clears the margin and ``confidence``
+        standard errors against the policy's choice; else the policy's choice."""
         best = max(rewards, key=lambda a: (sum(rewards[a]), a == prior, -a))
         if self.prior_margin is None or best == prior:
             return best
         if done < self.min_iterations:
             return prior
         advantage, error = paired_advantage(rewards[best], rewards[prior])
-        if advantage > self.prior_margin and advantage > self.confidence * error:
+        if advantage > self.prior_margin and advantage > confidence * error:
             return best
         return prior
 

@@ -65,7 +65,7 @@ from typing import Any
 
 from pendragon.bots.base import to_act
 from pendragon.bots.belief import LoyaltyBelief
-from pendragon.core.api import CHANCE, State
+from pendragon.core.api import CHANCE, Game, State
 from pendragon.core.errors import PendragonError
 from pendragon.games.soc_card.rules.actions import CATALOG
 from pendragon.games.soc_card.rules.cards import (
@@ -763,6 +763,24 @@ class SocCardHeuristicBot:
     traitor_cover_late = 0.25
     #: Chance that a seat known to be a traitor lies in an announcement.
     lie_rate = 0.6
+    #: Standard errors by which ISMCTS must see an action beat this policy's before it
+    #: overrules it with loyalty cards in play (``ISMCTSBot.confidence_for``; solo keeps
+    #: the search's default, 2.0, where its overrules win games). At 5 players the
+    #: overrules that cleared 2.0 were mostly noise: 4 of 12 right by an oracle playout
+    #: (docs/bots.md, "Search", issue 14).
+    team_search_confidence = 3.0
+
+    @classmethod
+    def search_confidence(cls, game: Game) -> float | None:
+        """The search's confidence for ``game``: ``team_search_confidence`` with 2 or more
+        players, the search's default (``None``) solo.
+
+        >>> import pendragon
+        >>> SocCardHeuristicBot.search_confidence(pendragon.load_game("soc-card", players=5))
+        3.0
+        >>> SocCardHeuristicBot.search_confidence(pendragon.load_game("soc-card", players=1))
+        """
+        return None if game.num_players() == 1 else cls.team_search_confidence
 
     __slots__ = (
         "seed", "follow_table", "track_beliefs", "samples", "_rng", "memory", "_replay",

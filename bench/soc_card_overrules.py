@@ -1,0 +1,159 @@
+"""Diagnosis of ISMCTS's overrules in Shadows over Camelot: The Card Game (issue 14).
+
+Plays 5-player games with ISMCTS on the loyal seats (``LoyalSearch``), logs every decision
+where the search overruled the heuristic (decision kind, the policy's action, the search's,
+the sweeps' paired mean and standard error), and judges each overrule by an *oracle*: from
+the real state (every card known to the harness, never to a bot), both actions are played
+out ``--oracle`` times with the full heuristic on every seat, on common random numbers
+(the same bot seeds and chance stream for both actions). For diagnosis only.
+
+    python -m bench.soc_card_overrules [--games 20] [--seed 5] [--iterations 8]
+        [--budget 2000] [--oracle 40] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pendragon
+from bench.soc_card_bars import LoyalSearch, play
+from pendragon import CHANCE, State
+from pendragon.bots.base import Bot
+from pendragon.bots.ismcts import ISMCTSBot, paired_advantage
+from pendragon.core import rng
+from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
+from pendragon.runner import bot_seed
+from pendragon.simulate import game_seed
+
+GAME = "soc-card"
+
+
+def kind(state: State, prior: int, choice: int) -> str:
+    """The decision's kind, from the actions' text forms."""
+    texts = {state.action_to_string(a).split(":")[0] for a in state.legal_actions()}
+    if {"listen", "quest", "accuse"} & texts:
+        return "turn"
+    return "/".join(sorted(texts))[:40]
+
+
+class Logged(ISMCTSBot):
+    """ISMCTS that records every search (and its sweeps' rewards) in ``log``."""
+
+    def __init__(self, seed: int, log: list[dict[str, Any]], **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.log = log
+
+    def search(self, state: State, seat: int, prior: int, sweeps: int) -> int:
+        """The search, with its evidence kept."""
+        captured: dict[str, Any] = {}
+        original = self._decide
+
+        def decide(prior_: int, rewards: dict[int, list[float]], done: int,
+                   confidence: float) -> int:
+            captured["rewards"] = {a: list(r) for a, r in rewards.items()}
+            return original(prior_, rewards, done, confidence)
+
+        self._decide = decide  # type: ignore[method-assign,assignment]
+        start = time.perf_counter()
+        choice = super().search(state, seat, prior, sweeps)
+        seconds = time.perf_counter() - start
+        self._decide = original  # type: ignore[method-assign]
+        entry: dict[str, Any] = {"seat": seat, "version": state.version, "seconds": seconds,
+                                 "kind": kind(state, prior, choice),
+                                 "prior": state.action_to_string(prior),
+                                 "choice": state.action_to_string(choice),
+                                 "overruled": choice != prior}
+        if choice != prior:
+            rewards = captured["rewards"]
+            mean, error = paired_advantage(rewards[choice], rewards[prior])
+            entry.update(mean=mean, error=error, sweeps=len(rewards[prior]),
+                         state=state.clone(), prior_id=prior, choice_id=choice)
+        self.log.append(entry)
+        return choice
+
+
+def playout(state: State, action: int, seed: int, seat: int) -> float:
+    """``seat``'s reward after ``action`` from the real ``state``, the heuristic on every
+    seat (bots and chance seeded by ``seed``)."""
+    world = state.clone()
+    world.apply_action(action)
+    bots: list[Bot] = [SocCardHeuristicBot(rng.mix(seed, s)) for s in
+                       range(world.game.num_players())]
+    chance = random.Random(rng.mix(seed, 0xC4A7CE))
+    while not world.is_terminal():
+        player = world.current_player()
+        if player == CHANCE:
+            world.apply_action(rng.pick_at(chance.random(), world.chance_outcomes()))
+            continue
+        world.apply_action(bots[player].step(world))
+    return world.returns()[seat]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play, log, judge and print the overrules."""
+    parser = argparse.ArgumentParser(prog="python -m bench.soc_card_overrules",
+                                     description=__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=8)
+    parser.add_argument("--budget", type=int, default=2000)
+    parser.add_argument("--oracle", type=int, default=40)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args(argv)
+    log: list[dict[str, Any]] = []
+    wins = []
+    for index in range(args.games):
+        game = pendragon.load_game(GAME, players=5, seed=game_seed(args.seed, index))
+
+        def factory(seed: int) -> Bot:
+            return Logged(seed, log, iterations=args.iterations, budget=args.budget)
+
+        bots = [LoyalSearch(bot_seed(game.seed, s), factory) for s in range(5)]
+        mark = len(log)
+        record = play(game, bots)[1]
+        wins.append(record.loyal_win)
+        for entry in log[mark:]:
+            entry["game"] = index
+    searches = len(log)
+    overrules = [e for e in log if e["overruled"]]
+    print(f"{args.games} games (seed {args.seed}, iterations {args.iterations}, budget "
+          f"{args.budget}): loyal wins {sum(wins)}; searches {searches}, overrules "
+          f"{len(overrules)}; max search {max((e['seconds'] for e in log), default=0):.2f} s")
+    by_kind: dict[str, int] = {}
+    for e in log:
+        by_kind[e["kind"]] = by_kind.get(e["kind"], 0) + 1
+    print("searches by kind:", by_kind)
+    right = 0
+    rows = []
+    for e in overrules:
+        state = e.pop("state")
+        diffs = []
+        for k in range(args.oracle):
+            seed = rng.mix(e["version"], k + 1)
+            diffs.append(playout(state, e["choice_id"], seed, e["seat"])
+                         - playout(state, e["prior_id"], seed, e["seat"]))
+        mean, error = paired_advantage(diffs, [0.0] * len(diffs))
+        e.update(oracle_mean=mean, oracle_error=error)
+        right += mean > 0
+        print(f"game {e['game']:3d} seat {e['seat']} v{e['version']:4d} {e['kind']:10s} "
+              f"{e['prior']:>14s} -> {e['choice']:<14s} search {e['mean']:+.2f}"
+              f"±{e['error']:.2f} ({e['sweeps']} sweeps); oracle {mean:+.3f}±{error:.3f}")
+        rows.append({k: v for k, v in e.items() if k not in ("prior_id", "choice_id")})
+    print(f"overrules the oracle favours: {right}/{len(overrules)}; oracle mean gain "
+          f"{sum(e['oracle_mean'] for e in overrules) / max(1, len(overrules)):+.3f}")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"wins": wins, "overrules": rows,
+                       "searches": [{k: v for k, v in e.items() if k != "state"}
+                                    for e in log if not e["overruled"]]}, out, indent=1,
+                      default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
