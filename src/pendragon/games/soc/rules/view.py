@@ -515,8 +515,8 @@ class ViewRules(TurnRules):
 
     def _consequences(self, action: int) -> list[Event]:
         """What ``action`` changes on the table for everyone to see: quests won or lost,
-        swords laid, siege engines, relics, lives and deaths, a loyalty card shown (an
-        accusation right or wrong), the end of the game.
+        swords laid, siege engines, relics, lives and deaths, the end of the game and the
+        traitor it reveals.
 
         Read from the public view before and after the action (on a copy), so it tells
         nothing a spectator could not see on the board, in any language.
@@ -559,12 +559,12 @@ class ViewRules(TurnRules):
                 out.append(event(key, seat=Seat(new["seat"]), count=abs(change),
                                  left=new["life"]))
         over = after["status"] != "running"
-        for old, new in zip(before["knights"], after["knights"], strict=False):
-            shown = new["loyalty"]
-            # An accusation's answer (SOC-ACCUSE-2), Fate (SOC-W-FATE), or at the end the
-            # traitor revealed (SOC-TRAITOR-3; the loyal cards shown then go unsaid).
-            if old["loyalty"] is None and shown is not None and (not over or shown == "traitor"):
-                out.append(event(f"soc.log.shown-{shown}", seat=Seat(new["seat"])))
+        if over:
+            # SOC-TRAITOR-3: a traitor still hidden shows himself at the end (an accusation's
+            # answer, SOC-ACCUSE-2, and Fate, SOC-W-FATE, are told with their action).
+            for old, new in zip(before["knights"], after["knights"], strict=False):
+                if old["loyalty"] is None and new["loyalty"] == "traitor":
+                    out.append(event("soc.log.shown-traitor", seat=Seat(new["seat"])))
         if after["status"] != before["status"] and over:
             out.append(event("soc.log.game-result", result=Term(f"soc.result.{result_key(after)}"),
                              reason=Term(f"soc.end.{after['end_reason']}")))
