@@ -164,3 +164,28 @@ def test_a_traitor_hidden_to_the_end_is_named_when_the_game_ends() -> None:
         if named:
             break
     assert named, "no game of the stealth traitor ended with him hidden"
+
+
+def test_consequences_are_worked_out_once_for_every_viewer(monkeypatch: Any) -> None:
+    """A table narrates each action to every seat and the spectators: the consequences,
+    the same for all, are worked out once per position and action (and again after the
+    position is edited in place and its caches invalidated)."""
+    from pendragon.games.soc.rules.view import ViewRules
+
+    state = pendragon.load_game("soc", players=5, seed=2).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance())
+    calls: list[int] = []
+    work = ViewRules._work_out_consequences
+
+    def counting(self: ViewRules, action: int) -> list[Event]:
+        calls.append(action)
+        return work(self, action)
+
+    monkeypatch.setattr(ViewRules, "_work_out_consequences", counting)
+    action = state.legal_actions()[0]
+    told = [state.narrate(action, viewer) for viewer in (*range(5), None)]
+    assert len(calls) == 1
+    state.invalidate_cache()
+    assert state.narrate(action, None) == told[-1]  # worked out again, the same words
+    assert len(calls) == 2

@@ -47,7 +47,6 @@ from pendragon.games.soc.evidence import (
     AT_SOLO_QUEST,
     Deed,
     SeatRecord,
-    likelihood_ratio,
 )
 from pendragon.games.soc.heuristic_expansion import (
     MerlinsCompanyPolicy,
@@ -242,9 +241,6 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
     #: Once unmasked or exposed, the traitor plays the open harm of
     #: ``saboteur.OpenTraitor`` instead of its hidden branches.
     open_sabotage = True
-    #: Read each knight's deeds as one record under each policy (evidence.SeatRecord)
-    #: rather than deed by deed.
-    whole_history = True
 
     __slots__ = (
         "seed", "track_beliefs", "_rng", "_beliefs", "_replay", "_seen", "_deeds", "_plans",
@@ -378,9 +374,6 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
         records = self._records.setdefault(seat, {})
         for deed in self._deeds[read[0]:]:
             if deed.seat == seat:
-                continue
-            if not self.whole_history:
-                belief.weigh(deed.seat, likelihood_ratio(deed))
                 continue
             # The knight's whole record under each policy (evidence.SeatRecord): weigh
             # by how much this deed changed its ratio.

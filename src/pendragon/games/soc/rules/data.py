@@ -214,6 +214,7 @@ class SocData(State):
     """All the fields of a Shadows over Camelot position (see the module docstring)."""
 
     __slots__ = (
+        "_consequence_memo",
         "n",
         "knight",
         "life",

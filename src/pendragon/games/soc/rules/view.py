@@ -519,8 +519,25 @@ class ViewRules(TurnRules):
         traitor it reveals.
 
         Read from the public view before and after the action (on a copy), so it tells
-        nothing a spectator could not see on the board, in any language.
+        nothing a spectator could not see on the board, in any language. The same for
+        every viewer, so it is worked out once per position and action (a table narrates
+        each action to every seat and the spectators).
         """
+        key = (len(self._history), action)
+        memo: tuple[tuple[int, int], list[Event]] | None = getattr(
+            self, "_consequence_memo", None)
+        if memo is not None and memo[0] == key:
+            return list(memo[1])
+        out = self._work_out_consequences(action)
+        self._consequence_memo: tuple[tuple[int, int], list[Event]] | None = (key, out)
+        return list(out)
+
+    def invalidate_cache(self) -> None:
+        """Forget cached legal actions and narrated consequences (after editing fields)."""
+        super().invalidate_cache()
+        self._consequence_memo = None
+
+    def _work_out_consequences(self, action: int) -> list[Event]:
         before = self.observation(None)
         after_state = self.clone()
         after_state.apply_action(action)
