@@ -126,6 +126,28 @@ def test_writes_are_limited_per_client_and_a_trusted_header_tells_clients_apart(
         assert rename("10.0.0.1").status_code == 200
 
 
+def test_reads_are_limited_per_client_but_health_and_metrics_never(
+    clocked: Callable[..., tuple[LiveServer, FakeClock]], tmp_path: Any,
+) -> None:
+    """Item 4: each ``GET /api/...`` may read the database (the lobby lists tables from it,
+    an unloaded table is loaded), so a client reading faster than ``read_rate`` after its
+    burst gets 429 ``rate_limited`` with ``Retry-After``; a monitor's ``/api/health`` and
+    ``/api/metrics`` are never refused."""
+    srv, clock = clocked(tmp_path, read_rate=0.5, read_burst=2)
+    with srv.http() as http:
+        assert http.get("/api/lobby").status_code == 200
+        assert http.get("/api/games").status_code == 200  # the same bucket
+        refused = http.get("/api/lobby")
+        assert refused.status_code == 429 and error_of(refused)["code"] == "rate_limited"
+        assert refused.headers["Retry-After"] == "2"
+        for _ in range(5):
+            assert http.get("/api/health").status_code == 200
+            assert http.get("/api/metrics").status_code == 404  # off here, never 429
+        assert http.get("/").status_code == 200  # pages and static files are not the API
+        clock.now += 2.0
+        assert http.get("/api/lobby").status_code == 200
+
+
 def test_an_untrusted_forwarding_header_is_ignored() -> None:
     """Item 4: without a trusted header configured, anyone could claim any address: the
     peer's address is the client."""

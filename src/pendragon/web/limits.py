@@ -59,6 +59,10 @@ class Limits:
     #: Other writes over HTTP (moves, chat, names, seats) a client may send.
     write_rate: float = 10.0
     write_burst: int = 50
+    #: Reads over HTTP (``GET /api/...``: the lobby, a table, a replay and its steps; not
+    #: ``/api/health`` nor ``/api/metrics``), each of which may read the database.
+    read_rate: float = 20.0
+    read_burst: int = 100
     #: WebSocket connections a client may open.
     connect_rate: float = 1.0
     connect_burst: int = 20
@@ -156,6 +160,7 @@ class RateLimiter:
     KINDS = {
         "create": ("create_rate", "create_burst", "table creations"),
         "write": ("write_rate", "write_burst", "requests"),
+        "read": ("read_rate", "read_burst", "reads"),
         "connect": ("connect_rate", "connect_burst", "connections"),
         "message": ("message_rate", "message_burst", "messages"),
     }

@@ -209,19 +209,28 @@ class _LimitBody:
         await self.app(scope, receive, send)
 
 
+#: ``GET`` paths a monitor polls: never rate-limited.
+_UNLIMITED_READS = ("/api/health", "/api/metrics")
+
+
 class _RateLimit:
-    """Per-client rate limits on writes over HTTP (``POST /api/tables`` has its own):
-    beyond them, 429 ``rate_limited`` with ``Retry-After`` (``pendragon.web.limits``)."""
+    """Per-client rate limits on writes over HTTP (``POST /api/tables`` has its own) and on
+    reads of ``/api/`` (but :data:`_UNLIMITED_READS`): beyond them, 429 ``rate_limited``
+    with ``Retry-After`` (``pendragon.web.limits``)."""
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
         self.app = app
         self.limiter = limiter
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST":
-            path = str(scope.get("path", ""))
-            if path.startswith("/api/"):
-                kind = "create" if path.rstrip("/") == "/api/tables" else "write"
+        kind = None
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+            path = str(scope["path"]).rstrip("/")
+            if scope["method"] == "POST":
+                kind = "create" if path == "/api/tables" else "write"
+            elif scope["method"] in ("GET", "HEAD") and path not in _UNLIMITED_READS:
+                kind = "read"
+            if kind is not None:
                 client = client_address(scope, self.limiter.limits.trusted_header)
                 try:
                     self.limiter.check(kind, client)
@@ -832,6 +841,8 @@ _LIMIT_FLAGS: tuple[tuple[str, str, type, str], ...] = (
     ("--create-burst", "create_burst", int, "tables a client may create at once"),
     ("--write-rate", "write_rate", float, "other HTTP writes per second per client"),
     ("--write-burst", "write_burst", int, "other HTTP writes at once per client"),
+    ("--read-rate", "read_rate", float, "HTTP reads of /api/ per second per client"),
+    ("--read-burst", "read_burst", int, "HTTP reads of /api/ at once per client"),
     ("--connect-rate", "connect_rate", float, "WebSocket connections per second per client"),
     ("--connect-burst", "connect_burst", int, "WebSocket connections at once per client"),
     ("--message-rate", "message_rate", float, "WebSocket messages per second per client"),
