@@ -6,6 +6,7 @@ resumed only when opened (``docs/web.md``, "Limits")."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -238,6 +239,24 @@ def test_an_idle_table_is_unloaded_and_comes_back_intact(tmp_path: Any) -> None:
             assert new["state"]["version"] == old["state"]["version"] >= 6
             assert new["state"] == old["state"]
             assert new["chat"] == old["chat"]
+
+
+def test_a_table_whose_turn_timer_runs_is_not_unloaded(tmp_path: Any) -> None:
+    """Item 4 and item 10: a person's turn timer running on a table nobody watches is a
+    move still to come (a bot plays the turn when it runs out), so the table stays in
+    memory with its deadline while a table without a timer, idle as long, is unloaded."""
+    timed = dataclasses.replace(settings(idle_unload=0.2), turn_timers=(30,))
+    with live_server(f"sqlite:///{tmp_path / 't.sqlite3'}", timed) as srv, \
+            srv.http() as http:
+        waiting = http.post("/api/tables", json={
+            "game": "soc", "seats": THREE_HUMANS, "turn_timer": 30}).json()
+        plain = create(http, THREE_HUMANS).json()
+        for table in (waiting, plain):
+            token = table["seats"][0]["token"]
+            assert http.get("/api/table", headers=auth(token)).status_code == 200
+        wait_until(lambda: plain["table"] not in srv.manager.tables, "the idle table unloaded")
+        live = srv.manager.tables.get(waiting["table"])
+        assert live is not None and live.deadline is not None
 
 
 def test_tables_of_bots_alone_are_not_resumed_at_restart_but_when_opened(
