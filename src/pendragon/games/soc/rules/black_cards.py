@@ -183,8 +183,9 @@ class BlackCardRules(QuestRules):
         elif kind == GUINEVERE:
             self.discard_black(kind)
             for knight in self.knights_in_play_from(seat):
-                self.leave_location(knight)
-                self.loc[knight] = Location.CAMELOT
+                if not self.captured[knight]:  # MC-RULING-13: a captive stays held
+                    self.leave_location(knight)
+                    self.loc[knight] = Location.CAMELOT
             if seat == self.turn_seat:
                 self.turn_flags |= TurnFlag.SKIP_HEROIC
         elif kind == MIST:

@@ -67,6 +67,7 @@ class EndReason(enum.IntEnum):
     BLACK_SWORDS = 3  # 7 black swords
     ALL_DEAD = 4  # every loyal knight dead
     EXHAUSTED = 5  # the round cap (SOC-RULING-45)
+    ALL_CAPTURED = 6  # every knight still acting is captured, none can free him (MC-RULING-14)
 
 
 class T(enum.IntEnum):

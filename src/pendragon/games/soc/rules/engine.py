@@ -383,6 +383,14 @@ class Engine(SocData):
             for s in range(self.n)
         ):
             return self.finish(Result.EVIL_WIN, EndReason.ALL_DEAD)
+        if self.loyalty[-1] != Loyalty.UNDEALT and not any(
+            self.status[s] == Status.UNMASKED
+            or (self.status[s] == Status.IN_PLAY and not self.captured[s])
+            for s in range(self.n)
+        ):
+            # MC-RULING-14: every knight in play is captured and nobody takes turns who
+            # could free him (MC-TRAVEL-CAPTURED: never the captive himself).
+            return self.finish(Result.EVIL_WIN, EndReason.ALL_CAPTURED)
         if self.white_swords + self.black_swords >= 12:
             # SOC-TRAITOR-3: a hidden living traitor turns two white swords black;
             # MC-LOYALTY: two of them, three swords.

@@ -178,7 +178,8 @@ class ViewRules(TurnRules):
             "seat": seat,
             "version": self.version,
             "status": ("running", "loyal-win", "evil-win")[self.result],
-            "end_reason": ("", "swords", "siege", "black-swords", "all-dead", "exhausted")[
+            "end_reason": ("", "swords", "siege", "black-swords", "all-dead", "exhausted",
+                           "all-captured")[
                 self.end_reason
             ],
             "waiting": {

@@ -291,8 +291,10 @@ class WhiteCardRules(BlackCardRules):
 
     # ------------------------------------------------------------------ Convocation
     def _legal_convoke(self, seat: int, _player: int, _c: int) -> list[int]:
-        # SOC-RULING-27: only a knight away from Camelot can return there.
-        if self.status[seat] != Status.IN_PLAY or self.loc[seat] == Location.CAMELOT:
+        # SOC-RULING-27: only a knight away from Camelot can return there; MC-RULING-13:
+        # a captive is held where he is until freed.
+        if (self.status[seat] != Status.IN_PLAY or self.loc[seat] == Location.CAMELOT
+                or self.captured[seat]):
             return []
         return [A.ANSWER, A.PASS]
 
@@ -307,6 +309,7 @@ class WhiteCardRules(BlackCardRules):
         returning = [
             s for s in self.answered
             if self.status[s] == Status.IN_PLAY and self.loc[s] != Location.CAMELOT
+            and not self.captured[s]
         ]
         self.answered = []
         for seat in returning:
