@@ -469,7 +469,9 @@ class GrailCupState(State):
         for cards in groups.values():
             if len(cards) < 2:
                 continue
-            slots = [self.ally_loc[c] for c in cards]
+            # The places in their own order, not in the order of the allies that really
+            # lie there: the redeal depends on what the seat knows, not on the truth.
+            slots = sorted(self.ally_loc[c] for c in cards)
             called = [c for c in cards if c < self.last_called]
             free = [c for c in cards if c >= self.last_called]
             open_slots = [i for i, loc in enumerate(slots) if loc < E.HAND]

@@ -534,12 +534,18 @@ class SocState(ViewRules):
         for kind in pool[position + deck_size :]:
             self.white_discard[kind] += 1
         self.white_discard[WHITE_MERLIN] += kept_merlins
+        # What another knight knows of a third one's hand is kept only as far as the seat
+        # knows it too (a shared reward, a card shown to all): the rest is none of the
+        # seat's knowledge, and the redeal must not follow it.
+        nothing = [0] * NUM_WHITE
         for (viewer, holder), cards in self.known.items():
             if viewer != seat:
                 hand = self.hands[holder]
+                own = hand if holder == seat else self.known.get((seat, holder), nothing)
                 for kind in range(NUM_WHITE):
-                    if cards[kind] > hand[kind]:
-                        cards[kind] = hand[kind]
+                    limit = min(hand[kind], own[kind])
+                    if cards[kind] > limit:
+                        cards[kind] = limit
         self.known = {k: v for k, v in self.known.items() if any(v)}
 
     def _resample_black(self, seat: int, generator: random.Random) -> None:
