@@ -21,8 +21,15 @@ Wilson intervals.
 5. **Traitor win rate by policy**. Bar: the heuristic traitor's is above each of the
    others'; the paired counts (games won by one traitor and lost by the other on the same
    seed) are printed with it.
+6. **ISMCTS against the heuristic** (``--ismcts-games N``, 0 to skip): on the first ``N``
+   seeds, ISMCTS (its defaults) on the loyal seats against the heuristic traitor, beside
+   the heuristic loyal knights on the same seeds: the loyal win rates, the games each team
+   won alone, the paired difference of the win indicators with its 95% normal interval
+   (bar: ``low`` above 0) and the slowest decision (bar: under 1 s; on a machine doing
+   nothing else, one game per core).
 
-    python -m bench.soc_traitor_bars [--games 400] [--seed 1] [--workers 1] [--json PATH]
+    python -m bench.soc_traitor_bars [--games 400] [--seed 1] [--workers 1]
+        [--ismcts-games 0] [--json PATH]
 """
 
 from __future__ import annotations
@@ -30,17 +37,22 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pendragon
+from bench.soc_card_bars import Played, paired, play
 from pendragon.games.soc.traitors import (
     TRAITOR_PANEL,
     PanelCell,
     PanelMatrix,
     PanelRate,
+    panel_bots,
+    traitor_dealt,
     traitor_panel,
 )
-from pendragon.simulate import SimulationConfig, simulate
+from pendragon.simulate import SimulationConfig, game_seed, simulate
 
 PLAYERS = 5
 #: The bars of issue 18 (fractions).
@@ -85,6 +97,34 @@ def measure(games: int, seed: int, workers: int) -> dict[str, Any]:
     }
 
 
+def _pair(seed: int, index: int) -> tuple[Played, Played]:
+    """Game ``index``: ISMCTS on the loyal seats, then the heuristic, both against the
+    heuristic traitor (when one is dealt)."""
+    seed_i = game_seed(seed, index)
+    out = []
+    for loyal in ("ismcts", "heuristic"):
+        game = pendragon.load_game("soc", players=PLAYERS, seed=seed_i)
+        record = play(game, panel_bots(loyal, "heuristic", seed_i, PLAYERS))[1]
+        record.traitor = traitor_dealt(game)
+        out.append(record)
+    return out[0], out[1]
+
+
+def ismcts_bar(games: int, seed: int, workers: int) -> dict[str, Any]:
+    """Bar 6: the paired figures of ISMCTS and heuristic loyal knights on ``games`` seeds,
+    over every game and over those with a traitor dealt."""
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        pairs = list(pool.map(_pair, [seed] * games, range(games)))
+    searched = [s for s, _ in pairs]
+    baseline = [h for _, h in pairs]
+    dealt = [i for i, (s, _) in enumerate(pairs) if s.traitor]
+    return {
+        "all": paired(searched, baseline),
+        "traitor_dealt": paired([searched[i] for i in dealt], [baseline[i] for i in dealt]),
+        "false_accusations": sum(1 for s in searched if any(not hit for hit, _ in s.accusations)),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure every bar and print the figures."""
     parser = argparse.ArgumentParser(prog="python -m bench.soc_traitor_bars",
@@ -94,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="game seeds per cell (a traitor is dealt in about 5/8)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--ismcts-games", type=int, default=0,
+                        help="seeds for bar 6, ISMCTS against the heuristic (0: skip)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
     figures = measure(args.games, args.seed, args.workers)
@@ -123,10 +165,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             only_h, only_other = paired_wins(matrix, "heuristic", name)
             line += f"; won by the heuristic only: {only_h}, by {name} only: {only_other}"
         print(line)
+    search: dict[str, Any] | None = None
+    if args.ismcts_games > 0:
+        search = ismcts_bar(args.ismcts_games, args.seed, args.workers)
+        print(f"6. ISMCTS loyal knights against the heuristic ones, {args.ismcts_games} paired "
+              f"seeds (bar: the interval above 0; slowest decision under 1 s)")
+        for label, part in (("every game", search["all"]),
+                            ("games with a traitor dealt", search["traitor_dealt"])):
+            diff = part["difference"]
+            print(f"   {label}: ISMCTS {part['ismcts']['wins']}/{part['ismcts']['games']}, "
+                  f"heuristic {part['heuristic_same_seeds']['wins']}; won by ISMCTS only "
+                  f"{part['only_ismcts_won']}, by the heuristic only "
+                  f"{part['only_heuristic_won']}; paired difference "
+                  f"{100 * diff['mean']:+.1f} points [{100 * diff['low']:+.1f}, "
+                  f"{100 * diff['high']:+.1f}]")
+        print(f"   slowest decision {search['all']['ismcts_slowest_decision']:.2f} s; "
+              f"{search['all']['ismcts_seconds_per_game']:.1f} s per ISMCTS game; games "
+              f"with an ISMCTS knight accusing a loyal one: {search['false_accusations']}")
     if args.json is not None:
         out = {
             "players": PLAYERS, "games": args.games, "seed": args.seed,
             "matrix": matrix.to_dict(), "no_traitor": figures["no_traitor"].to_dict(),
+            "ismcts": search,
         }
         args.json.write_text(json.dumps(out, indent=2) + "\n")
     return 0
