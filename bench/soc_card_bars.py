@@ -25,7 +25,7 @@ streams. Win rates carry 95% Wilson intervals.
    would have (1 - prod(1 - p) over the game's accusations).
 
     python -m bench.soc_card_bars [--games 300] [--solo-games 300] [--ismcts-games 40]
-        [--ismcts-loyal-games 40] [--ismcts-solo-games 100] [--ismcts-iterations 8]
+        [--ismcts-loyal-games 40] [--ismcts-solo-games 100] [--ismcts-iterations 16]
         [--ismcts-budget 2000]
         [--seed 1] [--json PATH]
 """
@@ -204,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ismcts-games", type=int, default=40)
     parser.add_argument("--ismcts-loyal-games", type=int, default=40)
     parser.add_argument("--ismcts-solo-games", type=int, default=100)
-    parser.add_argument("--ismcts-iterations", type=int, default=8)
+    parser.add_argument("--ismcts-iterations", type=int, default=16)
     parser.add_argument("--ismcts-budget", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")

@@ -271,21 +271,8 @@ def test_a_policy_choosing_an_illegal_action_is_a_clear_error(
         _RogueBot(seed=1).step(state)
 
 
-def test_a_game_may_name_its_own_confidence() -> None:
-    # Issue 14: the card game's heuristic names a stricter test for overrules
-    # with loyalty cards (``search_confidence``); a bot given none takes the game's,
-    # Shadows over Camelot's and the solo card game's stay DEFAULT_CONFIDENCE, and one
-    # given a confidence keeps it in every game.
-    from pendragon.bots.ismcts import DEFAULT_CONFIDENCE
-    from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
-
-    team = pendragon.load_game("soc-card", players=5, seed=1)
-    solo = pendragon.load_game("soc-card", players=1, seed=1)
-    assert ISMCTSBot().confidence_for(pendragon.load_game("soc", players=5)) == DEFAULT_CONFIDENCE
-    assert ISMCTSBot().confidence_for(team) == SocCardHeuristicBot.team_search_confidence
-    assert SocCardHeuristicBot.team_search_confidence != DEFAULT_CONFIDENCE
-    assert ISMCTSBot().confidence_for(solo) == DEFAULT_CONFIDENCE  # solo: the overrules pay
-    assert ISMCTSBot(confidence=1.5).confidence_for(team) == 1.5
+def test_the_confidence_is_a_number_of_standard_errors() -> None:
+    assert ISMCTSBot(confidence=1.5).confidence == 1.5
     for bad in (-1.0, float("nan")):
         with pytest.raises(ValueError, match="confidence"):
             ISMCTSBot(confidence=bad)

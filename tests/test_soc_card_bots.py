@@ -385,21 +385,47 @@ def test_ismcts_works_with_the_heuristic_unchanged() -> None:
     assert searching.last_search is not None
 
 
-def test_the_search_overrules_the_heuristic_only_on_strong_evidence() -> None:
-    """Issue 14: at 5 players the overrules that cleared the search's default test were
-    mostly noise (the typical one: 3 of 8 sweeps won by the other action, none lost, 2.05
-    standard errors), so the card game asks ISMCTS for ``team_search_confidence`` standard
-    errors; five sweeps of eight won and none lost still overrule."""
-    bot = ISMCTSBot(1)
-    confidence = bot.confidence_for(pendragon.load_game(GAME, players=5, seed=1))
-    assert confidence == SocCardHeuristicBot.team_search_confidence
-    prior, other = 0, 1
-    weak = {prior: [-1.0] * 8, other: [1.0] * 3 + [-1.0] * 5}
-    assert bot._decide(prior, weak, 8, 2.0) == other
-    assert bot._decide(prior, weak, 8, confidence) == prior
-    strong = {prior: [-1.0] * 8, other: [1.0] * 5 + [-1.0] * 3}
-    assert bot._decide(prior, strong, 8, confidence) == other
+class _NeverUnmasked(SocCardHeuristicBot):
+    search_unmask = 0.0
+    __slots__ = ()
 
+
+class _AlwaysUnmasked(SocCardHeuristicBot):
+    search_unmask = 1.0
+    __slots__ = ()
+
+
+def test_search_rollouts_stop_once_the_root_choice_has_played_out() -> None:
+    """Issue 14: a rollout to the end of a card game is mostly the luck of rumors still to
+    come, so ISMCTS stops it once a quest has resolved after the root (a sword laid and the
+    threat pile empty, SCG-QUEST-4) and scores the swords with the race model; a hidden
+    traitor is unmasked later (a white sword, SCG-ACCUSE-2) with probability
+    ``search_unmask``, else turns a white sword black at the end (SCG-END-2)."""
+    script = [*_EXCALIBUR_9, "listen", "rumor:excalibur-2"]  # Excalibur 11: a quest wins
+    leaf = SocCardHeuristicBot.search_leaf
+    values = {}
+    for name, loyalty in (("traitor", ["loyal", "traitor", "loyal"]), ("none", ["loyal"] * 3)):
+        root = _forced(loyalty, script)
+        assert leaf(root, 0, root) is None  # nothing resolved since the root
+        after = root.clone()
+        after.apply_text("quest:excalibur")
+        after.play_random_chance()
+        assert after.observation(None)["swords"]["white"] == 2  # SCG-QUEST-5, Excalibur
+        value = leaf(after, 0, root)
+        assert value is not None and -1.0 < value < 1.0
+        values[name] = value
+        if name == "traitor":
+            assert leaf(after, 1, root) == -value  # the traitor's value is the opposite
+            never = _NeverUnmasked.search_leaf(after, 0, root)
+            always = _AlwaysUnmasked.search_leaf(after, 0, root)
+            assert never is not None and always is not None and never < value < always
+    assert _NeverUnmasked.search_leaf(after, 0, root) == values["none"]  # no traitor: no flip
+    assert never < values["none"]  # a traitor sure to flip costs the loyal side
+    bot = ISMCTSBot(1)
+    assert bot.leaf_for(root.game) == leaf
+    # The measured rollout length (what the budget pays for) is a few turns, not a game.
+    bot._policy = bot._make_policy(GAME, 1, root=True)
+    assert bot._expected_length(root, root.current_player()) < 40
 
 
 def test_rollouts_follow_the_table_from_the_public_view() -> None:

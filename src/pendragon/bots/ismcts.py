@@ -62,9 +62,7 @@ DEFAULT_BUDGET = 8000
 #: (rewards lie in [-1, 1])...
 DEFAULT_PRIOR_MARGIN = 0.1
 #: ...and by this many standard errors of the paired differences (about 2% one-sided for
-#: one comparison; a root compares up to a dozen actions with the policy's). A game's
-#: heuristic may name its own (``search_confidence``: a number, or a function of the game
-#: giving a number or ``None``), used when the bot is given none.
+#: one comparison; a root compares up to a dozen actions with the policy's).
 DEFAULT_CONFIDENCE = 2.0
 #: Keeps a sweep's chance draws apart from its policy's tie-breaks (both come from the
 #: sweep's seed).
@@ -103,6 +101,11 @@ def neutral_evaluate(state: State) -> list[float]:
 
 #: Game name -> evaluation of cut-off rollouts.
 EVALUATORS: dict[str, Evaluator] = {"soc": soc_evaluate}
+
+#: A game's own end of a rollout (its heuristic's ``search_leaf``): given the rollout's
+#: position, the seat searching and the world the sweep started from (before the root
+#: action), that seat's value in [-1, 1] where the rollout may stop, else ``None``.
+Leaf = Callable[[State, int, State], float | None]
 
 
 class CanonicalRandom(random.Random):
@@ -162,9 +165,9 @@ class ISMCTSBot:
 
     ``prior_margin`` and ``confidence``: the policy's choice is overruled only by an action
     whose mean paired advantage exceeds both the margin and ``confidence`` standard
-    errors. ``prior_margin=None`` plays the best mean regardless. ``confidence=None`` (the
-    default): the game's heuristic's ``search_confidence`` if it names one, else
-    :data:`DEFAULT_CONFIDENCE`.
+    errors. ``prior_margin=None`` plays the best mean regardless.
+
+    A game's heuristic may end rollouts early (``search_leaf``, see :meth:`leaf_for`).
     """
 
     def __init__(
@@ -175,7 +178,7 @@ class ISMCTSBot:
         rollout: str = "heuristic",
         rollout_depth: int | None = None,
         prior_margin: float | None = DEFAULT_PRIOR_MARGIN,
-        confidence: float | None = None,
+        confidence: float = DEFAULT_CONFIDENCE,
         budget: int = DEFAULT_BUDGET,
         min_iterations: int = DEFAULT_MIN_ITERATIONS,
     ) -> None:
@@ -187,7 +190,7 @@ class ISMCTSBot:
             raise ValueError("min_iterations must lie between 1 and iterations")
         if budget < 1:
             raise ValueError("budget must be at least 1")
-        if confidence is not None and not confidence >= 0:
+        if not confidence >= 0:
             raise ValueError(f"confidence must be a number of standard errors >= 0, "
                              f"got {confidence!r}")
         if rollout_depth is not None and rollout_depth < 1:
@@ -198,7 +201,6 @@ class ISMCTSBot:
         self.rollout = rollout
         self.rollout_depth = rollout_depth
         self.prior_margin = prior_margin
-        #: As given (``None``: the game's, read at the first decision; see ``_confidence``).
         self.confidence = confidence
         self.budget = budget
         self.min_iterations = min_iterations
@@ -207,8 +209,8 @@ class ISMCTSBot:
         #: The rollouts' view of when the game ends: (game, version measured at, mean
         #: length of the game from there in actions).
         self._horizon: tuple[object, int, float] | None = None
-        #: The game's own confidence, read once per game: (game, standard errors).
-        self._game_confidence: tuple[Game, float] | None = None
+        #: The game's rollout leaves, read once per game: (game, leaf or None).
+        self._game_leaf: tuple[Game, Leaf | None] | None = None
         #: What the last search found, for tests and reports: (sweeps, overruled).
         self.last_search: tuple[int, bool] | None = None
 
@@ -228,29 +230,24 @@ class ISMCTSBot:
 
         return HeuristicBot(seed) if root else rollout_policy(game_name, seed)
 
-    def confidence_for(self, game: Game) -> float:
-        """The standard errors an overrule must clear in ``game``: as given, else the game
-        heuristic's ``search_confidence`` (a number, or a function of ``game``), else
-        :data:`DEFAULT_CONFIDENCE`.
+    def leaf_for(self, game: Game) -> Leaf | None:
+        """Where rollouts in ``game`` stop before its end: its heuristic's ``search_leaf``
+        (``None``: play every rollout to the end, or to ``rollout_depth``). A game whose
+        outcome is mostly luck far ahead (the card game) scores a rollout once the choice
+        at the root has played out, with a model of the rest, rather than by one noisy end.
 
         >>> import pendragon
-        >>> game = pendragon.load_game("soc", players=3, seed=1)
-        >>> ISMCTSBot(confidence=1.5).confidence_for(game)
-        1.5
-        >>> ISMCTSBot().confidence_for(game) == DEFAULT_CONFIDENCE
+        >>> ISMCTSBot().leaf_for(pendragon.load_game("soc", players=3)) is None
+        True
+        >>> ISMCTSBot().leaf_for(pendragon.load_game("soc-card", players=3)) is not None
         True
         """
-        if self.confidence is not None:
-            return self.confidence
-        known = self._game_confidence
+        known = self._game_leaf
         if known is None or known[0] is not game:
             from pendragon.bots.heuristic import game_policy
 
-            value = getattr(game_policy(game.name), "search_confidence", None)
-            if callable(value):
-                value = value(game)
-            known = (game, DEFAULT_CONFIDENCE if value is None else float(value))
-            self._game_confidence = known
+            known = (game, getattr(game_policy(game.name), "search_leaf", None))
+            self._game_leaf = known
         return known[1]
 
     # ------------------------------------------------------------------ decision
@@ -316,7 +313,7 @@ class ISMCTSBot:
             for action in alive:
                 child = world.clone()
                 child.apply_action(action)
-                rewards[action].append(self._rollout(child, seat, sweep_seed))
+                rewards[action].append(self._rollout(child, seat, sweep_seed, world))
                 lengths += child.version - state.version
             rollouts += len(alive)
             done += 1
@@ -329,7 +326,7 @@ class ISMCTSBot:
                     break
         self._horizon = (state.game, state.version, lengths / rollouts)
         scores = {a: rewards[a] for a in alive}
-        choice = self._decide(prior, scores, done, self.confidence_for(state.game))
+        choice = self._decide(prior, scores, done, self.confidence)
         self.last_search = (done, choice != prior)
         return choice
 
@@ -347,14 +344,19 @@ class ISMCTSBot:
             return best
         return prior
 
-    def _rollout(self, world: State, seat: int, sweep_seed: int) -> float:
-        """Play ``world`` on with the sweep's policy and chance stream; ``seat``'s reward.
+    def _rollout(self, world: State, seat: int, sweep_seed: int,
+                 root: State | None = None) -> float:
+        """Play ``world`` on with the sweep's policy and chance stream; ``seat``'s reward
+        at the end, or where the game's leaf (:meth:`leaf_for`, given ``root``, the sweep's
+        world before the root action; ``world`` itself when omitted) stops the rollout.
 
         Both are seeded by the sweep alone, so every root action of a sweep meets the same
         policy tie-breaks and the same chance draws, in order (common random numbers).
         """
         policy = self._make_policy(world.game.name, sweep_seed, root=False)
         chance = random.Random(rng.mix(sweep_seed, _CHANCE_STREAM))
+        leaf = self.leaf_for(world.game)
+        start = world.clone() if root is None and leaf is not None else root
         depth = 0
         while not world.is_terminal():
             if self.rollout_depth is not None and depth >= self.rollout_depth:
@@ -363,6 +365,10 @@ class ISMCTSBot:
             if world.current_player() == CHANCE:
                 world.apply_action(rng.pick_at(chance.random(), world.chance_outcomes()))
                 continue
+            if leaf is not None and start is not None:
+                value = leaf(world, seat, start)
+                if value is not None:
+                    return value
             world.apply_action(policy.step(world))
             depth += 1
         return world.returns()[seat]

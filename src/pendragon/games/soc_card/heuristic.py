@@ -65,7 +65,7 @@ from typing import Any
 
 from pendragon.bots.base import to_act
 from pendragon.bots.belief import LoyaltyBelief
-from pendragon.core.api import CHANCE, Game, State
+from pendragon.core.api import CHANCE, State
 from pendragon.core.errors import PendragonError
 from pendragon.games.soc_card.rules.actions import CATALOG
 from pendragon.games.soc_card.rules.cards import (
@@ -83,9 +83,11 @@ from pendragon.games.soc_card.rules.cards import (
     QUEST_SWORDS,
     QUESTS,
     SAXONS,
+    TRAITOR,
     deck_counts,
 )
 from pendragon.games.soc_card.rules.quests import COMBINED_SWORDS, MERLIN_REMOVES
+from pendragon.games.soc_card.rules.state import SocCardState
 
 Obs = dict[str, Any]
 
@@ -763,24 +765,42 @@ class SocCardHeuristicBot:
     traitor_cover_late = 0.25
     #: Chance that a seat known to be a traitor lies in an announcement.
     lie_rate = 0.6
-    #: Standard errors by which ISMCTS must see an action beat this policy's before it
-    #: overrules it with loyalty cards in play (``ISMCTSBot.confidence_for``; solo keeps
-    #: the search's default, 2.0, where its overrules win games). At 5 players the
-    #: overrules that cleared 2.0 were mostly noise: 4 of 12 right by an oracle playout
-    #: (docs/bots.md, "Search", issue 14).
-    team_search_confidence = 3.0
+    #: Where a search's rollout stops (``search_leaf``), a traitor still hidden is later
+    #: unmasked with this probability (a white sword, SCG-ACCUSE-2), else turns a sword at
+    #: the end (SCG-END-2): the heuristic unmasks 92% of traitors (docs/bots.md).
+    search_unmask = 0.85
 
     @classmethod
-    def search_confidence(cls, game: Game) -> float | None:
-        """The search's confidence for ``game``: ``team_search_confidence`` with 2 or more
-        players, the search's default (``None``) solo.
+    def search_leaf(cls, world: State, seat: int, root: State) -> float | None:
+        """Where ISMCTS stops a rollout (``ISMCTSBot.leaf_for``): once a quest has been
+        resolved after the root (a sword laid since ``root`` and the threat pile empty), the
+        race model's value of the swords for ``seat``, the world's hidden traitors counted
+        as above (``search_unmask``); ``None`` to play on.
+
+        A rollout to the end of a card game is mostly the luck of the rumors still to come,
+        so the search compared the root's actions through that noise; stopping once the
+        choice has played out (the pile it built resolved, whoever quested) compares them
+        on what they changed.
 
         >>> import pendragon
-        >>> SocCardHeuristicBot.search_confidence(pendragon.load_game("soc-card", players=5))
-        3.0
-        >>> SocCardHeuristicBot.search_confidence(pendragon.load_game("soc-card", players=1))
+        >>> state = pendragon.load_game("soc-card", players=1, seed=2).new_initial_state()
+        >>> state.play_random_chance()
+        >>> SocCardHeuristicBot.search_leaf(state, 0, state) is None  # nothing resolved yet
+        True
         """
-        return None if game.num_players() == 1 else cls.team_search_confidence
+        now, start = _card_state(world), _card_state(root)
+        if now.pile or now.white + now.black == start.white + start.black:
+            return None
+        hidden = sum(1 for s in range(now.n)
+                     if now.loyalty[s] == TRAITOR and not now.revealed[s])
+        unmask = cls.search_unmask
+        value = 0.0
+        for found in range(hidden + 1):
+            chance = math.comb(hidden, found) * unmask ** found * (1 - unmask) ** (hidden - found)
+            flips = [0.0] * (hidden - found) + [1.0]
+            value += chance * race_value(now.white + found, now.black, flips, cls.white_share)
+        loyal = 2.0 * value - 1.0
+        return -loyal if now.loyalty[seat] == TRAITOR else loyal
 
     __slots__ = (
         "seed", "follow_table", "track_beliefs", "samples", "_rng", "memory", "_replay",
@@ -1590,6 +1610,12 @@ def _decision_seed(seed: int | None, obs: Obs, seat: int | None) -> str:
     """A seed for one decision's samples: the same for the same position and bot."""
     return (f"{seed}:{seat}:{obs['turn']}:{obs['swords']['white']}:{obs['swords']['black']}:"
             f"{obs['pile']['count']}:{obs['deck']}:{obs['discard']}:{obs['decision']}")
+
+
+def _card_state(state: State) -> SocCardState:
+    if not isinstance(state, SocCardState):
+        raise TypeError(f"a card game state is needed, got {type(state).__name__}")
+    return state
 
 
 def rollout_bot(seed: int | None) -> SocCardHeuristicBot:
