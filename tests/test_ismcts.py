@@ -226,7 +226,7 @@ def test_time_budget_and_bad_arguments() -> None:
                 {"min_iterations": 0}, {"iterations": 4, "min_iterations": 5},
                 {"rollout_depth": 0}):
         with pytest.raises(ValueError):
-            ISMCTSBot(**bad)  # type: ignore[arg-type]
+            ISMCTSBot(**bad)
 
 
 def test_cut_rollouts_are_scored_by_the_evaluator() -> None:

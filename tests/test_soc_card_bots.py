@@ -403,7 +403,8 @@ def test_search_rollouts_stop_once_the_root_choice_has_played_out() -> None:
     ``search_unmask``, else turns a white sword black at the end (SCG-END-2)."""
     script = [*_EXCALIBUR_9, "listen", "rumor:excalibur-2"]  # Excalibur 11: a quest wins
     leaf = SocCardHeuristicBot.search_leaf
-    values = {}
+    values: dict[str, float] = {}
+    never = 0.0
     for name, loyalty in (("traitor", ["loyal", "traitor", "loyal"]), ("none", ["loyal"] * 3)):
         root = _forced(loyalty, script)
         assert leaf(root, 0, root) is None  # nothing resolved since the root
@@ -416,9 +417,10 @@ def test_search_rollouts_stop_once_the_root_choice_has_played_out() -> None:
         values[name] = value
         if name == "traitor":
             assert leaf(after, 1, root) == -value  # the traitor's value is the opposite
-            never = _NeverUnmasked.search_leaf(after, 0, root)
-            always = _AlwaysUnmasked.search_leaf(after, 0, root)
-            assert never is not None and always is not None and never < value < always
+            low = _NeverUnmasked.search_leaf(after, 0, root)
+            high = _AlwaysUnmasked.search_leaf(after, 0, root)
+            assert low is not None and high is not None and low < value < high
+            never = low
     assert _NeverUnmasked.search_leaf(after, 0, root) == values["none"]  # no traitor: no flip
     assert never < values["none"]  # a traitor sure to flip costs the loyal side
     bot = ISMCTSBot(1)
