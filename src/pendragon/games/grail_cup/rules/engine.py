@@ -99,7 +99,10 @@ def clover_term(kind: int) -> Term:
 
 def emit(s: GrailCupState, event: Event, seen_by: int = -1, others: Event | None = None) -> None:
     """Record an event for narration: everyone sees it (``seen_by`` -1) or only the seats of
-    the bit mask ``seen_by``, the others seeing ``others`` instead (or nothing)."""
+    the bit mask ``seen_by``, the others seeing ``others`` instead (or nothing).
+
+    Callers test ``s._events is not None`` first: building the events (their seats and
+    terms) cost some 40% of a random playout when nobody narrates."""
     if s._events is not None:
         s._events.append((event, seen_by, others))
 
@@ -256,16 +259,19 @@ def place_options(s: GrailCupState, index: int) -> list[int]:
 def _place(s: GrailCupState, seat: int, space: int) -> None:
     """Put a knight on ``space``; a knight arriving stands behind those there (GC-KNIGHTS-1)."""
     if space == s.pos[seat]:
-        emit(s, _log("stay", seat=Seat(seat)))
+        if s._events is not None:
+            emit(s, _log("stay", seat=Seat(seat)))
         return
     s.pos[seat] = space
     s.stamp[seat] = s.next_stamp
     s.next_stamp += 1
-    emit(s, _log("move", seat=Seat(seat), space=space))
+    if s._events is not None:
+        emit(s, _log("move", seat=Seat(seat), space=space))
     if space == s.track.finish:
         # GC-END-1: the first knight on the finish wins at once.
         s.winner = seat
-        emit(s, _log("win", seat=Seat(seat)))
+        if s._events is not None:
+            emit(s, _log("win", seat=Seat(seat)))
 
 
 def forward(s: GrailCupState, seat: int, target: int) -> None:
@@ -274,13 +280,15 @@ def forward(s: GrailCupState, seat: int, target: int) -> None:
     target = min(target, s.track.finish)
     here = s.pos[seat]
     if target <= here:
-        emit(s, _log("stay", seat=Seat(seat)))
+        if s._events is not None:
+            emit(s, _log("stay", seat=Seat(seat)))
         return
     if here < s.dragon <= target:
         if s.spears[seat] > 0:
             s.agenda.append((SPEAR, seat, target, 0))
             return
-        emit(s, _log("dragon-blocks", seat=Seat(seat)))
+        if s._events is not None:
+            emit(s, _log("dragon-blocks", seat=Seat(seat)))
         _place(s, seat, s.dragon - 1)
         return
     _place(s, seat, target)
@@ -299,9 +307,11 @@ def gain_spear(s: GrailCupState, seat: int) -> None:
     if s.supply > 0:
         s.supply -= 1
         s.spears[seat] += 1
-        emit(s, _log("spear-gained", seat=Seat(seat)))
+        if s._events is not None:
+            emit(s, _log("spear-gained", seat=Seat(seat)))
     else:
-        emit(s, _log("spear-none", seat=Seat(seat)))
+        if s._events is not None:
+            emit(s, _log("spear-none", seat=Seat(seat)))
 
 
 # ---------------------------------------------------------------- automatic tasks
@@ -320,7 +330,8 @@ def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
     if s.round_no >= MAX_ROUNDS:
         # GC-RULING-13: a game that has not ended after MAX_ROUNDS goes to the leader.
         s.winner = leader(s)
-        emit(s, _log("round-cap", seat=Seat(s.winner), count=MAX_ROUNDS))
+        if s._events is not None:
+            emit(s, _log("round-cap", seat=Seat(s.winner), count=MAX_ROUNDS))
         return
     s.round_no += 1
     # GC-ROUND-2: the seal goes to whoever rolled it last round, else to the last knight.
@@ -337,7 +348,8 @@ def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
     s.curse = s.sorceress = s.squire = s.named = -1
     s.merlin_spaces.clear()
     s.chain = 0
-    emit(s, _log("round", count=s.round_no, seat=Seat(s.first)))
+    if s._events is not None:
+        emit(s, _log("round", count=s.round_no, seat=Seat(s.first)))
     up, down = ASIDE[s.n]
     agenda = s.agenda
     agenda.append((CALL, 0, 0, 0))
@@ -390,17 +402,19 @@ def _take_aside(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # GC-DRAFT-6: with 8 players the last drafter also takes the face-down set-aside ally.
     for card in cards_at(s, ASIDE_DOWN):
         s.ally_loc[card] = PACKET
-    emit(s, _log("take-aside", seat=Seat(seat)))
+    if s._events is not None:
+        emit(s, _log("take-aside", seat=Seat(seat)))
 
 
 def _final_discard(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # GC-DRAFT-5: the card the last drafter did not keep is discarded face down.
     for card in cards_at(s, PACKET):
         s.ally_loc[card] = DISCARD
-        emit(
-            s, _log("final-discard-known", seat=Seat(seat), ally=ally_term(card)), 1 << seat,
-            _log("final-discard", seat=Seat(seat)),
-        )
+        if s._events is not None:
+            emit(
+                s, _log("final-discard-known", seat=Seat(seat), ally=ally_term(card)), 1 << seat,
+                _log("final-discard", seat=Seat(seat)),
+            )
 
 
 def _call(s: GrailCupState, card: int, b: int, c: int) -> None:
@@ -413,11 +427,13 @@ def _call(s: GrailCupState, card: int, b: int, c: int) -> None:
     agenda = s.agenda
     agenda.append((CALL, card + 1, 0, 0))
     if location < HAND:
-        emit(s, _log("ally-missing", ally=ally_term(card)))
+        if s._events is not None:
+            emit(s, _log("ally-missing", ally=ally_term(card)))
         return
     holder = location - HAND
     s.revealed |= 1 << card
-    emit(s, _log("ally-called", seat=Seat(holder), ally=ally_term(card)))
+    if s._events is not None:
+        emit(s, _log("ally-called", seat=Seat(holder), ally=ally_term(card)))
     agenda.append((RESOLVE, holder, card, 0))
     if s.curse == card and s.sorceress >= 0 and s.sorceress != holder:
         agenda.append((STRIKE, s.sorceress, holder, 0))
@@ -450,7 +466,8 @@ def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
     elif card == PRIEST:
         church = s.track.next_church[here]
         if church < 0:
-            emit(s, _log("no-church", seat=Seat(seat)))  # GC-RULING-7
+            if s._events is not None:
+                emit(s, _log("no-church", seat=Seat(seat)))  # GC-RULING-7
         else:
             agenda += [land, (TO, seat, church, 0)]
     elif card == FAIRY:
@@ -458,7 +475,8 @@ def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
     elif card == UNICORN:
         ahead = [s.pos[o] for o in range(s.n) if s.pos[o] > here]
         if not ahead:
-            emit(s, _log("no-knight-ahead", seat=Seat(seat)))  # GC-RULING-7
+            if s._events is not None:
+                emit(s, _log("no-knight-ahead", seat=Seat(seat)))  # GC-RULING-7
             return
         target = min(ahead)
         while not is_free(s, target):
@@ -473,7 +491,8 @@ def _strike(s: GrailCupState, sorceress: int, victim: int, c: int) -> None:
     here = s.pos[sorceress]
     s.pos[sorceress], s.pos[victim] = s.pos[victim], s.pos[sorceress]
     s.stamp[sorceress], s.stamp[victim] = s.stamp[victim], s.stamp[sorceress]
-    emit(s, _log("curse-strikes", seat=Seat(sorceress), knight=Seat(victim)))
+    if s._events is not None:
+        emit(s, _log("curse-strikes", seat=Seat(sorceress), knight=Seat(victim)))
     s.agenda += [(LAND, sorceress, here, 0), (STEPS, sorceress, 1, 0)]
 
 
@@ -504,7 +523,8 @@ def _land(s: GrailCupState, seat: int, before: int, c: int) -> None:
         return  # GC-RULING-12: no move, no landing
     if s.track.is_clover(space):
         if s.chain >= CHAIN_CAP:
-            emit(s, _log("chain-spent", seat=Seat(seat)))  # GC-RULING-14
+            if s._events is not None:
+                emit(s, _log("chain-spent", seat=Seat(seat)))  # GC-RULING-14
             return
         s.chain += 1
         s.agenda.append((CLOVER, seat, space, 0))
@@ -527,7 +547,8 @@ def reveal(s: GrailCupState, seat: int, space: int, kind: int) -> None:
     token lies on the space (GC-CLOVER-3, GC-RULING-15)."""
     s.flight = kind
     s.clovers_seen[kind] += 1
-    emit(s, _log("clover", seat=Seat(seat), clover=clover_term(kind), space=space))
+    if s._events is not None:
+        emit(s, _log("clover", seat=Seat(seat), clover=clover_term(kind), space=space))
     agenda = s.agenda
     back = (RETURN, 0, 0, 0)
     if kind == BOOTS:
@@ -543,7 +564,8 @@ def reveal(s: GrailCupState, seat: int, space: int, kind: int) -> None:
         if any(s.spears[o] > 0 for o in range(s.n) if o != seat):
             agenda.append((STEAL, seat, 0, 0))
         else:
-            emit(s, _log("nothing-to-steal", seat=Seat(seat)))  # GC-RULING-8
+            if s._events is not None:
+                emit(s, _log("nothing-to-steal", seat=Seat(seat)))  # GC-RULING-8
 
 
 def _return(s: GrailCupState, a: int, b: int, c: int) -> None:
@@ -559,9 +581,11 @@ def _round_end(s: GrailCupState, a: int, b: int, c: int) -> None:
     if s.squire < 0 or s.named < 0:
         return
     if leader(s) != s.named:
-        emit(s, _log("squire-no-jump", seat=Seat(s.squire), knight=Seat(s.named)))
+        if s._events is not None:
+            emit(s, _log("squire-no-jump", seat=Seat(s.squire), knight=Seat(s.named)))
         return
-    emit(s, _log("squire-jump", seat=Seat(s.squire), knight=Seat(s.named)))
+    if s._events is not None:
+        emit(s, _log("squire-jump", seat=Seat(s.squire), knight=Seat(s.named)))
     s.agenda += [(LAND, s.squire, s.pos[s.squire], 0), (TO, s.squire, s.pos[s.named] + 1, 0)]
 
 
@@ -581,24 +605,28 @@ def _deal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     s.pos[seat] = s.track.start_space(card + 1)
     s.stamp[seat] = s.next_stamp
     s.next_stamp += 1
-    emit(s, _log("start", seat=Seat(seat), ally=ally_term(card), count=card + 1))
+    if s._events is not None:
+        emit(s, _log("start", seat=Seat(seat), ally=ally_term(card), count=card + 1))
 
 
 def _aside_up(s: GrailCupState, action: int, a: int, b: int, c: int) -> None:
     card = action - A.ALLY
     s.ally_loc[card] = ASIDE_UP
-    emit(s, _log("aside-up", ally=ally_term(card)))
+    if s._events is not None:
+        emit(s, _log("aside-up", ally=ally_term(card)))
 
 
 def _aside_down(s: GrailCupState, action: int, a: int, b: int, c: int) -> None:
     s.ally_loc[action - A.ALLY] = ASIDE_DOWN
-    emit(s, _log("aside-down"))
+    if s._events is not None:
+        emit(s, _log("aside-down"))
 
 
 def _random_discard(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     # GC-DRAFT-4: with 3 players the first player discards one unseen card at random.
     s.ally_loc[action - A.ALLY] = RANDOM
-    emit(s, _log("random-discard", seat=Seat(seat)))
+    if s._events is not None:
+        emit(s, _log("random-discard", seat=Seat(seat)))
 
 
 def _look_reveal(s: GrailCupState, action: int, seat: int, space: int, c: int) -> None:
@@ -606,10 +634,11 @@ def _look_reveal(s: GrailCupState, action: int, seat: int, space: int, c: int) -
     s.pool[kind] -= 1
     s.pin[space] = kind
     s.known[space] = 1 << seat
-    emit(
-        s, _log("merlin-sees", seat=Seat(seat), clover=clover_term(kind), space=space),
-        1 << seat, _log("merlin-peeks", seat=Seat(seat), space=space),
-    )
+    if s._events is not None:
+        emit(
+            s, _log("merlin-sees", seat=Seat(seat), clover=clover_term(kind), space=space),
+            1 << seat, _log("merlin-peeks", seat=Seat(seat), space=space),
+        )
 
 
 def _clover_draw(s: GrailCupState, action: int, seat: int, space: int, c: int) -> None:
@@ -622,16 +651,19 @@ def _die(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     """GC-VILLAGE-2: seal, thief or spear."""
     face = action - A.DIE_ROLL
     s.die_seen[face] += 1
-    emit(s, _log("village", seat=Seat(seat), face=Term(f"grail-cup.die.{DIE_KEYS[face]}")))
+    if s._events is not None:
+        emit(s, _log("village", seat=Seat(seat), face=Term(f"grail-cup.die.{DIE_KEYS[face]}")))
     if face == SEAL:
         s.seal_roller = seat  # GC-RULING-9: a later roll takes it over
     elif face == THIEF:
         if s.spears[seat] > 0:
             s.spears[seat] -= 1
             s.supply += 1
-            emit(s, _log("spear-lost", seat=Seat(seat)))
+            if s._events is not None:
+                emit(s, _log("spear-lost", seat=Seat(seat)))
         else:
-            emit(s, _log("nothing-to-steal", seat=Seat(seat)))
+            if s._events is not None:
+                emit(s, _log("nothing-to-steal", seat=Seat(seat)))
     else:
         gain_spear(s, seat)
 
@@ -640,44 +672,51 @@ def _die(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
 def _pick(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     card = action - A.KEEP
     s.ally_loc[card] = HAND + seat
-    emit(
-        s, _log("keep-known", seat=Seat(seat), ally=ally_term(card)), 1 << seat,
-        _log("keep", seat=Seat(seat)),
-    )
+    if s._events is not None:
+        emit(
+            s, _log("keep-known", seat=Seat(seat), ally=ally_term(card)), 1 << seat,
+            _log("keep", seat=Seat(seat)),
+        )
 
 
 def _direction(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     # GC-DRAFT-3: left is the next seat up (seat + 1), right the one below.
     s.direction = 1 if action == A.PASS_LEFT else -1
     side = "left" if action == A.PASS_LEFT else "right"
-    emit(s, _log("direction", seat=Seat(seat), direction=Term(f"grail-cup.direction.{side}")))
+    if s._events is not None:
+        emit(s, _log("direction", seat=Seat(seat), direction=Term(f"grail-cup.direction.{side}")))
 
 
 def _curse(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     s.curse = action - A.CURSE
-    emit(s, _log("curse", seat=Seat(seat), ally=ally_term(s.curse)))
+    if s._events is not None:
+        emit(s, _log("curse", seat=Seat(seat), ally=ally_term(s.curse)))
 
 
 def _name(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     s.named = action - A.NAME
-    emit(s, _log("squire-names", seat=Seat(seat), knight=Seat(s.named)))
+    if s._events is not None:
+        emit(s, _log("squire-names", seat=Seat(seat), knight=Seat(s.named)))
 
 
 def _look(s: GrailCupState, action: int, seat: int, left: int, c: int) -> None:
     """GC-ALLY-MERLIN-1: look at a clover token (a chance node if nobody knows it)."""
     space = action - A.LOOK
     s.merlin_spaces.append(space)
-    emit(s, _log("merlin-look", seat=Seat(seat), space=space))
+    if s._events is not None:
+        emit(s, _log("merlin-look", seat=Seat(seat), space=space))
     if left > 1:
         s.agenda.append((LOOK, seat, left - 1, 0))
     else:
         s.agenda.append((MERLIN_DONE, seat, 0, 0))
     if s.pin[space] >= 0:
         s.known[space] |= 1 << seat
-        emit(
-            s, _log("merlin-sees", seat=Seat(seat), clover=clover_term(s.pin[space]), space=space),
-            1 << seat, None,
-        )
+        if s._events is not None:
+            emit(
+                s,
+                _log("merlin-sees", seat=Seat(seat), clover=clover_term(s.pin[space]), space=space),
+                1 << seat, None,
+            )
     else:
         s.agenda.append((LOOK_REVEAL, seat, space, 0))
 
@@ -689,41 +728,47 @@ def _place_token(s: GrailCupState, action: int, seat: int, index: int, c: int) -
         if s.pin[spaces[j]] == kind:
             s.pin[spaces[index]], s.pin[spaces[j]] = s.pin[spaces[j]], s.pin[spaces[index]]
             break
-    emit(
-        s, _log("merlin-place-known", seat=Seat(seat), clover=clover_term(kind),
-                space=spaces[index]),
-        1 << seat, _log("merlin-place", seat=Seat(seat), space=spaces[index]),
-    )
+    if s._events is not None:
+        emit(
+            s, _log("merlin-place-known", seat=Seat(seat), clover=clover_term(kind),
+                    space=spaces[index]),
+            1 << seat, _log("merlin-place", seat=Seat(seat), space=spaces[index]),
+        )
 
 
 def _choose_move(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     steps = action - A.MOVE + 1
     if b == MERLIN_MOVES:
         s.merlin_spaces.clear()  # his looks are over
-    emit(s, _log("chooses-move", seat=Seat(seat), count=steps))
+    if s._events is not None:
+        emit(s, _log("chooses-move", seat=Seat(seat), count=steps))
     forward(s, seat, s.pos[seat] + steps)
 
 
 def _move_dragon(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     s.dragon = action - A.DRAGON
-    emit(s, _log("dragon-moved", seat=Seat(seat), space=s.dragon))
+    if s._events is not None:
+        emit(s, _log("dragon-moved", seat=Seat(seat), space=s.dragon))
 
 
 def _spear(s: GrailCupState, action: int, seat: int, target: int, c: int) -> None:
     if action == A.SPEAR_YES:
         s.spears[seat] -= 1
         s.supply += 1
-        emit(s, _log("spear-used", seat=Seat(seat)))
+        if s._events is not None:
+            emit(s, _log("spear-used", seat=Seat(seat)))
         # GC-RULING-4: the dragon's space counts as a step but is never shared.
         _place(s, seat, min(s.track.finish, target if target != s.dragon else target + 1))
     else:
-        emit(s, _log("spear-kept", seat=Seat(seat)))
+        if s._events is not None:
+            emit(s, _log("spear-kept", seat=Seat(seat)))
         _place(s, seat, s.dragon - 1)
 
 
 def _fake(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     victim = action - A.TARGET
-    emit(s, _log("pushed-back", seat=Seat(seat), knight=Seat(victim)))
+    if s._events is not None:
+        emit(s, _log("pushed-back", seat=Seat(seat), knight=Seat(victim)))
     backward(s, victim, 2)  # no landing: not the victim's own ally (GC-CLOVER-2)
 
 
@@ -731,7 +776,8 @@ def _steal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     victim = action - A.TARGET
     s.spears[victim] -= 1
     s.spears[seat] += 1
-    emit(s, _log("steal", seat=Seat(seat), knight=Seat(victim)))
+    if s._events is not None:
+        emit(s, _log("steal", seat=Seat(seat), knight=Seat(victim)))
 
 
 HANDLERS: dict[int, Callable[[GrailCupState, int, int, int, int], None]] = {
