@@ -83,11 +83,9 @@ from pendragon.games.soc_card.rules.cards import (
     QUEST_SWORDS,
     QUESTS,
     SAXONS,
-    TRAITOR,
     deck_counts,
 )
 from pendragon.games.soc_card.rules.quests import COMBINED_SWORDS, MERLIN_REMOVES
-from pendragon.games.soc_card.rules.state import SocCardState
 
 Obs = dict[str, Any]
 
@@ -788,19 +786,25 @@ class SocCardHeuristicBot:
         >>> SocCardHeuristicBot.search_leaf(state, 0, state) is None  # nothing resolved yet
         True
         """
-        now, start = _card_state(world), _card_state(root)
-        if now.pile or now.white + now.black == start.white + start.black:
+        public = world.observation(None)
+        swords = public["swords"]
+        white, black = int(swords["white"]), int(swords["black"])
+        if public["pile"]["count"]:
             return None
-        hidden = sum(1 for s in range(now.n)
-                     if now.loyalty[s] == TRAITOR and not now.revealed[s])
+        before = root.observation(None)["swords"]
+        if white + black == int(before["white"]) + int(before["black"]):
+            return None
+        traitors = [s for s, entry in enumerate(public["seats"])
+                    if world.observation(s)["you"]["loyalty"] == "traitor"]
+        hidden = sum(1 for s in traitors if public["seats"][s]["loyalty"] is None)
         unmask = cls.search_unmask
         value = 0.0
         for found in range(hidden + 1):
             chance = math.comb(hidden, found) * unmask ** found * (1 - unmask) ** (hidden - found)
             flips = [0.0] * (hidden - found) + [1.0]
-            value += chance * race_value(now.white + found, now.black, flips, cls.white_share)
+            value += chance * race_value(white + found, black, flips, cls.white_share)
         loyal = 2.0 * value - 1.0
-        return -loyal if now.loyalty[seat] == TRAITOR else loyal
+        return -loyal if seat in traitors else loyal
 
     __slots__ = (
         "seed", "follow_table", "track_beliefs", "samples", "_rng", "memory", "_replay",
@@ -1610,12 +1614,6 @@ def _decision_seed(seed: int | None, obs: Obs, seat: int | None) -> str:
     """A seed for one decision's samples: the same for the same position and bot."""
     return (f"{seed}:{seat}:{obs['turn']}:{obs['swords']['white']}:{obs['swords']['black']}:"
             f"{obs['pile']['count']}:{obs['deck']}:{obs['discard']}:{obs['decision']}")
-
-
-def _card_state(state: State) -> SocCardState:
-    if not isinstance(state, SocCardState):
-        raise TypeError(f"a card game state is needed, got {type(state).__name__}")
-    return state
 
 
 def rollout_bot(seed: int | None) -> SocCardHeuristicBot:
