@@ -87,6 +87,25 @@ def test_the_default_budget_searches_only_where_rollouts_fit() -> None:
     assert bot.last_search is not None
 
 
+def test_a_search_stops_at_its_budget_when_rollouts_run_longer_than_measured() -> None:
+    # Issue 18 (decision time): the expected rollout length comes from the last measure; a
+    # search misled by it (here: told one action remains) still spends no more than its
+    # budget, plus at most one sweep's share, instead of all its sweeps.
+    state = soc_position(21, 40)
+    seat = state.current_player()
+    bot = ISMCTSBot(seed=2, budget=3000, prior_margin=None)  # no action dropped early
+    bot._policy = bot._make_policy(state.game.name, 2, root=True)
+    bot._horizon = (state.game, state.version, 1.0)
+    prior = bot._policy.step(state.resample_hidden(seat, CanonicalRandom(state.version)))
+    bot.search(state, seat, prior, bot.iterations)
+    assert bot.last_search is not None
+    sweeps = bot.last_search[0]
+    assert 1 <= sweeps < bot.iterations
+    length = bot._horizon[2]  # the sweeps' mean rollout length, measured by this search
+    legal = len(state.legal_actions())
+    assert (sweeps - 1) * legal * length <= bot.budget  # all but the last were affordable
+
+
 def test_paired_advantage_is_the_mean_and_standard_error_of_differences() -> None:
     mean, error = paired_advantage([1.0, 1.0, 1.0, -1.0], [1.0, -1.0, -1.0, -1.0])
     assert mean == 1.0

@@ -156,7 +156,8 @@ class ISMCTSBot:
     as the ``heuristic`` bot with the same seed.
 
     Budget: ``iterations`` sweeps at most, and no more than ``budget`` simulated actions
-    (the sweeps' expected length is learnt from the rollouts); fewer than
+    (the sweeps' expected length is learnt from the rollouts; a search whose rollouts run
+    longer than expected stops before the sweep that would overspend it); fewer than
     ``min_iterations`` sweeps and the policy plays without a search. ``time_limit`` (in
     seconds) replaces both: sweeps run until it is spent (decisions then depend on the
     machine's speed; leave it unset for reproducible games). ``rollout_depth`` cuts
@@ -318,6 +319,10 @@ class ISMCTSBot:
             rollouts += len(alive)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if deadline is None and lengths + lengths / done > self.budget:
+                # The rollouts run longer than the last measure said: another sweep would
+                # overspend the budget (and the move's time), so the search ends here.
                 break
             if done >= self.min_iterations and self.prior_margin is not None:
                 base = sum(rewards[prior])
