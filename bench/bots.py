@@ -5,10 +5,12 @@
 * ``ismcts``: the default budget, every decision of whole 5-player games without a
   traitor played by ISMCTS bots (the bar's table), timed one by one. Most decisions are
   the policy's alone; near the end of a game each is a search, the slowest ones.
+* ``ismcts-traitor``: the same with the traitor deck (a traitor in 5 games of 8; issue
+  18's table), ISMCTS on every seat, the traitor's included.
 
 Prints a table and writes ``bench/results/bots.json``.
 
-    python -m bench.bots [--games N] [--ismcts-games N] [--no-pin]
+    python -m bench.bots [--games N] [--ismcts-games N] [--ismcts-traitor-games N] [--no-pin]
 """
 
 from __future__ import annotations
@@ -66,26 +68,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__)
     parser.add_argument("--games", type=int, default=20, help="heuristic games to time")
     parser.add_argument("--ismcts-games", type=int, default=2, help="ISMCTS games to time")
+    parser.add_argument("--ismcts-traitor-games", type=int, default=2,
+                        help="ISMCTS games with the traitor deck to time")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--output", type=Path, default=RESULTS_DIR, help="JSON directory")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one core")
     args = parser.parse_args(argv)
     cpu = None if args.no_pin else pin_to_one_core()
-    heuristic = time_games("heuristic", args.games, args.players)
-    ismcts = time_games("ismcts", args.ismcts_games, args.players, no_traitor=True)
-    results: dict[str, Any] = {
-        "machine": machine_info(cpu),
-        "players": args.players,
-        "heuristic": _stats(heuristic),
-        "ismcts": _stats(ismcts),
+    timed = {
+        "heuristic": time_games("heuristic", args.games, args.players),
+        "ismcts": time_games("ismcts", args.ismcts_games, args.players, no_traitor=True),
+        "ismcts-traitor": time_games("ismcts", args.ismcts_traitor_games, args.players),
     }
+    results: dict[str, Any] = {"machine": machine_info(cpu), "players": args.players}
+    results.update({name: _stats(times) for name, times in timed.items() if times})
     table = Table(title=f"Decision time, soc {args.players} players, one core")
     for column in ("bot", "decisions", "mean ms", "median ms", "p99 ms", "max ms"):
         table.add_column(column)
-    for name in ("heuristic", "ismcts"):
-        row = results[name]
-        table.add_row(name, str(row["decisions"]), *(f"{row[k]:.2f}" for k in (
-            "mean_ms", "median_ms", "p99_ms", "max_ms")))
+    for name in timed:
+        if name in results:
+            row = results[name]
+            table.add_row(name, str(row["decisions"]), *(f"{row[k]:.2f}" for k in (
+                "mean_ms", "median_ms", "p99_ms", "max_ms")))
     Console().print(table)
     args.output.mkdir(parents=True, exist_ok=True)
     (args.output / "bots.json").write_text(json.dumps(results, indent=2) + "\n")
