@@ -85,6 +85,34 @@ def test_make_bot() -> None:
         make_bot("randon", seed=5)
 
 
+def test_a_game_may_add_bots_of_its_own() -> None:
+    """A plugin's own bots (``GamePlugin.bots``) are known for that game only: soc seats
+    the stealth traitor, Grail Cup refuses the name and says which names it knows."""
+    from pendragon.games.soc.traitors import StealthTraitor
+
+    assert bot_names("soc") == ["heuristic", "ismcts", "random", "stealth"]
+    assert bot_names("grail-cup") == bot_names() == ["heuristic", "ismcts", "random"]
+    bot = make_bot("stealth", seed=7, game="soc")
+    assert isinstance(bot, StealthTraitor) and bot.seed == 7
+    with pytest.raises(ValueError, match="unknown bot 'stealth'; known bots"):
+        make_bot("stealth", seed=7)
+    with pytest.raises(ValueError,
+                       match="unknown bot 'stealth' for grail-cup; known bots: heuristic, ismcts"):
+        make_bot("stealth", seed=7, game="grail-cup")
+
+
+def test_a_game_bot_may_not_take_a_generic_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin naming its own bot ``heuristic`` would hide the generic one: refused."""
+    import pendragon.bots as registry
+    from pendragon.core.plugins import GamePlugin, PluginError
+
+    plugin = GamePlugin(name="shadow", rules="x:y", locale="x:y",
+                        bots={"heuristic": "pendragon.bots.random_bot:RandomBot"})
+    monkeypatch.setattr(registry, "plugin_for", lambda name: plugin)
+    with pytest.raises(PluginError, match="generic names"):
+        registry.bot_names("shadow")
+
+
 def test_play_game_checks_the_number_of_bots() -> None:
     """One bot per seat, no more, no less."""
     game = ToyGame({"players": 3, "seed": 1})

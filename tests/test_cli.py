@@ -171,8 +171,10 @@ def test_end_of_input_exits_cleanly(
         (["play", "toy", "--seat", "2"], "--seat must be between 0 and 1"),
         (
             ["play", "toy", "--bots", "genius"],
-            "unknown bot 'genius'; known bots: heuristic, ismcts, random",
+            "unknown bot 'genius' for toy; known bots: heuristic, ismcts, random",
         ),
+        (["simulate", "grail-cup", "--bots", "stealth"],
+         "unknown bot 'stealth' for grail-cup; known bots: heuristic, ismcts, random"),
         (["play", "chess"], "unknown game 'chess'; registered games:"),
         (["play", "toy", "--players", "many"], "invalid int value"),
         (["dance"], "invalid choice"),

@@ -153,7 +153,8 @@ def play_one(config: SimulationConfig, index: int) -> GameRecord:
     seed = game_seed(config.seed, index)
     game = registry.load_game(config.game, **{**dict(config.options), "seed": seed})
     names = config.seat_bots(game.num_players())
-    bots = [make_bot(name, bot_seed(game.seed, seat)) for seat, name in enumerate(names)]
+    bots = [make_bot(name, bot_seed(game.seed, seat), config.game)
+            for seat, name in enumerate(names)]
     final = play_game(game, bots)
     public = final.observation(None)
     hook = game_stats(config.game)
@@ -189,7 +190,7 @@ def simulate(
     # Validate names and options once, before any worker starts.
     probe = registry.load_game(config.game, **{**dict(config.options), "seed": 0})
     for name in set(config.seat_bots(probe.num_players())):
-        make_bot(name, 0)
+        make_bot(name, 0, config.game)
     size = max(1, min(50, config.games // (max(1, config.workers) * 8) or 1))
     chunks = list(_chunks(config.games, size))
     records: list[GameRecord] = []

@@ -68,6 +68,25 @@ def test_games_lists_soc_with_its_options_but_never_seed_or_players(server: Live
     assert body["languages"] == ["en", "ru", "cs", "pl"]
 
 
+def test_a_game_offers_its_own_bots_and_no_other_game_seats_them(server: LiveServer) -> None:
+    """soc's stealth traitor (GamePlugin.bots) is listed, seated and played at a soc
+    table; a Grail Cup table refuses the name, saying which bots it knows."""
+    with server.http() as http:
+        body = http.get("/api/games").json()
+        created = server.create(http, [{"kind": "human"}]
+                                + [{"kind": "bot", "bot": "stealth"}] * 2)
+        table = view(http, created["seats"][0]["token"])["table"]
+        refused = http.post("/api/tables", json={
+            "game": "grail-cup", "seats": [{"kind": "bot", "bot": "stealth"}] * 3})
+    listed = {g["name"]: g["bots"] for g in body["games"]}
+    assert listed["soc"] == ["heuristic", "ismcts", "random", "stealth"]
+    assert listed["grail-cup"] == body["bots"] == ["heuristic", "ismcts", "random"]
+    assert [s["bot"] for s in table["seats"]] == [None, "stealth", "stealth"]
+    assert table["bots"] == listed["soc"]
+    assert refused.status_code == 400 and error_of(refused)["code"] == "bad_request"
+    assert "unknown bot 'stealth' for grail-cup" in error_of(refused)["message"]
+
+
 @pytest.mark.parametrize("path", ["/", "/table", "/replay", "/static/js/table.js",
                                   "/games/soc/board.js", "/i18n/pl.json"])
 def test_pages_and_assets_are_served_with_security_headers(server: LiveServer, path: str) -> None:

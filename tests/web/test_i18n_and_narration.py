@@ -99,8 +99,9 @@ def test_games_options_bots_and_errors_have_words() -> None:
         assert f"opt.soc.{spec.name}" in ENGLISH and f"opt.soc.{spec.name}.help" in ENGLISH
         for choice in spec.choices or ():
             assert f"opt.soc.{spec.name}.{'null' if choice is None else choice}" in ENGLISH
-    for bot in bot_names():
-        assert f"bot.{bot}" in ENGLISH
+    for name in pendragon.registered_games():
+        for bot in bot_names(name):
+            assert f"bot.{bot}" in ENGLISH
     sources = "".join(p.read_text() for p in WEB.glob("*.py"))
     codes = set(re.findall(r"TableError\(\s*\"([a-z_]+)\"", sources))
     codes |= {c.value for c in pendragon.ErrorCode}

@@ -65,8 +65,15 @@ def test_a_listed_table_is_found_in_the_lobby_and_a_second_browser_sits_and_play
     host = new_page(browser, errors)
     host.goto(server.base + "/")
     host.wait_for_selector("[data-testid=game] option", state="attached")
+    bots = "os => os.map(o => o.value)"
+    # Each game offers the generic bots and its own: soc's stealth traitor, for soc alone.
+    host.select_option("[data-testid=game]", "grail-cup")
+    assert host.eval_on_selector_all("[data-testid=seat-bot-1] option", bots) == [
+        "heuristic", "ismcts", "random"]
     host.select_option("[data-testid=game]", "soc")
     host.select_option("[data-testid=seat-count]", "3")
+    assert "stealth" in host.eval_on_selector_all("[data-testid=seat-bot-2] option", bots)
+    host.select_option("[data-testid=seat-bot-2]", "stealth")
     host.fill("[data-testid=seat-name-0]", "Ann")
     host.select_option("[data-testid=seat-kind-1]", "human")  # a free seat for a stranger
     host.check("[data-testid=listed]")
@@ -76,6 +83,9 @@ def test_a_listed_table_is_found_in_the_lobby_and_a_second_browser_sits_and_play
     table_id = ann_link.split("#", 1)[1].split(".", 1)[0]
     host.goto(ann_link)  # Ann opens her seat: it is hers, no longer free
     host.wait_for_selector("[data-testid=board] svg")
+    with server.http() as http:
+        seats = http.get("/api/table", headers=auth(ann_link.split("#", 1)[1])).json()
+    assert seats["table"]["seats"][2]["bot"] == "stealth"
 
     guest = new_page(browser, errors)
     guest.goto(server.base + "/")

@@ -1,5 +1,8 @@
 """Bots: programs that choose actions for a seat, and a registry to create them by name.
 
+Three names serve every game; a game may add its own (``GamePlugin.bots``), which are
+known only with ``game=``:
+
 >>> bot = make_bot("random", seed=3)
 >>> bot
 RandomBot(seed=3)
@@ -9,6 +12,12 @@ HeuristicBot(seed=3)
 Traceback (most recent call last):
 ...
 ValueError: unknown bot 'oracle'; known bots: heuristic, ismcts, random
+>>> make_bot("stealth", seed=3, game="soc")
+StealthTraitor(seed=3)
+>>> make_bot("stealth", seed=3, game="grail-cup")
+Traceback (most recent call last):
+...
+ValueError: unknown bot 'stealth' for grail-cup; known bots: heuristic, ismcts, random
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from pendragon.bots.base import Bot
 from pendragon.bots.heuristic import HeuristicBot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
+from pendragon.core.plugins import PluginError, plugin_for
 
 __all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "bot_names", "make_bot"]
 
@@ -31,20 +41,40 @@ _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
 }
 
 
-def bot_names() -> list[str]:
-    """Names accepted by :func:`make_bot`, sorted.
+def _game_bots(game: str | None) -> dict[str, str]:
+    """Game ``game``'s own bots (name -> import path); a name that would hide a generic
+    bot is a :class:`PluginError`."""
+    plugin = None if game is None else plugin_for(game)
+    if plugin is None:
+        return {}
+    clash = sorted(set(plugin.bots) & set(_FACTORIES))
+    if clash:
+        raise PluginError(f"{game}: its bots may not take the generic names {clash}")
+    return dict(plugin.bots)
+
+
+def bot_names(game: str | None = None) -> list[str]:
+    """Names accepted by :func:`make_bot` (with ``game``: that game's own bots too), sorted.
 
     >>> bot_names()
     ['heuristic', 'ismcts', 'random']
+    >>> bot_names("soc")
+    ['heuristic', 'ismcts', 'random', 'stealth']
     """
-    return sorted(_FACTORIES)
+    return sorted({*_FACTORIES, *_game_bots(game)})
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot of kind ``name`` seeded with ``seed``; ``ValueError`` for an unknown name."""
-    try:
-        factory = _FACTORIES[name]
-    except KeyError:
-        known = ", ".join(bot_names())
-        raise ValueError(f"unknown bot {name!r}; known bots: {known}") from None
-    return factory(seed)
+def make_bot(name: str, seed: int | None = None, game: str | None = None) -> Bot:
+    """A new bot of kind ``name`` seeded with ``seed``; ``ValueError`` for an unknown name.
+
+    ``game``: the game it will play, whose own bots (``GamePlugin.bots``) it may name.
+    """
+    factory = _FACTORIES.get(name)
+    if factory is not None:
+        return factory(seed)
+    plugin = None if game is None else plugin_for(game)
+    if plugin is None or name not in _game_bots(game):
+        where = "" if game is None else f" for {game}"
+        raise ValueError(f"unknown bot {name!r}{where}; known bots: {', '.join(bot_names(game))}")
+    own: Callable[[int | None], Bot] = plugin.load_bot(name)
+    return own(seed)

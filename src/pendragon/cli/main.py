@@ -60,7 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=None, help="number of seats")
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
     play.add_argument(
-        "--bots", default="random", help=f"bot on the other seats: {', '.join(bot_names())}"
+        "--bots", default="random",
+        help=f"bot on the other seats: {', '.join(bot_names())}, or the game's own "
+        "(`pendragon games`)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
     play.add_argument(
@@ -85,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="heuristic",
         help=f"one bot for every seat, or one per seat separated by commas: "
-        f"{', '.join(bot_names())}",
+        f"{', '.join(bot_names())}, or the game's own (`pendragon games`)",
     )
     simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     simulate.add_argument("--seed", type=int, default=0, help="base seed of the run (default 0)")
@@ -129,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     panel.add_argument("--traitor-panel", action="store_true",
                        help="play the loyal x traitor matrix (--players is one count, default 5)")
     panel.add_argument("--loyal", default="heuristic",
-                       help=f"loyal policies, any bots: {', '.join(bot_names())} "
+                       help=f"loyal policies, any bots: {', '.join(bot_names('soc'))} "
                             "(comma-separated, default heuristic)")
     panel.add_argument("--traitors", default=None,
                        help="traitor policies of the panel: heuristic, stealth, saboteur, "
@@ -218,6 +220,8 @@ def _plugin_line(name: str) -> str:
     seats = f"{counts[0]}-{counts[-1]}" if counts else "none"
     parts = [f"  package {plugin_source(name)}", f"players {seats}"]
     parts.append("pieces: " + ", ".join(plugin.pieces()))
+    if plugin.bots:
+        parts.append("own bots: " + ", ".join(sorted(plugin.bots)))
     if plugin.environment is not None:
         parts.append(
             f"environments: {plugin.pettingzoo_name}, {plugin.gymnasium_id}, "
@@ -275,7 +279,7 @@ def prepare_play(args: argparse.Namespace) -> tuple[Game, dict[int, Bot]]:
     if not 0 <= args.seat < seats:
         raise UsageError(f"--seat must be between 0 and {seats - 1}, got {args.seat}")
     bots = {
-        seat: make_bot(args.bots, bot_seed(game.seed, seat))
+        seat: make_bot(args.bots, bot_seed(game.seed, seat), args.game)
         for seat in range(seats)
         if seat != args.seat
     }
@@ -304,8 +308,9 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
     options = _game_options(args)
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
     for name in bots:
-        if name not in bot_names():
-            raise UsageError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+        if name not in bot_names(args.game):
+            raise UsageError(f"unknown bot {name!r} for {args.game}; known bots: "
+                             f"{', '.join(bot_names(args.game))}")
     if args.games < 1 or args.workers < 1:
         raise UsageError("--games and --workers must be at least 1")
     config = SimulationConfig(
@@ -391,8 +396,9 @@ def run_balance(args: argparse.Namespace, console: Console) -> int:
         ) from None
     variants = (None if args.variants is None
                 else [v.strip() for v in args.variants.split(",") if v.strip()])
-    if args.bots not in bot_names():
-        raise UsageError(f"unknown bot {args.bots!r}; known bots: {', '.join(bot_names())}")
+    if args.bots not in bot_names(args.game):
+        raise UsageError(f"unknown bot {args.bots!r} for {args.game}; known bots: "
+                         f"{', '.join(bot_names(args.game))}")
     if args.games < 1 or args.workers < 1:
         raise UsageError("--games and --workers must be at least 1")
     rows = len(variants or table_spec.variants) * len(counts or table_spec.players)

@@ -23,7 +23,8 @@ heuristic, a terminal renderer or a board module gets the generic ones.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import entry_points
 from importlib.resources import files
@@ -84,6 +85,10 @@ class GamePlugin:
     #: A :class:`~pendragon.simulate.BalanceTable`: the designer's questions
     #: ``pendragon balance <game>`` answers.
     balance: str | None = None
+    #: The game's own bots, besides the generic ``heuristic``, ``ismcts`` and ``random``:
+    #: name -> factory ``(seed) -> Bot`` by import path (:func:`pendragon.bots.make_bot`
+    #: with ``game=`` finds them; a table or a run of this game may seat them).
+    bots: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def pieces(self) -> list[str]:
         """The pieces this plugin provides besides its rules, by field name."""
@@ -98,6 +103,10 @@ class GamePlugin:
         if reference is None:
             return None
         return _import(reference, f"{self.name}.{piece}")
+
+    def load_bot(self, name: str) -> Any:
+        """Import the factory of the game's own bot ``name`` (``KeyError`` if it has none)."""
+        return _import(self.bots[name], f"{self.name}.bots.{name}")
 
     def resource(self, reference: str) -> Path:
         """The file or folder named ``"package:relative/path"``."""

@@ -31,7 +31,7 @@ without an entry (its observation box is then unbounded).
 
 **Episode.** ``reset(seed=s)`` deals the game ``pendragon.load_game(game, seed=s)``; a
 ``reset()`` without a seed draws the next seed from the environment's ``np_random``. The other
-seats are bots made by ``pendragon.bots.make_bot(name, seed)`` (any registered name, e.g.
+seats are bots made by ``pendragon.bots.make_bot(name, seed, game)`` (any registered name, e.g.
 ``"random"``), seeded from ``np_random`` too; chance uses the state's own stream. ``step``
 applies the learner's action, then lets chance and the bots play until the learner must
 decide again or the game ends.
@@ -110,7 +110,7 @@ class PendragonGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if len(names) != seats:
             raise ValueError(f"{seats} seats need {seats} bot names, got {len(names)}")
         for name in set(names):
-            make_bot(name, seed=0)  # an unknown name fails now, not at the first reset
+            make_bot(name, 0, game)  # an unknown name fails now, not at the first reset
         self._bot_names = names
         self._bots: list[Bot | None] = [None] * seats
         self._illegal_action = illegal_action
@@ -141,7 +141,8 @@ class PendragonGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             int(generator.integers(seats)) if self._fixed_seat is None else self._fixed_seat
         )
         self._bots = [
-            None if s == self.seat else make_bot(self._bot_names[s], int(generator.integers(2**63)))
+            None if s == self.seat
+            else make_bot(self._bot_names[s], int(generator.integers(2**63)), self._game_name)
             for s in range(seats)
         ]
         state = self._game.new_initial_state()

@@ -405,6 +405,8 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
                     "min_players": minimum,
                     "max_players": maximum,
                     "default_players": players.default if players else info.min_players,
+                    # The generic bots and the game's own (GamePlugin.bots).
+                    "bots": bot_names(name),
                     # The lobby offers "newcomers may join mid-game" only where the game
                     # can seat one (its adapter's add_seat_action).
                     "join_mid_game": adapter_for(name).add_seat_action(

@@ -447,7 +447,7 @@ class LiveTable:
             "seats": self.seats_view(),
             "role": "spectator" if viewer is None else "seat",
             "seat": viewer,
-            "bots": bot_names(),
+            "bots": bot_names(self.game_name),
             "away_after": self.manager.settings.away_after,
             "join_mid_game": self.join_mid_game,
             "can_join_new_seat": self.join_mid_game and self.adapter.can_add_seat(self.state),
@@ -769,7 +769,7 @@ class LiveTable:
 
     def _bot_for(self, seat: SeatState) -> Bot:
         if seat.bot_player is None:
-            bot = make_bot(seat.bot or "random", bot_seed(self.seed, seat.seat))
+            bot = make_bot(seat.bot or "random", bot_seed(self.seed, seat.seat), self.game_name)
             budget = self.manager.settings.limits.ismcts_budget
             if budget > 0 and isinstance(bot, ISMCTSBot):
                 # This server's bound on one move's thinking (simulated actions).
@@ -887,7 +887,7 @@ class LiveTable:
         once the owner is away). The seat stays its owner's: only his link takes it back."""
         if requester is None:
             raise TableError("forbidden", "only players at the table may do this", 403)
-        bot = _bot_name(bot_choice)
+        bot = _bot_name(bot_choice, self.game_name)
         async with self.lock:
             if self.finished:
                 raise TableError("game_over", "the game is over")
@@ -930,7 +930,7 @@ class LiveTable:
         """The seat's owner gives it up: a bot plays it for nobody from now on, the host may
         seat someone else there, and the owner's link opens nothing at this table again
         (it is kept as retired, so it can never take another seat)."""
-        bot = _bot_name(bot_choice)
+        bot = _bot_name(bot_choice, self.game_name)
         async with self.lock:
             if self.finished:
                 raise TableError("game_over", "the game is over")
@@ -1326,7 +1326,8 @@ class LiveTable:
             return
         bot = self._timeout_bots.get(seat)
         if bot is None:
-            bot = make_bot(self.manager.settings.timeout_bot, bot_seed(self.seed, seat))
+            bot = make_bot(self.manager.settings.timeout_bot, bot_seed(self.seed, seat),
+                           self.game_name)
             self._timeout_bots[seat] = bot
         try:
             action, _took = await self.manager.run_bot(bot, snapshot, table=self.table_id)
@@ -1695,10 +1696,11 @@ class TableManager:
                 )
             elif kind == BOT:
                 bot = spec.get("bot") or "random"
-                if bot not in bot_names():
+                if bot not in bot_names(game_name):
                     raise TableError(
                         "bad_request",
-                        f"seat {index}: unknown bot {bot!r}; known bots: {', '.join(bot_names())}",
+                        f"seat {index}: unknown bot {bot!r} for {game_name}; known bots: "
+                        f"{', '.join(bot_names(game_name))}",
                         400,
                     )
                 tokens.append(None)
@@ -1908,9 +1910,10 @@ def _record_fields(record: TableRecord) -> dict[str, Any]:
     return {name: getattr(record, name) for name in TableRecord.__dataclass_fields__}
 
 
-def _bot_name(bot: object) -> str:
-    """``bot`` if it names a bot (``bots.bot_names()``), else ``TableError`` (400)."""
-    if not isinstance(bot, str) or bot not in bot_names():
-        raise TableError("bad_request", f"unknown bot; known bots: {', '.join(bot_names())}",
-                         400)
+def _bot_name(bot: object, game: str) -> str:
+    """``bot`` if it names a bot of ``game`` (``bots.bot_names(game)``), else ``TableError``
+    (400)."""
+    if not isinstance(bot, str) or bot not in bot_names(game):
+        raise TableError("bad_request",
+                         f"unknown bot; known bots: {', '.join(bot_names(game))}", 400)
     return bot

@@ -21,4 +21,7 @@ PLUGIN = GamePlugin(
     fixtures="pendragon.games.soc.rules.fixtures:load_state",
     stats="pendragon.games.soc.stats:soc_stats",
     balance="pendragon.games.soc.stats:BALANCE",
+    # Loyal, it plays the heuristic; dealt the traitor card, it plays as a loyal knight until
+    # its decisive moment (docs/bots.md, "Traitor panel"): the traitor a person cannot read.
+    bots={"stealth": "pendragon.games.soc.traitors:StealthTraitor"},
 )

@@ -258,8 +258,9 @@ def check_names(loyal: Sequence[str], traitors: Sequence[str]) -> None:
     if not traitors:
         raise ValueError("at least one traitor policy of the panel is needed")
     for name in loyal:
-        if name not in bot_names():
-            raise ValueError(f"unknown loyal bot {name!r}; known bots: {', '.join(bot_names())}")
+        if name not in bot_names("soc"):
+            raise ValueError(f"unknown loyal bot {name!r}; known bots: "
+                             f"{', '.join(bot_names('soc'))}")
     for name in traitors:
         if name not in TRAITOR_PANEL:
             raise ValueError(
@@ -276,7 +277,8 @@ def panel_bots(loyal: str, traitor: str, seed: int, players: int) -> list[Bot]:
     seeded ``runner.bot_seed(seed, seat)`` as ``pendragon simulate`` seeds its bots."""
     check_names([loyal], [traitor])
     return [
-        RoleBot(make_bot(loyal, bot_seed(seed, s)), TRAITOR_PANEL[traitor](bot_seed(seed, s)))
+        RoleBot(make_bot(loyal, bot_seed(seed, s), "soc"),
+                TRAITOR_PANEL[traitor](bot_seed(seed, s)))
         for s in range(players)
     ]
 

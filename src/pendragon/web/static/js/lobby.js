@@ -13,10 +13,18 @@ function gameInfo() {
   return catalog.games.find((g) => g.name === model.game);
 }
 
+// The bots this game may seat: the generic ones and its own.
+function gameBots() {
+  return gameInfo().bots || catalog.bots;
+}
+
 function resetSeats(count) {
   const seats = [];
+  const bots = gameBots();
   for (let i = 0; i < count; i++) {
-    seats.push(model.seats[i] || { kind: i === 0 ? "human" : "bot", name: "", bot: catalog.bots[0] });
+    const seat = model.seats[i] || { kind: i === 0 ? "human" : "bot", name: "", bot: bots[0] };
+    if (!bots.includes(seat.bot)) seat.bot = bots[0]; // another game's own bot
+    seats.push(seat);
   }
   model.seats = seats;
 }
@@ -86,7 +94,7 @@ function seatRow(seat, index) {
   const bot = el(
     "select",
     { "data-testid": `seat-bot-${index}`, "aria-label": t("lobby.which_bot") },
-    catalog.bots.map((b) => el("option", { value: b, selected: b === seat.bot }, t(`bot.${b}`, {}, b))),
+    gameBots().map((b) => el("option", { value: b, selected: b === seat.bot }, t(`bot.${b}`, {}, b))),
   );
   bot.addEventListener("change", () => (seat.bot = bot.value));
   return el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, t("lobby.seat_n", { n: index + 1 })),
