@@ -113,6 +113,21 @@ def test_a_game_bot_may_not_take_a_generic_name(monkeypatch: pytest.MonkeyPatch)
         registry.bot_names("shadow")
 
 
+
+def test_a_table_offers_the_games_table_bot_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """soc's tables seat the stealth traitor by default (GamePlugin.table_bot); a table bot
+    that is none of the game's bots is a plugin error, not a silent fallback."""
+    import pendragon.bots as registry
+    from pendragon.core.plugins import GamePlugin, PluginError
+
+    assert registry.table_bots("soc") == ["stealth", "heuristic", "ismcts", "random"]
+    assert registry.table_bots("soc-card")[0] == "heuristic"
+    plugin = GamePlugin(name="shadow", rules="x:y", locale="x:y", table_bot="ghost")
+    monkeypatch.setattr(registry, "plugin_for", lambda name: plugin)
+    with pytest.raises(PluginError, match="table bot 'ghost'"):
+        registry.table_bots("shadow")
+
+
 def test_play_game_checks_the_number_of_bots() -> None:
     """One bot per seat, no more, no less."""
     game = ToyGame({"players": 3, "seed": 1})

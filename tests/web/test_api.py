@@ -69,8 +69,8 @@ def test_games_lists_soc_with_its_options_but_never_seed_or_players(server: Live
 
 
 def test_a_game_offers_its_own_bots_and_no_other_game_seats_them(server: LiveServer) -> None:
-    """soc's stealth traitor (GamePlugin.bots) is listed, seated and played at a soc
-    table; a Grail Cup table refuses the name, saying which bots it knows."""
+    """soc's stealth traitor (GamePlugin.bots) is listed first (GamePlugin.table_bot) and
+    seated at a soc table; a Grail Cup table refuses the name, saying which bots it knows."""
     with server.http() as http:
         body = http.get("/api/games").json()
         created = server.create(http, [{"kind": "human"}]
@@ -79,7 +79,8 @@ def test_a_game_offers_its_own_bots_and_no_other_game_seats_them(server: LiveSer
         refused = http.post("/api/tables", json={
             "game": "grail-cup", "seats": [{"kind": "bot", "bot": "stealth"}] * 3})
     listed = {g["name"]: g["bots"] for g in body["games"]}
-    assert listed["soc"] == ["heuristic", "ismcts", "random", "stealth"]
+    # soc's table bot comes first: a bot seat's default, the bot a seat is handed to.
+    assert listed["soc"] == ["stealth", "heuristic", "ismcts", "random"]
     assert listed["grail-cup"] == body["bots"] == ["heuristic", "ismcts", "random"]
     assert [s["bot"] for s in table["seats"]] == [None, "stealth", "stealth"]
     assert table["bots"] == listed["soc"]

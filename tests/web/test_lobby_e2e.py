@@ -72,7 +72,9 @@ def test_a_listed_table_is_found_in_the_lobby_and_a_second_browser_sits_and_play
         "heuristic", "ismcts", "random"]
     host.select_option("[data-testid=game]", "soc")
     host.select_option("[data-testid=seat-count]", "3")
-    assert "stealth" in host.eval_on_selector_all("[data-testid=seat-bot-2] option", bots)
+    assert host.eval_on_selector_all("[data-testid=seat-bot-2] option", bots) == [
+        "stealth", "heuristic", "ismcts", "random"]
+    assert host.input_value("[data-testid=seat-bot-1]") == "stealth"  # soc's table bot
     host.select_option("[data-testid=seat-bot-2]", "stealth")
     host.fill("[data-testid=seat-name-0]", "Ann")
     host.select_option("[data-testid=seat-kind-1]", "human")  # a free seat for a stranger

@@ -155,8 +155,10 @@ def test_item_2_a_seat_handed_to_a_bot_stays_its_owners_and_nobody_holds_two(
     bob = people()
     bob_page = bob.open(base, created["seats"][1]["link"])
     bob_page.click("[data-testid=give-bot-1]")
-    # The page lets the first bot of the server's list play.
-    first_bot = httpx.get(base + "/api/games", trust_env=False).json()["bots"][0]
+    # The page lets the first bot of the game's list play (soc's table bot: stealth).
+    games = httpx.get(base + "/api/games", trust_env=False).json()["games"]
+    first_bot = next(g for g in games if g["name"] == "soc")["bots"][0]
+    assert first_bot == "stealth"
     bot_name = ENGLISH.text(f"bot.{first_bot}")
     kept = ENGLISH.text("table.status_kept", bot=bot_name)
     bob_page.wait_for_function(

@@ -30,7 +30,7 @@ from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core.plugins import PluginError, plugin_for
 
-__all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "bot_names", "make_bot", "table_bots"]
 
 # Every name works for every game: ``heuristic`` falls back to a generic one-ply policy
 # and ``ismcts`` is built on the core API alone.
@@ -62,6 +62,23 @@ def bot_names(game: str | None = None) -> list[str]:
     ['heuristic', 'ismcts', 'random', 'stealth']
     """
     return sorted({*_FACTORIES, *_game_bots(game)})
+
+
+def table_bots(game: str) -> list[str]:
+    """:func:`bot_names` of ``game`` with its table bot (``GamePlugin.table_bot``) first: the
+    order a table offers them in, the first being its choice for a bot seat.
+
+    >>> table_bots("soc")
+    ['stealth', 'heuristic', 'ismcts', 'random']
+    >>> table_bots("grail-cup")
+    ['heuristic', 'ismcts', 'random']
+    """
+    names = bot_names(game)
+    plugin = plugin_for(game)
+    first = "heuristic" if plugin is None else plugin.table_bot
+    if first not in names:
+        raise PluginError(f"{game}: its table bot {first!r} is none of its bots {names}")
+    return [first, *(name for name in names if name != first)]
 
 
 def make_bot(name: str, seed: int | None = None, game: str | None = None) -> Bot:

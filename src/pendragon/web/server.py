@@ -62,7 +62,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import pendragon
-from pendragon.bots import bot_names
+from pendragon.bots import bot_names, table_bots
 from pendragon.core.plugins import plugin_for
 from pendragon.i18n import LANGUAGES, catalog
 from pendragon.web.adapters import adapter_for
@@ -405,8 +405,9 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
                     "min_players": minimum,
                     "max_players": maximum,
                     "default_players": players.default if players else info.min_players,
-                    # The generic bots and the game's own (GamePlugin.bots).
-                    "bots": bot_names(name),
+                    # The generic bots and the game's own (GamePlugin.bots), the one a
+                    # bot seat takes by default first (GamePlugin.table_bot).
+                    "bots": table_bots(name),
                     # The lobby offers "newcomers may join mid-game" only where the game
                     # can seat one (its adapter's add_seat_action).
                     "join_mid_game": adapter_for(name).add_seat_action(

@@ -39,7 +39,7 @@ from typing import Any
 import orjson
 
 import pendragon
-from pendragon.bots import bot_names, make_bot
+from pendragon.bots import bot_names, make_bot, table_bots
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
@@ -447,7 +447,7 @@ class LiveTable:
             "seats": self.seats_view(),
             "role": "spectator" if viewer is None else "seat",
             "seat": viewer,
-            "bots": bot_names(self.game_name),
+            "bots": table_bots(self.game_name),
             "away_after": self.manager.settings.away_after,
             "join_mid_game": self.join_mid_game,
             "can_join_new_seat": self.join_mid_game and self.adapter.can_add_seat(self.state),

@@ -24,4 +24,7 @@ PLUGIN = GamePlugin(
     # Loyal, it plays the heuristic; dealt the traitor card, it plays as a loyal knight until
     # its decisive moment (docs/bots.md, "Traitor panel"): the traitor a person cannot read.
     bots={"stealth": "pendragon.games.soc.traitors:StealthTraitor"},
+    # At a table of people a bot dealt the traitor card hides (the heuristic's open traitor
+    # is the strongest against bots, and read at once by a person).
+    table_bot="stealth",
 )

@@ -35,6 +35,7 @@ function chooseGame(name) {
   model.options = {};
   model.joinMidGame = false; // the host's choice, off by default (issue 17, item 3)
   for (const spec of info.options) model.options[spec.name] = spec.default;
+  for (const seat of model.seats) seat.bot = gameBots()[0]; // the new game's table bot
   resetSeats(info.default_players);
 }
 
