@@ -278,10 +278,12 @@ def test_toy_terminal_only_looks_at_the_human_seat(
     capsys: pytest.CaptureFixture[str],
     seat: int,
 ) -> None:
-    """Every view the terminal asks for is the human seat's own."""
+    """Every view the terminal asks for is the human seat's own (random bots, which look at
+    nothing, so that every view recorded is the terminal's)."""
     calls = _spy_views(monkeypatch, toy_registered.state_class)
     code, _, _ = _play(
-        monkeypatch, capsys, ["play", "toy", "--players", "3", "--seat", str(seat)], "1\n" * 20
+        monkeypatch, capsys,
+        ["play", "toy", "--players", "3", "--seat", str(seat), "--bots", "random"], "1\n" * 20
     )
     assert code == 0
     _assert_only_seat(calls, seat)
@@ -291,13 +293,14 @@ def test_toy_terminal_only_looks_at_the_human_seat(
 def test_soc_terminal_only_looks_at_seat_0(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
 ) -> None:
-    """Playing soc as seat 0 never asks for seat 1's (or anyone else's) view or narration."""
+    """Playing soc as seat 0 never asks for seat 1's (or anyone else's) view or narration
+    (random bots, which look at nothing, so every view recorded is the terminal's)."""
     game = pendragon.load_game("soc", players=5, seed=4)
     calls = _spy_views(monkeypatch, type(game.new_initial_state()))
     code, out, err = _play(
         monkeypatch,
         capsys,
-        ["play", "soc", "--players", "5", "--seed", "4", "--lang", lang],
+        ["play", "soc", "--players", "5", "--seed", "4", "--lang", lang, "--bots", "random"],
         "1\n" * game.max_game_length(),
     )
     assert code == 0, err

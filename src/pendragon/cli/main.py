@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import pendragon
-from pendragon.bots import Bot, bot_names, make_bot
+from pendragon.bots import Bot, bot_names, make_bot, table_bots
 from pendragon.cli.terminal import play_in_terminal
 from pendragon.core.api import Game
 from pendragon.core.errors import PendragonError
@@ -60,9 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=None, help="number of seats")
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
     play.add_argument(
-        "--bots", default="random",
+        "--bots", default=None,
         help=f"bot on the other seats: {', '.join(bot_names())}, or the game's own "
-        "(`pendragon games`)",
+        "(`pendragon games`); default: the game's table bot, as at the online table "
+        "(soc: stealth, the others: heuristic)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
     play.add_argument(
@@ -278,8 +279,9 @@ def prepare_play(args: argparse.Namespace) -> tuple[Game, dict[int, Bot]]:
     seats = game.num_players()
     if not 0 <= args.seat < seats:
         raise UsageError(f"--seat must be between 0 and {seats - 1}, got {args.seat}")
+    name = args.bots if args.bots is not None else table_bots(args.game)[0]
     bots = {
-        seat: make_bot(args.bots, bot_seed(game.seed, seat), args.game)
+        seat: make_bot(name, bot_seed(game.seed, seat), args.game)
         for seat in range(seats)
         if seat != args.seat
     }
