@@ -287,6 +287,10 @@ def test_a_timed_out_turn_is_played_by_a_bot_and_the_log_says_so(
             assert time.monotonic() < deadline, "the timer never played Ann's turn"
             time.sleep(0.05)
         line = notes[0]
+        # The game's table bot played it: in soc the stealth traitor, which, had Ann held
+        # the traitor card, would not have shown it (GamePlugin.table_bot).
+        table = running.app.state.manager.tables[created["table"]]
+        assert type(table._timeout_bots[0]).__name__ == "StealthTraitor"
     assert line["i"] == first and line["s"] == 0
     assert line["events"][0]["p"] == {"seat": {"seat": 0}}
     assert len(line["events"]) > 1, "the move itself is narrated after the note"

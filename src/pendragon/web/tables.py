@@ -153,8 +153,10 @@ class Settings:
     seed_source: Callable[[], int] = field(default=lambda: secrets.randbits(63))
     #: Turn timers a host may choose, in seconds per decision (0, no timer, always may).
     turn_timers: tuple[int, ...] = (30, 60, 120, 300)
-    #: The bot that plays a person's decision when his time runs out.
-    timeout_bot: str = "heuristic"
+    #: The bot that plays a person's decision when his time runs out (``None``: the game's
+    #: table bot, ``GamePlugin.table_bot``, so that in soc a traitor who runs out of time
+    #: does not show himself).
+    timeout_bot: str | None = None
     #: Rate limits, caps on bot tables and bot thinking, idle unloading.
     limits: Limits = field(default_factory=Limits)
 
@@ -1326,8 +1328,8 @@ class LiveTable:
             return
         bot = self._timeout_bots.get(seat)
         if bot is None:
-            bot = make_bot(self.manager.settings.timeout_bot, bot_seed(self.seed, seat),
-                           self.game_name)
+            name = self.manager.settings.timeout_bot or table_bots(self.game_name)[0]
+            bot = make_bot(name, bot_seed(self.seed, seat), self.game_name)
             self._timeout_bots[seat] = bot
         try:
             action, _took = await self.manager.run_bot(bot, snapshot, table=self.table_id)
