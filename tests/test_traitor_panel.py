@@ -256,7 +256,7 @@ def test_matrix_rejects_bad_names_before_playing() -> None:
     with pytest.raises(ValueError, match="unknown traitor policy 'cunning'; the panel: "
                                          "heuristic, stealth, saboteur, random"):
         traitor_panel(games=1, traitors=["cunning"])
-    with pytest.raises(ValueError, match="unknown loyal bot 'oracle'"):
+    with pytest.raises(ValueError, match="unknown bot 'oracle' for soc"):
         traitor_panel(games=1, loyal=["oracle"])
     with pytest.raises(ValueError, match="named twice"):
         traitor_panel(games=1, traitors=["random", "random"])

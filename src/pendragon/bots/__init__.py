@@ -22,15 +22,16 @@ ValueError: unknown bot 'stealth' for grail-cup; known bots: heuristic, ismcts, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pendragon.bots.base import Bot
 from pendragon.bots.heuristic import HeuristicBot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
-from pendragon.core.plugins import PluginError, plugin_for
+from pendragon.core.plugins import GamePlugin, PluginError, plugin_for
 
-__all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "bot_names", "make_bot", "table_bots"]
+__all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "bot_names", "check_bot", "make_bot",
+           "table_bots"]
 
 # Every name works for every game: ``heuristic`` falls back to a generic one-ply policy
 # and ``ismcts`` is built on the core API alone.
@@ -41,16 +42,16 @@ _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
 }
 
 
-def _game_bots(game: str | None) -> dict[str, str]:
-    """Game ``game``'s own bots (name -> import path); a name that would hide a generic
-    bot is a :class:`PluginError`."""
+def _own_bots(game: str | None) -> tuple[GamePlugin | None, Mapping[str, str]]:
+    """Game ``game``'s plugin and its own bots (name -> import path); a name that would hide
+    a generic bot is a :class:`PluginError`."""
     plugin = None if game is None else plugin_for(game)
     if plugin is None:
-        return {}
+        return None, {}
     clash = sorted(set(plugin.bots) & set(_FACTORIES))
     if clash:
         raise PluginError(f"{game}: its bots may not take the generic names {clash}")
-    return dict(plugin.bots)
+    return plugin, plugin.bots
 
 
 def bot_names(game: str | None = None) -> list[str]:
@@ -61,7 +62,29 @@ def bot_names(game: str | None = None) -> list[str]:
     >>> bot_names("soc")
     ['heuristic', 'ismcts', 'random', 'stealth']
     """
-    return sorted({*_FACTORIES, *_game_bots(game)})
+    return sorted({*_FACTORIES, *_own_bots(game)[1]})
+
+
+def check_bot(name: object, game: str | None = None) -> str:
+    """``name`` if it names a bot of ``game`` (:func:`bot_names`), else ``ValueError`` with
+    the names it knows: the one check of a bot's name for the command line, the online
+    table and the simulator.
+
+    >>> check_bot("stealth", "soc")
+    'stealth'
+    >>> check_bot("stealth")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'stealth'; known bots: heuristic, ismcts, random
+    """
+    if not isinstance(name, str) or name not in bot_names(game):
+        raise _unknown(name, game)
+    return name
+
+
+def _unknown(name: object, game: str | None) -> ValueError:
+    where = "" if game is None else f" for {game}"
+    return ValueError(f"unknown bot {name!r}{where}; known bots: {', '.join(bot_names(game))}")
 
 
 def table_bots(game: str) -> list[str]:
@@ -89,9 +112,8 @@ def make_bot(name: str, seed: int | None = None, game: str | None = None) -> Bot
     factory = _FACTORIES.get(name)
     if factory is not None:
         return factory(seed)
-    plugin = None if game is None else plugin_for(game)
-    if plugin is None or name not in _game_bots(game):
-        where = "" if game is None else f" for {game}"
-        raise ValueError(f"unknown bot {name!r}{where}; known bots: {', '.join(bot_names(game))}")
-    own: Callable[[int | None], Bot] = plugin.load_bot(name)
-    return own(seed)
+    plugin, own = _own_bots(game)
+    if plugin is None or name not in own:
+        raise _unknown(name, game)
+    made: Bot = plugin.load_bot(name)(seed)
+    return made

@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import pendragon
-from pendragon.bots import Bot, bot_names, make_bot, table_bots
+from pendragon.bots import Bot, bot_names, check_bot, make_bot, table_bots
 from pendragon.cli.terminal import play_in_terminal
 from pendragon.core.api import Game
 from pendragon.core.errors import PendragonError
@@ -310,9 +310,7 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
     options = _game_options(args)
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
     for name in bots:
-        if name not in bot_names(args.game):
-            raise UsageError(f"unknown bot {name!r} for {args.game}; known bots: "
-                             f"{', '.join(bot_names(args.game))}")
+        check_bot(name, args.game)
     if args.games < 1 or args.workers < 1:
         raise UsageError("--games and --workers must be at least 1")
     config = SimulationConfig(
@@ -398,9 +396,7 @@ def run_balance(args: argparse.Namespace, console: Console) -> int:
         ) from None
     variants = (None if args.variants is None
                 else [v.strip() for v in args.variants.split(",") if v.strip()])
-    if args.bots not in bot_names(args.game):
-        raise UsageError(f"unknown bot {args.bots!r} for {args.game}; known bots: "
-                         f"{', '.join(bot_names(args.game))}")
+    check_bot(args.bots, args.game)
     if args.games < 1 or args.workers < 1:
         raise UsageError("--games and --workers must be at least 1")
     rows = len(variants or table_spec.variants) * len(counts or table_spec.players)

@@ -39,7 +39,7 @@ from typing import Any
 import orjson
 
 import pendragon
-from pendragon.bots import bot_names, make_bot, table_bots
+from pendragon.bots import check_bot, make_bot, table_bots
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
@@ -1697,14 +1697,10 @@ class TableManager:
                     SeatRecord(index, name, HUMAN, None, hash_secret(parse_token(token)[1]))
                 )
             elif kind == BOT:
-                bot = spec.get("bot") or "random"
-                if bot not in bot_names(game_name):
-                    raise TableError(
-                        "bad_request",
-                        f"seat {index}: unknown bot {bot!r} for {game_name}; known bots: "
-                        f"{', '.join(bot_names(game_name))}",
-                        400,
-                    )
+                try:
+                    bot = check_bot(spec.get("bot") or "random", game_name)
+                except ValueError as error:
+                    raise TableError("bad_request", f"seat {index}: {error}", 400) from None
                 tokens.append(None)
                 seat_records.append(SeatRecord(index, name, BOT, str(bot), None))
             else:
@@ -1913,9 +1909,8 @@ def _record_fields(record: TableRecord) -> dict[str, Any]:
 
 
 def _bot_name(bot: object, game: str) -> str:
-    """``bot`` if it names a bot of ``game`` (``bots.bot_names(game)``), else ``TableError``
-    (400)."""
-    if not isinstance(bot, str) or bot not in bot_names(game):
-        raise TableError("bad_request",
-                         f"unknown bot; known bots: {', '.join(bot_names(game))}", 400)
-    return bot
+    """``bot`` if it names a bot of ``game`` (``bots.check_bot``), else ``TableError`` (400)."""
+    try:
+        return check_bot(bot, game)
+    except ValueError as error:
+        raise TableError("bad_request", str(error), 400) from None

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pendragon
-from pendragon.bots import bot_names, make_bot
+from pendragon.bots import check_bot, make_bot
 from pendragon.bots.base import Bot, to_act
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core.api import CHANCE, Game, State
@@ -258,9 +258,7 @@ def check_names(loyal: Sequence[str], traitors: Sequence[str]) -> None:
     if not traitors:
         raise ValueError("at least one traitor policy of the panel is needed")
     for name in loyal:
-        if name not in bot_names("soc"):
-            raise ValueError(f"unknown loyal bot {name!r}; known bots: "
-                             f"{', '.join(bot_names('soc'))}")
+        check_bot(name, "soc")
     for name in traitors:
         if name not in TRAITOR_PANEL:
             raise ValueError(

@@ -13,18 +13,15 @@ function gameInfo() {
   return catalog.games.find((g) => g.name === model.game);
 }
 
-// The bots this game may seat: the generic ones and its own.
+// The bots this game may seat, its table bot first: the generic ones and its own.
 function gameBots() {
-  return gameInfo().bots || catalog.bots;
+  return gameInfo().bots;
 }
 
 function resetSeats(count) {
   const seats = [];
-  const bots = gameBots();
   for (let i = 0; i < count; i++) {
-    const seat = model.seats[i] || { kind: i === 0 ? "human" : "bot", name: "", bot: bots[0] };
-    if (!bots.includes(seat.bot)) seat.bot = bots[0]; // another game's own bot
-    seats.push(seat);
+    seats.push(model.seats[i] || { kind: i === 0 ? "human" : "bot", name: "", bot: gameBots()[0] });
   }
   model.seats = seats;
 }
