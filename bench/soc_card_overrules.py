@@ -8,7 +8,7 @@ out ``--oracle`` times with the full heuristic on every seat, on common random n
 (the same bot seeds and chance stream for both actions). For diagnosis only.
 
     python -m bench.soc_card_overrules [--games 20] [--seed 5] [--iterations 8]
-        [--budget 2000] [--oracle 40] [--json PATH]
+        [--budget 2000] [--margin 0.1] [--oracle 40] [--json PATH]
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pendragon
 from bench.soc_card_bars import LoyalSearch, play
 from pendragon import CHANCE, State
 from pendragon.bots.base import Bot
-from pendragon.bots.ismcts import ISMCTSBot, paired_advantage
+from pendragon.bots.ismcts import DEFAULT_PRIOR_MARGIN, ISMCTSBot, paired_advantage
 from pendragon.core import rng
 from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
 from pendragon.runner import bot_seed
@@ -102,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=8)
     parser.add_argument("--budget", type=int, default=2000)
+    parser.add_argument("--margin", type=float, default=DEFAULT_PRIOR_MARGIN,
+                        help="the search's prior_margin (the overrule test's margin)")
     parser.add_argument("--oracle", type=int, default=40)
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
@@ -111,7 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         game = pendragon.load_game(GAME, players=5, seed=game_seed(args.seed, index))
 
         def factory(seed: int) -> Bot:
-            return Logged(seed, log, iterations=args.iterations, budget=args.budget)
+            return Logged(seed, log, iterations=args.iterations, budget=args.budget,
+                          prior_margin=args.margin)
 
         bots = [LoyalSearch(bot_seed(game.seed, s), factory) for s in range(5)]
         mark = len(log)
