@@ -412,6 +412,8 @@ def test_search_rollouts_stop_once_the_root_choice_has_played_out() -> None:
         after.apply_text("quest:excalibur")
         after.play_random_chance()
         assert after.observation(None)["swords"]["white"] == 2  # SCG-QUEST-5, Excalibur
+        traitors = [1] if name == "traitor" else []
+        assert SocCardHeuristicBot.leaf_position(after, root) == (2, 0, traitors, len(traitors))
         value = leaf(after, 0, root)
         assert value is not None and -1.0 < value < 1.0
         values[name] = value

@@ -768,12 +768,38 @@ class SocCardHeuristicBot:
     #: the end (SCG-END-2): the heuristic unmasks 92% of traitors (docs/bots.md).
     search_unmask = 0.85
 
+    @staticmethod
+    def leaf_position(world: State, root: State) -> tuple[int, int, list[int], int] | None:
+        """Where a search's rollout from ``root`` may stop: once a quest has been resolved
+        after ``root`` (a sword laid since, and the threat pile empty), the white and black
+        swords, the world's traitors and how many of them are still hidden; ``None`` to
+        play on. Read from the (determinised) world, never by a bot at the table.
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("soc-card", players=1, seed=2).new_initial_state()
+        >>> state.play_random_chance()
+        >>> SocCardHeuristicBot.leaf_position(state, state) is None  # nothing resolved yet
+        True
+        """
+        public = world.observation(None)
+        if public["pile"]["count"]:
+            return None
+        swords = public["swords"]
+        white, black = int(swords["white"]), int(swords["black"])
+        before = root.observation(None)["swords"]
+        if white + black == int(before["white"]) + int(before["black"]):
+            return None
+        traitors = [s for s, entry in enumerate(public["seats"])
+                    if world.observation(s)["you"]["loyalty"] == "traitor"]
+        hidden = sum(1 for s in traitors if public["seats"][s]["loyalty"] is None)
+        return white, black, traitors, hidden
+
     @classmethod
     def search_leaf(cls, world: State, seat: int, root: State) -> float | None:
-        """Where ISMCTS stops a rollout (``ISMCTSBot.leaf_for``): once a quest has been
-        resolved after the root (a sword laid since ``root`` and the threat pile empty), the
-        race model's value of the swords for ``seat``, the world's hidden traitors counted
-        as above (``search_unmask``); ``None`` to play on.
+        """Where ISMCTS stops a rollout (``ISMCTSBot.leaf_for``): at :meth:`leaf_position`,
+        the race model's value of the swords for ``seat``, each traitor still hidden
+        unmasked later with probability ``search_unmask`` (a white sword) or turning a
+        sword at the end; ``None`` to play on.
 
         A rollout to the end of a card game is mostly the luck of the rumors still to come,
         so the search compared the root's actions through that noise; stopping once the
@@ -786,17 +812,10 @@ class SocCardHeuristicBot:
         >>> SocCardHeuristicBot.search_leaf(state, 0, state) is None  # nothing resolved yet
         True
         """
-        public = world.observation(None)
-        swords = public["swords"]
-        white, black = int(swords["white"]), int(swords["black"])
-        if public["pile"]["count"]:
+        position = cls.leaf_position(world, root)
+        if position is None:
             return None
-        before = root.observation(None)["swords"]
-        if white + black == int(before["white"]) + int(before["black"]):
-            return None
-        traitors = [s for s, entry in enumerate(public["seats"])
-                    if world.observation(s)["you"]["loyalty"] == "traitor"]
-        hidden = sum(1 for s in traitors if public["seats"][s]["loyalty"] is None)
+        white, black, traitors, hidden = position
         unmask = cls.search_unmask
         value = 0.0
         for found in range(hidden + 1):

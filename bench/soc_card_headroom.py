@@ -1,0 +1,393 @@
+"""How much room The Card Game leaves a stronger loyal side at 5 players (issue 14).
+
+Figures for docs/bots.md; nothing asserts them. Three measurements, each on paired seeds
+(game ``i`` has the seed ``seed * 1_000_003 + i``, its bots ``runner.bot_seed``), the
+harness reading the true state where it says so (never a bot at the table):
+
+* ``oracle``: the heuristic team against the same team whose loyal seats *know* who the
+  traitors are (their belief settled by the harness at every decision, Vivien's swaps
+  included), the traitor the same heuristic. What reading the table could ever be worth:
+  an upper bound on the gain of any loyal policy from a better belief, ISMCTS's included.
+* ``calibrate``: the search's leaf (``SocCardHeuristicBot.search_leaf``, the race model)
+  against what happens. Heuristic games are played, and at every position where the
+  search would cut a rollout (``leaf_position``) the leaf's value is set against the
+  game's outcome, by class (traitors still hidden, traitors unmasked) and by swords.
+  ``--table PATH`` also writes an *empirical leaf*: per class, a logistic fit of the
+  outcome on the swords (white, black, their product and squares), each cell then moved
+  toward its own games' win rate (as if the fit were worth 30 games), and made monotone
+  (never worse with a white sword more, never better with a black one more).
+* ``opening``: heuristic games with a traitor, by how many of the first four swords (the
+  ones laid before accusations open, SCG-ACCUSE-1) were black swords of the traitor's own
+  quests, and the loyal side's win rate in each group.
+* ``table``: ISMCTS on the loyal seats (the bench's ``LoyalSearch``, iterations 16,
+  budget 2000) whose rollouts end at the empirical leaf of ``--table`` instead of the race
+  model, against the heuristic team on the same seeds (``--start`` lets two processes
+  share a run; the counts of the halves add up).
+
+    python -m bench.soc_card_headroom oracle [--games 2000] [--seed 1]
+    python -m bench.soc_card_headroom calibrate [--games 6000] [--seed 77] [--table PATH]
+    python -m bench.soc_card_headroom opening [--games 2000] [--seed 1]
+    python -m bench.soc_card_headroom table --table PATH [--games 400] [--start 0]
+        [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import pendragon
+from bench.soc_card_bars import LoyalSearch, Played, paired, play
+from pendragon import CHANCE, Game, State
+from pendragon.bots.base import Bot
+from pendragon.bots.ismcts import ISMCTSBot, Leaf
+from pendragon.games.soc_card.heuristic import (
+    Obs,
+    SocCardHeuristicBot,
+    TraitorBelief,
+)
+from pendragon.runner import bot_seed
+from pendragon.simulate import game_seed
+
+GAME = "soc-card"
+PLAYERS = 5
+#: The empirical leaf's cells: swords of each colour up to this (more is counted as this).
+CAP = 9
+#: How many games' weight the logistic fit has against a cell's own win rate.
+PRIOR_GAMES = 30.0
+
+#: (traitors hidden, traitors unmasked, white, black) -> the loyal side's chance to win.
+Table = dict[tuple[int, int, int, int], float]
+
+
+# ---------------------------------------------------------------------- the oracle
+class Knowing(SocCardHeuristicBot):
+    """The heuristic, its loyal belief settled on ``truth`` (the harness's, kept up to date
+    as cards change hands): a loyal seat that knows who the traitors are."""
+
+    __slots__ = ("truth",)
+
+    def __init__(self, seed: int, truth: set[int]) -> None:
+        super().__init__(seed)
+        self.truth = truth
+
+    def belief(self, obs: Obs) -> TraitorBelief:
+        """The belief, every other seat settled by the truth."""
+        belief = super().belief(obs)
+        seat = int(obs["seat"])
+        for other in range(int(obs["players"])):
+            if other != seat:
+                belief.settle(other, other in self.truth)
+        return belief
+
+
+def traitors(state: State) -> set[int]:
+    """The seats holding a traitor card now (the harness reads the true state)."""
+    return {s for s in range(state.game.num_players())
+            if state.observation(s)["you"]["loyalty"] == "traitor"}
+
+
+def play_knowing(game: Game) -> tuple[bool, bool]:
+    """One game of the knowing team: (loyal side won, a traitor was dealt)."""
+    state = game.new_initial_state()
+    truth: set[int] = set()
+    bots = [Knowing(bot_seed(game.seed, s), truth) for s in range(game.num_players())]
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        truth.clear()
+        truth.update(traitors(state))
+        state.apply_action(bots[player].step(state))
+    final = state.observation(None)
+    return final["status"] == "loyal-win", "traitor" in (final.get("loyalties") or [])
+
+
+def oracle(games: int, seed: int) -> dict[str, Any]:
+    """The knowing team against the heuristic team, by traitor dealt or not."""
+    rows = []
+    for index in range(games):
+        base = play(load(seed, index), [SocCardHeuristicBot(bot_seed(game_seed(seed, index), s))
+                                        for s in range(PLAYERS)])[1]
+        won, traitor = play_knowing(load(seed, index))
+        rows.append((won, base.loyal_win, traitor))
+    out: dict[str, Any] = {}
+    for label, keep in (("all", lambda t: True), ("traitor", bool),
+                        ("no traitor", lambda t: not t)):
+        chosen = [(k, h) for k, h, t in rows if keep(t)]
+        out[label] = {
+            "games": len(chosen), "knowing": sum(k for k, _ in chosen),
+            "heuristic": sum(h for _, h in chosen),
+            "only_knowing": sum(k and not h for k, h in chosen),
+            "only_heuristic": sum(h and not k for k, h in chosen),
+            "difference": difference([int(k) - int(h) for k, h in chosen]),
+        }
+    return out
+
+
+def difference(diffs: Sequence[int]) -> dict[str, float]:
+    """Mean and 95% normal interval of paired differences."""
+    count = max(1, len(diffs))
+    mean = sum(diffs) / count
+    variance = sum((d - mean) ** 2 for d in diffs) / max(1, count - 1)
+    half = 1.96 * math.sqrt(variance / count)
+    return {"mean": mean, "low": mean - half, "high": mean + half}
+
+
+def load(seed: int, index: int) -> Game:
+    """Game ``index`` of the run with ``seed``."""
+    return pendragon.load_game(GAME, players=PLAYERS, seed=game_seed(seed, index))
+
+
+# ---------------------------------------------------------------------- the opening
+def opening(games: int, seed: int) -> dict[int, dict[str, int]]:
+    """Heuristic games with a traitor, grouped by the black swords of the traitor's own
+    quests among the first four swords: {count: {"games", "won"}}."""
+    groups: dict[int, dict[str, int]] = collections.defaultdict(lambda: {"games": 0, "won": 0})
+    for index in range(games):
+        game = load(seed, index)
+        state = game.new_initial_state()
+        bots = [SocCardHeuristicBot(bot_seed(game.seed, s)) for s in range(PLAYERS)]
+        dumped = 0
+        evil: set[int] = set()
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply_action(state.sample_chance())
+                continue
+            evil |= traitors(state)
+            before = state.observation(None)["swords"]
+            action = bots[player].step(state)
+            quest = state.action_to_string(action).startswith("quest:")
+            state.apply_action(action)
+            after = state.observation(None)["swords"]
+            laid = int(before["white"]) + int(before["black"])
+            if quest and player in evil and laid < 4:
+                dumped += min(4 - laid, int(after["black"]) - int(before["black"]))
+        if evil:
+            group = groups[dumped]
+            group["games"] += 1
+            group["won"] += state.observation(None)["status"] == "loyal-win"
+    return dict(sorted(groups.items()))
+
+
+# ---------------------------------------------------------------------- calibration
+def leaf_points(game: Game) -> list[dict[str, Any]]:
+    """Play ``game`` with the heuristic on every seat; every position where the search
+    would cut a rollout (seen from the position before), with the race leaf's value for
+    the loyal side and, once the game is over, its outcome."""
+    state = game.new_initial_state()
+    bots = [SocCardHeuristicBot(bot_seed(game.seed, s)) for s in range(game.num_players())]
+    points: list[dict[str, Any]] = []
+    before: State | None = None
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        if before is not None:
+            position = SocCardHeuristicBot.leaf_position(state, before)
+            if position is not None:
+                white, black, seats, hidden = position
+                loyal = next(s for s in range(game.num_players()) if s not in seats)
+                leaf = SocCardHeuristicBot.search_leaf(state, loyal, before)
+                assert leaf is not None
+                points.append({"hidden": hidden, "unmasked": len(seats) - hidden,
+                               "white": white, "black": black, "race": (leaf + 1) / 2})
+        before = state.clone()
+        state.apply_action(bots[player].step(state))
+    won = state.observation(None)["status"] == "loyal-win"
+    for point in points:
+        point["won"] = won
+    return points
+
+
+def features(white: int, black: int) -> list[float]:
+    """The logistic fit's inputs for a cell."""
+    w, b = float(min(white, CAP)), float(min(black, CAP))
+    return [1.0, w, b, w * b, w * w, b * b]
+
+
+def fit_table(points: Sequence[dict[str, Any]]) -> Table:
+    """The empirical leaf (see the module's docstring)."""
+    table: Table = {}
+    classes = sorted({(p["hidden"], p["unmasked"]) for p in points})
+    for hidden, unmasked in classes:
+        rows = [p for p in points if (p["hidden"], p["unmasked"]) == (hidden, unmasked)]
+        x = np.array([features(p["white"], p["black"]) for p in rows])
+        y = np.array([float(p["won"]) for p in rows])
+        beta = np.zeros(x.shape[1])
+        for _ in range(50):  # Newton's method, a little ridge for the rare cells
+            chance = 1.0 / (1.0 + np.exp(-x @ beta))
+            weight = chance * (1.0 - chance) + 1e-9
+            hessian = x.T @ (x * weight[:, None]) + 1e-3 * np.eye(x.shape[1])
+            beta += np.linalg.solve(hessian, x.T @ (y - chance) - 1e-3 * beta)
+        counts: dict[tuple[int, int], list[int]] = collections.defaultdict(lambda: [0, 0])
+        for p in rows:
+            cell = counts[(min(p["white"], CAP), min(p["black"], CAP))]
+            cell[0] += 1
+            cell[1] += int(p["won"])
+        grid = [[0.0] * (CAP + 1) for _ in range(CAP + 1)]
+        for white in range(CAP + 1):
+            for black in range(CAP + 1):
+                prior = float(1.0 / (1.0 + np.exp(-np.array(features(white, black)) @ beta)))
+                games, wins = counts.get((white, black), [0, 0])
+                grid[white][black] = (wins + PRIOR_GAMES * prior) / (games + PRIOR_GAMES)
+        for _ in range(CAP + 1):  # monotone: up with white, down with black
+            for white in range(1, CAP + 1):
+                for black in range(CAP + 1):
+                    grid[white][black] = max(grid[white][black], grid[white - 1][black])
+            for white in range(CAP + 1):
+                for black in range(1, CAP + 1):
+                    grid[white][black] = min(grid[white][black], grid[white][black - 1])
+        for white in range(CAP + 1):
+            for black in range(CAP + 1):
+                table[(hidden, unmasked, white, black)] = grid[white][black]
+    return table
+
+
+def calibrate(games: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Leaf points of ``games`` heuristic games, and the race leaf against outcomes."""
+    points = [p for index in range(games) for p in leaf_points(load(seed, index))]
+    by_class: dict[str, Any] = {}
+    for hidden, unmasked in sorted({(p["hidden"], p["unmasked"]) for p in points}):
+        rows = [p for p in points if (p["hidden"], p["unmasked"]) == (hidden, unmasked)]
+        cells: dict[tuple[int, int], list[dict[str, Any]]] = collections.defaultdict(list)
+        for p in rows:
+            cells[(p["white"], p["black"])].append(p)
+        by_class[f"hidden {hidden}, unmasked {unmasked}"] = {
+            "points": len(rows),
+            "race": sum(p["race"] for p in rows) / len(rows),
+            "observed": sum(p["won"] for p in rows) / len(rows),
+            "cells": {f"{w}-{b}": {"points": len(c),
+                                   "race": sum(p["race"] for p in c) / len(c),
+                                   "observed": sum(p["won"] for p in c) / len(c)}
+                      for (w, b), c in sorted(cells.items()) if len(c) >= 100},
+        }
+    return points, by_class
+
+
+# ---------------------------------------------------------------------- the table leaf
+def table_leaf(table: Table) -> Leaf:
+    """A search leaf that reads ``table`` (the race model where it has no cell)."""
+
+    def leaf(world: State, seat: int, root: State) -> float | None:
+        position = SocCardHeuristicBot.leaf_position(world, root)
+        if position is None:
+            return None
+        white, black, seats, hidden = position
+        key = (hidden, len(seats) - hidden, min(white, CAP), min(black, CAP))
+        if key not in table:
+            return SocCardHeuristicBot.search_leaf(world, seat, root)
+        loyal = 2.0 * table[key] - 1.0
+        return -loyal if seat in seats else loyal
+
+    return leaf
+
+
+class TableSearch(ISMCTSBot):
+    """ISMCTS whose rollouts end at an empirical leaf."""
+
+    def __init__(self, seed: int, leaf: Leaf) -> None:
+        super().__init__(seed, iterations=16, budget=2000)
+        self.table_leaf = leaf
+
+    def leaf_for(self, game: Game) -> Leaf | None:
+        """The table's leaf, whatever the game's heuristic offers."""
+        return self.table_leaf
+
+
+def table_search(table: Table, start: int, games: int, seed: int) -> dict[str, Any]:
+    """The table search on the loyal seats against the heuristic team, same seeds."""
+    leaf = table_leaf(table)
+
+    def factory(bot: int) -> Bot:
+        return TableSearch(bot, leaf)
+
+    searched: list[Played] = []
+    baseline: list[Played] = []
+    for index in range(start, start + games):
+        seeds = [bot_seed(game_seed(seed, index), s) for s in range(PLAYERS)]
+        searched.append(play(load(seed, index), [LoyalSearch(s, factory) for s in seeds])[1])
+        baseline.append(play(load(seed, index), [SocCardHeuristicBot(s) for s in seeds])[1])
+    return paired(searched, baseline)
+
+
+def read_table(path: Path) -> Table:
+    """A table written by ``calibrate --table``."""
+    cells = json.loads(path.read_text())
+    return {tuple(int(k) for k in key.split(",")): float(v)  # type: ignore[misc]
+            for key, v in cells.items()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one measurement and print its figures."""
+    parser = argparse.ArgumentParser(prog="python -m bench.soc_card_headroom",
+                                     description=__doc__)
+    parser.add_argument("what", choices=("oracle", "opening", "calibrate", "table"))
+    parser.add_argument("--games", type=int, default=None)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--table", type=Path, default=None)
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = parser.parse_args(argv)
+    out: dict[str, Any]
+    if args.what == "oracle":
+        out = oracle(args.games or 2000, 1 if args.seed is None else args.seed)
+        for label, figure in out.items():
+            diff = figure["difference"]
+            print(f"{label}: {figure['games']} games; knowing {figure['knowing']}, heuristic "
+                  f"{figure['heuristic']}; won by one only: knowing {figure['only_knowing']}, "
+                  f"heuristic {figure['only_heuristic']}; {100 * diff['mean']:+.1f} points "
+                  f"[{100 * diff['low']:+.1f}, {100 * diff['high']:+.1f}]")
+    elif args.what == "opening":
+        groups = opening(args.games or 2000, 1 if args.seed is None else args.seed)
+        out = {str(k): v for k, v in groups.items()}
+        total = sum(g["games"] for g in groups.values())
+        print(f"{total} games with a traitor, by the black swords of his own quests among "
+              "the first four swords:")
+        for count, group in groups.items():
+            print(f"  {count}: {group['games']} games ({100 * group['games'] / total:.1f}%), "
+                  f"loyal side won {group['won']} "
+                  f"({100 * group['won'] / max(1, group['games']):.1f}%)")
+    elif args.what == "calibrate":
+        points, out = calibrate(args.games or 6000, 77 if args.seed is None else args.seed)
+        print(f"{len(points)} leaf positions")
+        for label, figure in out.items():
+            print(f"{label}: {figure['points']} positions, race leaf {figure['race']:.3f}, "
+                  f"won {figure['observed']:.3f}")
+            for cell, values in figure["cells"].items():
+                print(f"  swords {cell}: {values['points']:5d}  race {values['race']:.2f}  "
+                      f"won {values['observed']:.2f}")
+        if args.table is not None:
+            table = fit_table(points)
+            args.table.write_text(json.dumps(
+                {",".join(map(str, key)): round(v, 4) for key, v in sorted(table.items())},
+                indent=0) + "\n")
+    else:
+        if args.table is None:
+            parser.error("table needs --table PATH (written by calibrate --table)")
+        out = table_search(read_table(args.table), args.start, args.games or 400,
+                           1 if args.seed is None else args.seed)
+        diff = out["difference"]
+        print(f"games {args.start}-{args.start + diff['games'] - 1}: table search "
+              f"{out['ismcts']['wins']}, heuristic {out['heuristic_same_seeds']['wins']}; "
+              f"won by one only: search {out['only_ismcts_won']}, heuristic "
+              f"{out['only_heuristic_won']}; {100 * diff['mean']:+.1f} points "
+              f"[{100 * diff['low']:+.1f}, {100 * diff['high']:+.1f}]; slowest decision "
+              f"{out['ismcts_slowest_decision']:.2f} s")
+    if args.json is not None:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
