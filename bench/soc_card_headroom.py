@@ -16,9 +16,10 @@ harness reading the true state where it says so (never a bot at the table):
   outcome on the swords (white, black, their product and squares), each cell then moved
   toward its own games' win rate (as if the fit were worth 30 games), and made monotone
   (never worse with a white sword more, never better with a black one more).
-* ``opening``: heuristic games with a traitor, by how many of the first four swords (the
-  ones laid before accusations open, SCG-ACCUSE-1) were black swords of the traitor's own
-  quests, and the loyal side's win rate in each group.
+* ``opening``: games with a traitor (``--bot`` on every seat: ``heuristic``, or the
+  table's ``stealth``), by how many of the first four swords (the ones laid before
+  accusations open, SCG-ACCUSE-1) were black swords of the traitor's own quests, and the
+  loyal side's win rate in each group.
 * ``table``: ISMCTS on the loyal seats (the bench's ``LoyalSearch``, iterations 16,
   budget 2000) whose rollouts end at the empirical leaf of ``--table`` instead of the race
   model, against the heuristic team on the same seeds (``--start`` lets two processes
@@ -26,7 +27,7 @@ harness reading the true state where it says so (never a bot at the table):
 
     python -m bench.soc_card_headroom oracle [--games 2000] [--seed 1]
     python -m bench.soc_card_headroom calibrate [--games 6000] [--seed 77] [--table PATH]
-    python -m bench.soc_card_headroom opening [--games 2000] [--seed 1]
+    python -m bench.soc_card_headroom opening [--games 2000] [--seed 1] [--bot heuristic]
     python -m bench.soc_card_headroom table --table PATH [--games 400] [--start 0]
         [--seed 1]
 """
@@ -46,6 +47,7 @@ import numpy as np
 import pendragon
 from bench.soc_card_bars import LoyalSearch, Played, paired, play
 from pendragon import CHANCE, Game, State
+from pendragon.bots import make_bot
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot, Leaf
 from pendragon.games.soc_card.heuristic import (
@@ -148,14 +150,14 @@ def load(seed: int, index: int) -> Game:
 
 
 # ---------------------------------------------------------------------- the opening
-def opening(games: int, seed: int) -> dict[int, dict[str, int]]:
-    """Heuristic games with a traitor, grouped by the black swords of the traitor's own
+def opening(games: int, seed: int, bot: str = "heuristic") -> dict[int, dict[str, int]]:
+    """Games of ``bot`` with a traitor, grouped by the black swords of the traitor's own
     quests among the first four swords: {count: {"games", "won"}}."""
     groups: dict[int, dict[str, int]] = collections.defaultdict(lambda: {"games": 0, "won": 0})
     for index in range(games):
         game = load(seed, index)
         state = game.new_initial_state()
-        bots = [SocCardHeuristicBot(bot_seed(game.seed, s)) for s in range(PLAYERS)]
+        bots = [make_bot(bot, bot_seed(game.seed, s), GAME) for s in range(PLAYERS)]
         dumped = 0
         evil: set[int] = set()
         while not state.is_terminal():
@@ -337,6 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--table", type=Path, default=None)
+    parser.add_argument("--bot", default="heuristic", help="opening: the bot on every seat")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
     out: dict[str, Any]
@@ -349,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"heuristic {figure['only_heuristic']}; {100 * diff['mean']:+.1f} points "
                   f"[{100 * diff['low']:+.1f}, {100 * diff['high']:+.1f}]")
     elif args.what == "opening":
-        groups = opening(args.games or 2000, 1 if args.seed is None else args.seed)
+        groups = opening(args.games or 2000, 1 if args.seed is None else args.seed, args.bot)
         out = {str(k): v for k, v in groups.items()}
         total = sum(g["games"] for g in groups.values())
         print(f"{total} games with a traitor, by the black swords of his own quests among "

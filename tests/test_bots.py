@@ -86,14 +86,20 @@ def test_make_bot() -> None:
 
 
 def test_a_game_may_add_bots_of_its_own() -> None:
-    """A plugin's own bots (``GamePlugin.bots``) are known for that game only: soc seats
-    the stealth traitor, Grail Cup refuses the name and says which names it knows."""
+    """A plugin's own bots (``GamePlugin.bots``) are known for that game only: soc and the
+    card game seat a stealth traitor each, Grail Cup refuses the name and says which names
+    it knows."""
     from pendragon.games.soc.traitors import StealthTraitor
 
+    from pendragon.games.soc_card.heuristic import StealthTraitor as CardStealthTraitor
+
     assert bot_names("soc") == ["heuristic", "ismcts", "random", "stealth"]
+    assert bot_names("soc-card") == ["heuristic", "ismcts", "random", "stealth"]
     assert bot_names("grail-cup") == bot_names() == ["heuristic", "ismcts", "random"]
     bot = make_bot("stealth", seed=7, game="soc")
     assert isinstance(bot, StealthTraitor) and bot.seed == 7
+    card = make_bot("stealth", seed=7, game="soc-card")
+    assert isinstance(card, CardStealthTraitor) and card.seed == 7
     with pytest.raises(ValueError, match="unknown bot 'stealth'; known bots"):
         make_bot("stealth", seed=7)
     with pytest.raises(ValueError,
@@ -115,13 +121,15 @@ def test_a_game_bot_may_not_take_a_generic_name(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_table_offers_the_games_table_bot_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    """soc's tables seat the stealth traitor by default (GamePlugin.table_bot); a table bot
+    """soc's and the card game's tables seat their stealth traitors by default
+    (GamePlugin.table_bot), Grail Cup's its heuristic; a table bot
     that is none of the game's bots is a plugin error, not a silent fallback."""
     import pendragon.bots as registry
     from pendragon.core.plugins import GamePlugin, PluginError
 
     assert registry.table_bots("soc") == ["stealth", "heuristic", "ismcts", "random"]
-    assert registry.table_bots("soc-card")[0] == "heuristic"
+    assert registry.table_bots("soc-card") == ["stealth", "heuristic", "ismcts", "random"]
+    assert registry.table_bots("grail-cup")[0] == "heuristic"
     plugin = GamePlugin(name="shadow", rules="x:y", locale="x:y", table_bot="ghost")
     monkeypatch.setattr(registry, "plugin_for", lambda name: plugin)
     with pytest.raises(PluginError, match="table bot 'ghost'"):

@@ -22,6 +22,7 @@ from pendragon.core.api import State
 from pendragon.games.soc_card.heuristic import (
     PileValue,
     SocCardHeuristicBot,
+    StealthTraitor,
     TraitorBelief,
     rollout_bot,
 )
@@ -368,6 +369,42 @@ def test_the_hidden_traitor_does_not_give_himself_away() -> None:
     assert _choice(SocCardHeuristicBot(0), state) == "quest:excalibur"
     state = _forced(["loyal", "loyal", "traitor"], _EXCALIBUR_9)
     assert _choice(SocCardHeuristicBot(2), state) == "listen"
+
+
+def test_the_stealth_traitor_keeps_a_pile_a_loyal_player_would_build() -> None:
+    """SCG-ACCUSE-1, SCG-QUEST-5: the table's traitor (``stealth``). Seat 1 holds the
+    traitor card and has already failed one quest (a black sword); the others listened up
+    to Dragon 2 + 4 on top. Another failed quest is a black sword while accusations are
+    closed, and the heuristic's traitor takes it; the stealth traitor judges itself as the
+    loyal players judge, for whom Dragon 6 is a pile to listen on, and listens."""
+    script = ["listen", "rumor:picts-2", "quest:picts"]
+    for card in ("picts-3", "saxons-q", "dragon-2", "dragon-4"):
+        script += ["listen", f"rumor:{card}"]
+    state = _forced(["loyal", "traitor", "loyal", "loyal", "loyal"], script)
+    assert state.observation(None)["to_act"] == 1
+    assert state.observation(None)["swords"] == {"white": 0, "black": 1}
+    assert _choice(SocCardHeuristicBot(1), state) == "quest:dragon"
+    assert _choice(StealthTraitor(1), state) == "listen"
+    loyal = _forced(["loyal"] * 5, script)
+    assert _choice(SocCardHeuristicBot(1), loyal) == "listen"  # what a loyal seat does
+
+
+def test_the_stealth_bot_dealt_a_loyal_card_is_the_heuristic() -> None:
+    """The table's bot differs from the heuristic only as the traitor: in 5-player games
+    where no seat holds a traitor card (SCG-SETUP-1), every move is the heuristic's."""
+    compared = 0
+    for seed in range(40):
+        game = pendragon.load_game(GAME, players=5, seed=seed)
+        heuristic = play_game(game, [SocCardHeuristicBot(bot_seed(game.seed, s))
+                                     for s in range(5)])
+        if "traitor" in (heuristic.observation(None).get("loyalties") or []):
+            continue
+        stealth = play_game(game, [StealthTraitor(bot_seed(game.seed, s)) for s in range(5)])
+        assert stealth.history() == heuristic.history()
+        compared += 1
+        if compared == 3:
+            break
+    assert compared == 3
 
 
 # ---------------------------------------------------------------------- search

@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default=None,
         help=f"bot on the other seats: {', '.join(bot_names())}, or the game's own "
         "(`pendragon games`); default: the game's table bot, as at the online table "
-        "(soc: stealth, the others: heuristic)",
+        "(soc and soc-card: stealth, grail-cup: heuristic)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
     play.add_argument(

@@ -1645,3 +1645,31 @@ def rollout_bot(seed: int | None) -> SocCardHeuristicBot:
     return SocCardHeuristicBot(seed, track_beliefs=False, samples=3, quick=True,
                                follow_public=True)
 
+
+
+class StealthTraitor(SocCardHeuristicBot):
+    """The heuristic, its traitor careful: the bot the online table seats by default
+    (``GamePlugin.table_bot``).
+
+    Dealt a loyal card it plays exactly as :class:`SocCardHeuristicBot`. Dealt the traitor
+    card, it harms only where its move still looks like a judgement call to a table that
+    judges as the loyal players do (``traitor_temperature`` equal to the loyal players'
+    ``turn_temperature``; the heuristic's traitor assumes a more forgiving table, 0.5).
+    The heuristic traitor is the stronger against bots, but it quests on whatever pile it
+    finds from its first turn: in half of its games all four swords laid before
+    accusations open are its own failed quests, which a person reads at once
+    (docs/bots.md, "The stealth traitor").
+
+    >>> import pendragon
+    >>> from pendragon.runner import play_game
+    >>> game = pendragon.load_game("soc-card", players=5, seed=11)
+    >>> play_game(game, [StealthTraitor(seed=s) for s in range(5)]).is_terminal()
+    True
+    """
+
+    traitor_temperature = SocCardHeuristicBot.turn_temperature
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"StealthTraitor(seed={self.seed!r})"

@@ -12,6 +12,10 @@ PLUGIN = GamePlugin(
     locale="pendragon.games.soc_card:locale",
     heuristic="pendragon.games.soc_card.heuristic:SocCardHeuristicBot",
     rollout="pendragon.games.soc_card.heuristic:rollout_bot",
+    # The heuristic with a careful traitor (docs/bots.md, "The stealth traitor"): the
+    # heuristic's own traitor fails quests from its first turn, which a person reads at once.
+    bots={"stealth": "pendragon.games.soc_card.heuristic:StealthTraitor"},
+    table_bot="stealth",
     terminal="pendragon.games.soc_card.terminal:render_soc_card",
     web_adapter="pendragon.games.soc_card.web:SocCardAdapter",
     web_module="pendragon.games.soc_card:board.js",
