@@ -90,7 +90,6 @@ def test_a_game_may_add_bots_of_its_own() -> None:
     card game seat a stealth traitor each, Grail Cup refuses the name and says which names
     it knows."""
     from pendragon.games.soc.traitors import StealthTraitor
-
     from pendragon.games.soc_card.heuristic import StealthTraitor as CardStealthTraitor
 
     assert bot_names("soc") == ["heuristic", "ismcts", "random", "stealth"]
