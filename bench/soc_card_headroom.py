@@ -20,15 +20,15 @@ harness reading the true state where it says so (never a bot at the table):
   table's ``stealth``), by how many of the first four swords (the ones laid before
   accusations open, SCG-ACCUSE-1) were black swords of the traitor's own quests, and the
   loyal side's win rate in each group.
-* ``table``: ISMCTS on the loyal seats (the bench's ``LoyalSearch``, iterations 16,
-  budget 2000) whose rollouts end at the empirical leaf of ``--table`` instead of the race
-  model, against the heuristic team on the same seeds (``--start`` lets two processes
-  share a run; the counts of the halves add up).
+* ``search``: ISMCTS on the loyal seats (the bench's ``LoyalSearch``, iterations 16,
+  budget 2000), against the heuristic team on the same seeds; with ``--table``, its
+  rollouts end at that empirical leaf instead of the race model. ``--start`` lets
+  processes share a run, or carry one on to more seeds: the counts of the parts add up.
 
     python -m bench.soc_card_headroom oracle [--games 2000] [--seed 1]
     python -m bench.soc_card_headroom calibrate [--games 6000] [--seed 77] [--table PATH]
     python -m bench.soc_card_headroom opening [--games 2000] [--seed 1] [--bot heuristic]
-    python -m bench.soc_card_headroom table --table PATH [--games 400] [--start 0]
+    python -m bench.soc_card_headroom search [--table PATH] [--games 400] [--start 0]
         [--seed 1]
 """
 
@@ -296,20 +296,21 @@ def table_leaf(table: Table) -> Leaf:
 
 
 class TableSearch(ISMCTSBot):
-    """ISMCTS whose rollouts end at an empirical leaf."""
+    """The bench's ISMCTS (iterations 16, budget 2000); with a ``leaf``, its rollouts end
+    there instead of at the game's own leaf."""
 
-    def __init__(self, seed: int, leaf: Leaf) -> None:
+    def __init__(self, seed: int, leaf: Leaf | None) -> None:
         super().__init__(seed, iterations=16, budget=2000)
         self.table_leaf = leaf
 
     def leaf_for(self, game: Game) -> Leaf | None:
-        """The table's leaf, whatever the game's heuristic offers."""
-        return self.table_leaf
+        """The table's leaf, else the game's (the race model)."""
+        return self.table_leaf or super().leaf_for(game)
 
 
-def table_search(table: Table, start: int, games: int, seed: int) -> dict[str, Any]:
-    """The table search on the loyal seats against the heuristic team, same seeds."""
-    leaf = table_leaf(table)
+def search(table: Table | None, start: int, games: int, seed: int) -> dict[str, Any]:
+    """The search on the loyal seats against the heuristic team, same seeds."""
+    leaf = None if table is None else table_leaf(table)
 
     def factory(bot: int) -> Bot:
         return TableSearch(bot, leaf)
@@ -334,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one measurement and print its figures."""
     parser = argparse.ArgumentParser(prog="python -m bench.soc_card_headroom",
                                      description=__doc__)
-    parser.add_argument("what", choices=("oracle", "opening", "calibrate", "table"))
+    parser.add_argument("what", choices=("oracle", "opening", "calibrate", "search"))
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--seed", type=int, default=None)
@@ -376,12 +377,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 {",".join(map(str, key)): round(v, 4) for key, v in sorted(table.items())},
                 indent=0) + "\n")
     else:
-        if args.table is None:
-            parser.error("table needs --table PATH (written by calibrate --table)")
-        out = table_search(read_table(args.table), args.start, args.games or 400,
-                           1 if args.seed is None else args.seed)
+        cells = None if args.table is None else read_table(args.table)
+        out = search(cells, args.start, args.games or 400, 1 if args.seed is None else args.seed)
         diff = out["difference"]
-        print(f"games {args.start}-{args.start + diff['games'] - 1}: table search "
+        print(f"games {args.start}-{args.start + diff['games'] - 1}: search "
               f"{out['ismcts']['wins']}, heuristic {out['heuristic_same_seeds']['wins']}; "
               f"won by one only: search {out['only_ismcts_won']}, heuristic "
               f"{out['only_heuristic_won']}; {100 * diff['mean']:+.1f} points "
