@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -45,7 +44,7 @@ from typing import Any
 import numpy as np
 
 import pendragon
-from bench.soc_card_bars import LoyalSearch, Played, paired, play
+from bench.soc_card_bars import LoyalSearch, Played, paired, paired_difference, play
 from pendragon import CHANCE, Game, State
 from pendragon.bots import make_bot
 from pendragon.bots.base import Bot
@@ -71,14 +70,21 @@ Table = dict[tuple[int, int, int, int], float]
 
 # ---------------------------------------------------------------------- the oracle
 class Knowing(SocCardHeuristicBot):
-    """The heuristic, its loyal belief settled on ``truth`` (the harness's, kept up to date
-    as cards change hands): a loyal seat that knows who the traitors are."""
+    """The heuristic, its loyal belief settled on the truth: a loyal seat that knows who
+    the traitors are. An oracle of this harness, never a bot for a table: at each of its
+    decisions it reads who holds a traitor card in the true state (Vivien's swaps
+    included)."""
 
     __slots__ = ("truth",)
 
-    def __init__(self, seed: int, truth: set[int]) -> None:
+    def __init__(self, seed: int) -> None:
         super().__init__(seed)
-        self.truth = truth
+        self.truth: set[int] = set()
+
+    def step(self, state: State) -> int:
+        """The heuristic's action, the truth read first."""
+        self.truth = traitors(state)
+        return super().step(state)
 
     def belief(self, obs: Obs) -> TraitorBelief:
         """The belief, every other seat settled by the truth."""
@@ -96,52 +102,26 @@ def traitors(state: State) -> set[int]:
             if state.observation(s)["you"]["loyalty"] == "traitor"}
 
 
-def play_knowing(game: Game) -> tuple[bool, bool]:
-    """One game of the knowing team: (loyal side won, a traitor was dealt)."""
-    state = game.new_initial_state()
-    truth: set[int] = set()
-    bots = [Knowing(bot_seed(game.seed, s), truth) for s in range(game.num_players())]
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply_action(state.sample_chance())
-            continue
-        truth.clear()
-        truth.update(traitors(state))
-        state.apply_action(bots[player].step(state))
-    final = state.observation(None)
-    return final["status"] == "loyal-win", "traitor" in (final.get("loyalties") or [])
-
-
 def oracle(games: int, seed: int) -> dict[str, Any]:
     """The knowing team against the heuristic team, by traitor dealt or not."""
-    rows = []
+    pairs = []
     for index in range(games):
-        base = play(load(seed, index), [SocCardHeuristicBot(bot_seed(game_seed(seed, index), s))
-                                        for s in range(PLAYERS)])[1]
-        won, traitor = play_knowing(load(seed, index))
-        rows.append((won, base.loyal_win, traitor))
+        seeds = [bot_seed(game_seed(seed, index), s) for s in range(PLAYERS)]
+        knowing = play(load(seed, index), [Knowing(s) for s in seeds])[1]
+        base = play(load(seed, index), [SocCardHeuristicBot(s) for s in seeds])[1]
+        pairs.append((knowing, base))
     out: dict[str, Any] = {}
     for label, keep in (("all", lambda t: True), ("traitor", bool),
                         ("no traitor", lambda t: not t)):
-        chosen = [(k, h) for k, h, t in rows if keep(t)]
+        chosen = [(k.loyal_win, h.loyal_win) for k, h in pairs if keep(k.traitor)]
         out[label] = {
             "games": len(chosen), "knowing": sum(k for k, _ in chosen),
             "heuristic": sum(h for _, h in chosen),
             "only_knowing": sum(k and not h for k, h in chosen),
             "only_heuristic": sum(h and not k for k, h in chosen),
-            "difference": difference([int(k) - int(h) for k, h in chosen]),
+            "difference": paired_difference([int(k) - int(h) for k, h in chosen]),
         }
     return out
-
-
-def difference(diffs: Sequence[int]) -> dict[str, float]:
-    """Mean and 95% normal interval of paired differences."""
-    count = max(1, len(diffs))
-    mean = sum(diffs) / count
-    variance = sum((d - mean) ** 2 for d in diffs) / max(1, count - 1)
-    half = 1.96 * math.sqrt(variance / count)
-    return {"mean": mean, "low": mean - half, "high": mean + half}
 
 
 def load(seed: int, index: int) -> Game:
@@ -295,7 +275,7 @@ def table_leaf(table: Table) -> Leaf:
     return leaf
 
 
-class TableSearch(ISMCTSBot):
+class LeafSearch(ISMCTSBot):
     """The bench's ISMCTS (iterations 16, budget 2000); with a ``leaf``, its rollouts end
     there instead of at the game's own leaf."""
 
@@ -313,7 +293,7 @@ def search(table: Table | None, start: int, games: int, seed: int) -> dict[str, 
     leaf = None if table is None else table_leaf(table)
 
     def factory(bot: int) -> Bot:
-        return TableSearch(bot, leaf)
+        return LeafSearch(bot, leaf)
 
     searched: list[Played] = []
     baseline: list[Played] = []
@@ -326,9 +306,11 @@ def search(table: Table | None, start: int, games: int, seed: int) -> dict[str, 
 
 def read_table(path: Path) -> Table:
     """A table written by ``calibrate --table``."""
-    cells = json.loads(path.read_text())
-    return {tuple(int(k) for k in key.split(",")): float(v)  # type: ignore[misc]
-            for key, v in cells.items()}
+    table: Table = {}
+    for key, value in json.loads(path.read_text()).items():
+        hidden, unmasked, white, black = (int(k) for k in key.split(","))
+        table[(hidden, unmasked, white, black)] = float(value)
+    return table
 
 
 def main(argv: Sequence[str] | None = None) -> int:
