@@ -46,10 +46,14 @@ def _play(
 
 # ---------------------------------------------------------------------- games
 def test_games_lists_soc_and_its_options(capsys: pytest.CaptureFixture[str]) -> None:
-    """`pendragon games` shows soc with its player range and each option's name."""
+    """`pendragon games` shows soc with its player range, each option's name, and the bot
+    its tables seat (GamePlugin.table_bot), which `pendragon play --bots` defaults to."""
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     assert "soc" in out and "players" in out
+    words = " ".join(out.split())  # the console wraps long lines
+    assert "own bots: stealth; table bot: stealth;" in words
+    assert words.count("table bot: heuristic") >= 1  # Grail Cup's
     for spec in pendragon.game_class("soc").option_specs:
         assert spec.name in out
 

@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default=None,
         help=f"bot on the other seats: {', '.join(bot_names())}, or the game's own "
         "(`pendragon games`); default: the game's table bot, as at the online table "
-        "(soc and soc-card: stealth, grail-cup: heuristic)",
+        "(`pendragon games` names it)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
     play.add_argument(
@@ -223,6 +223,7 @@ def _plugin_line(name: str) -> str:
     parts.append("pieces: " + ", ".join(plugin.pieces()))
     if plugin.bots:
         parts.append("own bots: " + ", ".join(sorted(plugin.bots)))
+    parts.append(f"table bot: {table_bots(name)[0]}")
     if plugin.environment is not None:
         parts.append(
             f"environments: {plugin.pettingzoo_name}, {plugin.gymnasium_id}, "
