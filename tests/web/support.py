@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -161,10 +161,13 @@ def free_port() -> int:
 class ServerProcess:
     """``pendragon.web.server`` in a child process (so a test can kill and restart it)."""
 
-    def __init__(self, database: str, port: int | None = None, bot_delay: float = 0.0) -> None:
+    def __init__(self, database: str, port: int | None = None, bot_delay: float = 0.0,
+                 extra: Sequence[str] = ()) -> None:
         self.database = database
         self.port = port or free_port()
         self.bot_delay = bot_delay
+        #: More options of ``pendragon.web.server`` (``--read-burst 1000``...).
+        self.extra = tuple(extra)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -175,7 +178,7 @@ class ServerProcess:
         command = [
             sys.executable, "-m", "pendragon.web.server", "--host", "127.0.0.1",
             "--port", str(self.port), "--database", self.database,
-            "--bot-delay", str(self.bot_delay), "--away-after", "3600",
+            "--bot-delay", str(self.bot_delay), "--away-after", "3600", *self.extra,
         ]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE)

@@ -327,3 +327,24 @@ def test_a_change_of_hands_written_by_another_process_reaches_this_one(tmp_path:
     assert code_of(refused) == (401, "seat_left")
     assert body["table"]["seats"][1]["free"]
     assert [e["k"] for e in announcements(body)] == ["table.event.leave"]
+
+
+# ---------------------------------------------------------------------- default bot
+def test_a_bot_seat_without_a_named_bot_gets_the_games_table_bot(server: LiveServer) -> None:
+    """A bot seat at creation, a seat handed to a bot and a seat given up, each without
+    ``bot``, get the game's table bot (soc: ``stealth``, the bot the lobby offers first and
+    the turn timer plays), as in the lobby; a named bot is kept; Grail Cup's is its
+    heuristic. (docs/web.md, the API table.)"""
+    with server.http() as http:
+        created = server.create(http, [*THREE_HUMANS, {"kind": "bot"},
+                                       {"kind": "bot", "bot": "random"}])
+        ann, bob, cy = (s["token"] for s in created["seats"][:3])
+        assert http.post("/api/table/seats/1/bot", headers=auth(bob), json={}).status_code == 200
+        assert http.post("/api/table/leave", headers=auth(cy), json={}).status_code == 200
+        seats = view(http, ann)["table"]["seats"]
+        assert [s["bot"] for s in seats] == [None, "stealth", "stealth", "stealth", "random"]
+        grail = http.post("/api/tables", json={"game": "grail-cup", "seats": [
+            {"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]})
+        assert grail.status_code == 201, grail.text
+        seats = view(http, grail.json()["seats"][0]["token"])["table"]["seats"]
+        assert [s["bot"] for s in seats] == [None, "heuristic", "heuristic"]

@@ -131,9 +131,10 @@ class ChatLine(_Body):
 
 
 class SeatBot(_Body):
-    """``POST /api/table/seats/{seat}/bot``."""
+    """``POST /api/table/seats/{seat}/bot`` and ``POST /api/table/leave``; no ``bot``: the
+    game's table bot (``bots.table_bots``)."""
 
-    bot: str = Field(default="random", max_length=32)
+    bot: str | None = Field(default=None, max_length=32)
 
 
 class Name(_Body):
@@ -754,7 +755,7 @@ async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
                 raise TableError("forbidden", "spectators have no seat to name", 403)
             await table.rename(viewer, message.get("name"))
         elif kind == "seat_to_bot":
-            await table.seat_to_bot(viewer, message.get("seat"), message.get("bot", "random"))
+            await table.seat_to_bot(viewer, message.get("seat"), message.get("bot"))
         elif kind == "reclaim":
             if viewer is None:
                 raise TableError("forbidden", "spectators have no seat to take back", 403)
@@ -762,7 +763,7 @@ async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
         elif kind == "leave":
             if viewer is None:
                 raise TableError("forbidden", "spectators have no seat to give up", 403)
-            await table.leave(viewer, message.get("bot", "random"))
+            await table.leave(viewer, message.get("bot"))
         elif kind == "ping":
             watcher.put(json.dumps({"type": "pong"}))
         else:

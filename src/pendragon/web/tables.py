@@ -771,7 +771,8 @@ class LiveTable:
 
     def _bot_for(self, seat: SeatState) -> Bot:
         if seat.bot_player is None:
-            bot = make_bot(seat.bot or "random", bot_seed(self.seed, seat.seat), self.game_name)
+            bot = make_bot(_bot_name(seat.bot, self.game_name), bot_seed(self.seed, seat.seat),
+                           self.game_name)
             budget = self.manager.settings.limits.ismcts_budget
             if budget > 0 and isinstance(bot, ISMCTSBot):
                 # This server's bound on one move's thinking (simulated actions).
@@ -1698,9 +1699,10 @@ class TableManager:
                 )
             elif kind == BOT:
                 try:
-                    bot = check_bot(spec.get("bot") or "random", game_name)
-                except ValueError as error:
-                    raise TableError("bad_request", f"seat {index}: {error}", 400) from None
+                    bot = _bot_name(spec.get("bot"), game_name)
+                except TableError as error:
+                    raise TableError("bad_request", f"seat {index}: {error.message}",
+                                     400) from None
                 tokens.append(None)
                 seat_records.append(SeatRecord(index, name, BOT, str(bot), None))
             else:
@@ -1909,8 +1911,14 @@ def _record_fields(record: TableRecord) -> dict[str, Any]:
 
 
 def _bot_name(bot: object, game: str) -> str:
-    """``bot`` if it names a bot of ``game`` (``bots.check_bot``), else ``TableError`` (400)."""
+    """``bot`` if it names a bot of ``game`` (``bots.check_bot``), else ``TableError`` (400);
+    no choice (``None``, ``""``) is the game's table bot (``bots.table_bots``), the one the
+    lobby offers first, a seat handed over is given, and a timed-out turn is played by.
+
+    >>> _bot_name(None, "soc"), _bot_name("random", "soc")
+    ('stealth', 'random')
+    """
     try:
-        return check_bot(bot, game)
+        return check_bot(bot or table_bots(game)[0], game)
     except ValueError as error:
         raise TableError("bad_request", str(error), 400) from None
