@@ -89,8 +89,9 @@ class GamePlugin:
     #: name -> factory ``(seed) -> Bot`` by import path (:func:`pendragon.bots.make_bot`
     #: with ``game=`` finds them; a table or a run of this game may seat them).
     bots: Mapping[str, str] = field(default_factory=dict, hash=False)
-    #: The bot a table of this game offers first: the lobby's choice for a bot seat, and the
-    #: one a player's seat is handed to (``heuristic`` unless the game says otherwise).
+    #: The bot a table of this game offers first: the lobby's choice for a bot seat, the one
+    #: a player's seat is handed to, and the web API's for a bot seat that names none
+    #: (``heuristic`` unless the game says otherwise).
     table_bot: str = "heuristic"
 
     def pieces(self) -> list[str]:
