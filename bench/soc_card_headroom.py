@@ -15,21 +15,24 @@ harness reading the true state where it says so (never a bot at the table):
   ``--table PATH`` also writes an *empirical leaf*: per class, a logistic fit of the
   outcome on the swords (white, black, their product and squares), each cell then moved
   toward its own games' win rate (as if the fit were worth 30 games), and made monotone
-  (never worse with a white sword more, never better with a black one more).
+  (never worse with a white sword more, never better with a black one more). The file is
+  in the format of ``pendragon/games/soc_card/search_leaf.json``, the search's leaf at 5
+  players since issue 14 (``--games 6000 --seed 77`` wrote it).
 * ``opening``: games with a traitor (``--bot`` on every seat: ``heuristic``, or the
   table's ``stealth``), by how many of the first four swords (the ones laid before
   accusations open, SCG-ACCUSE-1) were black swords of the traitor's own quests, and the
   loyal side's win rate in each group.
 * ``search``: ISMCTS on the loyal seats (the bench's ``LoyalSearch``, iterations 16,
-  budget 2000), against the heuristic team on the same seeds; with ``--table``, its
-  rollouts end at that empirical leaf instead of the race model. ``--start`` lets
+  budget 2000), against the heuristic team on the same seeds; its rollouts end at the
+  game's leaf (the shipped table), at a table of ``--table PATH``, or with ``--race`` at
+  the race model (the search before the table). ``--start`` lets
   processes share a run, or carry one on to more seeds: the counts of the parts add up.
 
     python -m bench.soc_card_headroom oracle [--games 2000] [--seed 1]
     python -m bench.soc_card_headroom calibrate [--games 6000] [--seed 77] [--table PATH]
     python -m bench.soc_card_headroom opening [--games 2000] [--seed 1] [--bot heuristic]
-    python -m bench.soc_card_headroom search [--table PATH] [--games 400] [--start 0]
-        [--seed 1]
+    python -m bench.soc_card_headroom search [--table PATH | --race] [--games 400]
+        [--start 0] [--seed 1]
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from pendragon.games.soc_card.heuristic import (
     SocCardHeuristicBot,
     TraitorBelief,
 )
+from pendragon.games.soc_card.leaf import LeafTable, parse_tables
 from pendragon.runner import bot_seed
 from pendragon.simulate import game_seed
 
@@ -64,8 +68,11 @@ CAP = 9
 #: How many games' weight the logistic fit has against a cell's own win rate.
 PRIOR_GAMES = 30.0
 
-#: (traitors hidden, traitors unmasked, white, black) -> the loyal side's chance to win.
-Table = dict[tuple[int, int, int, int], float]
+#: The head of a leaf file (``pendragon.games.soc_card.leaf``).
+ABOUT = ("The card game's empirical search leaf (pendragon.games.soc_card.leaf): per setup, "
+         "the loyal side's chance to win from (traitors hidden, traitors unmasked, white "
+         "swords, black swords) at the positions where the search cuts a rollout. Written by "
+         "bench/soc_card_headroom.py calibrate --table; docs/bots.md, 'Search'.")
 
 
 # ---------------------------------------------------------------------- the oracle
@@ -198,9 +205,9 @@ def features(white: int, black: int) -> list[float]:
     return [1.0, w, b, w * b, w * w, b * b]
 
 
-def fit_table(points: Sequence[dict[str, Any]]) -> Table:
-    """The empirical leaf (see the module's docstring)."""
-    table: Table = {}
+def fit_table(points: Sequence[dict[str, Any]], source: str = "") -> LeafTable:
+    """The empirical leaf (see the module's docstring) of 5 players, default options."""
+    table: dict[tuple[int, int, int, int], float] = {}
     classes = sorted({(p["hidden"], p["unmasked"]) for p in points})
     for hidden, unmasked in classes:
         rows = [p for p in points if (p["hidden"], p["unmasked"]) == (hidden, unmasked)]
@@ -233,7 +240,7 @@ def fit_table(points: Sequence[dict[str, Any]]) -> Table:
         for white in range(CAP + 1):
             for black in range(CAP + 1):
                 table[(hidden, unmasked, white, black)] = grid[white][black]
-    return table
+    return LeafTable(PLAYERS, False, False, CAP, table, source)
 
 
 def calibrate(games: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -258,19 +265,15 @@ def calibrate(games: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, An
 
 
 # ---------------------------------------------------------------------- the table leaf
-def table_leaf(table: Table) -> Leaf:
-    """A search leaf that reads ``table`` (the race model where it has no cell)."""
+def table_leaf(table: LeafTable | None) -> Leaf:
+    """A search leaf that reads ``table`` (the race model where it has no cell; with no
+    table, the race model alone: the search's leaf before issue 14's table)."""
 
     def leaf(world: State, seat: int, root: State) -> float | None:
         position = SocCardHeuristicBot.leaf_position(world, root)
         if position is None:
             return None
-        white, black, seats, hidden = position
-        key = (hidden, len(seats) - hidden, min(white, CAP), min(black, CAP))
-        if key not in table:
-            return SocCardHeuristicBot.search_leaf(world, seat, root)
-        loyal = 2.0 * table[key] - 1.0
-        return -loyal if seat in seats else loyal
+        return SocCardHeuristicBot.leaf_value(position, seat, table)
 
     return leaf
 
@@ -288,9 +291,9 @@ class LeafSearch(ISMCTSBot):
         return self.table_leaf or super().leaf_for(game)
 
 
-def search(table: Table | None, start: int, games: int, seed: int) -> dict[str, Any]:
-    """The search on the loyal seats against the heuristic team, same seeds."""
-    leaf = None if table is None else table_leaf(table)
+def search(leaf: Leaf | None, start: int, games: int, seed: int) -> dict[str, Any]:
+    """The search on the loyal seats against the heuristic team, same seeds; ``leaf``: its
+    rollouts' leaf (``None``: the game's own, ``SocCardHeuristicBot.search_leaf``)."""
 
     def factory(bot: int) -> Bot:
         return LeafSearch(bot, leaf)
@@ -304,12 +307,12 @@ def search(table: Table | None, start: int, games: int, seed: int) -> dict[str, 
     return paired(searched, baseline)
 
 
-def read_table(path: Path) -> Table:
-    """A table written by ``calibrate --table``."""
-    table: Table = {}
-    for key, value in json.loads(path.read_text()).items():
-        hidden, unmasked, white, black = (int(k) for k in key.split(","))
-        table[(hidden, unmasked, white, black)] = float(value)
+def read_table(path: Path) -> LeafTable:
+    """The 5-player table of a leaf file (``calibrate --table``, or the shipped one)."""
+    tables = parse_tables(json.loads(path.read_text("utf-8")))
+    table = tables.get((PLAYERS, False, False))
+    if table is None:
+        raise SystemExit(f"{path}: no table for {PLAYERS} players without expert or promos")
     return table
 
 
@@ -321,10 +324,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--table", type=Path, default=None)
+    parser.add_argument("--table", type=Path, default=None,
+                        help="calibrate: write the fitted leaf here; search: use this leaf")
+    parser.add_argument("--race", action="store_true",
+                        help="search: the race model's leaf (the search before the table)")
     parser.add_argument("--bot", default="heuristic", help="opening: the bot on every seat")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
+    if args.race and args.table is not None:
+        parser.error("--race and --table are two leaves: choose one")
     out: dict[str, Any]
     if args.what == "oracle":
         out = oracle(args.games or 2000, 1 if args.seed is None else args.seed)
@@ -354,13 +362,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  swords {cell}: {values['points']:5d}  race {values['race']:.2f}  "
                       f"won {values['observed']:.2f}")
         if args.table is not None:
-            table = fit_table(points)
-            args.table.write_text(json.dumps(
-                {",".join(map(str, key)): round(v, 4) for key, v in sorted(table.items())},
-                indent=0) + "\n")
+            seed = 77 if args.seed is None else args.seed
+            table = fit_table(points, f"python -m bench.soc_card_headroom calibrate --games "
+                                      f"{args.games or 6000} --seed {seed} --table PATH (the "
+                                      f"heuristic on every seat; {len(points):,} positions)")
+            args.table.write_text(json.dumps({"about": ABOUT, "tables": [table.to_json()]},
+                                             indent=1) + "\n")
     else:
-        cells = None if args.table is None else read_table(args.table)
-        out = search(cells, args.start, args.games or 400, 1 if args.seed is None else args.seed)
+        leaf = (table_leaf(None) if args.race
+                else None if args.table is None else table_leaf(read_table(args.table)))
+        out = search(leaf, args.start, args.games or 400, 1 if args.seed is None else args.seed)
         diff = out["difference"]
         print(f"games {args.start}-{args.start + diff['games'] - 1}: search "
               f"{out['ismcts']['wins']}, heuristic {out['heuristic_same_seeds']['wins']}; "

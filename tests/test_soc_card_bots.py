@@ -26,6 +26,7 @@ from pendragon.games.soc_card.heuristic import (
     TraitorBelief,
     rollout_bot,
 )
+from pendragon.games.soc_card.leaf import leaf_table, parse_tables, shipped_tables
 from pendragon.games.soc_card.rules.cards import KIND, deck_counts
 from pendragon.games.soc_card.rules.fixtures import load_state
 from pendragon.games.soc_card.rules.quests import resolve
@@ -467,6 +468,78 @@ def test_search_rollouts_stop_once_the_root_choice_has_played_out() -> None:
     # The measured rollout length (what the budget pays for) is a few turns, not a game.
     bot._policy = bot._make_policy(GAME, 1, root=True)
     assert bot._expected_length(root, root.current_player()) < 40
+
+
+def test_at_5_players_the_search_leaf_is_the_table_fitted_to_outcomes() -> None:
+    """Issue 14: at 5 players (default options) the search scores a rollout by the shipped
+    empirical leaf (``search_leaf.json``: the loyal side's chance from the swords and the
+    traitors hidden or unmasked, fitted to whole games), not by the race model, which is too
+    pessimistic about black swords. Same position as above: Excalibur 11 wins 2 white
+    swords (SCG-QUEST-5); a hidden traitor (SCG-END-2) lowers the loyal side's chance."""
+    script = [*_EXCALIBUR_9, "listen", "rumor:excalibur-2"]
+    table = leaf_table(5, expert=False, promos=False)
+    assert table is not None
+    values = {}
+    for name, loyalty in (("traitor", ["loyal", "traitor", "loyal", "loyal", "loyal"]),
+                          ("none", ["loyal"] * 5)):
+        root = _forced(loyalty, script)
+        after = root.clone()
+        after.apply_text("quest:excalibur")
+        after.play_random_chance()
+        hidden = 1 if name == "traitor" else 0
+        chance = table.chance(hidden, 0, 2, 0)
+        assert chance is not None
+        value = SocCardHeuristicBot.search_leaf(after, 0, root)
+        assert value == 2 * chance - 1
+        assert value != 2 * SocCardHeuristicBot.race_leaf(2, 0, hidden) - 1
+        if name == "traitor":
+            assert SocCardHeuristicBot.search_leaf(after, 1, root) == -value
+        values[name] = value
+    assert values["traitor"] < values["none"]
+    # Other setups have no table of their own: the race model (3 players; the expert variant).
+    for loyalty, options in ((["loyal"] * 3, {}), (["loyal"] * 5, {"knights_relief": True})):
+        root = _forced(loyalty, script, **options)
+        after = root.clone()
+        after.apply_text("quest:excalibur")
+        after.play_random_chance()
+        expected = 2 * SocCardHeuristicBot.race_leaf(2, 0, 0) - 1
+        assert SocCardHeuristicBot.search_leaf(after, 0, root) == expected
+
+
+def test_the_shipped_leaf_never_rewards_a_black_sword_or_punishes_a_white_one() -> None:
+    """SCG-END-1, SCG-END-3/4: a white sword more never lowers the loyal side's chance, a
+    black sword more never raises it. The fit makes each table monotone; this guards the
+    data file against a bad regeneration. Each class of traitors the search meets at 5
+    players (none; one hidden; one unmasked) has every cell."""
+    for table in shipped_tables().values():
+        for hidden, unmasked in ((0, 0), (1, 0), (0, 1)):
+            grid = [[table.chance(hidden, unmasked, w, b) for b in range(table.cap + 1)]
+                    for w in range(table.cap + 1)]
+            assert all(cell is not None for row in grid for cell in row)
+            for w in range(table.cap + 1):
+                for b in range(table.cap + 1):
+                    if w:
+                        assert grid[w][b] >= grid[w - 1][b]  # type: ignore[operator]
+                    if b:
+                        assert grid[w][b] <= grid[w][b - 1]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ([], "a list 'tables'"),
+    ({"tables": [{"players": 9, "expert": False, "promos": False, "cap": 9, "cells": {}}]},
+     "'players' is 1 to 7"),
+    ({"tables": [{"players": 5, "expert": "no", "promos": False, "cap": 9,
+                  "cells": {"0,0,0,0": 0.5}}]}, "true or false"),
+    ({"tables": [{"players": 5, "expert": False, "promos": False, "cap": 9,
+                  "cells": {"0,0,0,0": 1.5}}]}, "a chance from 0 to 1"),
+    ({"tables": [{"players": 5, "expert": False, "promos": False, "cap": 9,
+                  "cells": {"0,0,10,0": 0.5}}]}, "past the cap"),
+    ({"tables": [{"players": 5, "expert": False, "promos": False, "cap": 9,
+                  "cells": {"0,0,0,0": 0.5}}] * 2}, "a second table"),
+])
+def test_a_broken_leaf_file_is_refused_saying_why(data: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_tables(data)
 
 
 def test_rollouts_follow_the_table_from_the_public_view() -> None:

@@ -67,6 +67,7 @@ from pendragon.bots.base import to_act
 from pendragon.bots.belief import LoyaltyBelief
 from pendragon.core.api import CHANCE, State
 from pendragon.core.errors import PendragonError
+from pendragon.games.soc_card.leaf import LeafTable, leaf_table
 from pendragon.games.soc_card.rules.actions import CATALOG
 from pendragon.games.soc_card.rules.cards import (
     CARD_QUEST,
@@ -85,6 +86,7 @@ from pendragon.games.soc_card.rules.cards import (
     SAXONS,
     deck_counts,
 )
+from pendragon.games.soc_card.rules.game import SocCardGame
 from pendragon.games.soc_card.rules.quests import COMBINED_SWORDS, MERLIN_REMOVES
 
 Obs = dict[str, Any]
@@ -797,9 +799,9 @@ class SocCardHeuristicBot:
     @classmethod
     def search_leaf(cls, world: State, seat: int, root: State) -> float | None:
         """Where ISMCTS stops a rollout (``ISMCTSBot.leaf_for``): at :meth:`leaf_position`,
-        the race model's value of the swords for ``seat``, each traitor still hidden
-        unmasked later with probability ``search_unmask`` (a white sword) or turning a
-        sword at the end; ``None`` to play on.
+        the value for ``seat`` of the empirical leaf fitted for the game's setup
+        (:mod:`.leaf`: 5 players without the expert variant or the promos), else of the race
+        model (:meth:`race_leaf`); ``None`` to play on.
 
         A rollout to the end of a card game is mostly the luck of the rumors still to come,
         so the search compared the root's actions through that noise; stopping once the
@@ -815,15 +817,43 @@ class SocCardHeuristicBot:
         position = cls.leaf_position(world, root)
         if position is None:
             return None
+        game = world.game
+        table = None
+        if isinstance(game, SocCardGame):
+            table = leaf_table(game.num_players(), expert=game.expert, promos=game.promos)
+        return cls.leaf_value(position, seat, table)
+
+    @classmethod
+    def leaf_value(cls, position: tuple[int, int, list[int], int], seat: int,
+                   table: LeafTable | None) -> float:
+        """The value for ``seat`` (a reward in [-1, 1]) of a :meth:`leaf_position`: the
+        ``table``'s chance where it has a cell, else the race model's (:meth:`race_leaf`)."""
         white, black, traitors, hidden = position
+        chance = None if table is None else table.chance(hidden, len(traitors) - hidden,
+                                                         white, black)
+        if chance is None:
+            chance = cls.race_leaf(white, black, hidden)
+        loyal = 2.0 * chance - 1.0
+        return -loyal if seat in traitors else loyal
+
+    @classmethod
+    def race_leaf(cls, white: int, black: int, hidden: int) -> float:
+        """The race model's chance for the loyal side from these swords, each of ``hidden``
+        traitors unmasked later with probability ``search_unmask`` (a white sword,
+        SCG-ACCUSE-2) or turning a sword at the end (SCG-END-2).
+
+        >>> round(SocCardHeuristicBot.race_leaf(4, 2, 0), 2)
+        0.85
+        >>> round(SocCardHeuristicBot.race_leaf(4, 2, 1), 2)  # his unmasking: a white sword
+        0.88
+        """
         unmask = cls.search_unmask
         value = 0.0
         for found in range(hidden + 1):
             chance = math.comb(hidden, found) * unmask ** found * (1 - unmask) ** (hidden - found)
             flips = [0.0] * (hidden - found) + [1.0]
             value += chance * race_value(white + found, black, flips, cls.white_share)
-        loyal = 2.0 * value - 1.0
-        return -loyal if seat in traitors else loyal
+        return value
 
     __slots__ = (
         "seed", "follow_table", "track_beliefs", "samples", "_rng", "memory", "_replay",
