@@ -60,7 +60,12 @@ class LeafTable:
         return self.cells.get((hidden, unmasked, min(white, self.cap), min(black, self.cap)))
 
     def to_json(self) -> dict[str, Any]:
-        """This table as :func:`parse_tables` reads it (probabilities to 4 places)."""
+        """This table as :func:`parse_tables` reads it (probabilities to 4 places).
+
+        >>> table = leaf_table(5, expert=False, promos=False)
+        >>> parse_tables({"tables": [table.to_json()]})[(5, False, False)] == table
+        True
+        """
         return {
             "players": self.players, "expert": self.expert, "promos": self.promos,
             "cap": self.cap, "source": self.source,
