@@ -171,8 +171,8 @@ def opening(games: int, seed: int, bot: str = "heuristic") -> dict[int, dict[str
 # ---------------------------------------------------------------------- calibration
 def leaf_points(game: Game) -> list[dict[str, Any]]:
     """Play ``game`` with the heuristic on every seat; every position where the search
-    would cut a rollout (seen from the position before), with the race leaf's value for
-    the loyal side and, once the game is over, its outcome."""
+    would cut a rollout (seen from the position before), with the race model's chance for
+    the loyal side (``race_leaf``) and, once the game is over, its outcome."""
     state = game.new_initial_state()
     bots = [SocCardHeuristicBot(bot_seed(game.seed, s)) for s in range(game.num_players())]
     points: list[dict[str, Any]] = []
@@ -186,11 +186,10 @@ def leaf_points(game: Game) -> list[dict[str, Any]]:
             position = SocCardHeuristicBot.leaf_position(state, before)
             if position is not None:
                 white, black, seats, hidden = position
-                loyal = next(s for s in range(game.num_players()) if s not in seats)
-                leaf = SocCardHeuristicBot.search_leaf(state, loyal, before)
-                assert leaf is not None
+                # The race model's chance, whatever leaf the search now uses.
+                race = SocCardHeuristicBot.race_leaf(white, black, hidden)
                 points.append({"hidden": hidden, "unmasked": len(seats) - hidden,
-                               "white": white, "black": black, "race": (leaf + 1) / 2})
+                               "white": white, "black": black, "race": race})
         before = state.clone()
         state.apply_action(bots[player].step(state))
     won = state.observation(None)["status"] == "loyal-win"
