@@ -17,7 +17,8 @@ harness reading the true state where it says so (never a bot at the table):
   toward its own games' win rate (as if the fit were worth 30 games), and made monotone
   (never worse with a white sword more, never better with a black one more). The file is
   in the format of ``pendragon/games/soc_card/search_leaf.json``, the search's leaf at 5
-  players since issue 14 (``--games 6000 --seed 77`` wrote it).
+  players since issue 14 (``--games 6000 --seed 77`` wrote it); an existing file keeps its
+  tables of other setups. ``--players`` fits another player count's table.
 * ``opening``: games with a traitor (``--bot`` on every seat: ``heuristic``, or the
   table's ``stealth``), by how many of the first four swords (the ones laid before
   accusations open, SCG-ACCUSE-1) were black swords of the traitor's own quests, and the
@@ -29,10 +30,11 @@ harness reading the true state where it says so (never a bot at the table):
   processes share a run, or carry one on to more seeds: the counts of the parts add up.
 
     python -m bench.soc_card_headroom oracle [--games 2000] [--seed 1]
-    python -m bench.soc_card_headroom calibrate [--games 6000] [--seed 77] [--table PATH]
+    python -m bench.soc_card_headroom calibrate [--games 6000] [--seed 77] [--players 5]
+        [--table PATH]
     python -m bench.soc_card_headroom opening [--games 2000] [--seed 1] [--bot heuristic]
     python -m bench.soc_card_headroom search [--table PATH | --race] [--games 400]
-        [--start 0] [--seed 1]
+        [--start 0] [--seed 1] [--players 5]
 """
 
 from __future__ import annotations
@@ -131,9 +133,9 @@ def oracle(games: int, seed: int) -> dict[str, Any]:
     return out
 
 
-def load(seed: int, index: int) -> Game:
+def load(seed: int, index: int, players: int = PLAYERS) -> Game:
     """Game ``index`` of the run with ``seed``."""
-    return pendragon.load_game(GAME, players=PLAYERS, seed=game_seed(seed, index))
+    return pendragon.load_game(GAME, players=players, seed=game_seed(seed, index))
 
 
 # ---------------------------------------------------------------------- the opening
@@ -204,8 +206,9 @@ def features(white: int, black: int) -> list[float]:
     return [1.0, w, b, w * b, w * w, b * b]
 
 
-def fit_table(points: Sequence[dict[str, Any]], source: str = "") -> LeafTable:
-    """The empirical leaf (see the module's docstring) of 5 players, default options."""
+def fit_table(points: Sequence[dict[str, Any]], source: str = "",
+              players: int = PLAYERS) -> LeafTable:
+    """The empirical leaf (see the module's docstring) of ``players``, default options."""
     table: dict[tuple[int, int, int, int], float] = {}
     classes = sorted({(p["hidden"], p["unmasked"]) for p in points})
     for hidden, unmasked in classes:
@@ -239,12 +242,13 @@ def fit_table(points: Sequence[dict[str, Any]], source: str = "") -> LeafTable:
         for white in range(CAP + 1):
             for black in range(CAP + 1):
                 table[(hidden, unmasked, white, black)] = grid[white][black]
-    return LeafTable(PLAYERS, False, False, CAP, table, source)
+    return LeafTable(players, False, False, CAP, table, source)
 
 
-def calibrate(games: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def calibrate(games: int, seed: int,
+              players: int = PLAYERS) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Leaf points of ``games`` heuristic games, and the race leaf against outcomes."""
-    points = [p for index in range(games) for p in leaf_points(load(seed, index))]
+    points = [p for index in range(games) for p in leaf_points(load(seed, index, players))]
     by_class: dict[str, Any] = {}
     for hidden, unmasked in sorted({(p["hidden"], p["unmasked"]) for p in points}):
         rows = [p for p in points if (p["hidden"], p["unmasked"]) == (hidden, unmasked)]
@@ -290,7 +294,8 @@ class LeafSearch(ISMCTSBot):
         return self.table_leaf or super().leaf_for(game)
 
 
-def search(leaf: Leaf | None, start: int, games: int, seed: int) -> dict[str, Any]:
+def search(leaf: Leaf | None, start: int, games: int, seed: int,
+           players: int = PLAYERS) -> dict[str, Any]:
     """The search on the loyal seats against the heuristic team, same seeds; ``leaf``: its
     rollouts' leaf (``None``: the game's own, ``SocCardHeuristicBot.search_leaf``)."""
 
@@ -300,19 +305,32 @@ def search(leaf: Leaf | None, start: int, games: int, seed: int) -> dict[str, An
     searched: list[Played] = []
     baseline: list[Played] = []
     for index in range(start, start + games):
-        seeds = [bot_seed(game_seed(seed, index), s) for s in range(PLAYERS)]
-        searched.append(play(load(seed, index), [LoyalSearch(s, factory) for s in seeds])[1])
-        baseline.append(play(load(seed, index), [SocCardHeuristicBot(s) for s in seeds])[1])
+        seeds = [bot_seed(game_seed(seed, index), s) for s in range(players)]
+        game = load(seed, index, players)
+        searched.append(play(game, [LoyalSearch(s, factory) for s in seeds])[1])
+        baseline.append(play(game, [SocCardHeuristicBot(s) for s in seeds])[1])
     return paired(searched, baseline)
 
 
-def read_table(path: Path) -> LeafTable:
-    """The 5-player table of a leaf file (``calibrate --table``, or the shipped one)."""
+def read_table(path: Path, players: int = PLAYERS) -> LeafTable:
+    """The table for ``players`` (default options) of a leaf file (``calibrate --table``,
+    or the shipped one)."""
     tables = parse_tables(json.loads(path.read_text("utf-8")))
-    table = tables.get((PLAYERS, False, False))
+    table = tables.get((players, False, False))
     if table is None:
-        raise SystemExit(f"{path}: no table for {PLAYERS} players without expert or promos")
+        raise SystemExit(f"{path}: no table for {players} players without expert or promos")
     return table
+
+
+def write_table(path: Path, table: LeafTable) -> None:
+    """Write ``table`` to the leaf file ``path``: a new file, or the file's table for the
+    same setup replaced and its others kept."""
+    tables = {}
+    if path.exists():
+        tables = parse_tables(json.loads(path.read_text("utf-8")))
+    tables[(table.players, table.expert, table.promos)] = table
+    path.write_text(json.dumps({"about": ABOUT, "tables": [
+        tables[key].to_json() for key in sorted(tables)]}, indent=1) + "\n", "utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -325,6 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--table", type=Path, default=None,
                         help="calibrate: write the fitted leaf here; search: use this leaf")
+    parser.add_argument("--players", type=int, default=PLAYERS, choices=range(2, 8),
+                        help="calibrate, search: seats (default options); oracle and "
+                             "opening are of 5 players")
     parser.add_argument("--race", action="store_true",
                         help="search: the race model's leaf (the search before the table)")
     parser.add_argument("--bot", default="heuristic", help="opening: the bot on every seat")
@@ -352,7 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"loyal side won {group['won']} "
                   f"({100 * group['won'] / max(1, group['games']):.1f}%)")
     elif args.what == "calibrate":
-        points, out = calibrate(args.games or 6000, 77 if args.seed is None else args.seed)
+        points, out = calibrate(args.games or 6000, 77 if args.seed is None else args.seed,
+                                args.players)
         print(f"{len(points)} leaf positions")
         for label, figure in out.items():
             print(f"{label}: {figure['points']} positions, race leaf {figure['race']:.3f}, "
@@ -362,15 +384,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"won {values['observed']:.2f}")
         if args.table is not None:
             seed = 77 if args.seed is None else args.seed
-            table = fit_table(points, f"python -m bench.soc_card_headroom calibrate --games "
-                                      f"{args.games or 6000} --seed {seed} --table PATH (the "
-                                      f"heuristic on every seat; {len(points):,} positions)")
-            args.table.write_text(json.dumps({"about": ABOUT, "tables": [table.to_json()]},
-                                             indent=1) + "\n")
+            more = "" if args.players == PLAYERS else f" --players {args.players}"
+            write_table(args.table, fit_table(
+                points, f"python -m bench.soc_card_headroom calibrate --games "
+                        f"{args.games or 6000} --seed {seed}{more} --table PATH (the heuristic "
+                        f"on every seat; {len(points):,} positions)", args.players))
     else:
-        leaf = (table_leaf(None) if args.race
-                else None if args.table is None else table_leaf(read_table(args.table)))
-        out = search(leaf, args.start, args.games or 400, 1 if args.seed is None else args.seed)
+        leaf = (table_leaf(None) if args.race else None if args.table is None
+                else table_leaf(read_table(args.table, args.players)))
+        out = search(leaf, args.start, args.games or 400, 1 if args.seed is None else args.seed,
+                     args.players)
         diff = out["difference"]
         print(f"games {args.start}-{args.start + diff['games'] - 1}: search "
               f"{out['ismcts']['wins']}, heuristic {out['heuristic_same_seeds']['wins']}; "
