@@ -513,15 +513,14 @@ def test_the_shipped_leaf_never_rewards_a_black_sword_or_punishes_a_white_one() 
     players (none; one hidden; one unmasked) has every cell."""
     for table in shipped_tables().values():
         for hidden, unmasked in ((0, 0), (1, 0), (0, 1)):
-            grid = [[table.chance(hidden, unmasked, w, b) for b in range(table.cap + 1)]
-                    for w in range(table.cap + 1)]
-            assert all(cell is not None for row in grid for cell in row)
+            cells = [[table.chance(hidden, unmasked, w, b) for b in range(table.cap + 1)]
+                     for w in range(table.cap + 1)]
+            grid = [[cell for cell in row if cell is not None] for row in cells]
+            assert grid == cells  # every cell present
             for w in range(table.cap + 1):
                 for b in range(table.cap + 1):
-                    if w:
-                        assert grid[w][b] >= grid[w - 1][b]  # type: ignore[operator]
-                    if b:
-                        assert grid[w][b] <= grid[w][b - 1]  # type: ignore[operator]
+                    assert w == 0 or grid[w][b] >= grid[w - 1][b]
+                    assert b == 0 or grid[w][b] <= grid[w][b - 1]
 
 
 @pytest.mark.parametrize(("data", "message"), [

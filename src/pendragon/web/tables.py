@@ -771,8 +771,9 @@ class LiveTable:
 
     def _bot_for(self, seat: SeatState) -> Bot:
         if seat.bot_player is None:
-            bot = make_bot(_bot_name(seat.bot, self.game_name), bot_seed(self.seed, seat.seat),
-                           self.game_name)
+            # A record from before bots were named plays the game's table bot.
+            name = seat.bot or table_bots(self.game_name)[0]
+            bot = make_bot(name, bot_seed(self.seed, seat.seat), self.game_name)
             budget = self.manager.settings.limits.ismcts_budget
             if budget > 0 and isinstance(bot, ISMCTSBot):
                 # This server's bound on one move's thinking (simulated actions).
@@ -1698,11 +1699,7 @@ class TableManager:
                     SeatRecord(index, name, HUMAN, None, hash_secret(parse_token(token)[1]))
                 )
             elif kind == BOT:
-                try:
-                    bot = _bot_name(spec.get("bot"), game_name)
-                except TableError as error:
-                    raise TableError("bad_request", f"seat {index}: {error.message}",
-                                     400) from None
+                bot = _bot_name(spec.get("bot"), game_name, f"seat {index}: ")
                 tokens.append(None)
                 seat_records.append(SeatRecord(index, name, BOT, str(bot), None))
             else:
@@ -1910,8 +1907,9 @@ def _record_fields(record: TableRecord) -> dict[str, Any]:
     return {name: getattr(record, name) for name in TableRecord.__dataclass_fields__}
 
 
-def _bot_name(bot: object, game: str) -> str:
-    """``bot`` if it names a bot of ``game`` (``bots.check_bot``), else ``TableError`` (400);
+def _bot_name(bot: object, game: str, where: str = "") -> str:
+    """``bot`` if it names a bot of ``game`` (``bots.check_bot``), else ``TableError`` (400,
+    its message after ``where``);
     no choice (``None``, ``""``) is the game's table bot (``bots.table_bots``), the one the
     lobby offers first, a seat handed over is given, and a timed-out turn is played by.
 
@@ -1921,4 +1919,4 @@ def _bot_name(bot: object, game: str) -> str:
     try:
         return check_bot(bot or table_bots(game)[0], game)
     except ValueError as error:
-        raise TableError("bad_request", str(error), 400) from None
+        raise TableError("bad_request", f"{where}{error}", 400) from None

@@ -90,6 +90,9 @@ from pendragon.games.soc_card.rules.game import SocCardGame
 from pendragon.games.soc_card.rules.quests import COMBINED_SWORDS, MERLIN_REMOVES
 
 Obs = dict[str, Any]
+#: Where a search's rollout stops (``SocCardHeuristicBot.leaf_position``): white swords,
+#: black swords, the world's traitors, how many of them are still hidden.
+LeafPosition = tuple[int, int, list[int], int]
 
 #: Swords of one colour that end the game (SCG-END-1).
 END_SWORDS = 7
@@ -771,7 +774,7 @@ class SocCardHeuristicBot:
     search_unmask = 0.85
 
     @staticmethod
-    def leaf_position(world: State, root: State) -> tuple[int, int, list[int], int] | None:
+    def leaf_position(world: State, root: State) -> LeafPosition | None:
         """Where a search's rollout from ``root`` may stop: once a quest has been resolved
         after ``root`` (a sword laid since, and the threat pile empty), the white and black
         swords, the world's traitors and how many of them are still hidden; ``None`` to
@@ -824,8 +827,7 @@ class SocCardHeuristicBot:
         return cls.leaf_value(position, seat, table)
 
     @classmethod
-    def leaf_value(cls, position: tuple[int, int, list[int], int], seat: int,
-                   table: LeafTable | None) -> float:
+    def leaf_value(cls, position: LeafPosition, seat: int, table: LeafTable | None) -> float:
         """The value for ``seat`` (a reward in [-1, 1]) of a :meth:`leaf_position`: the
         ``table``'s chance where it has a cell, else the race model's (:meth:`race_leaf`)."""
         white, black, traitors, hidden = position
