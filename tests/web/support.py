@@ -93,6 +93,28 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def view(http: httpx.Client, token: str) -> dict[str, Any]:
+    """``GET /api/table`` as the holder of ``token`` sees it (asserting it is granted)."""
+    response = http.get("/api/table", headers=auth(token))
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def wait_for(
+    http: httpx.Client, token: str, predicate: Callable[[dict[str, Any]], bool],
+    timeout: float = 20.0,
+) -> dict[str, Any]:
+    """The first view of ``token`` that satisfies ``predicate``, polling while bots play."""
+    deadline = time.monotonic() + timeout
+    while True:
+        body = view(http, token)
+        if predicate(body):
+            return body
+        assert time.monotonic() < deadline, "the table never reached the expected state"
+        time.sleep(0.02)
+
+
 class Peer:
     """A WebSocket client that remembers everything it received."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
@@ -12,7 +11,7 @@ import pendragon
 from pendragon.core import registry
 from pendragon.games.soc.rules.game import SocGame
 from pendragon.i18n import catalog
-from tests.web.support import LiveServer, auth
+from tests.web.support import LiveServer, auth, view, wait_for
 
 HUMAN_AND_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
 THREE_HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")]
@@ -25,25 +24,6 @@ def error_of(response: httpx.Response) -> dict[str, Any]:
     assert body["error"]["message"], "every error explains itself"
     error: dict[str, Any] = body["error"]
     return error
-
-
-def view(http: httpx.Client, token: str) -> dict[str, Any]:
-    response = http.get("/api/table", headers=auth(token))
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
-
-
-def wait_for(
-    http: httpx.Client, token: str, predicate: Any, timeout: float = 20.0
-) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        body = view(http, token)
-        if predicate(body):
-            return body
-        assert time.monotonic() < deadline, "the table never reached the expected state"
-        time.sleep(0.02)
 
 
 def seat_to_act(http: httpx.Client, tokens: list[str]) -> tuple[int, dict[str, Any]]:

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from pendragon.web.storage import AppendActions, SeatRecord, Storage, TableRecord
 from pendragon.web.tables import TIMED_OUT
 from tests.web.conftest import postgres_schema
-from tests.web.support import FAST, LiveServer, auth, live_server
+from tests.web.support import FAST, LiveServer, auth, live_server, view
 
 #: The web tests' settings (instant bots), and a one-second turn timer a host may choose.
 SETTINGS = dataclasses.replace(FAST, turn_timers=(1, 30))
@@ -53,13 +53,6 @@ def lobby(http: httpx.Client) -> dict[str, dict[str, Any]]:
     response = http.get("/api/lobby")
     assert response.status_code == 200, response.text
     return {entry["table"]: entry for entry in response.json()["tables"]}
-
-
-def view(http: httpx.Client, token: str) -> dict[str, Any]:
-    response = http.get("/api/table", headers=auth(token))
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
 
 
 def code_of(response: httpx.Response) -> str:

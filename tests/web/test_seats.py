@@ -24,17 +24,15 @@ from pendragon.core.events import Event
 from pendragon.i18n import LANGUAGES, catalog
 from pendragon.web import tables as tables_module
 from pendragon.web.tables import Settings
-from tests.web.support import FAST, LiveServer, auth, live_server
+from tests.web.support import FAST, LiveServer, auth, live_server, view, wait_for
 
 ANN_AND_TWO_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
 THREE_HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")]
 
 
-def view(http: httpx.Client, token: str) -> dict[str, Any]:
-    response = http.get("/api/table", headers=auth(token))
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
+def ann_to_act(body: dict[str, Any]) -> bool:
+    """The table waits on seat 0 (Ann, the only person), so no bot will move."""
+    return bool(body["state"]["observation"]["waiting"]["seat"] == 0)
 
 
 def code_of(response: httpx.Response) -> tuple[int, str]:
@@ -74,7 +72,9 @@ def test_item_1_the_spectator_link_takes_no_bot_seat_and_the_host_link_sees_no_s
         assert code_of(take(http, spectator, 1)) == (403, "forbidden")
         assert code_of(http.post("/api/table/seats/1/invite", headers=auth(spectator))) \
             == (403, "forbidden")
-        after = view(http, spectator)
+        # Compare the two links once the bots have played up to Ann's turn, where the
+        # table waits: earlier, a bot's move may land between the two reads.
+        after = wait_for(http, spectator, ann_to_act)
         hosted = view(http, host)
     assert after["table"]["seats"] == before["table"]["seats"]
     assert announcements(after) == []
