@@ -128,7 +128,8 @@ def test_a_table_offers_the_games_table_bot_first(monkeypatch: pytest.MonkeyPatc
 
     assert registry.table_bots("soc") == ["stealth", "heuristic", "ismcts", "random"]
     assert registry.table_bots("soc-card") == ["stealth", "heuristic", "ismcts", "random"]
-    assert registry.table_bots("grail-cup")[0] == "heuristic"
+    assert registry.table_bots("grail-cup")[0] == registry.table_bot("grail-cup") == "heuristic"
+    assert registry.table_bot("soc-card") == "stealth"
     plugin = GamePlugin(name="shadow", rules="x:y", locale="x:y", table_bot="ghost")
     monkeypatch.setattr(registry, "plugin_for", lambda name: plugin)
     with pytest.raises(PluginError, match="table bot 'ghost'"):

@@ -31,7 +31,7 @@ from pendragon.bots.random_bot import RandomBot
 from pendragon.core.plugins import GamePlugin, PluginError, plugin_for
 
 __all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "bot_names", "check_bot", "make_bot",
-           "table_bots"]
+           "table_bot", "table_bots"]
 
 # Every name works for every game: ``heuristic`` falls back to a generic one-ply policy
 # and ``ismcts`` is built on the core API alone.
@@ -102,6 +102,16 @@ def table_bots(game: str) -> list[str]:
     if first not in names:
         raise PluginError(f"{game}: its table bot {first!r} is none of its bots {names}")
     return [first, *(name for name in names if name != first)]
+
+
+def table_bot(game: str) -> str:
+    """The bot a table of ``game`` seats when none is named: a bot seat created without
+    one, a seat handed over or given up, a timed-out turn, ``pendragon play``.
+
+    >>> table_bot("soc"), table_bot("grail-cup")
+    ('stealth', 'heuristic')
+    """
+    return table_bots(game)[0]
 
 
 def make_bot(name: str, seed: int | None = None, game: str | None = None) -> Bot:

@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import pendragon
-from pendragon.bots import Bot, bot_names, check_bot, make_bot, table_bots
+from pendragon.bots import Bot, bot_names, check_bot, make_bot, table_bot
 from pendragon.cli.terminal import play_in_terminal
 from pendragon.core.api import Game
 from pendragon.core.errors import PendragonError
@@ -223,7 +223,7 @@ def _plugin_line(name: str) -> str:
     parts.append("pieces: " + ", ".join(plugin.pieces()))
     if plugin.bots:
         parts.append("own bots: " + ", ".join(sorted(plugin.bots)))
-    parts.append(f"table bot: {table_bots(name)[0]}")
+    parts.append(f"table bot: {table_bot(name)}")
     if plugin.environment is not None:
         parts.append(
             f"environments: {plugin.pettingzoo_name}, {plugin.gymnasium_id}, "
@@ -280,7 +280,7 @@ def prepare_play(args: argparse.Namespace) -> tuple[Game, dict[int, Bot]]:
     seats = game.num_players()
     if not 0 <= args.seat < seats:
         raise UsageError(f"--seat must be between 0 and {seats - 1}, got {args.seat}")
-    name = args.bots if args.bots is not None else table_bots(args.game)[0]
+    name = args.bots if args.bots is not None else table_bot(args.game)
     bots = {
         seat: make_bot(name, bot_seed(game.seed, seat), args.game)
         for seat in range(seats)

@@ -132,7 +132,7 @@ class ChatLine(_Body):
 
 class SeatBot(_Body):
     """``POST /api/table/seats/{seat}/bot`` and ``POST /api/table/leave``; no ``bot``: the
-    game's table bot (``bots.table_bots``)."""
+    game's table bot (``bots.table_bot``)."""
 
     bot: str | None = Field(default=None, max_length=32)
 

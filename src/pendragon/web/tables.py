@@ -39,7 +39,7 @@ from typing import Any
 import orjson
 
 import pendragon
-from pendragon.bots import check_bot, make_bot, table_bots
+from pendragon.bots import check_bot, make_bot, table_bot, table_bots
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
@@ -772,7 +772,7 @@ class LiveTable:
     def _bot_for(self, seat: SeatState) -> Bot:
         if seat.bot_player is None:
             # A record from before bots were named plays the game's table bot.
-            name = seat.bot or table_bots(self.game_name)[0]
+            name = seat.bot or table_bot(self.game_name)
             bot = make_bot(name, bot_seed(self.seed, seat.seat), self.game_name)
             budget = self.manager.settings.limits.ismcts_budget
             if budget > 0 and isinstance(bot, ISMCTSBot):
@@ -1330,7 +1330,7 @@ class LiveTable:
             return
         bot = self._timeout_bots.get(seat)
         if bot is None:
-            name = self.manager.settings.timeout_bot or table_bots(self.game_name)[0]
+            name = self.manager.settings.timeout_bot or table_bot(self.game_name)
             bot = make_bot(name, bot_seed(self.seed, seat), self.game_name)
             self._timeout_bots[seat] = bot
         try:
@@ -1910,13 +1910,13 @@ def _record_fields(record: TableRecord) -> dict[str, Any]:
 def _bot_name(bot: object, game: str, where: str = "") -> str:
     """``bot`` if it names a bot of ``game`` (``bots.check_bot``), else ``TableError`` (400,
     its message after ``where``);
-    no choice (``None``, ``""``) is the game's table bot (``bots.table_bots``), the one the
+    no choice (``None``, ``""``) is the game's table bot (``bots.table_bot``), the one the
     lobby offers first, a seat handed over is given, and a timed-out turn is played by.
 
     >>> _bot_name(None, "soc"), _bot_name("random", "soc")
     ('stealth', 'random')
     """
     try:
-        return check_bot(bot or table_bots(game)[0], game)
+        return check_bot(bot or table_bot(game), game)
     except ValueError as error:
         raise TableError("bad_request", f"{where}{error}", 400) from None
