@@ -90,7 +90,7 @@ def test_a_game_may_add_bots_of_its_own() -> None:
     card game seat a stealth traitor each, Grail Cup refuses the name and says which names
     it knows."""
     from pendragon.games.soc.traitors import StealthTraitor
-    from pendragon.games.soc_card.heuristic import StealthTraitor as CardStealthTraitor
+    from pendragon.games.soc_card.heuristic import SocCardStealthBot
 
     assert bot_names("soc") == ["heuristic", "ismcts", "random", "stealth"]
     assert bot_names("soc-card") == ["heuristic", "ismcts", "random", "stealth"]
@@ -98,7 +98,7 @@ def test_a_game_may_add_bots_of_its_own() -> None:
     bot = make_bot("stealth", seed=7, game="soc")
     assert isinstance(bot, StealthTraitor) and bot.seed == 7
     card = make_bot("stealth", seed=7, game="soc-card")
-    assert isinstance(card, CardStealthTraitor) and card.seed == 7
+    assert isinstance(card, SocCardStealthBot) and card.seed == 7
     with pytest.raises(ValueError, match="unknown bot 'stealth'; known bots"):
         make_bot("stealth", seed=7)
     with pytest.raises(ValueError,

@@ -22,7 +22,7 @@ from pendragon.core.api import State
 from pendragon.games.soc_card.heuristic import (
     PileValue,
     SocCardHeuristicBot,
-    StealthTraitor,
+    SocCardStealthBot,
     TraitorBelief,
     rollout_bot,
 )
@@ -385,7 +385,7 @@ def test_the_stealth_traitor_keeps_a_pile_a_loyal_player_would_build() -> None:
     assert state.observation(None)["to_act"] == 1
     assert state.observation(None)["swords"] == {"white": 0, "black": 1}
     assert _choice(SocCardHeuristicBot(1), state) == "quest:dragon"
-    assert _choice(StealthTraitor(1), state) == "listen"
+    assert _choice(SocCardStealthBot(1), state) == "listen"
     loyal = _forced(["loyal"] * 5, script)
     assert _choice(SocCardHeuristicBot(1), loyal) == "listen"  # what a loyal seat does
 
@@ -400,7 +400,7 @@ def test_the_stealth_bot_dealt_a_loyal_card_is_the_heuristic() -> None:
                                      for s in range(5)])
         if "traitor" in (heuristic.observation(None).get("loyalties") or []):
             continue
-        stealth = play_game(game, [StealthTraitor(bot_seed(game.seed, s)) for s in range(5)])
+        stealth = play_game(game, [SocCardStealthBot(bot_seed(game.seed, s)) for s in range(5)])
         assert stealth.history() == heuristic.history()
         compared += 1
         if compared == 3:

@@ -1679,7 +1679,7 @@ def rollout_bot(seed: int | None) -> SocCardHeuristicBot:
 
 
 
-class StealthTraitor(SocCardHeuristicBot):
+class SocCardStealthBot(SocCardHeuristicBot):
     """The heuristic, its traitor careful: the bot the online table seats by default
     (``GamePlugin.table_bot``).
 
@@ -1695,7 +1695,7 @@ class StealthTraitor(SocCardHeuristicBot):
     >>> import pendragon
     >>> from pendragon.runner import play_game
     >>> game = pendragon.load_game("soc-card", players=5, seed=11)
-    >>> play_game(game, [StealthTraitor(seed=s) for s in range(5)]).is_terminal()
+    >>> play_game(game, [SocCardStealthBot(seed=s) for s in range(5)]).is_terminal()
     True
     """
 
@@ -1704,4 +1704,4 @@ class StealthTraitor(SocCardHeuristicBot):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"StealthTraitor(seed={self.seed!r})"
+        return f"SocCardStealthBot(seed={self.seed!r})"

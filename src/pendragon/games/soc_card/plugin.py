@@ -14,7 +14,7 @@ PLUGIN = GamePlugin(
     rollout="pendragon.games.soc_card.heuristic:rollout_bot",
     # The heuristic with a careful traitor (docs/bots.md, "The stealth traitor"): the
     # heuristic's own traitor fails quests from its first turn, which a person reads at once.
-    bots={"stealth": "pendragon.games.soc_card.heuristic:StealthTraitor"},
+    bots={"stealth": "pendragon.games.soc_card.heuristic:SocCardStealthBot"},
     table_bot="stealth",
     terminal="pendragon.games.soc_card.terminal:render_soc_card",
     web_adapter="pendragon.games.soc_card.web:SocCardAdapter",
