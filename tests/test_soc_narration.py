@@ -34,7 +34,8 @@ def test_every_public_change_is_narrated(options: dict[str, Any]) -> None:
     game = pendragon.load_game("soc", **options)
     state = game.new_initial_state()
     bots = [make_bot("heuristic", seat) for seat in range(game.num_players())]
-    seen = {"quest-won": 0, "quest-lost": 0, "siege-added": 0, "game-result": 0, "shown": 0}
+    seen = {"quest-won": 0, "quest-lost": 0, "siege-added": 0, "game-result": 0, "shown": 0,
+            "swords-turned-black": 0}
     while not state.is_terminal():
         action = (state.sample_chance() if state.is_chance_node()
                   else bots[state.current_player()].step(state))
@@ -46,12 +47,14 @@ def test_every_public_change_is_narrated(options: dict[str, Any]) -> None:
         keys = [e.key.removeprefix("soc.log.") for e in events]
         for name in seen:
             seen[name] += keys.count(name)
-        for colour in ("white", "black"):
+        turned = _params(events, "soc.log.swords-turned-black")
+        for colour, sign in (("white", -1), ("black", 1)):
             change = after["round_table"][colour] - before["round_table"][colour]
             laid = _params(events, f"soc.log.{colour}-swords-laid")
             removed = _params(events, f"soc.log.{colour}-swords-removed")
-            assert sum(p["count"] for p in laid) - sum(p["count"] for p in removed) == change
-            for p in laid + removed:
+            told = sum(p["count"] for p in laid) - sum(p["count"] for p in removed)
+            assert told + sign * sum(p["count"] for p in turned) == change
+            for p in laid + removed + turned:
                 assert (p["white"], p["black"]) == (after["round_table"]["white"],
                                                     after["round_table"]["black"])
         engines = after["siege_engines"] - before["siege_engines"]
@@ -81,6 +84,25 @@ def test_every_public_change_is_narrated(options: dict[str, Any]) -> None:
     assert seen["game-result"] == 1
     assert seen["siege-added"] > 0 and seen["quest-won"] + seen["quest-lost"] > 0
     assert final["status"] in ("loyal-win", "evil-win")
+
+
+def test_a_false_accusation_turns_a_white_sword_black_in_one_line() -> None:
+    """SOC-ACCUSE-3: the white sword the accused's loyal card turns black is told as such,
+    not as a white sword leaving and a black one laid, in every language."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    state = load_state({"players": 3, "round_table": {"white": 3, "black": 3},
+                        "turn": {"seat": 0, "phase": "heroic"}})
+    accuse = next(a for a in state.legal_actions()
+                  if state.action_to_string(a) == "accuse:1")
+    events = state.narrate(accuse, None)
+    swords = [e for e in events if "sword" in e.key]
+    assert swords == [Event("soc.log.swords-turned-black", {"count": 1, "white": 2, "black": 4})]
+    assert catalog("en").render(swords[0]) == "1 white sword turns black (2 white, 4 black)."
+    for language in ("ru", "cs", "pl"):
+        words = catalog(language).render(swords[0])
+        assert "{" not in words and "2" in words and "4" in words
+        assert words != catalog("en").render(swords[0])
 
 
 def test_the_end_is_told_with_its_result_and_reason_in_every_language() -> None:

@@ -550,12 +550,16 @@ class ViewRules(TurnRules):
             key = "soc.log.quest-won" if white > 0 else (
                 "soc.log.quest-lost" if black > 0 else "soc.log.quest-over")
             out.append(event(key, quest=Term(f"soc.place.{quest}")))
-        for count, key in ((white, "white"), (black, "black")):
+        # White swords leaving as black ones are laid turn black (a false accusation,
+        # SOC-ACCUSE-3; the hidden traitor at the end, SOC-TRAITOR-3): told as one change.
+        turned = min(-white, black) if white < 0 < black else 0
+        totals = {"white": after["round_table"]["white"], "black": after["round_table"]["black"]}
+        for count, key in ((white + turned, "white"), (black - turned, "black")):
             if count:
                 verb = "laid" if count > 0 else "removed"
-                out.append(event(f"soc.log.{key}-swords-{verb}", count=abs(count),
-                                 white=after["round_table"]["white"],
-                                 black=after["round_table"]["black"]))
+                out.append(event(f"soc.log.{key}-swords-{verb}", count=abs(count), **totals))
+        if turned:
+            out.append(event("soc.log.swords-turned-black", count=turned, **totals))
         engines = after["siege_engines"] - before["siege_engines"]
         if engines:
             verb = "added" if engines > 0 else "removed"
