@@ -56,14 +56,18 @@ from gymnasium import spaces
 
 import pendragon
 from pendragon.bots import Bot, make_bot
-from pendragon.core.api import CHANCE, TERMINAL, Game, State
+from pendragon.core.api import CHANCE, TERMINAL, State
 from pendragon.envs import ENVIRONMENTS
-from pendragon.envs.pettingzoo_base import legal_mask, observation_spaces_for, tensor_packer
+from pendragon.envs.pettingzoo_base import (
+    GameAccess,
+    observation_arrays,
+    observation_spaces_for,
+)
 
 Observation = dict[str, npt.NDArray[Any]]
 
 
-class PendragonGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
+class PendragonGymEnv(GameAccess, gymnasium.Env[dict[str, Any], np.int64]):
     """Seat ``seat`` of pendragon game ``game`` as a single-agent Gymnasium environment.
 
     ``opponents`` is one bot name for every other seat, or one name per seat in seat order
@@ -87,20 +91,11 @@ class PendragonGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if "seed" in options:
-            raise ValueError("pass the seed to reset(seed=...), not to the environment")
         if illegal_action not in ("terminate", "raise"):
             raise ValueError(
                 f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
-        self.render_mode = render_mode
-        self._game_name = game
-        self._options = dict(options)
-        self._game: Game = pendragon.load_game(game, seed=0, **self._options)
+        self._load_game(game, render_mode, options)
         seats = self._game.num_players()
         if seat is not None and not 0 <= seat < seats:
             raise ValueError(f"seat must be in 0..{seats - 1} or None, got {seat}")
@@ -119,12 +114,8 @@ class PendragonGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         spec = ENVIRONMENTS.get(game)
         low = spec.observation_low if spec else -float(np.inf)
         high = spec.observation_high if spec else float(np.inf)
-        size = info.observation_tensor_size
-        self._packer = tensor_packer(size)
-        self._num_actions = info.num_distinct_actions
         self.observation_space = observation_spaces_for(self._game, low, high)
         self.action_space = spaces.Discrete(self._num_actions)
-        self._state: State | None = None
         self._over = True
 
     # ------------------------------------------------------------------ Gymnasium API
@@ -178,11 +169,7 @@ class PendragonGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self.render_mode is None:
             return None
         state = self._require_state()
-        text = json.dumps(state.observation(self.seat), indent=1, sort_keys=True)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self._rendered(json.dumps(state.observation(self.seat), indent=1, sort_keys=True))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions as booleans (for maskable learning algorithms)."""
@@ -192,23 +179,7 @@ class PendragonGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             mask[state.legal_actions()] = True
         return mask
 
-    # ------------------------------------------------------------------ pendragon access
-    @property
-    def game(self) -> Game:
-        """The pendragon game of the current episode."""
-        return self._game
-
-    @property
-    def game_state(self) -> State:
-        """The live pendragon state (all hidden information: for tools and metrics)."""
-        return self._require_state()
-
     # ------------------------------------------------------------------ internals
-    def _require_state(self) -> State:
-        if self._state is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self._state
-
     def _play_others(self, state: State) -> None:
         bots = self._bots
         player = state.current_player()
@@ -222,10 +193,8 @@ class PendragonGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             player = state.current_player()
 
     def _observe(self, state: State) -> Observation:
-        observation = np.empty(self._packer.size // 4, np.float32)
-        self._packer.pack_into(observation.data, 0, *state.observation_tensor(self.seat))
-        mask = legal_mask(state, not self._over, self._num_actions)
-        return {"observation": observation, "action_mask": mask}
+        return observation_arrays(state, self.seat, not self._over, self._packer,
+                                  self._num_actions)
 
 
 def register_environments() -> list[str]:

@@ -113,7 +113,59 @@ def legal_mask(state: State, acting: bool, actions: int) -> npt.NDArray[np.int8]
     return np.frombuffer(flags, MASK_DTYPE)
 
 
-class PendragonAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
+class GameAccess:
+    """What the PettingZoo and the Gymnasium environments share: checking the arguments
+    every environment takes, the game they load, access to it, and rendering.
+
+    An environment calls :meth:`_load_game` first in its ``__init__``.
+    """
+
+    metadata: dict[str, Any]
+    render_mode: str | None
+    _state: State | None
+
+    def _load_game(self, game: str, render_mode: str | None, options: dict[str, Any]) -> Game:
+        """Check ``render_mode`` and the ``options``, and load ``game`` once (seed 0), so
+        that a bad option fails at construction, not at the first reset."""
+        if "seed" in options:
+            raise ValueError("pass the seed to reset(seed=...), not to the environment")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self._game_name = game
+        self._options = dict(options)
+        self._game: Game = pendragon.load_game(game, seed=0, **self._options)
+        self._packer = tensor_packer(self._game.info.observation_tensor_size)
+        self._num_actions = self._game.info.num_distinct_actions
+        self._state = None
+        return self._game
+
+    @property
+    def game(self) -> Game:
+        """The pendragon game of the current episode (its seed is the episode's)."""
+        return self._game
+
+    @property
+    def game_state(self) -> State:
+        """The live pendragon state (all hidden information: for tools and tests, not agents)."""
+        return self._require_state()
+
+    def _require_state(self) -> State:
+        if self._state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._state
+
+    def _rendered(self, text: str) -> str | None:
+        """``text`` for ``"ansi"``; printed (and ``None``) for ``"human"``."""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
     """A pendragon game as a PettingZoo AEC environment (see the module docstring).
 
     ``spec`` names the game, the environment's version and the tensor's bounds; ``options``
@@ -144,19 +196,9 @@ class PendragonAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
     ) -> None:
         EzPickle.__init__(self, spec, render_mode=render_mode, **options)
         super().__init__()
-        if "seed" in options:
-            raise ValueError("pass the seed to reset(seed=...), not to the environment")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
+        self._load_game(spec.game, render_mode, options)
         self.metadata = {**self.metadata, "name": spec.pettingzoo_name}
-        self.render_mode = render_mode
         self.spec = spec
-        self._game_name = spec.game
-        self._options = dict(options)
-        # Built once here so that a bad option fails now, not at the first reset.
-        self._game: Game = pendragon.load_game(spec.game, seed=0, **self._options)
         seats = self._game.num_players()
         self.possible_agents: list[str] = [agent_name(s) for s in range(seats)]
         self._seat_of = {name: seat for seat, name in enumerate(self.possible_agents)}
@@ -164,10 +206,7 @@ class PendragonAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
         self.observation_spaces = {name: space for name in self.possible_agents}
         action_space = spaces.Discrete(self._game.info.num_distinct_actions)
         self.action_spaces = {name: action_space for name in self.possible_agents}
-        self._packer = tensor_packer(self._game.info.observation_tensor_size)
-        self._num_actions = self._game.info.num_distinct_actions
         self._seeds: random.Random | None = None
-        self._state: State | None = None
         # Until the first reset there is no game: step() and observe() raise.
         self.agents: list[str] = []
 
@@ -242,34 +281,14 @@ class PendragonAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
         if self.render_mode is None:
             return None
         state = self._require_state()
-        text = state.decision_summary() + "\n" + json.dumps(
+        return self._rendered(state.decision_summary() + "\n" + json.dumps(
             state.observation(None), indent=1, sort_keys=True
-        )
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        ))
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
 
-    # ------------------------------------------------------------------ pendragon access
-    @property
-    def game(self) -> Game:
-        """The pendragon game of the current episode (its seed is the episode's)."""
-        return self._game
-
-    @property
-    def game_state(self) -> State:
-        """The live pendragon state (all hidden information: for tools and tests, not agents)."""
-        return self._require_state()
-
     # ------------------------------------------------------------------ internals
-    def _require_state(self) -> State:
-        if self._state is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self._state
-
     def _advance(self, state: State) -> None:
         # Chance is the environment's job; stop at the next decision or at the end.
         player = state.current_player()
