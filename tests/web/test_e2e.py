@@ -298,6 +298,13 @@ def test_the_host_seats_a_newcomer_by_invitation_and_another_joins_a_new_seat(
     other.goto(host_link)
     other.wait_for_selector("[data-testid=join-name]")
     other.fill("[data-testid=join-name]", "Gawain")
+    # The page redraws its forms on every push (here Ann's chat line); a half-typed name
+    # survives it (the join form once lost it to a bot's move and seated a nameless knight).
+    said = httpx.post(base + "/api/table/chat", json={"text": "welcome"},
+                      headers=auth(created["seats"][0]["token"]), trust_env=False, timeout=10)
+    assert said.status_code == 200, said.text
+    other.wait_for_selector("[data-testid=chat] .chat-text:has-text('welcome')")
+    assert other.locator("[data-testid=join-name]").input_value() == "Gawain"
     other.click("[data-testid=join-confirm]")
     other.wait_for_selector("[data-testid=seat-3].mine")
     assert "Gawain" in other.locator("[data-testid=seat-3]").inner_text()

@@ -25,7 +25,17 @@ let socket = null;
 let retry = 0;
 let takingSeat = null; // seat number whose "take" form is open
 let leaving = false; // the owner asked to give his seat up: confirm first
-let draftChat = "";
+// What the person is typing, by field (its data-testid): every state, chat line or seat
+// change re-renders the page and rebuilds its forms, which must not lose a half-typed name
+// or message. A field's draft is dropped once it is sent.
+const drafts = new Map();
+
+/** A text field that keeps its draft across re-renders (`initial` until typed in). */
+function draftField(testid, attrs, initial = "") {
+  const input = el("input", { type: "text", ...attrs, value: drafts.has(testid) ? drafts.get(testid) : initial, "data-testid": testid });
+  input.addEventListener("input", () => drafts.set(testid, input.value));
+  return input;
+}
 
 function me() {
   return view.info ? view.info.seat : null;
@@ -312,7 +322,7 @@ function takeSeatForm(seat) {
   if (holdsAnotherSeat(view.info.id, token)) {
     return el("p", { class: "notice error", role: "alert", "data-testid": "one-seat-only" }, t("table.one_seat_only"));
   }
-  const name = el("input", { type: "text", maxlength: 40, placeholder: t("lobby.name"), "aria-label": t("lobby.name"), "data-testid": "take-name" });
+  const name = draftField("take-name", { maxlength: 40, placeholder: t("lobby.name"), "aria-label": t("lobby.name") });
   const submit = el("button", { type: "submit", class: "small primary", "data-testid": "take-confirm" }, t("table.take_seat_n", { n: seat + 1 }));
   const form = el("form", { class: "inline" }, name, submit);
   form.addEventListener("submit", async (event) => {
@@ -344,7 +354,7 @@ async function claimSeat(url, name) {
 }
 
 function joinForm() {
-  const name = el("input", { type: "text", maxlength: 40, placeholder: t("lobby.name"), "aria-label": t("lobby.name"), "data-testid": "join-name" });
+  const name = draftField("join-name", { maxlength: 40, placeholder: t("lobby.name"), "aria-label": t("lobby.name") });
   const submit = el("button", { type: "submit", class: "small primary", "data-testid": "join-confirm" }, t("table.join_new"));
   const form = el("form", { class: "inline" }, name, submit);
   form.addEventListener("submit", async (event) => {
@@ -359,12 +369,12 @@ function joinForm() {
 
 function renameForm() {
   const current = seatInfo(me());
-  const name = el("input", { type: "text", maxlength: 40, value: current ? current.name : "", "aria-label": t("table.your_name"), "data-testid": "rename" });
+  const name = draftField("rename", { maxlength: 40, "aria-label": t("table.your_name") }, current ? current.name : "");
   const submit = el("button", { type: "submit", class: "small" }, t("table.rename"));
   const form = el("form", { class: "inline" }, el("label", {}, t("table.your_name")), name, submit);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    send({ type: "name", name: name.value });
+    if (send({ type: "name", name: name.value })) drafts.delete("rename");
   });
   return form;
 }
@@ -399,16 +409,15 @@ function chatPanel() {
       ? t("table.chat_closed_because", { reason: renderEvent(reason, context().events) })
       : t("table.chat_closed"));
   } else {
-    const input = el("input", { type: "text", maxlength: 500, value: draftChat, placeholder: t("table.chat_placeholder"),
-      "aria-label": t("table.chat"), "data-testid": "chat-input" });
-    input.addEventListener("input", () => (draftChat = input.value));
+    const input = draftField("chat-input", { maxlength: 500, placeholder: t("table.chat_placeholder"),
+      "aria-label": t("table.chat") });
     form = el("form", { class: "inline chat-form" }, input,
       el("button", { type: "submit", class: "small", "data-testid": "chat-send" }, t("table.send")));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = input.value.trim();
       if (text && send({ type: "chat", text })) {
-        draftChat = "";
+        drafts.delete("chat-input");
         input.value = "";
       }
     });
