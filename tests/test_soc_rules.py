@@ -297,7 +297,7 @@ def test_an_accused_knight_shows_his_loyalty_card_to_everyone() -> None:
         assert ("shows his loyalty card to everyone: Loyal knight." if viewer != 2
                 else "You show your loyalty card to everyone: Loyal knight.") in told
         # SOC-ACCUSE-2: the false accusation's sword is told after the card.
-        assert told.endswith("1 black sword is laid on the Round Table (2 white, 4 black).")
+        assert told.endswith("1 white sword turns black (2 white, 4 black).")
     console = Console(width=140, color_system=None)
 
     def terminal() -> str:
