@@ -117,6 +117,32 @@ TENSOR_LAYOUT: tuple[tuple[str, int], ...] = (
 TENSOR_SIZE = sum(size for _, size in TENSOR_LAYOUT)
 
 
+def _one_hot_rows(size: int, none_row: bool) -> tuple[tuple[float, ...], ...]:
+    """Row ``i`` is the one-hot ``i`` of ``size``; with ``none_row``, one more row of zeros
+    at the end, so that index -1 (nothing) reads it."""
+    rows = [tuple(float(j == i) for j in range(size)) for i in range(size)]
+    return tuple(rows + [(0.0,) * size] if none_row else rows)
+
+
+# The tensor's one-hot blocks, built once (observation_tensor is on every learner's step).
+#: "seat present" then the status one-hot, by status.
+_STATUS_ROWS = tuple((1.0, *row) for row in _one_hot_rows(len(_STATUS), False))
+_LOCATION_ROWS = _one_hot_rows(NUM_LOCATIONS, True)
+#: A place or none as the last slot (-1 reads it): Heroism's and Merlin's blocks.
+_LOCATION_OR_NONE_ROWS = _one_hot_rows(NUM_LOCATIONS + 1, False)
+_KNIGHT_ROWS = _one_hot_rows(NUM_KNIGHTS, True)
+#: The decision awaited, or none (-1, the last slot).
+_DECISION_ROWS = _one_hot_rows(len(_DECISIONS) + 1, False)
+_DECISION_INDEX = {int(code): index for index, code in enumerate(_DECISIONS)}
+_EMPTY_SEAT = (0.0,) * (TENSOR_LAYOUT[0][1] // MAX_SEATS)
+#: Zeros for the seats beyond a table of ``n`` (the captured flags' padding).
+_EMPTY_SEATS = tuple((0.0,) * (MAX_SEATS - n) for n in range(MAX_SEATS + 1))
+#: Three-slot one-hots: Lancelot's phase; the seat's own loyalty (loyal, traitor, unknown).
+_THREE_ROWS = _one_hot_rows(3, False)
+_NO_WHITE = (0.0,) * NUM_WHITE
+_NO_BLACK = (0.0,) * NUM_BLACK
+
+
 def _loc_key(location: int) -> str | None:
     return LOCATION_KEYS[location] if location >= 0 else None
 
@@ -363,40 +389,39 @@ class ViewRules(TurnRules):
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
         out: list[float] = []
         player = self.current_player()
-        for offset in range(MAX_SEATS):
-            if offset >= self.n:
-                out += [0.0] * (TENSOR_LAYOUT[0][1] // MAX_SEATS)
-                continue
-            s = (seat + offset) % self.n
-            status = self.status[s]
-            out += [1.0, float(status == 0), float(status == 1), float(status == 2)]
-            out.append(self.life[s] / 6)
-            location = [0.0] * NUM_LOCATIONS
-            if self.loc[s] >= 0:
-                location[self.loc[s]] = 1.0
-            out += location
-            out.append(self.hand_size(s) / 12)
+        n = self.n
+        status, loyalty, knight, loc = self.status, self.loyalty, self.knight, self.loc
+        life, hands, accused, turn_seat = self.life, self.hands, self.accused, self.turn_seat
+        excalibur, grail, armor = self.excalibur_owner, self.grail_owner, self.armor_owner
+        # loyalty_visible(seat, s), its every-seat terms read once.
+        open_to_all = bool(self.result) or self.game.open_loyalty
+        shown = self.loyalty_shown
+        for offset in range(n):
+            s = seat + offset - n if seat + offset >= n else seat + offset
+            out += _STATUS_ROWS[status[s]]
+            out.append(life[s] / 6)
+            out += _LOCATION_ROWS[loc[s]]  # -1 (nowhere): the row of zeros
+            side = loyalty[s]
+            visible = side >= 0 and (
+                open_to_all or status[s] == Status.UNMASKED or shown[s]
+                or (s == seat and self.loyalty_known_to_self(s))
+            )
             out += [
-                float(self.excalibur_owner == s),
-                float(self.grail_owner == s),
-                float(self.armor_owner == s),
+                sum(hands[s]) / 12,
+                float(excalibur == s),
+                float(grail == s),
+                float(armor == s),
+                float(accused[s]),
+                float(visible and side == Loyalty.TRAITOR),
+                float(visible and side == Loyalty.LOYAL),
+                float(turn_seat == s),
+                float(player == s),
             ]
-            out.append(float(self.accused[s]))
-            visible = self.loyalty[s] >= 0 and self.loyalty_visible(seat, s)
-            out += [
-                float(visible and self.loyalty[s] == Loyalty.TRAITOR),
-                float(visible and self.loyalty[s] == Loyalty.LOYAL),
-            ]
-            out += [float(self.turn_seat == s), float(player == s)]
-            knight = [0.0] * NUM_KNIGHTS
-            if self.knight[s] >= 0:
-                knight[self.knight[s]] = 1.0
-            out += knight
+            out += _KNIGHT_ROWS[knight[s]]  # -1 (none yet): the row of zeros
+        out += _EMPTY_SEAT * (MAX_SEATS - n)
         out += [self.white_swords / 12, self.black_swords / 12, self.siege / 12]
         out += self._combat_features(self.bk_white, self.bk_black, seat, False, 2, 4)
-        phase = [0.0, 0.0, 0.0]
-        phase[self.ld_phase] = 1.0
-        out += phase
+        out += _THREE_ROWS[self.ld_phase]
         out += self._combat_features(self.ld_white, self.ld_black, seat, self.ld_phase == 1, 3, 5)
         out += [(self.excal_pos + 5) / 10, float(self.excal_over)]
         out += [
@@ -413,9 +438,7 @@ class ViewRules(TurnRules):
             out += played
             out.append(float(self.mordred == war))
         out += [float(self.vivien), float(self.mist), float(self.dark_forest)]
-        heroism = [0.0] * (NUM_LOCATIONS + 1)
-        heroism[self.heroism] = 1.0  # index -1 (none) is the last slot
-        out += heroism
+        out += _LOCATION_OR_NONE_ROWS[self.heroism]  # -1 (none) is the last slot
         out += [
             sum(self.white_deck) / 107,
             self.black_deck_size() / 90,
@@ -423,41 +446,36 @@ class ViewRules(TurnRules):
             sum(self.black_discard) / 90,
         ]
         out += [c / 5 for c in self.hands[seat]]
-        loyalty = [0.0, 0.0, 0.0]
-        if self.loyalty[seat] >= 0 and self.loyalty_visible(seat, seat):
-            loyalty[self.loyalty[seat]] = 1.0
+        # Loyal, traitor (Loyalty 0, 1), or unknown to himself (the last slot).
+        known = self.loyalty[seat] >= 0 and self.loyalty_visible(seat, seat)
+        out += _THREE_ROWS[self.loyalty[seat] if known else 2]
+        out += _DECISION_ROWS[_DECISION_INDEX[self.agenda[-1][0]] if player >= 0 else -1]
+        if self.offer:
+            offer = [0.0] * NUM_WHITE
+            for kind in self.offer:
+                offer[kind] += 1 / 7
+            out += offer
         else:
-            loyalty[2] = 1.0
-        out += loyalty
-        decision = [0.0] * (len(_DECISIONS) + 1)
-        if player >= 0:
-            decision[_DECISIONS.index(T(self.agenda[-1][0]))] = 1.0
-        else:
-            decision[-1] = 1.0
-        out += decision
-        offer = [0.0] * NUM_WHITE
-        for kind in self.offer:
-            offer[kind] += 1 / 7
-        out += offer
+            out += _NO_WHITE
         out += [
             len(self.pledges) / 3,
             self.siege_die / 8,
             sum(fight_value(k) for k in self.siege_cards) / 25,
         ]
-        held = [0.0] * NUM_BLACK
         if self.held_seat == seat:
+            held = [0.0] * NUM_BLACK
             for kind in self.held + self.picks:
                 held[kind] += 0.2
-        out += held
-        merlin = [0.0] * (NUM_LOCATIONS + 1)
-        merlin[self.merlin_loc] = 1.0  # -1 (not in play) is the last slot
-        out += merlin
+            out += held
+        else:
+            out += _NO_BLACK
+        out += _LOCATION_OR_NONE_ROWS[self.merlin_loc]  # -1 (not in play) is the last slot
         out += [float(bool(self.witches & bit)) for _, bit in WITCH_BITS]
         out.append(float(self.divine_favor))
-        out += [
-            float(self.captured[(seat + offset) % self.n]) if offset < self.n else 0.0
-            for offset in range(MAX_SEATS)
-        ]
+        captured = self.captured
+        out += [float(captured[s]) for s in range(seat, n)]
+        out += [float(captured[s]) for s in range(seat)]
+        out += _EMPTY_SEATS[n]
         return out
 
     def _combat_features(
