@@ -391,23 +391,17 @@ class ViewRules(TurnRules):
         player = self.current_player()
         n = self.n
         status, loyalty, knight, loc = self.status, self.loyalty, self.knight, self.loc
-        life, hands, accused, turn_seat = self.life, self.hands, self.accused, self.turn_seat
+        life, accused, turn_seat = self.life, self.accused, self.turn_seat
         excalibur, grail, armor = self.excalibur_owner, self.grail_owner, self.armor_owner
-        # loyalty_visible(seat, s), its every-seat terms read once.
-        open_to_all = bool(self.result) or self.game.open_loyalty
-        shown = self.loyalty_shown
         for offset in range(n):
             s = seat + offset - n if seat + offset >= n else seat + offset
             out += _STATUS_ROWS[status[s]]
             out.append(life[s] / 6)
             out += _LOCATION_ROWS[loc[s]]  # -1 (nowhere): the row of zeros
             side = loyalty[s]
-            visible = side >= 0 and (
-                open_to_all or status[s] == Status.UNMASKED or shown[s]
-                or (s == seat and self.loyalty_known_to_self(s))
-            )
+            visible = side >= 0 and self.loyalty_visible(seat, s)
             out += [
-                sum(hands[s]) / 12,
+                self.hand_size(s) / 12,
                 float(excalibur == s),
                 float(grail == s),
                 float(armor == s),
