@@ -155,7 +155,8 @@ def test_item_2_a_seat_handed_to_a_bot_stays_its_owners_and_nobody_holds_two(
     bob = people()
     bob_page = bob.open(base, created["seats"][1]["link"])
     bob_page.click("[data-testid=give-bot-1]")
-    # The page lets the first bot of the game's list play (soc's table bot: stealth).
+    # The page names no bot, so the server seats the game's table bot (soc: stealth), the
+    # first of the game's list.
     games = httpx.get(base + "/api/games", trust_env=False).json()["games"]
     first_bot = next(g for g in games if g["name"] == "soc")["bots"][0]
     assert first_bot == "stealth"
@@ -239,3 +240,26 @@ def test_item_3_joining_mid_game_is_off_by_default_and_needs_the_host(
     lobby.wait_for_selector("[data-testid=game] option", state="attached")
     lobby.select_option("[data-testid=game]", "soc-card")
     assert lobby.locator("[data-testid=join-mid-game]").count() == 0
+
+
+def test_item_2_a_seat_given_up_in_the_page_goes_to_the_games_table_bot(
+    people: Any, server_process: ServerProcess
+) -> None:
+    """"Give up my seat" names no bot: the server seats the game's table bot (soc: the
+    stealth traitor), the seat is nobody's, and the link is retired."""
+    base = server_process.base
+    created = create(base, ANN_BOB_AND_TWO_BOTS)
+    ann_token, spectator = created["seats"][0]["token"], created["spectator"]["token"]
+    ann = people()
+    page = ann.open(base, created["seats"][0]["link"])
+    page.click("[data-testid=leave]")
+    page.click("[data-testid=leave-confirm]")
+    gone = ENGLISH.text("error.seat_left")
+    page.wait_for_function("text => document.body.innerText.includes(text)", arg=gone)
+    table = httpx.get(base + "/api/table", headers={"Authorization": f"Bearer {spectator}"},
+                      trust_env=False, timeout=10).json()["table"]
+    assert {k: table["seats"][0][k] for k in ("controller", "bot", "owned")} == {
+        "controller": "bot", "bot": "stealth", "owned": False}
+    retired = httpx.get(base + "/api/table", headers={"Authorization": f"Bearer {ann_token}"},
+                        trust_env=False, timeout=10)
+    assert retired.status_code == 401 and retired.json()["error"]["code"] == "seat_left"

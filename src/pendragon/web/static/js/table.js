@@ -241,10 +241,10 @@ function seatsPanel() {
     const buttons = [];
     if (!finished) {
       if (me() !== null && seat.seat !== me() && seat.controller === "human" && seat.away) {
-        buttons.push(seatButton(t("table.give_to_bot"), () => send({ type: "seat_to_bot", seat: seat.seat, bot: view.info.bots[0] }), `give-bot-${seat.seat}`));
+        buttons.push(seatButton(t("table.give_to_bot"), () => send({ type: "seat_to_bot", seat: seat.seat }), `give-bot-${seat.seat}`));
       }
       if (seat.seat === me() && seat.controller === "human") {
-        buttons.push(seatButton(t("table.let_bot_play_me"), () => send({ type: "seat_to_bot", seat: seat.seat, bot: view.info.bots[0] }), `give-bot-${seat.seat}`));
+        buttons.push(seatButton(t("table.let_bot_play_me"), () => send({ type: "seat_to_bot", seat: seat.seat }), `give-bot-${seat.seat}`));
       }
       if (seat.seat === me() && seat.controller === "bot") {
         buttons.push(seatButton(t("table.reclaim"), () => send({ type: "reclaim" }), "reclaim"));
@@ -302,7 +302,7 @@ function leaveForm() {
       await fetchJson("/api/table/leave", {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ bot: view.info.bots[0] }),
+        body: JSON.stringify({}), // no bot named: the game's table bot (the server's rule)
       });
     } catch (error) {
       showError(error);
