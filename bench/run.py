@@ -5,7 +5,9 @@ the others a quarter of it) it measures:
 
 * full random games per second (random bots, chance from the state's own stream);
 * applied actions per second, split into decisions and chance steps, and their total;
-* the mean cost of ``clone()`` at mid-game positions, in microseconds.
+* the mean cost of ``clone()`` at mid-game positions, in microseconds;
+* the mean cost of ``observation_tensor`` at the same positions (for the seat to act, or
+  seat 0 at a chance node), in microseconds: the research environments' share of a step.
 
 Prints a table and writes ``bench/results/<game>.json`` with the machine's description.
 Figures are for comparing versions on one machine; nothing asserts on them.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import json
 import os
 import platform
@@ -24,7 +27,7 @@ import shutil
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,7 +43,7 @@ from pendragon.runner import supported_player_counts
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 #: Mid-game positions sampled for the clone measurement, per player count.
 CLONE_POSITIONS = 20
-#: Time spent cloning each position (nanoseconds).
+#: Time spent cloning (and building the tensor of) each position (nanoseconds).
 CLONE_BUDGET_NS = 40_000_000
 
 
@@ -61,6 +64,7 @@ class Result:
     clone_positions: int
     clone_us_mean: float
     clone_us_median: float
+    tensor_us_mean: float
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -127,17 +131,23 @@ def _mid_game_states(
     return states
 
 
-def _clone_cost_us(state: State) -> float:
-    """Mean wall time of ``state.clone()`` in microseconds, over many repetitions."""
+def _cost_us(call: Callable[[], object]) -> float:
+    """Mean wall time of ``call()`` in microseconds, over many repetitions."""
     start = time.perf_counter_ns()
     for _ in range(10):
-        state.clone()
+        call()
     calibration = max(1, (time.perf_counter_ns() - start) // 10)
     repetitions = max(10, CLONE_BUDGET_NS // calibration)
     start = time.perf_counter_ns()
     for _ in range(repetitions):
-        state.clone()
+        call()
     return (time.perf_counter_ns() - start) / repetitions / 1000
+
+
+def _tensor_seat(state: State) -> int:
+    """The seat whose tensor a learner would ask for: the one to act, else seat 0."""
+    player = state.current_player()
+    return player if player >= 0 else 0
 
 
 def measure(
@@ -158,9 +168,10 @@ def measure(
         decisions += game_decisions
         chance += game_chance
     wall = elapsed / 1e9
-    clones = [
-        _clone_cost_us(s) for s in _mid_game_states(name, players, CLONE_POSITIONS, options)
-    ]
+    positions = _mid_game_states(name, players, CLONE_POSITIONS, options)
+    clones = [_cost_us(s.clone) for s in positions]
+    tensors = [_cost_us(functools.partial(s.observation_tensor, _tensor_seat(s)))
+               for s in positions]
     return Result(
         players=players,
         games=games,
@@ -175,6 +186,7 @@ def measure(
         clone_positions=len(clones),
         clone_us_mean=statistics.fmean(clones),
         clone_us_median=statistics.median(clones),
+        tensor_us_mean=statistics.fmean(tensors),
         options=dict(options or {}),
     )
 
@@ -182,7 +194,7 @@ def measure(
 def _table(name: str, results: Sequence[Result]) -> Table:
     table = Table(title=f"{name}: random games on one core")
     headers = ("seats", "games", "games/s", "decisions/s", "chance/s", "steps/s", "avg length",
-               "clone µs")
+               "clone µs", "tensor µs")
     for column in headers:
         table.add_column(column, justify="right")
     for r in results:
@@ -191,6 +203,7 @@ def _table(name: str, results: Sequence[Result]) -> Table:
             f"{r.players}{extra}", str(r.games), f"{r.games_per_second:,.1f}",
             f"{r.decisions_per_second:,.0f}", f"{r.chance_steps_per_second:,.0f}",
             f"{r.steps_per_second:,.0f}", f"{r.mean_game_length:,.1f}", f"{r.clone_us_mean:,.1f}",
+            f"{r.tensor_us_mean:,.1f}",
         )
     return table
 
