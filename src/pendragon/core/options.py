@@ -41,6 +41,11 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     nullable: bool = False
+    #: Whether a remote client (the web table, over the network) may set this option. An
+    #: option that names anything on the server's own machine (a file path, a module) is
+    #: ``False``: it is for the engine's callers and the terminal only, and the web refuses
+    #: it whatever its value (issue 27's file read through Grail Cup's ``track``).
+    remote: bool = True
 
     def validate(self, value: Any) -> OptionValue:
         """Return ``value`` checked (and, for text from a command line, converted)."""
@@ -82,6 +87,17 @@ class OptionSpec:
             )
         result: OptionValue = value
         return result
+
+
+def remote_specs(specs: Sequence[OptionSpec]) -> tuple[OptionSpec, ...]:
+    """The options a remote client may set (``remote``), in their declared order.
+
+    >>> specs = (OptionSpec("rules", str, "std", help="rule set"),
+    ...          OptionSpec("rules_file", str, None, nullable=True, remote=False))
+    >>> [spec.name for spec in remote_specs(specs)]
+    ['rules']
+    """
+    return tuple(spec for spec in specs if spec.remote)
 
 
 def resolve_options(
