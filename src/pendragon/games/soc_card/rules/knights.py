@@ -30,6 +30,7 @@ from pendragon.games.soc_card.rules.common import (
     note_private,
     weighted,
 )
+from pendragon.games.soc_card.rules.questing import set_merlins_aside
 from pendragon.games.soc_card.rules.rumors import lay_face_up, push_listen
 
 if TYPE_CHECKING:
@@ -128,8 +129,10 @@ def _gawain_pick(st: SocCardState, seat: int, _b: int, action: int) -> None:
     discard_hand(st)
     if st.log is not None:
         note(st, "soc-card.log.gawain-play", seat=Seat(seat), card=card_term(kind))
-    # SCG-EXPERT-7: into the pile, played by its own rules (Merlin #6: no extra quest).
+    # SCG-EXPERT-7: into the pile, played by its own rules (Merlin #6: no extra quest); a
+    # Merlin takes its cards at once, from the stacks the pile's Merlins left (SCG-RULING-19).
     lay_face_up(st, kind, seat, counted=False)
+    set_merlins_aside(st)
 
 
 def _knight_drawn(st: SocCardState, seat: int, _b: int, action: int) -> None:

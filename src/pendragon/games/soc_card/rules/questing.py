@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from pendragon.core.events import Seat
 from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import CARD_QUEST, CARDS, MERLIN
 from pendragon.games.soc_card.rules.common import (
     END_MORGAN_7,
     EVIL_WIN,
@@ -16,7 +17,7 @@ from pendragon.games.soc_card.rules.common import (
     push_asks,
     quest_term,
 )
-from pendragon.games.soc_card.rules.quests import resolve
+from pendragon.games.soc_card.rules.quests import highest_numbered, merlin_targets, resolve
 
 if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
@@ -49,25 +50,71 @@ def reveal_pile(st: SocCardState, quest: int, seat: int) -> None:
     if st.log is not None:
         for kind in face_down:
             note(st, "soc-card.log.face-down-was", card=card_term(kind))
+    st.last_pile = []
+    st.last_token = -1
+    # The Merlins act "before the value of all quests is counted"; Gawain only once it has
+    # been counted (SCG-MERLIN-0, SCG-EXPERT-6, SCG-RULING-3): his card comes after them.
+    set_merlins_aside(st)
     st.agenda.append(T.task(T.FINISH, quest, seat))
     push_asks(st, T.D_GAWAIN, seat)  # SCG-EXPERT-6
 
 
+def set_merlins_aside(st: SocCardState) -> None:
+    """SCG-MERLIN-0..4, SCG-RULING-2, -3: every Merlin of the pile that removes cards is set
+    aside with the highest numbered card of each quest it names.
+
+    Run when the pile is laid out, before anything is counted, and again when Gawain's card
+    is a Merlin (or its Merlin #4 token is chosen): it acts at once on the stacks as they
+    lie (SCG-EXPERT-7, SCG-RULING-19). The Merlins and their cards go to the discard pile.
+    A Merlin #4 waits for its token; Merlin #5 (and #6) stay, acting when the quest is
+    valued.
+    """
+    acting = [k for k in st.pile if CARDS[k].kind == MERLIN and (
+        CARDS[k].number in (1, 2, 3) or CARDS[k].number == 4 and st.merlin_4_quest >= 0)]
+    moved: list[int] = []
+    for merlin in acting:
+        _take_from_pile(st, merlin)
+        moved.append(merlin)
+        number = CARDS[merlin].number
+        for quest in merlin_targets(number, st.merlin_4_quest):
+            highest = highest_numbered([k for k in st.pile if CARD_QUEST[k] == quest])
+            if highest >= 0:
+                _take_from_pile(st, highest)
+                moved.append(highest)
+                if st.log is not None:
+                    note(st, "soc-card.log.merlin-removes", card=card_term(highest))
+        if number == 4:  # the token has acted: it is shown and removed (SCG-RULING-16)
+            if st.log is not None:
+                note(st, "soc-card.log.token", quest=quest_term(st.merlin_4_quest))
+            st.last_token = st.merlin_4_quest
+            st.merlin_4_quest = -1
+            st.merlin_4_by = -1
+    for kind in moved:
+        st.discard[kind] += 1
+        st.discard_size += 1
+    st.last_pile += moved
+
+
+def is_resolving(st: SocCardState) -> bool:
+    """Whether a threat pile is laid out and being resolved (Gawain may act)."""
+    return any(entry & 0xFF == T.FINISH for entry in st.agenda)
+
+
+def _take_from_pile(st: SocCardState, kind: int) -> None:
+    index = st.pile.index(kind)
+    del st.pile[index], st.pile_down[index], st.pile_by[index]
+
+
 def finish(st: SocCardState, quest: int, seat: int) -> None:
     """SCG-QUEST-4..10, SCG-MORGAN-3..7, SCG-MERLIN-*: value the quests, lay the swords."""
-    result = resolve(st.pile, quest, merlin_4_quest=st.merlin_4_quest,
-                     merlin_6_bonus=st.merlin_6_bonus)
+    # The Merlins that remove cards have acted already (set_merlins_aside).
+    result = resolve(st.pile, quest, merlin_6_bonus=st.merlin_6_bonus)
     if st.log is not None:
-        for kind in result.removed:
-            note(st, "soc-card.log.merlin-removes", card=card_term(kind))
         for q, total in sorted(result.totals.items()):
             note(st, "soc-card.log.total", quest=quest_term(q), total=total)
-        if st.merlin_4_quest >= 0:
-            note(st, "soc-card.log.token", quest=quest_term(st.merlin_4_quest))
     st.last_quest = quest
-    st.last_token = st.merlin_4_quest
     st.last_bonus = st.merlin_6_bonus
-    st.last_pile = sorted(st.pile)
+    st.last_pile = sorted(st.last_pile + st.pile)
     st.merlin_4_quest = -1
     st.merlin_4_by = -1
     st.merlin_6_bonus = 0

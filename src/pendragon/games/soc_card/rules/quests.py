@@ -53,6 +53,25 @@ MERLIN_REMOVES: dict[int, tuple[int, ...]] = {
 COMBINED_SWORDS = 2
 
 
+def merlin_targets(number: int, merlin_4_quest: int) -> tuple[int, ...]:
+    """The quests Merlin #``number`` takes a card from (SCG-MERLIN-1..4); Merlin #4 only
+    once its token names a quest, Merlin #5 (and the promo #6) none.
+
+    >>> merlin_targets(3, -1), merlin_targets(4, 2), merlin_targets(4, -1)
+    ((3, 4), (2,), ())
+    """
+    if number == 4:
+        return (merlin_4_quest,) if merlin_4_quest >= 0 else ()
+    return MERLIN_REMOVES.get(number, ())
+
+
+def highest_numbered(cards: Sequence[int]) -> int:
+    """The highest *numbered* card among ``cards`` (a "?" is never taken, SCG-RULING-2),
+    or -1."""
+    numbered = [k for k in cards if CARD_VALUE[k] > 0]
+    return max(numbered, key=lambda k: CARD_VALUE[k]) if numbered else -1
+
+
 @dataclass(slots=True)
 class Resolution:
     """What a quest resolution found and decided.
@@ -98,13 +117,9 @@ def resolve(
     result = Resolution(main)
     # SCG-MERLIN-0: Merlins are set aside and remove before anything is counted.
     for number in merlins:
-        targets = MERLIN_REMOVES.get(number, ())
-        if number == 4 and merlin_4_quest >= 0:
-            targets = (merlin_4_quest,)
-        for quest in targets:
-            numbered = [k for k in groups[quest] if CARD_VALUE[k] > 0]
-            if numbered:
-                highest = max(numbered, key=lambda k: CARD_VALUE[k])
+        for quest in merlin_targets(number, merlin_4_quest):
+            highest = highest_numbered(groups[quest])
+            if highest >= 0:
                 groups[quest].remove(highest)
                 result.removed.append(highest)
     combined = 8 in morgans

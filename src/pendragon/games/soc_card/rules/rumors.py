@@ -31,7 +31,7 @@ from pendragon.games.soc_card.rules.common import (
     quest_term,
     weighted,
 )
-from pendragon.games.soc_card.rules.questing import go_on_quest
+from pendragon.games.soc_card.rules.questing import go_on_quest, is_resolving, set_merlins_aside
 
 if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
@@ -187,6 +187,8 @@ def _merlin_4(st: SocCardState, seat: int, _b: int, action: int) -> None:
             Event("soc-card.log.merlin-4-known", {"seat": Seat(seat), "quest": quest_term(quest)}),
             Event("soc-card.log.merlin-4", {"seat": Seat(seat)}),
         )
+    if is_resolving(st):  # Gawain's Merlin #4 acts on the pile laid out (SCG-RULING-16)
+        set_merlins_aside(st)
 
 
 def _merlin_6(st: SocCardState, seat: int, _b: int, action: int) -> None:
