@@ -203,17 +203,21 @@ def test_observations_keep_no_running_totals() -> None:
 
 def test_resample_keeps_the_revealed_pile_and_redeals_face_down_cards() -> None:
     """SCG-RULING-21, SCG-RULING-6: the revealed pile is public; another seat's Morgan #1
-    card is redealt among quest cards, one's own is kept."""
+    card is redealt among quest cards — the very card announced when its layer is loyal in
+    the new deal (the loyal tell the truth), any quest card when he is a traitor —; one's
+    own is kept."""
     state = load_state({
         "players": 3, "in_force": {"morgan-1": True},
-        "pile": ["grail-5", {"card": "picts-4", "face_down": "picts", "by": 1}, "mordred"],
+        "pile": ["grail-5", {"card": "picts-4", "face_down": "picts-4", "by": 1}, "mordred"],
     })
     redealt = set()
-    for seed in range(40):
+    for seed in range(60):
         other = state.resample_hidden(0, random.Random(seed))
         assert other.observation(0) == state.observation(0)
         assert other.pile[0] == KIND["grail-5"] and other.pile[2] == KIND["mordred"]
         assert CARDS[other.pile[1]].kind == "quest"
+        if other.loyalty[1] == 0:
+            assert other.pile[1] == KIND["picts-4"]
         redealt.add(other.pile[1])
         mine = state.resample_hidden(1, random.Random(seed))
         assert mine.pile == state.pile
@@ -303,8 +307,8 @@ def test_face_down_cards_are_named_but_not_paired_with_their_announcements() -> 
     cards are named in card order, so the engine never tells who lied."""
     state = load_state({
         "players": 3, "loyalty": ["loyal", "traitor", "loyal"], "in_force": {"morgan-1": True},
-        "pile": [{"card": "grail-5", "face_down": "dragon", "by": 1},
-                 {"card": "dragon-2", "face_down": "dragon", "by": 0}],
+        "pile": [{"card": "grail-5", "face_down": "dragon-4", "by": 1},
+                 {"card": "dragon-2", "face_down": "dragon-2", "by": 0}],
     })
     quest = state.string_to_action("quest:dragon")
     events = [e for e in state.narrate(quest, None) if e.key == "soc-card.log.face-down-was"]

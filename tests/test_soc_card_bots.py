@@ -276,7 +276,8 @@ def test_a_morgan_1_lie_proven_at_the_resolution_is_accused() -> None:
     lied. With four swords on the table, seat 0 accuses seat 2."""
     bots = [SocCardHeuristicBot(s) for s in range(4)]
     script = [*_FOUR_WHITE, "listen", "rumor:morgan-1", "listen", "rumor:saxons-3",
-              "announce:saxons", "listen", "rumor:grail-5", "announce:picts", "quest:picts"]
+              "announce-card:saxons-3", "listen", "rumor:grail-5", "announce-card:picts-q",
+              "quest:picts"]
     state = _forced(_TRAITOR_AT_2, script)
     view = state.observation(0)
     assert view["swords"]["white"] == 4 and view["turn"] == 0
@@ -325,7 +326,7 @@ def test_the_traitor_lies_under_morgan_1_when_it_pays() -> None:
                     [*_GRAIL_9_SILENT, "listen", "rumor:grail-3"])
     assert state.observation(3)["decision"] == "announce"
     choice = _choice(SocCardHeuristicBot(3), state)
-    assert choice.startswith("announce:") and choice != "announce:grail"
+    assert choice.startswith("announce-card:") and not choice.startswith("announce-card:grail")
 
 
 def test_the_traitor_tells_the_truth_when_a_lie_does_not_pay() -> None:
@@ -333,15 +334,15 @@ def test_the_traitor_tells_the_truth_when_a_lie_does_not_pay() -> None:
     would only risk being proven at the resolution."""
     state = _forced(["loyal", "loyal", "loyal", "traitor"],
                     [*_GRAIL_9_SILENT, "listen", "rumor:dragon-q"])
-    assert _choice(SocCardHeuristicBot(3), state) == "announce:dragon"
+    assert _choice(SocCardHeuristicBot(3), state) == "announce-card:dragon-q"
 
 
 def test_a_loyal_player_names_the_true_quest() -> None:
-    """SCG-RULING-6: the loyal have a single legal announcement, the truth."""
+    """SCG-RULING-6: the loyal have a single legal announcement, the truth: the card."""
     state = _forced(["loyal", "loyal", "loyal", "traitor"],
-                    [*_GRAIL_9_SILENT, "listen", "rumor:grail-3", "announce:picts",
+                    [*_GRAIL_9_SILENT, "listen", "rumor:grail-3", "announce-card:picts-2",
                      "listen", "rumor:dragon-4"])
-    assert _choice(SocCardHeuristicBot(0), state) == "announce:dragon"
+    assert _choice(SocCardHeuristicBot(0), state) == "announce-card:dragon-4"
 
 
 def test_the_unmasked_traitor_lays_the_card_that_hurts() -> None:
@@ -546,9 +547,10 @@ def test_rollouts_follow_the_table_from_the_public_view() -> None:
     history is the real game's. Following that history from the acting seat's own view
     would carry the card it really laid face down under Morgan #1 (SCG-MORGAN-1) into the
     search; the rollout policy follows the public view, so it knows only the world's."""
-    script = ["listen", "rumor:morgan-1", "listen", "rumor:saxons-3", "announce:saxons",
-              "listen", "rumor:grail-5", "announce:grail", "listen", "rumor:picts-4",
-              "announce:picts", "listen", "rumor:dragon-4", "announce:dragon"]
+    script = ["listen", "rumor:morgan-1", "listen", "rumor:saxons-3",
+              "announce-card:saxons-3", "listen", "rumor:grail-5", "announce-card:grail-5",
+              "listen", "rumor:picts-4", "announce-card:picts-4", "listen", "rumor:dragon-4",
+              "announce-card:dragon-4"]
     state = _forced(["loyal", "loyal", "loyal", "loyal"], script)
     assert state.current_player() == 1
     real = KIND["saxons-3"]

@@ -198,18 +198,19 @@ def test_the_drawing_shows_the_top_card_and_the_count_never_the_cards_beneath() 
 
 
 def test_morgan_1s_face_down_card_is_shown_to_its_layer_only() -> None:
-    """SCG-MORGAN-1, SCG-RULING-6: everyone sees the announcement; only the layer the card."""
+    """SCG-MORGAN-1, SCG-RULING-6: everyone sees the announcement (the card's content, a
+    lie here); only the layer the card."""
     state = load_state({
         "players": 3, "loyalty": ["loyal", "traitor", "loyal"],
-        "pile": ["dragon-3", {"card": "picts-2", "face_down": "grail", "by": 1}],
+        "pile": ["dragon-3", {"card": "picts-2", "face_down": "grail-4", "by": 1}],
         "in_force": {"morgan-1": True},
     })
     others = [text_of(state.observation(seat)) for seat in (0, 2, None)]
     for text in others:
-        assert "Seat 1 announced Holy Grail and laid the card face down." in text
+        assert "Seat 1 announced Holy Grail (4) and laid the card face down." in text
         assert "Picts (2)" not in text and "Your card:" not in text
     layer = text_of(state.observation(1))
-    assert "You announced Holy Grail" in layer and "Your card: Picts (2)" in layer
+    assert "You announced Holy Grail (4)" in layer and "Your card: Picts (2)" in layer
     assert "In force: Morgan #1" in layer
     # The announced quest is the one a player may go on, true or not (SCG-QUEST-1).
     assert allowed_quests(state.observation(0)) == ["grail"]

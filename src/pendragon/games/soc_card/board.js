@@ -156,7 +156,7 @@ function drawPile(ctx, obs, x, y, w, h) {
     slot.append(faceDown(cx, cy, cw, ch));
     slot.append(svg("circle", { cx: cx + cw / 2, cy: cy + ch / 2, r: 34, fill: QUEST_FILL[top.announced], stroke: "#fff", "stroke-width": 3 }));
     slot.append(symbol(top.announced, cx + cw / 2, cy + ch / 2, 1.1));
-    slot.append(title(say(ctx, "soc-card.board.announced-by", { seat: seatP(top.by), quest: termP(`soc-card.quest.${top.announced}`) })));
+    slot.append(title(say(ctx, "soc-card.board.announced-by", { seat: seatP(top.by), card: termP(`soc-card.card.${top.announced_card}`) })));
   } else {
     slot.append(cardFace(ctx, top.card, cx, cy, cw, ch));
     if (top.face_down) { // the replay: a face-down card with its face revealed
@@ -176,7 +176,7 @@ function drawPile(ctx, obs, x, y, w, h) {
   if (!top) line(tr(ctx, "soc-card.board.empty"), "b-text");
   else if (top.face_down) {
     line(tr(ctx, "soc-card.board.face-down"), "b-text");
-    line(tr(ctx, "soc-card.board.announced", { quest: questName(ctx, top.announced) }), "b-text", "announced");
+    line(tr(ctx, "soc-card.board.announced", { card: cardName(ctx, top.announced_card) }), "b-text", "announced");
     line(say(ctx, "soc-card.board.laid-by", { seat: seatP(top.by) }), "b-small");
     const mine = obs.you && obs.you.top_card;
     if (mine) line(tr(ctx, "soc-card.board.your-card", { card: cardName(ctx, mine) }), "b-small");
@@ -441,7 +441,7 @@ export function drawTable(obs, ctx) {
   const top = obs.pile.top;
   if (top && top.face_down) {
     rows.push(row(cardName(ctx, "morgan-1"), say(ctx, "soc-card.board.announced-by", {
-      seat: seatP(top.by), quest: termP(`soc-card.quest.${top.announced}`),
+      seat: seatP(top.by), card: termP(`soc-card.card.${top.announced_card}`),
     }), "announcement"));
   }
   if (["vivien-give", "vivien-keep"].includes(obs.decision) && obs.to_act >= 0) {

@@ -1392,9 +1392,14 @@ class SocCardHeuristicBot:
         if not hand:
             return None
         kind = KIND[hand[0]]
-        truth = f"announce:{QUESTS[CARD_QUEST[kind]]}"
+        truth = f"announce-card:{hand[0]}"  # the card's content (SCG-RULING-6)
         if not self._is_traitor(obs) or len(texts) == 1:
             return truth
+        # A lie names another quest's "?" card, the commonest of a quest's cards.
+        candidates = {truth: CARD_QUEST[kind]}
+        for other, name in enumerate(QUESTS):
+            if other != CARD_QUEST[kind] and f"announce-card:{name}-q" in texts:
+                candidates[f"announce-card:{name}-q"] = other
         seat = int(obs["seat"])
         white, black = int(obs["swords"]["white"]), int(obs["swords"]["black"])
         flips = self._flips(obs, seat)
@@ -1406,8 +1411,7 @@ class SocCardHeuristicBot:
         entries = self.memory.entries
         exposure = self.public_belief(obs).probability(seat)
         scores: dict[str, float] = {}
-        for text in texts:
-            quest = QUEST_INDEX[text[9:]]
+        for text, quest in candidates.items():
             # What the next (loyal) player will believe, and do.
             believed = [*entries, PileEntry(-1, quest, seat)]
             public = self._options(obs, None, believed, self.memory.discard_seen,

@@ -162,7 +162,7 @@ def _top_lines(w: _Words) -> list[str]:
     lines = [
         f"{w('board.top')}: {w('board.face-down')}",
         w.event("board.announced-by", seat=Seat(int(top["by"])),
-                quest=_quest_term(str(top["announced"]))),
+                card=Term(f"{NAME}.card.{top['announced_card']}")),
     ]
     you = w.view.get("you") or {}
     if you.get("top_card"):

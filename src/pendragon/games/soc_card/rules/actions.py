@@ -3,8 +3,10 @@
 Ids are only ever appended, so saved games and trained agents keep working. Each block is
 ``(first id, count)``; the text forms round-trip through :data:`CATALOG`.
 
-Seat decisions: ``listen``, ``quest:<quest>``, ``accuse:<seat>``, ``announce:<quest>``
-(Morgan #1), ``count:<n>`` (Morgan #2), ``give:<seat>``, ``keep``, ``swap`` (Vivien),
+Seat decisions: ``listen``, ``quest:<quest>``, ``accuse:<seat>``,
+``announce-card:<card>`` (Morgan #1: the quest card the layer says he holds; the older
+``announce:<quest>`` ids stay in the catalog, never legal), ``count:<n>`` (Morgan #2),
+``give:<seat>``, ``keep``, ``swap`` (Vivien),
 ``place:<card>`` (an unmasked traitor's turn), ``merlin-4:<quest>``, ``play:<knight>``,
 ``pass``, ``galahad:<seat>``, ``gawain:<card>``, ``merlin-6:<quest>``, ``merlin-6-add:<n>``.
 Chance outcomes: ``rumor:<card>``, ``deal-loyalty:<loyal|traitor>``,
@@ -15,6 +17,8 @@ Chance outcomes: ``rumor:<card>``, ``deal-loyalty:<loyal|traitor>``,
 ('listen', True)
 >>> CATALOG.text(RUMOR + 0), CATALOG.text(ACCUSE + 3)
 ('rumor:picts-q', 'accuse:3')
+>>> CATALOG.text(ANNOUNCE_CARD + ANNOUNCE_OFFSET[QUEST_KINDS[0]])
+'announce-card:picts-q'
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from pendragon.games.soc_card.rules.cards import (
     MORGAN_KINDS,
     NUM_KINDS,
     NUM_QUESTS,
+    QUEST_KINDS,
     QUESTS,
 )
 
@@ -66,11 +71,17 @@ MORGAN_ASIDE = _block([f"morgan-aside:{CARDS[k].key}" for k in MORGAN_KINDS])
 VIVIEN_CARD = _block([f"vivien-card:{k}" for k in LOYALTY_KEYS])
 KNIGHT = _block([f"knight:{k}" for k in KNIGHT_KEYS])
 MORGAN_IN = _block([f"morgan-in:{CARDS[k].key}" for k in MORGAN_KINDS])
+# Appended later: Morgan #1's announcement names the card, its value included (issue 28;
+# ``announce:<quest>`` above is kept for the ids but is never legal any more).
+ANNOUNCE_CARD = _block([f"announce-card:{CARDS[k].key}" for k in QUEST_KINDS])
 
 CATALOG = ActionCatalog(_names)
 NUM_ACTIONS = len(CATALOG)
 
 #: Morgan kind -> offset in the MORGAN_ASIDE / MORGAN_IN blocks.
 MORGAN_OFFSET = {kind: i for i, kind in enumerate(MORGAN_KINDS)}
+#: Quest card kind -> offset in the ANNOUNCE_CARD block, and back.
+ANNOUNCE_OFFSET = {kind: i for i, kind in enumerate(QUEST_KINDS)}
+ANNOUNCED_KIND = QUEST_KINDS
 
 assert NUM_QUESTS == 5 and len(CARDS) == NUM_KINDS

@@ -89,9 +89,9 @@ def top_allows(st: SocCardState) -> tuple[int, ...]:
     """The quests the top card of the threat pile lets a player go on (SCG-QUEST-1)."""
     if not st.pile:
         return ()
-    announced = st.pile_down[-1]
-    if announced >= 0:
-        return (announced,)  # SCG-MORGAN-1: the announced quest, true or not
+    told = st.pile_down[-1]
+    if told >= 0:
+        return (CARDS[told].quest,)  # SCG-MORGAN-1: the announced card's quest, true or not
     return CARDS[st.pile[-1]].allows
 
 

@@ -138,19 +138,21 @@ def _load(data: Any) -> SocCardState:
     state.white = _count(swords.get("white", 0), "swords.white", 30)
     state.black = _count(swords.get("black", 0), "swords.black", 30)
 
-    # The threat pile, bottom to top; {card, face_down: quest, by: seat} for Morgan #1.
+    # The threat pile, bottom to top; {card, face_down: announced card, by: seat} for
+    # Morgan #1.
     pile = data.get("pile", [])
     if not isinstance(pile, list):
         raise _fail("pile: a list of cards, bottom first")
     for entry in pile:
         if isinstance(entry, dict):
             if not set(entry) <= {"card", "face_down", "by"} or "card" not in entry:
-                raise _fail("pile: a face-down card is {card, face_down: quest, by: seat}")
+                raise _fail("pile: a face-down card is {card, face_down: card, by: seat}")
             kind = _card(entry["card"], "pile")
-            quest = entry.get("face_down")
-            if quest not in QUESTS or not IS_QUEST[kind]:
-                raise _fail("pile: only quest cards lie face down, under an announced quest")
-            down, by = QUESTS.index(quest), _seat(entry.get("by", 0), n, "pile.by")
+            told = KIND.get(entry.get("face_down"), -1) if isinstance(
+                entry.get("face_down"), str) else -1
+            if told < 0 or not IS_QUEST[told] or not IS_QUEST[kind]:
+                raise _fail("pile: only quest cards lie face down, under an announced card")
+            down, by = told, _seat(entry.get("by", 0), n, "pile.by")
         else:
             kind, down, by = _card(entry, "pile"), -1, 0
         take(kind, "pile")

@@ -11,7 +11,6 @@ from pendragon.core.events import Event, Seat
 from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import tasks as T
 from pendragon.games.soc_card.rules.cards import (
-    CARD_QUEST,
     CARDS,
     IS_QUEST,
     MERLIN,
@@ -81,10 +80,10 @@ def lay_face_up(st: SocCardState, kind: int, seat: int, counted: bool) -> None:
         st.agenda.append(T.task(T.D_COUNT, seat))
 
 
-def lay_face_down(st: SocCardState, kind: int, seat: int, quest: int) -> None:
-    """Morgan #1: the card goes face down with the announced quest (SCG-MORGAN-1)."""
+def lay_face_down(st: SocCardState, kind: int, seat: int, told: int) -> None:
+    """Morgan #1: the card goes face down with the card announced for it (SCG-MORGAN-1)."""
     st.pile.append(kind)
-    st.pile_down.append(quest)
+    st.pile_down.append(told)
     st.pile_by.append(seat)
     if st.morgan_2:
         st.agenda.append(T.task(T.D_COUNT, seat))
@@ -156,18 +155,20 @@ def _set_aside(st: SocCardState, _a: int, _b: int, action: int) -> None:
 
 # ---------------------------------------------------------------------- Morgan #1 and #2
 def _announce_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """SCG-MORGAN-1, SCG-RULING-6: the card's content — a loyal (or solo) player names the
+    card he holds; a traitor may name any quest card."""
     if st.solo or st.loyalty[seat] != TRAITOR:
-        return [A.ANNOUNCE + CARD_QUEST[st.flight]]  # the loyal tell the truth (SCG-RULING-6)
-    return [A.ANNOUNCE + q for q in range(NUM_QUESTS)]
+        return [A.ANNOUNCE_CARD + A.ANNOUNCE_OFFSET[st.flight]]
+    return list(range(A.ANNOUNCE_CARD, A.ANNOUNCE_CARD + len(A.ANNOUNCED_KIND)))
 
 
 def _announce(st: SocCardState, seat: int, _b: int, action: int) -> None:
-    quest = action - A.ANNOUNCE
+    told = A.ANNOUNCED_KIND[action - A.ANNOUNCE_CARD]
     kind = st.flight
     st.flight = -1
     if st.log is not None:
-        note(st, "soc-card.log.announce", seat=Seat(seat), quest=quest_term(quest))
-    lay_face_down(st, kind, seat, quest)
+        note(st, "soc-card.log.announce", seat=Seat(seat), card=card_term(told))
+    lay_face_down(st, kind, seat, told)
 
 
 def _count(st: SocCardState, seat: int, _b: int, action: int) -> None:

@@ -320,7 +320,8 @@ class SocCardState(State):
         full = (1 << n) - 1
         fail.unless(all(0 <= m <= full for m in self.known_seen + self.hidden_seen),
                     "seen-by masks name unknown seats")
-        fail.unless(all(-1 <= q < NUM_QUESTS for q in self.pile_down), "bad announced quest")
+        fail.unless(all(d == -1 or 0 <= d < NUM_KINDS and IS_QUEST[d] for d in self.pile_down),
+                    "bad announced card")
         fail.unless(all(0 <= s < n for s in self.pile_by), "bad pile layer")
         fail.unless(all(IS_QUEST[k] for k, d in zip(self.pile, self.pile_down, strict=True)
                         if d >= 0), "a face-down card that is no quest card")
@@ -453,6 +454,7 @@ class SocCardState(State):
         saw itself. Redealt: the other seats' loyalty and Knight cards, the set-aside loyalty
         and Morgan cards, Morgan #1's face-down cards laid by others, the unseen deck
         order, unseen discards, another seat's hand and Merlin #4's token of another seat.
+        A face-down card laid by a seat loyal in the new deal is the card it announced.
         """
         other = self.clone()
         other._rng_seed = generator.getrandbits(64)
@@ -599,8 +601,11 @@ def _resample_rumors(st: SocCardState, seat: int, rng: random.Random) -> None:
 
     aside = [take(lambda k: IS_MORGAN[k]) for _ in range(aside_count)]
     for i in down_slots:
-        wanted = st.pile_down[i]
-        if any(IS_QUEST[k] and CARD_QUEST[k] == wanted for k in pool):
+        told = st.pile_down[i]
+        wanted = CARD_QUEST[told]
+        if told in pool and (st.solo or st.loyalty[st.pile_by[i]] != TRAITOR):
+            st.pile[i] = take(lambda k, t=told: k == t)  # the loyal told the truth
+        elif any(IS_QUEST[k] and CARD_QUEST[k] == wanted for k in pool):
             st.pile[i] = take(lambda k, q=wanted: IS_QUEST[k] and CARD_QUEST[k] == q)
         else:
             st.pile[i] = take(lambda k: IS_QUEST[k])

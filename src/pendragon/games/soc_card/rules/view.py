@@ -10,7 +10,7 @@ Observation layout (``observation(seat)``)::
 
     game, players, solo, expert, seat, turn, to_act, decision,
     swords {white, black}, silence, in_force {morgan-1, morgan-2}, merlin_4_token,
-    pile {count, top}      top: null | {card} | {face_down, announced, by}
+    pile {count, top}      top: null | {card} | {face_down, announced, announced_card, by}
     deck, discard, morgans_aside, knight_deck, knights_played {knight: n},
     seats [{accused, loyalty (when revealed), knights (face-down count)}],
     hand {seat, count},    a pending hand of drawn cards (unmasked traitor, Gawain)
@@ -37,7 +37,8 @@ True
 
 Tensor layout (``observation_tensor(seat)``, every entry in [0, 1]): swords (2, /20),
 silence and Morgan #1/#2 in force (3), Merlin #4 token (1), pile size, deck, discard (3,
-/64), top card one-hot (43) + face-down flag (1) + announced quest (5), own loyalty (2),
+/64), top card one-hot (43) + face-down flag (1) + announced quest (5) + announced value
+(5: ?, 2, 3, 4, 5), own loyalty (2),
 per seat (7 x 5: accused, revealed loyal, revealed traitor, knights/9, is-turn), self
 one-hot (7), decision one-hot (14), own knights (5, /3), own hand (43, /3), own offer
 (2), terminal and result (3).
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
 
 _DECISIONS = sorted(T.DECISION_NAMES)
-TENSOR_SIZE = 2 + 3 + 1 + 3 + NUM_KINDS + 1 + NUM_QUESTS + 2 + 7 * 5 + 7 + len(_DECISIONS) + 1 \
+TENSOR_SIZE = 2 + 3 + 1 + 3 + NUM_KINDS + 1 + NUM_QUESTS + 5 + 2 + 7 * 5 + 7 + len(_DECISIONS) + 1 \
     + 5 + NUM_KINDS + 2 + 3
 _STATUS = {E.RUNNING: "playing", E.LOYAL_WIN: "loyal-win", E.EVIL_WIN: "evil-win"}
 _END = {E.END_NONE: None, E.END_SWORDS_REASON: "swords", E.END_MORGAN_7: "morgan-7"}
@@ -84,10 +85,11 @@ def decision_name(st: SocCardState) -> str:
 def _top(st: SocCardState, seat: int | None) -> dict[str, Any] | None:
     if not st.pile:
         return None
-    announced = st.pile_down[-1]
-    if announced < 0:
+    told = st.pile_down[-1]
+    if told < 0:
         return {"card": CARDS[st.pile[-1]].key}
-    return {"face_down": True, "announced": QUESTS[announced], "by": st.pile_by[-1]}
+    return {"face_down": True, "announced": QUESTS[CARDS[told].quest],
+            "announced_card": CARDS[told].key, "by": st.pile_by[-1]}
 
 
 def observation(st: SocCardState, seat: int | None) -> dict[str, Any]:
@@ -190,11 +192,14 @@ def tensor(st: SocCardState, seat: int) -> list[float]:
                         float(st.merlin_4_quest >= 0),
                         min(len(st.pile), 64) / 64, (st.deck_size + len(st.known)) / 64,
                         (st.discard_size + len(st.hidden_discard)) / 64]
-    top = [0.0] * (NUM_KINDS + 1 + NUM_QUESTS)
+    top = [0.0] * (NUM_KINDS + 1 + NUM_QUESTS + 5)
     if st.pile:
-        if st.pile_down[-1] >= 0:
+        told = st.pile_down[-1]
+        if told >= 0:
             top[NUM_KINDS] = 1.0
-            top[NUM_KINDS + 1 + st.pile_down[-1]] = 1.0
+            top[NUM_KINDS + 1 + CARDS[told].quest] = 1.0
+            value = CARDS[told].value
+            top[NUM_KINDS + 1 + NUM_QUESTS + (value - 1 if value else 0)] = 1.0
             if st.pile_by[-1] == seat:
                 top[st.pile[-1]] = 1.0
         else:
@@ -267,7 +272,7 @@ def action_event(st: SocCardState, action: int) -> Event:
         params["target"] = Seat(int(arg))
     elif name in ("count", "merlin-6-add"):
         params["number"] = int(arg)
-    elif name in ("place", "gawain", "rumor", "morgan-aside", "morgan-in"):
+    elif name in ("place", "gawain", "rumor", "morgan-aside", "morgan-in", "announce-card"):
         params["card"] = Term(f"soc-card.card.{arg}")
     elif name in ("deal-loyalty", "vivien-card"):
         params["loyalty"] = Term(f"soc-card.loyalty.{arg}")
