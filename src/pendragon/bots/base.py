@@ -29,10 +29,10 @@ class Bot(Protocol):
 class WorldSampler(Protocol):
     """A policy that can draw the worlds a search explores from what it believes.
 
-    ``sample_world(state, seat, generator)`` returns a state ``seat`` cannot tell from
-    ``state`` (as :meth:`State.resample_hidden`), with what the policy has inferred (who
-    the traitor is likely to be) weighing the draw. Search bots use it when their policy
-    offers it, and ``resample_hidden`` otherwise.
+    ``sample_world(state, seat, generator)`` returns a world ``seat`` cannot tell from
+    ``state`` (as :meth:`State.resample_hidden`: without a past), with what the policy has
+    inferred (who the traitor is likely to be) weighing the draw. Search bots use it when
+    their policy offers it, and ``resample_hidden`` otherwise.
     """
 
     def sample_world(self, state: State, seat: int, generator: random.Random) -> State:
@@ -40,8 +40,46 @@ class WorldSampler(Protocol):
         ...
 
 
+@runtime_checkable
+class Forkable(Protocol):
+    """A policy whose memory of the game a search builds once and hands to every rollout.
+
+    A world drawn by :meth:`State.resample_hidden` has no past, so a policy that remembers
+    what it saw (the card game's count of the cards turned) cannot rebuild its memory in a
+    world. ``follow(state)`` reads the *real* game ``state`` as everyone at the table saw
+    it (its public record, never a seat's cards); ``fork(seed)`` is a fresh policy seeded
+    with ``seed`` that starts from that memory and goes on from the observations of the
+    world it plays in.
+    """
+
+    def follow(self, state: State) -> None:
+        """Bring the memory up to ``state`` (a real game) from its public record."""
+        ...
+
+    def fork(self, seed: int | None) -> Bot:
+        """A policy seeded with ``seed`` that starts from a copy of this memory."""
+        ...
+
+
+def determinise(state: State, seat: int, generator: random.Random) -> State:
+    """``state.resample_hidden(seat, generator)``, made sure to carry no past
+    (:meth:`State.forget_past`) even from a game that does not yet drop it itself.
+
+    >>> import pendragon, random
+    >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+    >>> state.play_random_chance()
+    >>> determinise(state, 0, random.Random(2)).is_world()
+    True
+    """
+    world = state.resample_hidden(seat, generator)
+    if not world.is_world():
+        world.forget_past()
+    return world
+
+
 def sample_world(policy: object, state: State, seat: int, generator: random.Random) -> State:
-    """``policy``'s own draw of a world (:class:`WorldSampler`), else a uniform redeal.
+    """``policy``'s own draw of a world (:class:`WorldSampler`), else a uniform redeal
+    (:func:`determinise`); either way a world without a past.
 
     >>> import pendragon, random
     >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
@@ -50,8 +88,11 @@ def sample_world(policy: object, state: State, seat: int, generator: random.Rand
     True
     """
     if isinstance(policy, WorldSampler):
-        return policy.sample_world(state, seat, generator)
-    return state.resample_hidden(seat, generator)
+        world = policy.sample_world(state, seat, generator)
+        if not world.is_world():
+            world.forget_past()
+        return world
+    return determinise(state, seat, generator)
 
 
 def to_act(state: State) -> tuple[int, list[int]]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from pendragon.bots.base import Bot, sample_world, to_act
+from pendragon.bots.base import Bot, determinise, sample_world, to_act
 from pendragon.core.api import CHANCE, State
 from pendragon.core.plugins import plugin_for
 
@@ -42,8 +42,9 @@ def game_policy(game_name: str, piece: str = "heuristic") -> Callable[[int | Non
 class OnePlyBot:
     """Generic policy for any game: win now if possible, never lose now, else random.
 
-    The look-ahead runs on ``resample_hidden(seat, rng)``, so the bot never uses what its
-    seat cannot see; chance after the move is resolved with the resampled stream.
+    The look-ahead runs on a world (``resample_hidden(seat, rng)``, without a past), so the
+    bot never uses what its seat cannot see; chance after the move is resolved with the
+    resampled stream.
     """
 
     __slots__ = ("seed", "_rng")
@@ -61,7 +62,7 @@ class OnePlyBot:
         if seat == CHANCE or len(legal) == 1:
             return legal[0] if seat != CHANCE else state.sample_chance()
         safe: list[int] = []
-        world = state.resample_hidden(seat, self._rng)
+        world = determinise(state, seat, self._rng)
         for action in legal:
             child = world.clone()
             child.apply_action(action)

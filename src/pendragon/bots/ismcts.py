@@ -2,8 +2,8 @@
 
 The bot plays its *policy* (the game's heuristic, or a random player) and overrules it
 only where the search shows, with statistical confidence, that another action does better.
-Each iteration is a *sweep*: one determinisation of what the seat cannot see
-(``state.resample_hidden(seat, rng)``, or, when the policy keeps a belief about who the
+Each iteration is a *sweep*: one determinisation of what the seat cannot see (a world:
+``state.resample_hidden(seat, rng)``, or, when the policy keeps a belief about who the
 traitor is, its ``sample_world``: loyalty drawn from the posterior, the cards redealt
 uniformly; see :class:`~pendragon.bots.base.WorldSampler`) in which every legal root
 action is tried, each followed by the same rollout (the policy, seeded alike for every
@@ -20,9 +20,13 @@ visited in every determinisation (the bandit of each sweep is exhaustive). Where
 rollouts are too long for the budget to give that evidence (early in a long game), the bot
 plays its policy at once: the budget is spent where the end of the game is in sight.
 
-The bot reads the state it is given through ``resample_hidden(seat)`` alone (its policy
-too decides in a determinisation, and a policy's belief reads only the public record and
-the seat's own view), so its choice cannot depend on what other seats hold.
+The search reads the state it is given through worlds alone (``resample_hidden(seat)``:
+what the seat cannot see redealt, and no past, since the real history would tell the real
+deal). Its policy decides at the root as it would at the table (the seat's observations
+and the public record: the same bot as the ``heuristic``), and a rollout policy that keeps
+a memory (:class:`~pendragon.bots.base.Forkable`) starts every rollout from what the
+table saw of the real game, then follows the world's observations. So the choice cannot
+depend on what other seats hold.
 
 >>> import pendragon
 >>> state = pendragon.load_game("soc", players=3, seed=1, no_traitor=True).new_initial_state()
@@ -41,7 +45,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pendragon.bots.base import Bot, sample_world, to_act
+from pendragon.bots.base import Bot, Forkable, sample_world, to_act
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import rng
 from pendragon.core.api import CHANCE, Game, State
@@ -212,6 +216,9 @@ class ISMCTSBot:
         self._horizon: tuple[object, int, float] | None = None
         #: The game's rollout leaves, read once per game: (game, leaf or None).
         self._game_leaf: tuple[Game, Leaf | None] | None = None
+        #: The rollout policy following the real game's public record, that every rollout
+        #: forks (``None`` when the rollout policy keeps no memory): (game, policy).
+        self._follower: tuple[Game, Forkable | None] | None = None
         #: What the last search found, for tests and reports: (sweeps, overruled).
         self.last_search: tuple[int, bool] | None = None
 
@@ -262,9 +269,9 @@ class ISMCTSBot:
             return legal[0]  # a forced move: nothing to ask (a policy reads the record back)
         if self._policy is None:
             self._policy = self._make_policy(state.game.name, self.seed, root=True)
-        # The policy decides in a determinisation, so the bot reads the real state through
-        # resample_hidden alone; a generator of its own keeps the search's draws unchanged.
-        prior = self._policy.step(state.resample_hidden(seat, CanonicalRandom(state.version)))
+        # The policy is the table's bot: it reads the seat's view and the public record of
+        # the real game (a world has no past to follow).
+        prior = self._policy.step(state)
         if prior not in legal:
             raise ValueError(f"the policy {self._policy!r} chose an illegal action {prior}")
         if not self._affordable(state, seat, len(legal)):
@@ -289,7 +296,7 @@ class ISMCTSBot:
             if state.version - measured_at <= length / 3:
                 return left
         world = sample_world(self._policy, state, seat, self._rng)
-        self._rollout(world, seat, self._rng.getrandbits(32))
+        self._rollout(world, seat, self._rng.getrandbits(32), follower=self._rollout_memory(state))
         length = float(world.version - state.version)
         self._horizon = (state.game, state.version, length)
         return length
@@ -307,6 +314,7 @@ class ISMCTSBot:
         rewards: dict[int, list[float]] = {action: [] for action in legal}
         alive = list(legal)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        follower = self._rollout_memory(state)
         lengths = rollouts = done = 0
         while done < sweeps:
             world = sample_world(self._policy, state, seat, self._rng)
@@ -314,7 +322,7 @@ class ISMCTSBot:
             for action in alive:
                 child = world.clone()
                 child.apply_action(action)
-                rewards[action].append(self._rollout(child, seat, sweep_seed, world))
+                rewards[action].append(self._rollout(child, seat, sweep_seed, world, follower))
                 lengths += child.version - state.version
             rollouts += len(alive)
             done += 1
@@ -349,16 +357,34 @@ class ISMCTSBot:
             return best
         return prior
 
+    def _rollout_memory(self, state: State) -> Forkable | None:
+        """The rollout policy brought up to the real game ``state`` from its public record,
+        for every rollout of this decision to fork (:class:`~pendragon.bots.base.Forkable`);
+        ``None`` when the rollout policy keeps no memory. One per game, followed on from
+        decision to decision."""
+        known = self._follower
+        if known is None or known[0] is not state.game:
+            policy = self._make_policy(state.game.name, self.seed, root=False)
+            known = (state.game, policy if isinstance(policy, Forkable) else None)
+            self._follower = known
+        follower = known[1]
+        if follower is not None:
+            follower.follow(state)
+        return follower
+
     def _rollout(self, world: State, seat: int, sweep_seed: int,
-                 root: State | None = None) -> float:
+                 root: State | None = None, follower: Forkable | None = None) -> float:
         """Play ``world`` on with the sweep's policy and chance stream; ``seat``'s reward
         at the end, or where the game's leaf (:meth:`leaf_for`, given ``root``, the sweep's
         world before the root action; ``world`` itself when omitted) stops the rollout.
+        The policy starts from ``follower``'s memory of the real game when given (a world
+        has no past to rebuild it from).
 
         Both are seeded by the sweep alone, so every root action of a sweep meets the same
         policy tie-breaks and the same chance draws, in order (common random numbers).
         """
-        policy = self._make_policy(world.game.name, sweep_seed, root=False)
+        policy = (follower.fork(sweep_seed) if follower is not None
+                  else self._make_policy(world.game.name, sweep_seed, root=False))
         chance = random.Random(rng.mix(sweep_seed, _CHANCE_STREAM))
         leaf = self.leaf_for(world.game)
         start = world.clone() if root is None and leaf is not None else root

@@ -42,6 +42,14 @@ from pendragon.core.options import OptionSpec, OptionValue, resolve_options
 CHANCE = -1
 #: ``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``).
 TERMINAL = -4
+#: What the history of a world drawn by :meth:`State.resample_hidden` holds in place of each
+#: action played before the draw: how many actions were played is public (the version), which
+#: ones is not. An id of the catalog, so a world still serialises as any state does.
+UNKNOWN_PAST = 0
+#: A world's chance stream counts from here (it is reseeded anyway): a reached state never
+#: counts more chance events than it has actions, so the count tells a world from a state
+#: reached by play, through every game's ``clone`` and ``serialize``.
+_WORLD_CHANCE_COUNT = 1 << 62
 
 Observation = dict[str, Any]
 
@@ -155,6 +163,12 @@ class Game(ABC):
         return f"{type(self).__name__}({shown})"
 
 
+class NoHistoryError(RuntimeError):
+    """``history()`` or ``public_history()`` asked of a world drawn by
+    :meth:`State.resample_hidden`: a world has no past of its own (a programming error of
+    the caller, which should follow the real game or its own observations instead)."""
+
+
 class State(ABC):
     """One position of a game. Mutated only by :meth:`apply_action`."""
 
@@ -212,12 +226,44 @@ class State(ABC):
 
     @abstractmethod
     def resample_hidden(self: S, seat: int, generator: random.Random) -> S:
-        """A new state that ``seat`` cannot tell apart from this one.
+        """A *world*: a new state that ``seat`` cannot tell apart from this one, for search.
 
         Its ``observation(seat)`` and its legal actions for ``seat`` equal this state's;
-        what ``seat`` cannot see is redealt and the chance stream reseeded. Its history is
-        this state's, so it does not replay to the new state: it is for search, not storage.
+        what ``seat`` cannot see is redealt and the chance stream reseeded.
+
+        **A world has no past.** The actions that led here would carry the real hidden
+        cards (the true deal, the true draws), and a world made of redealt cards has no
+        history of its own that replays to it. So a world keeps its version (how many
+        actions were played is public) but not the actions: implementations end with
+        :meth:`forget_past`, :meth:`is_world` tells a world, and its :meth:`history` and
+        :meth:`public_history` raise :class:`NoHistoryError`. Actions applied to a world
+        (a search's rollout) go on from there. A bot that needs memory of the game builds
+        it from what its seat saw in the real game (its observations, the public record)
+        and carries it into a world; it never replays a world.
+
+        >>> import pendragon, random
+        >>> state = pendragon.load_game("soc", players=3, seed=1).new_initial_state()
+        >>> state.play_random_chance()
+        >>> world = state.resample_hidden(0, random.Random(2))
+        >>> world.is_world(), state.is_world(), world.version == state.version
+        (True, False, True)
+        >>> world.history()  # doctest: +IGNORE_EXCEPTION_DETAIL
+        Traceback (most recent call last):
+        pendragon.core.api.NoHistoryError: a world drawn by resample_hidden has no history
         """
+
+    def forget_past(self) -> None:
+        """Make this state a world without a past (:meth:`resample_hidden` ends with it): every
+        action played so far becomes :data:`UNKNOWN_PAST` and the chance count is marked, so
+        that clones and serialised copies stay worlds. Only for states drawn for search."""
+        self._history = [UNKNOWN_PAST] * len(self._history)
+        self._chance_count = _WORLD_CHANCE_COUNT
+        self.invalidate_cache()
+
+    def is_world(self) -> bool:
+        """Whether this state is a world drawn by :meth:`resample_hidden` (no past), rather
+        than a position reached by play."""
+        return self._chance_count > len(self._history)
 
     def with_traitors(self: S, seat: int, traitors: Collection[int],
                       generator: random.Random) -> S:
@@ -274,8 +320,8 @@ class State(ABC):
     def public_history(self) -> list[PublicRecord]:
         """What everyone saw, in order: each action's actor and its spectators' events.
 
-        Rebuilt by replaying the history from the initial state, so a state made by
-        :meth:`resample_hidden` (whose history does not replay to it) has none to offer.
+        Rebuilt by replaying the history from the initial state; a world drawn by
+        :meth:`resample_hidden` has no past, and raises :class:`NoHistoryError`.
 
         >>> import pendragon
         >>> state = pendragon.load_game("soc", players=3, seed=1).new_initial_state()
@@ -286,7 +332,7 @@ class State(ABC):
         """
         replay = self.game.new_initial_state()
         records = []
-        for index, action in enumerate(self._history):
+        for index, action in enumerate(self.history()):
             player = replay.current_player()
             events = tuple(replay.narrate(action, None))
             records.append(PublicRecord(index, player if player >= 0 else None, events))
@@ -400,7 +446,14 @@ class State(ABC):
         return self._rng_seed
 
     def history(self) -> list[int]:
-        """Every action applied so far, chance outcomes included."""
+        """Every action applied so far, chance outcomes included.
+
+        A world drawn by :meth:`resample_hidden` has none: :class:`NoHistoryError`.
+        """
+        if self.is_world():
+            raise NoHistoryError(
+                "a world drawn by resample_hidden has no history (its past would be the"
+                " real game's); follow the real game or the seat's observations instead")
         return list(self._history)
 
     @property

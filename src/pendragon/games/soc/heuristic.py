@@ -425,7 +425,11 @@ class SocHeuristicBot(MerlinsCompanyPolicy):
 
         Only the acting seat, the public view and the public kinds of decisions are read
         (never a card drawn or a hand), so the evidence is what any player at the table saw.
+        A world of a search (``State.resample_hidden``) has no past: the record read so far
+        stands, and nothing is added.
         """
+        if state.is_world():
+            return
         history = state.history()
         if self._replay is None or self._seen > len(history):
             self._replay = state.game.new_initial_state()

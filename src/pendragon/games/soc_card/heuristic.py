@@ -10,9 +10,11 @@ pile of the last resolution is laid out for all to see, the discard pile is resh
 To see every moment of the table and not only its own turns, the bot follows the game from
 its start on a private copy of the initial state, replaying the history and reading, after
 each action, the observation of its own seat only (what that seat saw at that moment, as a
-player at the table sees every card turned). Where the history does not replay (a
-position built from a fixture, a determinised world of a search that has left the real
-game) it goes on from the observations it is given; cards it did not see are unknown.
+player at the table sees every card turned). Where there is no history to replay (a
+position built from a fixture; a world of a search, which has no past: its history would be
+the real game's) it goes on from the observations it is given; cards it did not see are
+unknown. A search's rollouts start from the table's memory of the real game instead
+(:meth:`SocCardHeuristicBot.follow` and :meth:`SocCardHeuristicBot.fork`).
 
 **Listen or quest.** Each decision values its options as the probability that the loyal
 side wins, from a race model (:func:`race_value`: each coming sword white with probability
@@ -463,6 +465,18 @@ class TableMemory:
     _flight: dict[int, int] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ feeding
+    def copy(self) -> TableMemory:
+        """An independent copy: every rollout of a search goes on from the same memory."""
+        return TableMemory(
+            players=self.players, total=self.total[:], entries=self._snapshot(),
+            discard_seen=self.discard_seen[:],
+            private_discard={s: c[:] for s, c in self.private_discard.items()},
+            evidence=self.evidence[:], morgan_2_count=self.morgan_2_count,
+            proven=set(self.proven), merlin_6_quest=dict(self.merlin_6_quest),
+            revealed_order=self.revealed_order[:], last=self.last,
+            _pending_turn=self._pending_turn, _pending_entries=self._pending_entries[:],
+            _pending_discard=self._pending_discard[:], _flight=dict(self._flight))
+
     def reset(self) -> None:
         """Forget everything (a new game)."""
         fresh = TableMemory()
@@ -734,9 +748,11 @@ class SocCardHeuristicBot:
     ``follow_table``: follow the game from its start by replaying the history on a private
     copy (reading only this seat's observations), so that the bot sees every card laid, as
     a player at the table does; without it the bot remembers only what it saw when asked to
-    play; ``follow_public``: follow it from the public view only (search rollouts, which
-    play every seat of a determinised world whose history is the real game's: a seat's own
-    view of that history would carry what that seat really holds into the search).
+    play; ``follow_public``: follow it from the public view only (a search's rollout policy,
+    which plays every seat: a seat's own view of the real game would carry what that seat
+    really holds into the search). A world of a search has no past to replay: the search
+    has the rollout policy :meth:`follow` the real game's public record once, and each
+    rollout plays a :meth:`fork` of it that goes on from the world's observations.
     ``track_beliefs``: weigh watched turns as evidence about the traitor (off for the
     rollouts of a search, where it would only cost time). ``samples``: how many ways to
     complete the cards it cannot see when valuing the pile. Create one bot per game (it
@@ -926,42 +942,68 @@ class SocCardHeuristicBot:
         self._direct = True
         self.memory.observe(observation)
 
+    def follow(self, state: State) -> None:
+        """Bring the memory up to ``state``, a real game, from its public record (what every
+        seat saw; :class:`~pendragon.bots.base.Forkable`): a search's rollouts :meth:`fork`
+        it, since a world has no past to replay."""
+        if not self._direct and not self._replay_history(state, None):
+            self._direct = True
+
+    def fork(self, seed: int | None) -> SocCardHeuristicBot:
+        """A bot like this one seeded with ``seed``, starting from a copy of its memory and
+        going on from the observations it is given (a rollout in a world of a search)."""
+        other = type(self)(seed, follow_table=False, track_beliefs=self.track_beliefs,
+                           samples=self.samples, quick=self.quick,
+                           follow_public=self.follow_public)
+        other.memory = self.memory.copy()
+        return other
+
     def _follow(self, state: State, seat: int, obs: Obs) -> None:
         """Bring the memory up to the present: replay what happened since the last call
         (reading this seat's observations), or take in the present observation."""
         if not self._direct:
-            try:
-                history = state.history()
-                game = state.game
-            except AttributeError:
-                self._direct = True
-            else:
-                if (self._replay is None or game is not self._game
-                        or history[:len(self._history)] != self._history):
-                    self._replay = game.new_initial_state()
-                    self._game = game
-                    self._history = []
-                    self.memory = TableMemory()
-                    self._beliefs.clear()
-                    self._read.clear()
-                    self._public = None
-                    self._view = None if self.follow_public else seat
+            if self._replay_history(state, seat):
                 replay = self._replay
-                view = self._view
-                for action in history[len(self._history):]:
-                    try:
-                        replay.apply_action(action)
-                    except PendragonError:
-                        self._direct = True
-                        break
-                    self._history.append(action)
-                    self.memory.observe(replay.observation(view))
-                if not self._direct and replay.observation(seat) == obs:
-                    if view != seat:
+                assert replay is not None
+                if replay.observation(seat) == obs:
+                    if self._view != seat:
                         self.memory.observe(obs)
                     return
-                self._direct = True
+            self._direct = True
         self.memory.observe(obs)
+
+    def _replay_history(self, state: State, seat: int | None) -> bool:
+        """Replay the actions of ``state`` since the last call on the private copy, reading
+        the view followed (``seat``'s, or the public one: ``follow_public`` or ``seat``
+        ``None``); ``False`` where ``state`` has no history to replay (a world of a search,
+        a position from elsewhere) or it does not replay."""
+        try:
+            if state.is_world():
+                return False  # its past would be the real game's: never replayed
+            history = state.history()
+            game = state.game
+        except AttributeError:
+            return False
+        if (self._replay is None or game is not self._game
+                or history[:len(self._history)] != self._history):
+            self._replay = game.new_initial_state()
+            self._game = game
+            self._history = []
+            self.memory = TableMemory()
+            self._beliefs.clear()
+            self._read.clear()
+            self._public = None
+            self._view = None if self.follow_public or seat is None else seat
+        replay = self._replay
+        view = self._view
+        for action in history[len(self._history):]:
+            try:
+                replay.apply_action(action)
+            except PendragonError:
+                return False
+            self._history.append(action)
+            self.memory.observe(replay.observation(view))
+        return True
 
     # ------------------------------------------------------------------ dispatch
     def choose(self, obs: Obs, legal: Sequence[int]) -> int:
@@ -1673,7 +1715,8 @@ def _decision_seed(seed: int | None, obs: Obs, seat: int | None) -> str:
 
 def rollout_bot(seed: int | None) -> SocCardHeuristicBot:
     """The fast policy of search rollouts: no beliefs from watched turns, fewer samples,
-    and the table followed from the public view (a rollout plays seats it does not own).
+    and the table followed from the public view (a rollout plays seats it does not own;
+    the search forks it into each rollout, :meth:`SocCardHeuristicBot.fork`).
 
     >>> rollout_bot(3)
     SocCardHeuristicBot(seed=3)

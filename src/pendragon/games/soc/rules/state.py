@@ -438,7 +438,8 @@ class SocState(ViewRules):
         place: every black card read out when drawn is remembered (perfect recall,
         SOC-RULING-65); only the unseen ones are redealt, each as a combat card of its
         known quest. The chance stream is reseeded so the real future cannot be read from
-        the copy.
+        the copy, and the world keeps no past (``State.forget_past``): the real history
+        would tell the real deal.
         """
         if not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
@@ -447,6 +448,7 @@ class SocState(ViewRules):
         new._resample_black(seat, generator)
         new._resample_loyalty(seat, generator)
         new._rng_seed = generator.getrandbits(64)
+        new.forget_past()
         return new
 
     def with_traitors(self, seat: int, traitors: Collection[int],

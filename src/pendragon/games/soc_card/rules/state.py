@@ -455,9 +455,12 @@ class SocCardState(State):
         and Morgan cards, Morgan #1's face-down cards laid by others, the unseen deck
         order, unseen discards, another seat's hand and Merlin #4's token of another seat.
         A face-down card laid by a seat loyal in the new deal is the card it announced.
+        The world keeps no past (``State.forget_past``): the real history would tell the
+        real deal.
         """
         other = self.clone()
         other._rng_seed = generator.getrandbits(64)
+        other.forget_past()
         if self.result != E.RUNNING:
             return other
         _resample_loyalty(other, seat, generator)
