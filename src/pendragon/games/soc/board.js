@@ -43,6 +43,13 @@ function initial(ctx, knight) {
   return (words[words.length - 1] || name).slice(0, 1).toUpperCase();
 }
 
+/** Whether `seat` is out of the game: its knight died (the page then says so, and offers no
+ * hand-over of the seat to a bot, which would play nothing). */
+export function seatOut(seat, obs, ctx) {
+  const knight = obs && obs.knights ? obs.knights.find((k) => k.seat === seat) : null;
+  return knight && knight.status === "dead" ? tr(ctx, "table.knight_dead") : "";
+}
+
 // ------------------------------------------------------------------ actions
 const GROUPS = {
   move: "move", "draw-white": "quest", "fight-siege": "quest", play: "quest", special: "special",
@@ -125,10 +132,27 @@ function knightTokens(ctx, obs, seats, x, y, props = {}) {
   return group;
 }
 
+const OVER_FONT = 'italic bold 16px "DejaVu Serif", Georgia, serif';
+
+/** `content` cut into lines no wider than `width` in `font` (at spaces; a word longer than
+ * the width gets a line of its own). */
+function wrapText(content, font, width) {
+  const lines = [];
+  for (const word of String(content).split(/\s+/)) {
+    const last = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+    if (lines.length && textWidth(last, font) <= width) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  return lines;
+}
+
 function overlay(x, y, w, h, content) {
   const group = svg("g", { class: "over-mark" });
   group.append(svg("rect", { x: x + 4, y: y + 40, width: w - 8, height: h - 48, rx: 10, class: "b-over" }));
-  group.append(text(x + w / 2, y + h / 2 + 12, content, { class: "b-over-text", anchor: "middle" }));
+  // A long line (a relic's holder, in Russian) wraps inside the panel instead of running out.
+  const lines = wrapText(content, OVER_FONT, w - 28);
+  const top = y + h / 2 + 12 - ((lines.length - 1) * 20) / 2;
+  lines.forEach((line, i) => group.append(text(x + w / 2, top + i * 20, line, { class: "b-over-text", anchor: "middle" })));
   return group;
 }
 
@@ -517,7 +541,8 @@ export function drawTable(obs, ctx) {
   }
   const turn = obs.turn;
   const turnKey = turn.seat === ctx.me ? "soc.table.turn.you" : "soc.table.turn";
-  const turnLine = turn.seat === null ? "" : tr(ctx, turnKey, {
+  // After the end there is no turn any more: the last one's line would be stale.
+  const turnLine = turn.seat === null || obs.status !== "running" ? "" : tr(ctx, turnKey, {
     n: turn.number, who: labelSeat(ctx, turn.seat, obs), left: turn.actions_left,
   });
   return el("section", { class: "panel on-table", "data-testid": "on-table" },

@@ -431,7 +431,8 @@ export function drawTable(obs, ctx) {
     rows.push(el("p", { class: "turn-line", "data-testid": "turn" }, say(ctx, "soc-card.board.turn", { seat: seatP(obs.turn) })));
     if (obs.to_act !== null && obs.to_act >= 0) {
       rows.push(el("p", { class: "muted", "data-testid": "awaited" }, say(ctx, "soc-card.board.awaited", {
-        seat: seatP(obs.to_act), what: termP(`soc-card.board.decision.${obs.decision}`),
+        // Alone at the table there is nobody to accuse: the solo turn has its own words.
+        seat: seatP(obs.to_act), what: termP(`soc-card.board.decision.${obs.decision === "turn" && obs.seats.length === 1 ? "turn-solo" : obs.decision}`),
       })));
     }
   }
