@@ -42,3 +42,18 @@ def chromium_browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+def choose_action(page: Any, text: str, timeout: float = 2000) -> None:
+    """Play the legal move ``text`` as a person would: its button, or, for a decision of
+    many numbered choices (issue 27, item 6), its number typed in the number field."""
+    button = page.locator(f'button[data-testid=action][data-action="{text}"]:not([disabled])')
+    if button.is_visible():
+        button.click(timeout=timeout)
+        return
+    number = button.get_attribute("data-n", timeout=timeout)
+    form = page.locator(f'[data-testid=number-choice][data-prefix="{text.split(":")[0]}"]')
+    form.locator("[data-testid=number-choice-input]").fill(str(number), timeout=timeout)
+    play = form.locator("[data-testid=number-choice-play]")
+    assert play.get_attribute("data-action") == text, (text, number)
+    play.click(timeout=timeout)

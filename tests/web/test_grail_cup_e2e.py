@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from pendragon.i18n import catalog
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
 from tests.web.support import FAST, LiveServer, auth, live_server
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -127,8 +127,7 @@ class Race:
             else:
                 # By its move, so a newer render's button is never clicked by mistake.
                 chosen = texts[self.rng.randrange(len(texts))]
-                page.locator(f'button[data-testid=action][data-action="{chosen}"]'
-                             ":not([disabled])").click(timeout=2000)
+                choose_action(page, chosen)
         self.clicks += 1
 
     def run(self, until: Any = None) -> None:

@@ -27,7 +27,7 @@ import pytest
 from pendragon.i18n import catalog
 from pendragon.web.tables import Settings
 from tests.test_soc_card_tables import ListenMostly, Policy, find_seed
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
 from tests.web.support import LiveServer, auth, live_server
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -171,7 +171,7 @@ def play_through_the_page(page: Any, frames: Frames, policy: Policy,
         texts = buttons.evaluate_all("bs => bs.map((b) => b.dataset.action)")
         assert sorted(texts) == sorted(a["text"] for a in state["legal"])
         on_turn(state)
-        page.locator(f"button[data-testid=action][data-action='{policy(texts)}']").click()
+        choose_action(page, policy(texts))  # "Say N" through the number field
         clicks += 1
     return clicks
 
