@@ -151,13 +151,18 @@ def test_a_bot_reused_for_a_new_game_starts_over() -> None:
 def test_same_observation_same_decision_in_a_resampled_world() -> None:
     """SCG-RULING-21, SCG-RULING-8: a bot deciding on ``resample_hidden(seat)`` (other
     seats' loyalty, the deck, others' face-down cards redealt) chooses what its twin of the
-    same seed chooses on the true state: it reads nothing its seat cannot see."""
+    same seed chooses on the true state: it reads nothing its seat cannot see. Both
+    remember what they are shown (``follow_table=False``): a world has no past to follow
+    (``State.resample_hidden``); that bots following the table choose alike in games their
+    seat cannot tell apart is ``tests/test_honest_histories.py``."""
     compared = differing = 0
     for seed in (21, 22, 23):
         game = pendragon.load_game(GAME, players=5, seed=seed)
         state = game.new_initial_state()
-        real = [SocCardHeuristicBot(bot_seed(game.seed, s)) for s in range(5)]
-        twin = [SocCardHeuristicBot(bot_seed(game.seed, s)) for s in range(5)]
+        real = [SocCardHeuristicBot(bot_seed(game.seed, s), follow_table=False)
+                for s in range(5)]
+        twin = [SocCardHeuristicBot(bot_seed(game.seed, s), follow_table=False)
+                for s in range(5)]
         rng = random.Random(seed)
         while not state.is_terminal():
             player = state.current_player()
@@ -399,7 +404,10 @@ def test_the_stealth_bot_dealt_a_loyal_card_is_the_heuristic() -> None:
         game = pendragon.load_game(GAME, players=5, seed=seed)
         heuristic = play_game(game, [SocCardHeuristicBot(bot_seed(game.seed, s))
                                      for s in range(5)])
-        if "traitor" in (heuristic.observation(None).get("loyalties") or []):
+        # No traitor card in any seat's hand at any time: none dealt, none offered by Vivien
+        # (a traitor may now swap to a loyal card even after being unmasked, SCG-RULING-9).
+        texts = [heuristic.action_to_string(a) for a in heuristic.history()]
+        if "deal-loyalty:traitor" in texts[:5] or "vivien-card:traitor" in texts:
             continue
         stealth = play_game(game, [SocCardStealthBot(bot_seed(game.seed, s)) for s in range(5)])
         assert stealth.history() == heuristic.history()
@@ -543,10 +551,11 @@ def test_a_broken_leaf_file_is_refused_saying_why(data: object, message: str) ->
 
 
 def test_rollouts_follow_the_table_from_the_public_view() -> None:
-    """SCG-RULING-21: a search's rollouts play every seat of a determinised world whose
-    history is the real game's. Following that history from the acting seat's own view
-    would carry the card it really laid face down under Morgan #1 (SCG-MORGAN-1) into the
-    search; the rollout policy follows the public view, so it knows only the world's."""
+    """SCG-RULING-21: a search's rollouts play every seat of a world, which has no past.
+    The rollout policy follows the real game's public record (``follow``) and each rollout
+    forks it (``fork``): following the real game from the acting seat's own view would
+    carry the card it really laid face down under Morgan #1 (SCG-MORGAN-1) into the
+    search; the public view knows only that a card lies there, and the world's own."""
     script = ["listen", "rumor:morgan-1", "listen", "rumor:saxons-3",
               "announce-card:saxons-3", "listen", "rumor:grail-5", "announce-card:grail-5",
               "listen", "rumor:picts-4", "announce-card:picts-4", "listen", "rumor:dragon-4",
@@ -563,7 +572,9 @@ def test_rollouts_follow_the_table_from_the_public_view() -> None:
             break
     else:
         raise AssertionError("no world redealt seat 1's face-down card")
-    bot = rollout_bot(5)
+    follower = rollout_bot(5)
+    follower.follow(state)
+    bot = follower.fork(5)
     bot.step(world)
     secrets = [e.secret for e in bot.memory.entries if e.by == 1]
     assert secrets and real not in secrets
