@@ -381,3 +381,77 @@ def test_a_reader_robbed_of_a_card_reads_you_as_the_object(language: str, expect
     known = Event("soc.log.take-card-known", {"seat": Seat(1), "victim": Seat(2),
                                               "card": Term("soc.white.merlin")})
     assert f" {you} " not in table.render(known, seat_name=namer, viewer=2) + " "
+
+
+#: Common nouns and verbs of the games that the Polish, Czech and Russian catalogs wrote in
+#: English-style Title Case mid-sentence (issue 27, item 9: "Miejsce 2 Wyrusza na Wyprawę",
+#: "Białych Mieczy"); names (Merlin, the Holy Grail, the Black Knight) keep their capitals.
+TITLE_CASED = {
+    "pl": r"Wypraw|Pogłos|Lojalnoś|Wyrusz|Słucha|Miecz|Zdrajc|Żeton|Zagrożeni"
+          r"|(?:Biał|Czarn)\w* [Mm]iecz",
+    "cs": r"Piktsk|Sask",
+    "ru": r"Задани|Изменник|Сэр ",
+}
+
+
+def _mid_sentence_title_case(language: str, text: str) -> list[str]:
+    """The words of ``TITLE_CASED[language]`` capitalised after a word (not at a sentence's
+    or a clause's start)."""
+    pattern = rf"(?:(?<=[\w,}}\)] )|(?<=[a-ząćęłńóśźżа-яё0-9]: ))((?:{TITLE_CASED[language]})\w*)"
+    return re.findall(pattern, text)
+
+
+@pytest.mark.parametrize("language", ["cs", "pl", "ru"])
+def test_no_common_noun_is_title_cased_mid_sentence(language: str) -> None:
+    """Issue 27, item 9: "Miejsce 2 Wyrusza na Wyprawę", "Pojawia się 3 Białych Mieczy"."""
+    found = [f"{key}: {words}" for key, message in catalog(language).messages.items()
+             if (words := _mid_sentence_title_case(language, _all_text(message)))]
+    assert found == []
+
+
+def test_the_title_case_check_catches_what_issue_27_found() -> None:
+    assert _mid_sentence_title_case("pl", "{seat} Wyrusza na Wyprawę: {quest}.") == [
+        "Wyrusza", "Wyprawę"]
+    assert _mid_sentence_title_case("pl", "Pojawia się {count} Białych Mieczy.") == [
+        "Białych Mieczy"]
+    assert _mid_sentence_title_case("pl", "Wyprawa Główna: Czarny Rycerz") == []
+    assert _mid_sentence_title_case("ru", "ещё на своём Задании") == ["Задании"]
+
+
+def test_the_polish_quest_and_swords_read_as_polish_does() -> None:
+    polish = catalog("pl")
+    go = Event("soc-card.log.quest", {"seat": Seat(1), "quest": Term("soc-card.quest.picts")})
+    assert "wyrusza na wyprawę" in polish.render(
+        go, seat_name=lambda s: polish.text("core.seat", n=s + 1), viewer=None)
+    assert polish.text("soc-card.log.white-swords", count=5) == "Pojawia się 5 białych mieczy."
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_bot_at_the_table_never_says_it_is_a_traitor(language: str) -> None:
+    """Issue 27, item 7: every bot seat read "Heuristic bot (hides as the traitor)", which a
+    player reads as "this bot is the traitor". The labels at the table are neutral; what each
+    bot does is said in the lobby's help (``bot.<name>.help``)."""
+    table = catalog(language)
+    traitor = {"en": "traitor", "ru": "предат", "cs": "zrád", "pl": "zdraj"}[language]
+    for bot in ("random", "heuristic", "stealth", "ismcts"):
+        assert traitor not in table.text(f"bot.{bot}").lower(), bot
+        assert table.text(f"bot.{bot}.help")
+    assert table.text("bot.stealth") == table.text("bot.heuristic")
+    assert traitor in table.text("bot.stealth.help").lower()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_solo_card_game_asks_for_no_accusation(language: str) -> None:
+    """Issue 27, item 9: alone at the table there is nobody to accuse; with others there is."""
+    table = catalog(language)
+    accuse = {"en": "accuse", "ru": "обвин", "cs": "obvin", "pl": "oskarż"}[language]
+    solo = pendragon.load_game("soc-card", players=1, seed=1).new_initial_state()
+    while solo.current_player() < 0:
+        solo.apply_action(solo.sample_chance())
+    assert solo.decision_event().key == "soc-card.decision.turn-solo"
+    assert accuse not in table.render(solo.decision_event(), seat_name=str, viewer=0)
+    assert accuse not in table.text("soc-card.board.decision.turn-solo")
+    four = pendragon.load_game("soc-card", players=4, seed=1).new_initial_state()
+    while four.current_player() < 0:
+        four.apply_action(four.sample_chance())
+    assert accuse in table.render(four.decision_event(), seat_name=str, viewer=0)
