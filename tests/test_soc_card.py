@@ -24,6 +24,7 @@ from pendragon.games.soc_card.rules.cards import (
     KIND,
     MORGAN_KINDS,
     QUEST_KINDS,
+    QUEST_SWORDS,
     QUESTS,
     deck_counts,
 )
@@ -55,7 +56,9 @@ def _kinds(*names: str) -> list[int]:
 
 # ---------------------------------------------------------------------- the deck
 def test_rumor_deck_composition() -> None:
-    """SCG-COMP-2, SCG-RULING-1, SCG-RULING-4: 62 cards; per quest four ?, 2, 3, 4, 4, 5."""
+    """SCG-COMP-2, SCG-COMP-3, SCG-RULING-1, SCG-RULING-4, SCG-RULING-31, SCG-RULING-32: 62
+    cards; per quest four ?, 2, 3, 4, 4, 5; the swords of each quest; the copies the seed does
+    not count."""
     counts = deck_counts(promos=(False, False))
     assert sum(counts) == 62
     for quest, name in enumerate(QUESTS):
@@ -67,6 +70,10 @@ def test_rumor_deck_composition() -> None:
     assert sum(counts[k] for k in MORGAN_KINDS) == 9
     assert sum(counts[k] for k in range(len(CARDS)) if CARDS[k].kind == "merlin") == 5
     assert counts[KIND["mordred"]] + counts[KIND["vivien"]] == 3
+    # Przykład 1 gives Picts 1 and Excalibur 2; the rest is SCG-RULING-31.
+    assert [QUEST_SWORDS[q] for q in range(5)] == [1, 1, 2, 2, 3]
+    assert (counts[KIND["mordred"]], counts[KIND["vivien"]]) == (2, 1)  # SCG-RULING-32
+    assert sum(counts[KIND[k]] for k in ("morgan-4-1", "morgan-4-2", "morgan-4-3")) == 3
     # The choices the seed leaves open (SCG-RULING-4), read from the one data file.
     assert [CARDS[KIND[k]].bonus for k in ("morgan-4-1", "morgan-4-2", "morgan-4-3")] == [1, 2, 3]
     assert CARDS[KIND["morgan-7"]].allows == (0, 1, 2, 3, 4)

@@ -413,7 +413,8 @@ def test_every_key_the_board_module_names_exists_in_every_language() -> None:
     literal |= set(re.findall(r'"(soc-card\.board\.[a-z0-9.-]+)"', source))
     families = {f"soc-card.board.decision.{d}" for d in (
         "turn", "announce", "count", "vivien-give", "vivien-keep", "traitor-place", "merlin-4",
-        "arthur", "gawain", "gawain-pick", "percival", "merlin-6", "merlin-6-add")}
+        "arthur", "gawain", "gawain-pick", "percival", "merlin-6", "merlin-6-add",
+        "traitor-tristan")}
     families |= {f"soc-card.result.{r}" for r in ("loyal-win", "evil-win")}
     families |= {f"soc-card.end.{r}" for r in ("swords", "morgan-7")}
     families |= {f"soc-card.loyalty.{r}.text" for r in ("loyal", "traitor")}

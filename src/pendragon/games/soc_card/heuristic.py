@@ -1645,7 +1645,16 @@ class SocCardHeuristicBot:
     def _d_percival(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """SCG-EXPERT-9: double the white sword of an unmasked traitor (a traitor: double a
         black sword that ends the game, or his own flip at the end)."""
-        if "play:percival" not in texts or not self.memory.revealed_order:
+        if "play:percival" not in texts:
+            return "pass"
+        accusation = obs.get("accusation")
+        if accusation is not None:  # asked before the accused's card is shown (SCG-RULING-18)
+            target, black = int(accusation["target"]), int(obs["swords"]["black"])
+            if self._is_traitor(obs):
+                mine = target == obs["seat"]
+                return "play:percival" if not mine and black + 2 >= END_SWORDS else "pass"
+            return "play:percival" if self.belief(obs).probability(target) > 0.5 else "pass"
+        if not self.memory.revealed_order:
             return "pass"
         shown = self.memory.revealed_order[-1]
         revealed = obs["seats"][shown]["loyalty"]

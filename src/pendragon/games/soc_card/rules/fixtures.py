@@ -148,8 +148,8 @@ def _load(data: Any) -> SocCardState:
             if not set(entry) <= {"card", "face_down", "by"} or "card" not in entry:
                 raise _fail("pile: a face-down card is {card, face_down: card, by: seat}")
             kind = _card(entry["card"], "pile")
-            told = KIND.get(entry.get("face_down"), -1) if isinstance(
-                entry.get("face_down"), str) else -1
+            named = entry.get("face_down")
+            told = KIND.get(named, -1) if isinstance(named, str) else -1
             if told < 0 or not IS_QUEST[told] or not IS_QUEST[kind]:
                 raise _fail("pile: only quest cards lie face down, under an announced card")
             down, by = told, _seat(entry.get("by", 0), n, "pile.by")

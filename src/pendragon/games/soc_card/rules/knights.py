@@ -31,7 +31,7 @@ from pendragon.games.soc_card.rules.common import (
     weighted,
 )
 from pendragon.games.soc_card.rules.questing import set_merlins_aside
-from pendragon.games.soc_card.rules.rumors import lay_face_up, push_listen
+from pendragon.games.soc_card.rules.rumors import lay_face_up, push_listen, traitor_turn
 
 if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
@@ -58,16 +58,29 @@ def turn_actions(st: SocCardState, seat: int) -> list[int]:
     return actions
 
 
-def tristan(st: SocCardState, seat: int) -> None:
+def tristan(st: SocCardState, seat: int, *, unmasked: bool = False) -> None:
     """SCG-EXPERT-4, SCG-RULING-20: the whole deck's order is fixed and seen; the turn goes
-    on."""
+    on (an unmasked traitor's: his draw, SCG-RULING-10)."""
     use_knight(st, seat, TRISTAN)
     st.known_seen[:] = [mask | (1 << seat) for mask in st.known_seen]
     if st.log is not None:
         note_private(st, 1 << seat, Event("soc-card.log.tristan-known", {
             "seat": Seat(seat), "count": len(st.known)}), None)
-    st.agenda.append(T.task(T.D_TURN, seat))
+    if unmasked:
+        traitor_turn(st, seat)
+    else:
+        st.agenda.append(T.task(T.D_TURN, seat))
     st.agenda.append(T.task(T.C_TRISTAN, seat))
+
+
+def _traitor_tristan(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """SCG-EXPERT-4, SCG-RULING-10: an unmasked traitor may play Tristan before his draw."""
+    if action == A.PASS:
+        if st.log is not None:
+            note(st, "soc-card.log.pass", seat=Seat(seat))
+        traitor_turn(st, seat)
+    else:
+        tristan(st, seat, unmasked=True)
 
 
 def galahad(st: SocCardState, seat: int, target: int) -> None:
@@ -179,9 +192,11 @@ LEGAL = {
     T.D_PERCIVAL: _ask_legal,
     T.D_GAWAIN_PICK: lambda st, a, b: [A.GAWAIN + k for k in sorted(set(st.hold))
                                        if not IS_MORGAN[k]],
+    T.D_TRAITOR_TRISTAN: lambda st, seat, b: ([A.PLAY + TRISTAN] if holds(st, seat, TRISTAN)
+                                              else []) + [A.PASS],
 }
 DECIDE = {T.D_ARTHUR: _answer, T.D_GAWAIN: _answer, T.D_PERCIVAL: _answer,
-          T.D_GAWAIN_PICK: _gawain_pick}
+          T.D_GAWAIN_PICK: _gawain_pick, T.D_TRAITOR_TRISTAN: _traitor_tristan}
 OUTCOMES = {
     T.C_KNIGHT: lambda st: weighted(A.KNIGHT, st.knight_deck),
     T.C_MORGAN_IN: lambda st: weighted(A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]),

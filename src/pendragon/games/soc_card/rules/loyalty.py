@@ -45,18 +45,23 @@ def _deal(st: SocCardState, seat: int, _b: int, action: int) -> None:
 
 # ---------------------------------------------------------------------- accusations
 def accuse(st: SocCardState, seat: int, target: int) -> None:
-    """SCG-ACCUSE-1: the accused shows his card; Percival may still double the sword."""
+    """SCG-ACCUSE-1: Percival is asked "at the moment a player is accused", before the
+    accused shows his card (SCG-EXPERT-9, SCG-RULING-18)."""
     st.accused[seat] = 1
+    st.agenda.append(T.task(T.NEXT_TURN, seat))
+    st.agenda.append(T.task(T.ACCUSE_SWORDS, target, seat))
+    depth = len(st.agenda)
+    push_asks(st, T.D_PERCIVAL, seat)
+    if len(st.agenda) > depth and st.log is not None:
+        note(st, "soc-card.log.accusing", seat=Seat(seat), target=Seat(target))
+
+
+def _accuse_swords(st: SocCardState, target: int, accuser: int) -> None:
+    """SCG-ACCUSE-1..3: the accused shows his card; one sword (two with Percival)."""
     st.revealed[target] = 1
     if st.log is not None:
-        note(st, "soc-card.log.accuse", seat=Seat(seat), target=Seat(target),
+        note(st, "soc-card.log.accuse", seat=Seat(accuser), target=Seat(target),
              loyalty=loyalty_term(st.loyalty[target]))
-    st.agenda.append(T.task(T.NEXT_TURN, seat))
-    st.agenda.append(T.task(T.ACCUSE_SWORDS, target))
-    push_asks(st, T.D_PERCIVAL, seat)
-
-
-def _accuse_swords(st: SocCardState, target: int, _b: int) -> None:
     swords = 2 if st.percival else 1  # SCG-EXPERT-9
     st.percival = 0
     if st.loyalty[target] == TRAITOR:
@@ -118,14 +123,12 @@ def _end_decide(st: SocCardState, _a: int, _b: int) -> None:
 
 # ---------------------------------------------------------------------- Vivien
 def _vivien(st: SocCardState, drawer: int, _b: int) -> None:
-    """SCG-VIVIEN-1, SCG-RULING-9: take one set-aside card (if unrevealed), hand the other."""
+    """SCG-VIVIEN-1, SCG-RULING-9: the drawer takes one set-aside card and hands the other
+    to any other player — whether or not their loyalty was shown."""
     st.vivien_drawer = drawer
     st.vivien_receiver = -1
-    targets = [s for s in range(st.n) if s != drawer and not st.revealed[s]]
-    if targets:
-        st.agenda.append(T.task(T.D_GIVE, drawer))
-    if not st.revealed[drawer]:
-        st.agenda.append(T.task(T.C_VIVIEN, drawer))
+    st.agenda.append(T.task(T.D_GIVE, drawer))
+    st.agenda.append(T.task(T.C_VIVIEN, drawer))
 
 
 def _offered(st: SocCardState, seat: int, _b: int, action: int) -> None:
@@ -140,10 +143,6 @@ def _offered(st: SocCardState, seat: int, _b: int, action: int) -> None:
                                                      "loyalty": loyalty_term(loyalty)}),
             Event("soc-card.log.vivien-card", {"seat": Seat(seat)}),
         )
-    if seat != st.vivien_drawer or st.vivien_receiver >= 0:
-        return
-    if not any(s != seat and not st.revealed[s] for s in range(st.n)):
-        st.agenda.append(T.task(T.D_KEEP, seat))  # nobody to give to: the drawer decides
 
 
 def _give(st: SocCardState, seat: int, _b: int, action: int) -> None:
@@ -162,6 +161,8 @@ def _keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
     swap = action == A.SWAP
     offered = st.offer[seat]
     st.offer[seat] = -1
+    # Nobody tells his choice: a card shown before is no longer known (SCG-RULING-9).
+    st.revealed[seat] = 0
     if swap:
         st.loyal_aside[st.loyalty[seat]] += 1
         st.loyalty[seat] = offered
@@ -185,8 +186,7 @@ AUTOMATIC = {
     T.VIVIEN: _vivien,
 }
 LEGAL = {
-    T.D_GIVE: lambda st, seat, b: [A.GIVE + s for s in range(st.n)
-                                   if s != seat and not st.revealed[s]],
+    T.D_GIVE: lambda st, seat, b: [A.GIVE + s for s in range(st.n) if s != seat],
     T.D_KEEP: lambda st, seat, b: [A.KEEP, A.SWAP],
 }
 DECIDE = {T.D_GIVE: _give, T.D_KEEP: _keep_or_swap}

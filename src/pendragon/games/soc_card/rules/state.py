@@ -111,7 +111,8 @@ class SocCardState(State):
         self.offer: list[int] = [-1] * n
         self.hold: list[int] = []
         self.agenda: list[int] = []
-        #: The last resolved threat pile, as the table saw it (SCG-RULING-8).
+        #: The threat pile just resolved, as the table saw it; shown only until the next
+        #: action (SCG-RULING-8).
         self.last_quest = self.last_token = -1
         self.last_bonus = 0
         self.last_pile: list[int] = []
@@ -135,6 +136,9 @@ class SocCardState(State):
         return E.chance_outcomes(self)
 
     def _apply(self, action: int) -> None:
+        # The pile just resolved lies in view only until the next action: then it is on the
+        # discard pile, where nobody sees it (SCG-LISTEN-1, SCG-RULING-8).
+        self.last_quest = -1
         code = self.agenda[-1] & 0xFF
         if code in T.DECISIONS:
             E.decide(self, action)
@@ -411,8 +415,7 @@ class SocCardState(State):
                     later == T.task(T.C_VIVIEN, a) for later in self.agenda[index + 1:]),
                     "a keep-or-swap without an offer")
             if code == T.D_GIVE:
-                fail.unless(any(s != a and not self.revealed[s] for s in range(n)),
-                            "nobody to give Vivien's card to")
+                fail.unless(n > 1, "nobody to give Vivien's card to")
         if self.agenda and self.result == E.RUNNING:
             code, a, _b = T.split(self.agenda[-1])
             fail.unless(code not in T.AUTOMATIC, "an automatic task waits on top")

@@ -18,7 +18,7 @@ END_CHECK = 6
 END_REVEAL = 7  # a: seat
 FLIP = 8  # a: seat (a traitor revealed at the end)
 END_DECIDE = 9
-ACCUSE_SWORDS = 10  # a: accused seat
+ACCUSE_SWORDS = 10  # a: accused seat (shows his card now), b: accuser
 VIVIEN = 11  # a: drawer
 GAWAIN_CHECK = 12  # a: seat
 PLACE_CHECK = 13  # a: seat (an unmasked traitor's two cards)
@@ -44,15 +44,16 @@ D_GAWAIN_PICK = 49
 D_PERCIVAL = 50
 D_MERLIN_6 = 51
 D_MERLIN_6_ADD = 52  # b: quest
+D_TRAITOR_TRISTAN = 53  # an unmasked traitor with Knight cards, before his draw
 
 AUTOMATIC = frozenset(range(1, 20))
 CHANCE_TASKS = frozenset(range(20, 40))
-DECISIONS = frozenset(range(40, 53))
+DECISIONS = frozenset(range(40, 54))
 ALL_TASKS = AUTOMATIC | CHANCE_TASKS | DECISIONS
 KNOWN = frozenset(
     {BEGIN_TURN, NEXT_TURN, AFTER_LISTEN, RESOLVE, FINISH, END_CHECK, END_REVEAL, FLIP,
      END_DECIDE, ACCUSE_SWORDS, VIVIEN, GAWAIN_CHECK, PLACE_CHECK, C_LOYALTY, C_ASIDE, C_DRAW,
-     C_VIVIEN, C_KNIGHT, C_MORGAN_IN, C_TRISTAN, *range(40, 53)}
+     C_VIVIEN, C_KNIGHT, C_MORGAN_IN, C_TRISTAN, *range(40, 54)}
 )
 
 #: Decision names (``soc-card.decision.<name>``).
@@ -70,6 +71,7 @@ DECISION_NAMES = {
     D_PERCIVAL: "percival",
     D_MERLIN_6: "merlin-6",
     D_MERLIN_6_ADD: "merlin-6-add",
+    D_TRAITOR_TRISTAN: "traitor-tristan",
 }
 
 

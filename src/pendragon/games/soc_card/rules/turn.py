@@ -8,7 +8,12 @@ from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import knights, loyalty, rumors
 from pendragon.games.soc_card.rules import tasks as T
 from pendragon.games.soc_card.rules.cards import NUM_QUESTS, TRAITOR, TRISTAN
-from pendragon.games.soc_card.rules.common import ACCUSE_MIN_SWORDS, can_draw, top_allows
+from pendragon.games.soc_card.rules.common import (
+    ACCUSE_MIN_SWORDS,
+    can_draw,
+    knight_count,
+    top_allows,
+)
 from pendragon.games.soc_card.rules.questing import go_on_quest
 
 if TYPE_CHECKING:
@@ -18,7 +23,12 @@ if TYPE_CHECKING:
 def _begin_turn(st: SocCardState, seat: int, _b: int) -> None:
     st.turn = seat
     if st.loyalty[seat] == TRAITOR and st.revealed[seat]:
-        rumors.traitor_turn(st, seat)  # SCG-ACCUSE-4, SCG-RULING-10
+        if st.expert and knight_count(st, seat) > 0:
+            # Tristan comes "before your action", on his turn too (SCG-EXPERT-4,
+            # SCG-RULING-10); asked whenever he has a Knight card, so it tells nothing.
+            st.agenda.append(T.task(T.D_TRAITOR_TRISTAN, seat))
+        else:
+            rumors.traitor_turn(st, seat)  # SCG-ACCUSE-4, SCG-RULING-10
     else:
         st.agenda.append(T.task(T.D_TURN, seat))
 

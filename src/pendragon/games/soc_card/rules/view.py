@@ -1,7 +1,7 @@
 """What each seat may see: observations, the tensor, narration and action words.
 
 The only way hidden information leaves the rules. An observation shows what the physical
-game shows (SCG-RULING-19): the top card of the threat pile, how many cards lie there, the
+game shows (SCG-RULING-8): the top card of the threat pile, how many cards lie there, the
 swords, the counts of the decks, who has accused, the loyalty cards that were revealed, and
 what the seat itself holds or saw and still lies where it saw it. It never keeps count for a
 player: no quest totals, no list of the cards under the top one.
@@ -14,8 +14,10 @@ Observation layout (``observation(seat)``)::
     deck, discard, morgans_aside, knight_deck, knights_played {knight: n},
     seats [{accused, loyalty (when revealed), knights (face-down count)}],
     hand {seat, count},    a pending hand of drawn cards (unmasked traitor, Gawain)
+    accusation {by, target}    an accusation whose card is not shown yet (Percival asked)
     resolving {quest, cards}   the pile being resolved, sorted, while Knight cards may act
-    last_resolution {quest, cards, token, bonus}   the pile the table last resolved
+    last_resolution {quest, cards, token, bonus}   the pile just resolved, until the next
+                           action (then it is on the discard pile: SCG-RULING-8)
     status, end_reason, (at the end) loyalties
     you {loyalty, knights {knight: n}, hand [cards], offer, merlin_4_token,
          deck_seen [cards], top_card, known_loyalties {seat: loyalty}}
@@ -40,7 +42,7 @@ silence and Morgan #1/#2 in force (3), Merlin #4 token (1), pile size, deck, dis
 /64), top card one-hot (43) + face-down flag (1) + announced quest (5) + announced value
 (5: ?, 2, 3, 4, 5), own loyalty (2),
 per seat (7 x 5: accused, revealed loyal, revealed traitor, knights/9, is-turn), self
-one-hot (7), decision one-hot (14), own knights (5, /3), own hand (43, /3), own offer
+one-hot (7), decision one-hot (15), own knights (5, /3), own hand (43, /3), own offer
 (2), terminal and result (3).
 """
 
@@ -123,6 +125,7 @@ def observation(st: SocCardState, seat: int | None) -> dict[str, Any]:
         "morgans_aside": sum(st.aside),
         "seats": seats,
         "hand": {"seat": st.hold_seat, "count": len(st.hold)} if st.hold else None,
+        "accusation": _accusation(st),
         "resolving": _resolving(st),
         "last_resolution": _last(st),
         "status": _STATUS[st.result],
@@ -138,6 +141,14 @@ def observation(st: SocCardState, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def _accusation(st: SocCardState) -> dict[str, int] | None:
+    """An accusation made whose card is not shown yet: Percival is being asked (SCG-RULING-18)."""
+    for entry in st.agenda:
+        if entry & 0xFF == T.ACCUSE_SWORDS:
+            return {"by": (entry >> 16) & 0xFF, "target": (entry >> 8) & 0xFF}
+    return None
+
+
 def _resolving(st: SocCardState) -> dict[str, Any] | None:
     """The pile being resolved, laid out for all to see (before Gawain may add a card)."""
     for entry in st.agenda:
@@ -148,7 +159,8 @@ def _resolving(st: SocCardState) -> dict[str, Any] | None:
 
 
 def _last(st: SocCardState) -> dict[str, Any] | None:
-    """The last resolved threat pile, as everyone saw it (SCG-RULING-8)."""
+    """The threat pile just resolved, as everyone saw it, in the position its resolution
+    left and no later (SCG-RULING-8)."""
     if st.last_quest < 0:
         return None
     return {
