@@ -324,3 +324,23 @@ def test_the_last_move_is_on_the_board_and_a_player_slows_the_bots(
             ".some((li) => li.textContent === text)", arg=said)
         assert page.locator("[data-testid='bot-pace-2']").get_attribute("aria-pressed") == "true"
         shot(page, "pace")
+
+
+def test_grail_cup_knights_are_large_enough_and_the_seats_say_space_then_place(
+    page: Any, tmp_path: Path
+) -> None:
+    """Issue 27, item 9: Grail Cup's knight markers were tiny (a 12 px disc, even alone on a
+    space) and a seat read "Space 23" run into "4 of 4 in the race"."""
+    with seeded_server(tmp_path) as server:
+        created = create(server, "grail-cup", [{"kind": "human", "name": "Ann"},
+                                               {"kind": "bot"}, {"kind": "bot"}])
+        page.goto(server.base + created["seats"][0]["link"])
+        page.wait_for_selector("[data-testid=board] svg [data-testid=gc-knight]")
+        page.wait_for_timeout(1500)  # the knights' walk, if any, is over
+        sizes = page.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid=gc-knight] circle.gc-knight-disc')]
+            .map((c) => c.getBoundingClientRect().width)""")
+        assert len(sizes) == 3 and min(sizes) >= 15, sizes
+        where = page.locator("[data-testid=seat-0] [data-testid=gc-where]").inner_text()
+        assert " · " in where and where.startswith("Space ") and "in the race" in where, where
+        shot(page, "grail-cup-knights")

@@ -128,10 +128,17 @@ function cellAt(index) {
   return { x: MARGIN + col * (CW + GX), y: MARGIN + row * (CH + GY) };
 }
 
-/** A knight's place inside its space: four a row, the leader first. */
-function slotAt(index) {
+/** A knight's place inside its space, the leader first: up to three knights share a space
+ * drawn large (three a row), more are drawn small, four a row (issue 27, item 9: the markers
+ * were tiny even alone). */
+function slotAt(index, count = 1) {
+  if (count === 1) return { x: CW / 2, y: 50 };
+  if (count === 2) return { x: 17 + index * 30, y: 50 };
+  if (count === 3) return { x: 11 + index * 21, y: 48 };
   return { x: 9 + (index % 4) * 15.3, y: 36 + Math.floor(index / 4) * 26 };
 }
+/** How much larger than the small figure a knight is drawn, by the knights on its space. */
+const KNIGHT_SCALE = { 1: 2, 2: 1.7, 3: 1.45 };
 
 const KIND_FILL = {
   start: "#e6dcc4", trail: "#f1e6c8", clover: "#d9ebc6", village: "#f3d9b5", castle: "#d9d3e6",
@@ -261,16 +268,19 @@ function placeFigure(name, node, space, at) {
   if (move) animate(node, move.frames, move.start, move.duration);
 }
 
-function drawKnight(obs, ctx, seat, index, shared, cell) {
-  const slot = slotAt(index);
+function drawKnight(obs, ctx, seat, index, count, cell) {
+  const shared = count > 1;
+  const slot = slotAt(index, count);
   const at = { x: cell.x + slot.x, y: cell.y + slot.y };
   const knight = obs.knights[seat];
   const me = seat === ctx.me;
-  const body = svg("g", { class: `gc-knight${me ? " mine" : ""}` },
+  // The figure is scaled inside the group the walk animates (its transform is the walk's).
+  const scale = KNIGHT_SCALE[count];
+  const body = svg("g", { class: `gc-knight${me ? " mine" : ""}` }, svg("g", { transform: scale ? `scale(${scale})` : undefined },
     svg("circle", { r: 7.2, fill: seatFill(seat), class: "gc-knight-disc" }),
     svg("text", { class: "gc-knight-no", x: 0, y: 3.2, "text-anchor": "middle" }, String(seat + 1)),
-    shared ? svg("text", { class: "gc-order", x: 0, y: 17, "text-anchor": "middle" }, String(index + 1)) : null,
-    obs.first_player === seat ? svg("circle", { class: "gc-seal-dot", cx: 6, cy: -6, r: 3.2 }) : null,
+    shared ? svg("text", { class: "gc-order", x: 0, y: scale ? 14 : 17, "text-anchor": "middle" }, String(index + 1)) : null,
+    obs.first_player === seat ? svg("circle", { class: "gc-seal-dot", cx: 6, cy: -6, r: 3.2 }) : null),
     svg("title", {}, [ctx.events.seatName(seat), tr(ctx, "board.race-place", { place: placeInRace(obs, seat), total: obs.players }),
       tr(ctx, "board.spears", { count: knight.spears })].join(" — ")));
   const group = svg("g", {
@@ -355,7 +365,7 @@ function track(obs, ctx) {
   });
   const knights = [];
   for (const [space, seats] of knightsBySpace(obs)) {
-    seats.forEach((seat, index) => knights.push(drawKnight(obs, ctx, seat, index, seats.length > 1, cellAt(space))));
+    seats.forEach((seat, index) => knights.push(drawKnight(obs, ctx, seat, index, seats.length, cellAt(space))));
   }
   const board = svg("svg", {
     viewBox: `0 0 ${width} ${height}`, class: `gc-track${narrow ? " narrow" : ""}`, role: "img", "data-testid": "gc-track",
@@ -682,8 +692,9 @@ export function seatBadge(seat, obs, ctx) {
   if (!obs || !obs.knights || seat >= obs.knights.length) return null;
   const knight = obs.knights[seat];
   const parts = [
-    el("span", { class: "where" }, tr(ctx, "board.space", { space: knight.space })),
-    el("span", { class: "where" }, tr(ctx, "board.race-place", { place: placeInRace(obs, seat), total: obs.players })),
+    // One span, with a separator: "Space 23" ran into "4 of 4 in the race" (issue 27, item 9).
+    el("span", { class: "where", "data-testid": "gc-where" }, `${tr(ctx, "board.space", { space: knight.space })} · ${
+      tr(ctx, "board.race-place", { place: placeInRace(obs, seat), total: obs.players })}`),
     el("span", { title: tr(ctx, "board.spears", { count: knight.spears }) }, spears(knight.spears)),
     el("span", { class: "hand-size" }, tr(ctx, "board.allies-held", { count: knight.allies })),
   ];
