@@ -29,6 +29,7 @@ POSITIONS: dict[str, list[tuple[int, int, int, int, dict[str, Any]]]] = {
         (1, 4, 6, 4, {}),
         (4, 5, 20, 3, {"knights_relief": True}),
         (4, 6, 15, 3, {"knights_relief": True, "promos": True}),
+        (3, 8, 33, 3, {}),  # the traitor to act under Morgan #1: 25 announcements
     ],
     "grail-cup": [
         (2, 1, 0, 5, {}), (3, 2, 12, 5, {}), (4, 3, 40, 4, {}), (5, 4, 60, 4, {}),
