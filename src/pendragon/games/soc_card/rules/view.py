@@ -294,6 +294,10 @@ def action_event(st: SocCardState, action: int) -> Event:
 
 
 def decision_event(st: SocCardState) -> Event:
-    """``soc-card.decision.<name>``."""
-    return Event(f"soc-card.decision.{decision_name(st)}")
+    """``soc-card.decision.<name>``; alone at the table there is nobody to accuse, so the
+    solo turn has its own words (``turn-solo``)."""
+    name = decision_name(st)
+    if name == "turn" and st.n == 1:
+        name = "turn-solo"
+    return Event(f"soc-card.decision.{name}")
 
