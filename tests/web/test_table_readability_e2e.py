@@ -23,8 +23,10 @@ from typing import Any
 
 import pytest
 
+from pendragon.core import registry
 from pendragon.games.soc.rules.fixtures import load_state
 from pendragon.games.soc.rules.game import SocGame
+from pendragon.games.soc_card.rules.game import SocCardGame
 from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.tables import Settings
@@ -170,6 +172,38 @@ def test_many_numbered_choices_are_one_number_field_that_refuses_an_illegal_numb
         page.wait_for_function(
             "(text) => [...document.querySelectorAll('[data-testid=log] li')]"
             ".some((li) => li.textContent.includes(text))", arg=you_say)
+
+
+def test_the_generic_board_gets_the_number_field_too(
+    page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27, item 6, for every game: the rule is the page's, not a board module's. The
+    card game registered without its plugin (the generic board) shows Morgan #2 the same."""
+
+    class PlainSocCard(SocCardGame):
+        """The card game without a plugin: no board module, no adapter."""
+
+        name = "plain-soc-card"
+
+    monkeypatch.setitem(registry._GAMES, "plain-soc-card", PlainSocCard)
+    seed = find_seed(1, lambda: ListenMostly(POLICY_SEED), numbered)
+    policy = ListenMostly(POLICY_SEED)
+    with seeded_server(tmp_path, seed) as server:
+        created = create(server, "plain-soc-card", [{"kind": "human", "name": "Ann"}])
+        page.goto(server.base + created["seats"][0]["link"])
+        page.wait_for_selector("[data-testid=board] .generic-board")
+        play_until(page, policy, lambda: page.locator("[data-testid=result]").count() > 0)
+        texts = page.locator("button[data-testid=action]").evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.action)")
+        numbers = sorted(int(t.split(":")[1]) for t in texts if t.startswith("count:"))
+        assert len(numbers) >= 13
+        field = page.locator("[data-testid=number-choice-input]")
+        assert field.is_visible()
+        assert (field.get_attribute("min"), field.get_attribute("max")) == (
+            str(numbers[0]), str(numbers[-1]))
+        folded = "button[data-testid=action][data-action^='count:']:visible"
+        assert page.locator(folded).count() == 0
+        shot(page, "generic-number-field")
 
 
 # ------------------------------------------------------------------ item 7
