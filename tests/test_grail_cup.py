@@ -39,6 +39,8 @@ from pendragon.i18n import Catalog
 RULES_DIR = Path(pendragon.__file__).parent / "games" / "grail_cup" / "rules"
 LOCALE_DIR = RULES_DIR.parent / "locale"
 STARTS = "start-9 start-8 start-7 start-6 start-5 start-4 start-3 start-2 start-1"
+#: The standard track's start area: nine numbers on five spaces (GC-RULING-1).
+STANDARD_STARTS = "start-9 start-8+7 start-6+5 start-4+3 start-2+1"
 
 
 def _play(game: pendragon.Game, seed: int) -> GrailCupState:
@@ -54,10 +56,13 @@ def _play(game: pendragon.Game, seed: int) -> GrailCupState:
 
 # ---------------------------------------------------------------------- the track
 def test_standard_track_is_a_documented_reconstruction() -> None:
-    """GC-RULING-1, GC-TRACK-1: starts 1-9 first (9 rearmost), one red space, the finish
-    last, clover, village, castle and church spaces spread out, fewer clovers than 18."""
+    """GC-RULING-1, GC-TRACK-1, GC-SETUP-3: the start numbers 9..1 first (9 rearmost, two
+    numbers on most start spaces, 7-9 apart from 1-6), one red space, the finish last,
+    clover, village, castle and church spaces spread out, fewer clovers than 18."""
     track = standard_track()
-    assert track.kinds[:9] == tuple(STARTS.split())
+    assert track.kinds[:5] == tuple(STANDARD_STARTS.split())
+    assert [track.start_space(n) for n in range(9, 0, -1)] == [0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert track.kinds[5:9] == ("trail",) * 4
     assert track.kinds[-1] == "finish" and track.kinds.count("dragon") == 1
     assert 0 < len(track.clover_spaces) < sum(CLOVER_TOTAL)
     for kind in ("village", "castle", "church", "castle-clover", "clover"):
@@ -73,12 +78,14 @@ def test_standard_track_is_a_documented_reconstruction() -> None:
         (f"{STARTS} trail*10 dragon finish castle", "exactly one finish, as the last"),
         (f"{STARTS} trail*10 finish", "exactly one dragon"),
         (f"{STARTS} dragon dragon trail*10 finish", "exactly one dragon"),
-        (f"{STARTS} trail*5 dragon swamp trail*5 finish", ":1: unknown space kind 'swamp'"),
+        (f"{STARTS} trail*5 dragon swamp trail*5 finish", ":1: unknown space kind at space 15"),
         (f"{STARTS} dragon clover*18 finish", "18 clover spaces"),
         (f"{STARTS} trail*x dragon finish", "bad repetition"),
         (f"{STARTS} dragon finish", "at least 20 spaces"),
-        (f"start-8 start-9 {STARTS[16:]} trail*10 dragon finish", "must begin with start-9"),
-        (f"{STARTS} start-3 trail*10 dragon finish", "after the starts"),
+        (f"start-8 start-9 {STARTS[16:]} trail*10 dragon finish", "9 down to 1 once, in that"),
+        (f"start-9+8 {STARTS[8:]} trail*10 dragon finish", "9 down to 1 once"),
+        ("start-9+8+7 start-6+5+4+3 trail*20 dragon finish", "2 is missing"),
+        (f"{STARTS} trail start-3 trail*10 dragon finish", "start space 10 after the starts"),
         (f"{STARTS} trail*95 dragon finish", "more than 100 spaces"),
     ],
 )
@@ -91,70 +98,154 @@ def test_malformed_track_files_are_refused_by_name(text: str, problem: str) -> N
 
 
 def test_a_loaded_track_file_is_played(tmp_path: Path) -> None:
-    """GC-RULING-1: track=PATH loads another board; the game plays to the end on it."""
+    """GC-RULING-1: track_file=PATH loads another board; the game plays to the end on it."""
     path = tmp_path / "short.track"
     path.write_text(f"# a short track\n{STARTS}\ntrail clover village dragon castle*2\n"
                     "church clover trail*4 castle-clover trail finish\n", encoding="utf-8")
-    game = pendragon.load_game("grail-cup", players=3, seed=4, track=str(path))
+    game = pendragon.load_game("grail-cup", players=3, seed=4, track_file=str(path))
     assert len(game.track) == 24 and game.track.dragon_start == 12
     for seed in range(5):
         final = _play(game, seed)
         assert final.pos[final.winner] == game.track.finish
     with pytest.raises(TrackError, match="cannot read track file"):
-        pendragon.load_game("grail-cup", track=str(tmp_path / "missing.track"))
+        pendragon.load_game("grail-cup", track_file=str(tmp_path / "missing.track"))
     (tmp_path / "bad.track").write_bytes(b"\xff\xfe")
     with pytest.raises(TrackError, match="not UTF-8"):
-        pendragon.load_game("grail-cup", track=str(tmp_path / "bad.track"))
+        pendragon.load_game("grail-cup", track_file=str(tmp_path / "bad.track"))
+
+
+def test_the_track_option_names_a_shipped_track_and_only_local_callers_give_a_file(
+    tmp_path: Path,
+) -> None:
+    """GC-RULING-1, issue 27: ``track`` is the name of a shipped track (a stored table's
+    ``null`` is the standard one); a path is ``track_file``, which no remote client may set;
+    an error about a file never quotes what the file holds."""
+    specs = {spec.name: spec for spec in pendragon.game_class("grail-cup").option_specs}
+    assert specs["track"].choices == ("standard",) and specs["track"].remote
+    assert not specs["track_file"].remote
+    assert pendragon.load_game("grail-cup", track=None).track == standard_track()
+    assert pendragon.load_game("grail-cup", track="standard").track == standard_track()
+    for value in ("/etc/passwd", "standard.track", "../standard"):
+        with pytest.raises(InvalidOptionError, match="must be one of 'standard'"):
+            pendragon.load_game("grail-cup", track=value)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0 hunter2\nstart-9 password*3\n", encoding="utf-8")
+    with pytest.raises(TrackError) as caught:
+        pendragon.load_game("grail-cup", track_file=str(secret))
+    message = caught.value.message
+    assert ":1: unknown space kind at space 0" in message
+    assert all(word not in message for word in ("x:0:0", "hunter2", "password"))
+    secret.write_text(f"{STARTS} trail*5 dragon clover*x finish", encoding="utf-8")
+    with pytest.raises(TrackError, match=":1: bad repetition") as caught:
+        pendragon.load_game("grail-cup", track_file=str(secret))
+    assert "clover*x" not in caught.value.message
 
 
 def test_clover_chains_stop_after_twelve_tokens(tmp_path: Path) -> None:
-    """GC-RULING-14, GC-CLOVER-2: Goblins and Boots could loop for ever; twelve tokens turned
-    in one resolution end the chain."""
+    """GC-RULING-14, GC-CLOVER-2, GC-CLOVER-3: Goblins and Boots could loop for ever; twelve
+    tokens turned in one resolution end the chain."""
     path = tmp_path / "loop.track"
     path.write_text(f"{STARTS} trail clover trail clover trail clover trail*30 dragon trail*10 "
                     "finish", encoding="utf-8")
-    game = pendragon.load_game("grail-cup", players=2, seed=1, track=str(path))
-    state = load_state({"options": {"track": str(path)}, "knights": [{"space": 11}, {"space": 30}],
+    game = pendragon.load_game("grail-cup", players=2, seed=1, track_file=str(path))
+    state = load_state({"options": {"track_file": str(path)},
+                        "knights": [{"space": 11}, {"space": 30}],
+                        "clovers": {10: "boots", 12: "goblin", 14: "goblin"},
                         "hands": {0: ["sorceress"]}})
-    assert state.game.options["track"] == game.options["track"]
-    # Clovers on 10, 12, 14. The Sorceress steps 11 -> 12; Goblin 12 -> 10, Boots 10 -> 14,
-    # Goblin 14 -> 12, and round again, each landing her on another clover space.
-    turned = 0
-    while state.is_chance_node():
-        state.apply_text("clover:boots" if state.pos[0] == 10 else "clover:goblin")
-        turned += 1
-    assert turned == CHAIN_CAP
-    assert state.chain == CHAIN_CAP
-    assert state.decision_event().key == "grail-cup.decision.curse"
+    assert state.game.options["track_file"] == game.options["track_file"]
+    # Clovers on 10, 12, 14. The Sorceress steps 11 -> 12 and curses; Goblin 12 -> 10,
+    # Boots 10 -> 14, Goblin 14 -> 12, and round again: each turned token goes back to the
+    # supply and the one laid in its place is the same kind again.
+    state.apply_text("curse:unicorn")
+    while state.is_chance_node() and state.agenda[-1][0] == E.LAY:
+        space = state.agenda[-1][2]
+        state.apply_text("clover:boots" if space == 10 else "clover:goblin")
+    assert sum(state.clovers_seen) == CHAIN_CAP
+    assert state.round_no == 2, "the chain ended and so did the round"
 
 
 # ---------------------------------------------------------------------- chance
 def test_tokens_and_die_have_their_counts() -> None:
-    """GC-CLOVER-1, GC-VILLAGE-2, GC-COMP-1: 18 tokens (4/4/4/3/3), a die of seal x1, thief x2,
-    spear x3, nine allies, twelve spears."""
+    """GC-CLOVER-1, GC-VILLAGE-2, GC-COMP-1, GC-SETUP-6: 18 tokens (4/4/4/3/3) laid at
+    random, a die of seal x1, thief x2, spear x3, nine allies, twelve spears."""
     assert [c.count for c in CLOVERS] == [4, 4, 4, 3, 3] and len(ALLIES) == 9 and SPEARS == 12
-    state = load_state({"knights": [{"space": 13}, {"space": 40}], "hands": {0: ["sorceress"]}})
-    state.apply_text("curse:unicorn")
-    state = load_state({"knights": [{"space": 9}, {"space": 40}], "hands": {0: ["sorceress"]}})
+    state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+    assert state.agenda[-1] == (E.LAY, 0, standard_track().clover_spaces[0], 0)
     outcomes = {state.action_to_string(a): p for a, p in state.chance_outcomes()}
     assert outcomes == pytest.approx({
         "clover:boots": 4 / 18, "clover:goblin": 4 / 18, "clover:dragon-bait": 4 / 18,
         "clover:fake-grail": 3 / 18, "clover:magnet": 3 / 18,
     })
     village = load_state({"knights": [{"space": 11}, {"space": 40}], "hands": {0: ["sorceress"]}})
+    village.apply_text("curse:unicorn")
     die = {village.action_to_string(a): p for a, p in village.chance_outcomes()}
     assert die == pytest.approx({"die:seal": 1 / 6, "die:thief": 2 / 6, "die:spear": 3 / 6})
 
 
-def test_a_turned_token_is_back_in_the_supply_before_its_move_lands() -> None:
-    """GC-RULING-15, GC-CLOVER-3: Boots from 42 reach 46 (a castle with clover); the token
-    drawn there comes from all 18 again, the Boots included."""
+def test_the_tokens_on_the_board_are_drawn_without_replacement_at_set_up() -> None:
+    """GC-SETUP-6: one token on every clover space, drawn from the 18 without replacement;
+    the rest is the supply. After Boots on the first space, the next has Boots 3/17."""
+    state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+    spaces = standard_track().clover_spaces
+    state.apply_text("clover:boots")
+    assert state.agenda[-1] == (E.LAY, 0, spaces[1], 0)
+    assert dict(state.chance_outcomes())[A.CLOVER + 0] == pytest.approx(3 / 17)
+    state.play_random_chance()
+    assert all(state.pin[space] >= 0 for space in spaces)
+    assert len(state.bag) == 18 - len(spaces) and state.epoch == 0
+    assert all(state.known[space] == 0 for space in spaces)
+
+
+def test_a_turned_token_is_shuffled_into_the_supply_and_a_new_one_is_laid() -> None:
+    """GC-CLOVER-3, GC-RULING-15: Boots turned on 42 go back into the supply, and the new
+    token for 42 is drawn from the supply (the Boots among them) before the knight lands on
+    46 (a castle with a clover), whose token has lain there since the set-up: Boots turned
+    on one space never reappear on the next."""
     state = load_state({"knights": [{"space": 41}, {"space": 20}], "hands": {0: ["sorceress"]},
-                        "clovers": {42: "boots"}})
-    assert state.pos[0] == 46 and state.is_chance_node()
+                        "clovers": {42: "boots", 46: "goblin"}})
+    state.apply_text("curse:unicorn")
+    assert state.pos[0] == 46 and state.agenda[-1] == (E.LAY, 0, 42, 0)
+    supply = E.supply_counts(state)
+    assert supply[0] >= 1 and len(state.bag) == 18 - len(state.track.clover_spaces) + 1
     outcomes = dict(state.chance_outcomes())
-    assert outcomes[A.CLOVER + 0] == pytest.approx(4 / 18)
-    assert state.pool == list(CLOVER_TOTAL) and state.pin[42] == -1 and state.flight == -1
+    assert outcomes[A.CLOVER + 0] == pytest.approx(supply[0] / len(state.bag))
+    assert state.pin[42] == -1 and state.flight == -1 and state.pin[46] == 1
+    state.apply_text("clover:boots")
+    # The new Boots on 42 lie face down; 46's Goblin is turned: back to 44.
+    assert state.pin[42] == 0 and state.known[42] == 0
+    assert state.clovers_seen[1] == 1 and state.pos[0] == 44
+
+
+def test_resampled_tokens_keep_the_history_of_the_supply_possible() -> None:
+    """GC-CLOVER-3, GC-SETUP-6: when all four Boots were turned (and went back to the
+    supply), no world sampled for a seat puts Boots on a space whose token has lain there
+    since before they were turned; the tokens a seat knows never change."""
+    state = pendragon.load_game("grail-cup", players=3, seed=2).new_initial_state()
+    spaces = state.track.clover_spaces
+    boots = A.CLOVER + 0
+    for index in range(len(spaces)):
+        state.apply_action(boots if index < 4 else state.legal_actions()[-1])
+    # Turn the four Boots by hand, as the engine does (GC-CLOVER-3), laying other tokens.
+    for space in spaces[:4]:
+        state.pin[space], state.flight = -1, 0
+        state.agenda.append((E.RETURN, 0, space, 0))
+        E.run(state)
+        state.apply_action(state.legal_actions()[-1])
+    assert all(state.pin[space] != 0 for space in spaces) and state.bag.count(0) == 0
+    state.play_random_chance()
+    state.check_invariants()
+    old = [space for space in spaces if state.fill[space] == 0]
+    assert len(old) == len(spaces) - 4
+    state.known[spaces[5]] = 1 << 1
+    seen_boots_on_new = False
+    for seed in range(60):
+        world = state.resample_hidden(1, random.Random(seed))
+        world.check_invariants()
+        assert world.observation(1) == state.observation(1)
+        assert all(world.pin[space] != 0 for space in old), "Boots on a set-up space"
+        assert world.pin[spaces[5]] == state.pin[spaces[5]]
+        seen_boots_on_new |= any(world.pin[space] == 0 for space in spaces[:4])
+    assert seen_boots_on_new, "the Boots never went back onto the board"
 
 
 # ---------------------------------------------------------------------- the draft
@@ -168,7 +259,8 @@ def test_every_table_drafts_with_its_set_aside_counts(players: int) -> None:
     assert isinstance(state, GrailCupState)
     rng = random.Random(players)
     while not (state.agenda and state.agenda[-1][0] not in (
-        E.DEAL, E.ASIDE_UP_DRAW, E.ASIDE_DOWN_DRAW, E.PICK, E.DIRECTION, E.RANDOM_DISCARD)):
+        E.LAY, E.DEAL, E.ASIDE_UP_DRAW, E.ASIDE_DOWN_DRAW, E.PICK, E.DIRECTION,
+        E.RANDOM_DISCARD)):
         state.apply_action(
             state.sample_chance() if state.is_chance_node() else rng.choice(state.legal_actions())
         )

@@ -1,7 +1,7 @@
 """The registration of Grail Cup (entry point ``pendragon.games: grail-cup``).
 
 >>> PLUGIN.name, PLUGIN.pettingzoo_name, PLUGIN.openspiel_name
-('grail-cup', 'grail_cup_v1', 'python_pendragon_grail_cup')
+('grail-cup', 'grail_cup_v2', 'python_pendragon_grail_cup')
 """
 
 from pendragon.core.plugins import Environment, GamePlugin
@@ -13,7 +13,8 @@ PLUGIN = GamePlugin(
     heuristic="pendragon.games.grail_cup.heuristic:GrailCupBot",
     rollout="pendragon.games.grail_cup.heuristic:rollout_bot",
     # Every entry of observation_tensor is a flag or a value scaled into [0, 1].
-    environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
+    # Version 2: the rules and the tensor's task block changed with issue 28 (.rules.game).
+    environment=Environment(version=2, observation_low=0.0, observation_high=1.0),
     fixtures="pendragon.games.grail_cup.rules.fixtures:load_state",
     terminal="pendragon.games.grail_cup.terminal:render_grail_cup",
     web_adapter="pendragon.games.grail_cup.web:GrailCupAdapter",

@@ -59,23 +59,23 @@ LOCATION_NAMES = ("deck", "aside-up", "aside-down", "packet", "random-discard", 
 (
     DEAL, SETUP_END, ROUND, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, SIGHT, PICK, DIRECTION,
     DRAFT_REST, RANDOM_DISCARD, TAKE_ASIDE, FINAL_DISCARD, CALL, RESOLVE, STRIKE, CURSE,
-    NAME, LOOK, LOOK_REVEAL, MERLIN_DONE, PLACE, CHOOSE_MOVE, MOVE_DRAGON, STEPS, TO, BACK,
-    SPEAR, LAND, CLOVER, CLOVER_DRAW, RETURN, DIE_ROLL, FAKE, STEAL, ROUND_END,
-) = range(1, 36)
-NUM_TASKS = 36
+    NAME, LOOK, MERLIN_DONE, PLACE, CHOOSE_MOVE, MOVE_DRAGON, STEPS, TO, BACK,
+    SPEAR, LAND, CLOVER, LAY, RETURN, DIE_ROLL, FAKE, STEAL, ROUND_END,
+) = range(1, 35)
+NUM_TASKS = 35
 TASK_NAMES: dict[int, str] = {
     DEAL: "deal", SETUP_END: "setup-end", ROUND: "round", ASIDE_UP_DRAW: "aside-up",
     ASIDE_DOWN_DRAW: "aside-down", SIGHT: "sight", PICK: "draft", DIRECTION: "direction",
     DRAFT_REST: "draft-rest", RANDOM_DISCARD: "random-discard", TAKE_ASIDE: "take-aside",
     FINAL_DISCARD: "final-discard", CALL: "call", RESOLVE: "resolve", STRIKE: "strike",
-    CURSE: "curse", NAME: "name", LOOK: "look", LOOK_REVEAL: "look-reveal",
+    CURSE: "curse", NAME: "name", LOOK: "look",
     MERLIN_DONE: "merlin-done", PLACE: "place", CHOOSE_MOVE: "move", MOVE_DRAGON: "dragon",
     STEPS: "steps", TO: "to", BACK: "back", SPEAR: "spear", LAND: "land", CLOVER: "clover",
-    CLOVER_DRAW: "clover-draw", RETURN: "return", DIE_ROLL: "die", FAKE: "fake-grail",
+    LAY: "lay", RETURN: "return", DIE_ROLL: "die", FAKE: "fake-grail",
     STEAL: "magnet", ROUND_END: "round-end",
 }
-CHANCE_TASKS = frozenset({DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD, LOOK_REVEAL,
-                          CLOVER_DRAW, DIE_ROLL})
+CHANCE_TASKS = frozenset({DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD, LAY,
+                          DIE_ROLL})
 DECISION_TASKS = frozenset({PICK, DIRECTION, CURSE, NAME, LOOK, PLACE, CHOOSE_MOVE,
                             MOVE_DRAGON, SPEAR, FAKE, STEAL})
 WAITING = CHANCE_TASKS | DECISION_TASKS
@@ -180,16 +180,15 @@ def run(s: GrailCupState) -> None:
 
 
 def _nothing_to_choose(s: GrailCupState, code: int, a: int, b: int) -> bool:
-    """Whether a waiting task offers at most one way on. In play only Merlin's last
-    placements are skipped so; the other cases guard positions read from outside."""
-    if code == PLACE:
-        return len(place_options(s, b)) <= 1
+    """Whether a waiting task has nothing to offer: only positions read from outside get
+    here. A choice of one way is still asked: whether a decision comes must never depend
+    on what the other seats cannot see (Merlin's placements, GC-RULING-11)."""
     if code in (PICK, RANDOM_DISCARD):
         return PACKET not in s.ally_loc
     if code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW):
         return DECK not in s.ally_loc
-    if code in (LOOK_REVEAL, CLOVER_DRAW):
-        return not any(s.pool)
+    if code == LAY:
+        return not s.bag
     if code == LOOK:
         return len(s.merlin_spaces) >= len(s.track.clover_spaces)
     if code == STEAL:
@@ -242,9 +241,10 @@ def chance_outcomes(s: GrailCupState) -> list[tuple[int, float]]:
     if code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD):
         cards = cards_at(s, PACKET if code == RANDOM_DISCARD else DECK)
         return [(A.ALLY + card, 1.0 / len(cards)) for card in cards]
-    if code in (LOOK_REVEAL, CLOVER_DRAW):
-        total = sum(s.pool)
-        return [(A.CLOVER + k, s.pool[k] / total) for k in range(NUM_CLOVERS) if s.pool[k]]
+    if code == LAY:
+        counts = supply_counts(s)
+        total = len(s.bag)
+        return [(A.CLOVER + k, counts[k] / total) for k in range(NUM_CLOVERS) if counts[k]]
     if code == DIE_ROLL:
         return [(A.DIE_ROLL + i, face.weight / 6) for i, face in enumerate(DIE)]
     raise AssertionError(f"task {code} is not a chance node")
@@ -253,6 +253,14 @@ def chance_outcomes(s: GrailCupState) -> list[tuple[int, float]]:
 def place_options(s: GrailCupState, index: int) -> list[int]:
     """Kinds Merlin may put on his ``index``-th looked space (those not yet placed)."""
     return sorted({s.pin[sp] for sp in s.merlin_spaces[index:]})
+
+
+def supply_counts(s: GrailCupState) -> list[int]:
+    """The clover tokens in the supply, by kind (GC-SETUP-6, GC-CLOVER-3)."""
+    counts = [0] * NUM_CLOVERS
+    for token in s.bag:
+        counts[token % NUM_CLOVERS] += 1
+    return counts
 
 
 # ---------------------------------------------------------------- movement
@@ -316,11 +324,20 @@ def gain_spear(s: GrailCupState, seat: int) -> None:
 
 # ---------------------------------------------------------------- automatic tasks
 def _setup_end(s: GrailCupState, a: int, b: int, c: int) -> None:
+    number = [0] * s.n
+    for card in range(NUM_ALLIES):
+        if s.ally_loc[card] >= HAND:
+            number[s.ally_loc[card] - HAND] = card + 1
+    # GC-RULING-21: on a shared start space the lower number stands ahead (numbers rise
+    # towards the back of the start area).
+    for rank, seat in enumerate(sorted(range(s.n), key=lambda p: number[p])):
+        s.stamp[seat] = rank
+    s.next_stamp = s.n
     # GC-SETUP-4: the dealt allies go back into the deck.
     for card in range(NUM_ALLIES):
         s.ally_loc[card] = DECK
-    # GC-SETUP-5: knights on start spaces 7-9 take a spear, else the last knight does.
-    late = [seat for seat in range(s.n) if s.pos[seat] <= s.track.start_space(7)]
+    # GC-SETUP-5: knights starting from spaces 7-9 take a spear, else the last knight does.
+    late = [seat for seat in range(s.n) if number[seat] >= 7]
     for seat in late or [last(s)]:
         gain_spear(s, seat)
     s.agenda.append((ROUND, 0, 0, 0))
@@ -446,7 +463,9 @@ def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
     land = (LAND, seat, here, 0)
     if card == SORCERESS:
         s.sorceress = seat
-        agenda += [(CURSE, seat, 0, 0), land, (STEPS, seat, 1, 0)]
+        # GC-ALLY-SORCERESS-1: one space, then the curse; a clover or village she lands
+        # on comes after her ally's whole effect, the curse included (GC-RULING-10).
+        agenda += [land, (CURSE, seat, 0, 0), (STEPS, seat, 1, 0)]
     elif card == SQUIRE:
         s.squire = seat
         agenda += [land, (STEPS, seat, 2, 0), (NAME, seat, 0, 0)]
@@ -497,9 +516,15 @@ def _strike(s: GrailCupState, sorceress: int, victim: int, c: int) -> None:
 
 
 def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
-    # GC-RULING-11: what Merlin rearranges only he knows; others forget those spaces.
+    # GC-RULING-11: what Merlin rearranges only he knows; others forget those spaces, and
+    # for them any of the tokens may now lie on any of the spaces (so the latest laying
+    # among them is each one's, for the worlds a search samples: GrailCupState.fill).
+    latest = max(s.fill[space] for space in s.merlin_spaces)
     for space in s.merlin_spaces:
         s.known[space] = 1 << seat
+        s.fill[space] = latest
+    # Every placement but the last is asked, even a choice of one: how many decisions he
+    # takes must not tell the others what he saw.
     for index in range(len(s.merlin_spaces) - 2, -1, -1):
         s.agenda.append((PLACE, seat, index, 0))
 
@@ -533,24 +558,17 @@ def _land(s: GrailCupState, seat: int, before: int, c: int) -> None:
 
 
 def _clover(s: GrailCupState, seat: int, space: int, c: int) -> None:
+    """Turn the token lying on ``space``; it returns to the supply after its own effect and
+    a new one is laid there from the supply (GC-CLOVER-2, GC-CLOVER-3, GC-RULING-15)."""
     kind = s.pin[space]
-    if kind < 0:
-        s.agenda.append((CLOVER_DRAW, seat, space, 0))
-        return
     s.pin[space] = -1
     s.known[space] = 0
-    reveal(s, seat, space, kind)
-
-
-def reveal(s: GrailCupState, seat: int, space: int, kind: int) -> None:
-    """Apply a turned clover token; it returns to the supply after its own effect and a new
-    token lies on the space (GC-CLOVER-3, GC-RULING-15)."""
     s.flight = kind
     s.clovers_seen[kind] += 1
     if s._events is not None:
         emit(s, _log("clover", seat=Seat(seat), clover=clover_term(kind), space=space))
     agenda = s.agenda
-    back = (RETURN, 0, 0, 0)
+    back = (RETURN, 0, space, 0)
     if kind == BOOTS:
         agenda += [(LAND, seat, space, 0), back, (STEPS, seat, 4, 0)]
     elif kind == GOBLIN:
@@ -568,10 +586,12 @@ def reveal(s: GrailCupState, seat: int, space: int, kind: int) -> None:
                 emit(s, _log("nothing-to-steal", seat=Seat(seat)))  # GC-RULING-8
 
 
-def _return(s: GrailCupState, a: int, b: int, c: int) -> None:
-    if s.flight >= 0:
-        s.pool[s.flight] += 1
-        s.flight = -1
+def _return(s: GrailCupState, a: int, space: int, c: int) -> None:
+    """GC-CLOVER-3: the turned token is shuffled into the supply; a new one is laid."""
+    s.epoch += 1
+    s.bag.append(s.epoch * NUM_CLOVERS + s.flight)
+    s.flight = -1
+    s.agenda.append((LAY, 0, space, 0))
 
 
 def _round_end(s: GrailCupState, a: int, b: int, c: int) -> None:
@@ -629,22 +649,21 @@ def _random_discard(s: GrailCupState, action: int, seat: int, b: int, c: int) ->
         emit(s, _log("random-discard", seat=Seat(seat)))
 
 
-def _look_reveal(s: GrailCupState, action: int, seat: int, space: int, c: int) -> None:
+def _lay(s: GrailCupState, action: int, a: int, space: int, c: int) -> None:
+    """GC-SETUP-6, GC-CLOVER-3: a token from the supply is laid face down on ``space``;
+    nobody sees which."""
     kind = action - A.CLOVER
-    s.pool[kind] -= 1
+    # Tokens of one kind differ only in when they last came back to the supply; the one
+    # taken is the latest (a laid token may be any of them: its space takes all; the ones
+    # left keep the most room for the worlds a search samples).
+    token = max(t for t in s.bag if t % NUM_CLOVERS == kind)
+    s.bag.remove(token)
     s.pin[space] = kind
-    s.known[space] = 1 << seat
+    s.born[space] = token // NUM_CLOVERS
+    s.fill[space] = s.epoch
+    s.known[space] = 0
     if s._events is not None:
-        emit(
-            s, _log("merlin-sees", seat=Seat(seat), clover=clover_term(kind), space=space),
-            1 << seat, _log("merlin-peeks", seat=Seat(seat), space=space),
-        )
-
-
-def _clover_draw(s: GrailCupState, action: int, seat: int, space: int, c: int) -> None:
-    kind = action - A.CLOVER
-    s.pool[kind] -= 1
-    reveal(s, seat, space, kind)
+        emit(s, _log("clover-laid", space=space))
 
 
 def _die(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
@@ -709,24 +728,23 @@ def _look(s: GrailCupState, action: int, seat: int, left: int, c: int) -> None:
         s.agenda.append((LOOK, seat, left - 1, 0))
     else:
         s.agenda.append((MERLIN_DONE, seat, 0, 0))
-    if s.pin[space] >= 0:
-        s.known[space] |= 1 << seat
-        if s._events is not None:
-            emit(
-                s,
-                _log("merlin-sees", seat=Seat(seat), clover=clover_term(s.pin[space]), space=space),
-                1 << seat, None,
-            )
-    else:
-        s.agenda.append((LOOK_REVEAL, seat, space, 0))
+    s.known[space] |= 1 << seat
+    if s._events is not None:
+        emit(
+            s, _log("merlin-sees", seat=Seat(seat), clover=clover_term(s.pin[space]), space=space),
+            1 << seat, None,
+        )
 
 
 def _place_token(s: GrailCupState, action: int, seat: int, index: int, c: int) -> None:
     kind = action - A.PLACE
     spaces = s.merlin_spaces
+    here = spaces[index]
     for j in range(index, len(spaces)):
-        if s.pin[spaces[j]] == kind:
-            s.pin[spaces[index]], s.pin[spaces[j]] = s.pin[spaces[j]], s.pin[spaces[index]]
+        there = spaces[j]
+        if s.pin[there] == kind:
+            s.pin[here], s.pin[there] = s.pin[there], s.pin[here]
+            s.born[here], s.born[there] = s.born[there], s.born[here]
             break
     if s._events is not None:
         emit(
@@ -782,7 +800,7 @@ def _steal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
 
 HANDLERS: dict[int, Callable[[GrailCupState, int, int, int, int], None]] = {
     DEAL: _deal, ASIDE_UP_DRAW: _aside_up, ASIDE_DOWN_DRAW: _aside_down,
-    RANDOM_DISCARD: _random_discard, LOOK_REVEAL: _look_reveal, CLOVER_DRAW: _clover_draw,
+    RANDOM_DISCARD: _random_discard, LAY: _lay,
     DIE_ROLL: _die, PICK: _pick, DIRECTION: _direction, CURSE: _curse, NAME: _name,
     LOOK: _look, PLACE: _place_token, CHOOSE_MOVE: _choose_move, MOVE_DRAGON: _move_dragon,
     SPEAR: _spear, FAKE: _fake, STEAL: _steal,

@@ -14,6 +14,7 @@ pendragon.core.errors.BadFixtureError: fixture: players must be 2..8, got 9
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pendragon.core.errors import BadFixtureError, CorruptStateError, PendragonError
@@ -47,16 +48,17 @@ def _ally(name: Any, field: str) -> int:
 def load_state(data: Any) -> GrailCupState:
     """Build a position from a fixture mapping; :class:`BadFixtureError` names a bad field.
 
-    Keys (all optional): ``players`` (2), ``seed`` (0), ``options`` (e.g. ``track``),
-    ``phase`` (``setup``: before the deal; ``draft``: a round starts, the set-aside allies
-    are drawn next; ``call`` (default): allies are being called), ``knights`` (per seat
-    ``space`` and ``spears``; on a shared space the one listed first arrived first),
-    ``dragon`` (space), ``clovers`` (``{space: kind}`` face-down tokens placed there),
-    ``clover_known`` (``{space: [seats]}`` who knows that token), ``round`` (1), ``seal``
-    (the seat that rolled the seal last round), and for ``call``: ``hands`` (``{seat:
-    [allies]}``), ``aside_up``, ``call`` (the next ally number called, 1..10; 10 = all
-    called), ``curse`` (an ally) with ``sorceress`` (a seat), ``squire`` and ``named``
-    (seats).
+    Keys (all optional): ``players`` (2), ``seed`` (0), ``options`` (``track`` or
+    ``track_file``), ``phase`` (``setup``: the clover tokens laid, before the deal;
+    ``draft``: a round starts, the set-aside allies are drawn next; ``call`` (default):
+    allies are being called), ``knights`` (per seat ``space`` and ``spears``; on a shared
+    space the one listed first arrived first), ``dragon`` (space), ``clovers`` (``{space:
+    kind}`` face-down tokens placed there; the other clover spaces get tokens from the rest
+    at random, by ``seed``), ``clover_known`` (``{space: [seats]}`` who knows that token),
+    ``round`` (1), ``seal`` (the seat that rolled the seal last round), and for ``call``:
+    ``hands`` (``{seat: [allies]}``), ``aside_up``, ``call`` (the next ally number called,
+    1..10; 10 = all called), ``curse`` (an ally) with ``sorceress`` (a seat), ``squire``
+    and ``named`` (seats).
     """
     try:
         return _load(data)
@@ -81,8 +83,8 @@ def _load(data: Any) -> GrailCupState:
     players = _int(data.get("players", 2), "players", 2, 8)
     seed = _int(data.get("seed", 0), "seed", 0, 1 << 62)
     options = data.get("options", {})
-    if not isinstance(options, dict) or set(options) - {"track"}:
-        raise _fail("options may only set track")
+    if not isinstance(options, dict) or set(options) - {"track", "track_file"}:
+        raise _fail("options may only set track or track_file")
     game = load_game("grail-cup", players=players, seed=seed, **options)
     state = GrailCupState(game)
     phase = data.get("phase", "call")
@@ -91,6 +93,9 @@ def _load(data: Any) -> GrailCupState:
     if phase == "setup":
         if set(data) - {"players", "seed", "options", "phase"}:
             raise _fail("a setup fixture sets only players, seed and options")
+        # GC-SETUP-6 before GC-SETUP-3: the tokens are laid (by the seed); the deal is next.
+        while state.agenda[-1][0] == E.LAY:
+            state.apply_action(state.sample_chance())
         return state
     track = state.track
     knights = data.get("knights", [{} for _ in range(players)])
@@ -121,10 +126,16 @@ def _load(data: Any) -> GrailCupState:
         if kind not in CLOVER_KEYS:
             raise _fail(f"unknown clover token {kind!r}")
         index = CLOVER_KEYS.index(kind)
-        if state.pool[index] == 0:
+        if index not in state.bag:
             raise _fail(f"no {kind} token left")
-        state.pool[index] -= 1
+        state.bag.remove(index)
         state.pin[space] = index
+    # GC-SETUP-6: every other clover space holds a token from the rest, laid by the seed.
+    rest = [space for space in track.clover_spaces if state.pin[space] < 0]
+    random.Random(seed).shuffle(state.bag)
+    for space in rest:
+        state.pin[space] = state.bag.pop()
+    state.bag.sort()
     known = data.get("clover_known", {})
     if not isinstance(known, dict):
         raise _fail("clover_known must map spaces to seats")

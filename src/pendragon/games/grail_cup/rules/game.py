@@ -17,6 +17,11 @@ a seat, ``you``: its hand, the packet while it drafts, every packet it drafted f
 round, and the clover tokens it knows. The tensor is every entry in [0, 1].
 
 Version history: 1 — first version (standard track reconstructed, GC-RULING-1).
+2 — issue 28: the clover tokens are physical (laid at set-up and after each turn, a chance
+step seen by nobody: task ``lay``, GC-RULING-15); the Sorceress curses before her landing;
+Merlin is asked every placement; two numbers on most start spaces (GC-RULING-1, -21); the
+``track`` option names a shipped track, ``track_file`` a local file. The waiting-task block
+of the tensor has 35 entries (was 36).
 
 >>> import pendragon
 >>> game = pendragon.load_game("grail-cup", players=5, seed=2)
@@ -28,10 +33,14 @@ Version history: 1 — first version (standard track reconstructed, GC-RULING-1)
 ...                        else state.legal_actions()[0])
 >>> sorted(state.returns())
 [-1.0, -1.0, -1.0, -1.0, 1.0]
->>> pendragon.load_game("grail-cup", track="/no/such/file")  # doctest: +ELLIPSIS
+>>> pendragon.load_game("grail-cup", track_file="/no/such/file")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 pendragon.games.grail_cup.rules.track.TrackError: cannot read track file '/no/such/file': ...
+>>> pendragon.load_game("grail-cup", track="/etc/passwd")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+pendragon.core.errors.InvalidOptionError: option 'track' must be one of 'standard', got ...
 """
 
 from __future__ import annotations
@@ -46,7 +55,7 @@ from pendragon.core.options import OptionSpec
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import MAX_ROUNDS
 from pendragon.games.grail_cup.rules.state import GrailCupState
-from pendragon.games.grail_cup.rules.track import Track, track_for
+from pendragon.games.grail_cup.rules.track import SHIPPED, Track, track_for
 from pendragon.games.grail_cup.rules.view import tensor_size
 
 #: Bound on steps in one round: about 16 for the deal and the draft, and per called ally a
@@ -61,27 +70,44 @@ class GrailCupGame(Game):
 
     >>> game = GrailCupGame({"players": 3, "seed": 1})
     >>> game.num_distinct_actions(), game.info.observation_tensor_size
-    (266, 383)
+    (266, 382)
     >>> game.catalog.text(game.catalog.parse("spear:yes"))
     'spear:yes'
     """
 
     name: ClassVar[str] = "grail-cup"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("players", int, 4, "number of knights (2-8)", minimum=2, maximum=8),
-        OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
         OptionSpec(
-            "track", str, None, "path of a track file (default: the standard track)",
-            nullable=True,
+            "players", int, 4,
+            "number of knights: 3-8 by the rules; 2 is the project's own variant, not the"
+            " rulebook's (GC-RULING-3)",
+            minimum=2, maximum=8,
+        ),
+        OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
+        # A name, never a path: a remote client may choose among the shipped tracks only
+        # (issue 27). ``None`` (a table stored before the choice existed) is the standard.
+        OptionSpec(
+            "track", str, "standard", "a track shipped with the game (GC-RULING-1)",
+            choices=tuple(SHIPPED), nullable=True,
+        ),
+        OptionSpec(
+            "track_file", str, None,
+            "path of a track file on this machine, instead of a shipped track (local only)",
+            nullable=True, remote=False,
         ),
     )
+    #: Player counts the rulebook does not cover, and the rule that makes them playable: the
+    #: project's variants, named so wherever a table is set up (GC-RULING-3).
+    VARIANT_COUNTS: ClassVar[dict[int, str]] = {2: "GC-RULING-3"}
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
         self._players = int(self.options["players"])  # type: ignore[arg-type]
-        path = self.options["track"]
-        #: The board (GC-TRACK-1): the standard one or a loaded file.
-        self.track: Track = track_for(None if path is None else str(path))
+        name, path = self.options["track"], self.options["track_file"]
+        #: The board (GC-TRACK-1): a shipped one (the standard by default) or a loaded file.
+        self.track: Track = track_for(
+            None if name is None else str(name), None if path is None else str(path)
+        )
         self._info = GameInfo(
             name=self.name,
             long_name="Grail Cup",

@@ -3,14 +3,14 @@
 >>> import pendragon
 >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
 >>> state.play_random_chance()
->>> state.decision_event().key, state.version  # 3 deals and 1 ally set aside face down
-('grail-cup.decision.draft', 4)
+>>> state.decision_event().key, state.version  # 12 tokens laid, 3 deals, 1 ally set aside
+('grail-cup.decision.draft', 16)
 >>> len(state.observation(state.current_player())["you"]["packet"])
 8
 >>> copy = state.clone()
 >>> copy.apply_action(copy.legal_actions()[0])
 >>> state.version, copy.version
-(4, 5)
+(16, 17)
 """
 
 from __future__ import annotations
@@ -36,16 +36,16 @@ from pendragon.games.grail_cup.rules.data import (
 from pendragon.games.grail_cup.rules.track import Track
 
 FORMAT = "grail-cup"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: Scalar fields, stored by name.
 SCALARS = (
     "n", "round_no", "first", "direction", "next_stamp", "supply", "dragon", "seal_roller",
     "revealed", "last_called", "curse", "sorceress", "squire", "named", "flight", "chain",
-    "winner",
+    "winner", "epoch",
 )
 #: Integer list fields, stored by name.
 LISTS = ("pos", "stamp", "spears", "ally_loc", "sightings", "merlin_spaces", "pin", "known",
-         "pool", "last_round", "clovers_seen", "die_seen")
+         "born", "fill", "bag", "last_round", "clovers_seen", "die_seen")
 
 EventRecord = tuple[Event, int, Event | None]
 
@@ -68,8 +68,8 @@ class GrailCupState(State):
         "track", "n", "round_no", "first", "direction", "pos", "stamp", "next_stamp",
         "spears", "supply", "dragon", "seal_roller", "ally_loc", "revealed", "last_called",
         "sightings", "curse", "sorceress", "squire", "named", "merlin_spaces", "pin", "known",
-        "pool", "flight", "chain", "agenda", "winner", "last_round", "clovers_seen", "die_seen",
-        "_events",
+        "born", "fill", "bag", "epoch", "flight", "chain", "agenda", "winner", "last_round",
+        "clovers_seen", "die_seen", "_events",
     )
 
     def __init__(self, game: Any) -> None:
@@ -97,11 +97,18 @@ class GrailCupState(State):
         self.squire = -1
         self.named = -1
         self.merlin_spaces: list[int] = []
-        # GC-SETUP-6: a face-down token lies on every clover space. No one has seen any, so
-        # a token is drawn from the unseen ones when first turned or looked at.
+        # The clover tokens (GC-SETUP-6, GC-CLOVER-3), as the physical tokens: ``pin`` the
+        # kind lying face down on each clover space, ``known`` who has seen it there (a bit
+        # per seat), ``bag`` the supply. A token is ``born`` (``epoch``) when it last went
+        # back to the supply (0: never), and a space was filled (``fill``) at the epoch its
+        # token was laid: a token can only lie where it was laid after it was born, which
+        # keeps the worlds a search samples possible (resample_hidden).
         self.pin = [-1] * len(track)
         self.known = [0] * len(track)
-        self.pool = list(CLOVER_TOTAL)
+        self.born = [0] * len(track)
+        self.fill = [0] * len(track)
+        self.bag = [kind for kind in range(NUM_CLOVERS) for _ in range(CLOVER_TOTAL[kind])]
+        self.epoch = 0
         self.flight = -1
         self.chain = 0
         self.winner = -1
@@ -113,6 +120,8 @@ class GrailCupState(State):
         self._events: list[EventRecord] | None = None
         self.agenda: list[E.Task] = [(E.SETUP_END, 0, 0, 0)]
         self.agenda += [(E.DEAL, seat, 0, 0) for seat in range(n - 1, -1, -1)]
+        # GC-SETUP-6 comes before the deal (GC-SETUP-3): a token on every clover space.
+        self.agenda += [(E.LAY, 0, space, 0) for space in reversed(track.clover_spaces)]
 
     # ------------------------------------------------------------------ the API
     def current_player(self) -> int:
@@ -213,7 +222,10 @@ class GrailCupState(State):
         new.merlin_spaces = self.merlin_spaces.copy()
         new.pin = self.pin.copy()
         new.known = self.known.copy()
-        new.pool = self.pool.copy()
+        new.born = self.born.copy()
+        new.fill = self.fill.copy()
+        new.bag = self.bag.copy()
+        new.epoch = self.epoch
         new.flight = self.flight
         new.chain = self.chain
         new.agenda = self.agenda.copy()
@@ -363,15 +375,28 @@ class GrailCupState(State):
         for i in range(0, len(sights), 2):
             need(0 <= sights[i] < n and 0 < sights[i + 1] < 1 << NUM_ALLIES, "bad sighting")
         # Clover tokens.
-        need(len(self.pin) == size and len(self.known) == size, "one clover slot per space")
-        need(len(self.pool) == NUM_CLOVERS and min(self.pool) >= 0, "bad clover supply")
+        for name in ("pin", "known", "born", "fill"):
+            need(len(getattr(self, name)) == size, "one clover slot per space")
+        need(0 <= self.epoch < 1 << 40, "bad clover epoch")
         need(-1 <= self.flight < NUM_CLOVERS, "bad clover in play")
-        counts = list(self.pool)
+        counts = [0] * NUM_CLOVERS
+        for token in self.bag:
+            need(0 <= token <= self.epoch * NUM_CLOVERS + NUM_CLOVERS - 1, "bad clover supply")
+            counts[token % NUM_CLOVERS] += 1
+        laying = {b for code, _a, b, _c in self.agenda if code == E.LAY}
         for space in range(size):
             kind, known = self.pin[space], self.known[space]
+            born, fill = self.born[space], self.fill[space]
             need(-1 <= kind < NUM_CLOVERS, "bad clover token")
             need(kind < 0 or track.is_clover(space), "a clover token off a clover space")
             need(0 <= known < 1 << n and (known == 0 or kind >= 0), "bad clover knowledge")
+            need(0 <= born <= fill <= self.epoch, "a clover token laid before it was born")
+            need(
+                kind >= 0 or not track.is_clover(space) or space in laying
+                or self.winner >= 0  # the race ended in the middle of a clover's effect
+                or any(task[0] == E.RETURN and task[2] == space for task in self.agenda),
+                "a clover space without its token",
+            )
             if kind >= 0:
                 counts[kind] += 1
         if self.flight >= 0:
@@ -403,11 +428,11 @@ class GrailCupState(State):
             if code == E.CALL:
                 ok = 0 <= a <= NUM_ALLIES
             elif code in (E.SETUP_END, E.ROUND, E.ASIDE_UP_DRAW, E.ASIDE_DOWN_DRAW, E.RETURN,
-                          E.ROUND_END):
+                          E.LAY, E.ROUND_END):
                 ok = a == 0
             else:
                 ok = 0 <= a < self.n
-            if code in (E.LAND, E.CLOVER, E.CLOVER_DRAW, E.LOOK_REVEAL, E.TO):
+            if code in (E.LAND, E.CLOVER, E.LAY, E.RETURN, E.TO):
                 ok = ok and 0 <= b < len(self.track)
             elif code in (E.STEPS, E.BACK, E.LOOK):
                 ok = ok and 1 <= b <= 6
@@ -425,15 +450,17 @@ class GrailCupState(State):
                 ok = ok and self.pos[a] < self.dragon <= b < len(self.track)
             else:
                 ok = ok and b == 0
-            if code in (E.CLOVER, E.CLOVER_DRAW, E.LOOK_REVEAL):
+            if code in (E.CLOVER, E.LAY, E.RETURN):
                 ok = ok and self.track.is_clover(b)
+            if code == E.CLOVER:
+                ok = ok and self.pin[b] >= 0
             if not ok or c != 0:
                 raise CorruptStateError(f"bad agenda task {E.TASK_NAMES[code]} {a} {b} {c}")
         code = self.agenda[-1][0]
         if code not in E.WAITING:
             raise CorruptStateError("the agenda's top task is neither chance nor a decision")
-        if code in (E.LOOK_REVEAL, E.CLOVER_DRAW) and not sum(self.pool):
-            raise CorruptStateError("no clover token left to draw")
+        if code == E.LAY and (not self.bag or self.pin[self.agenda[-1][2]] >= 0):
+            raise CorruptStateError("no clover token to lay, or its space is taken")
         if code == E.SPEAR and not self.spears[self.agenda[-1][1]]:
             raise CorruptStateError("a spear decision without a spear")
 
@@ -487,21 +514,36 @@ class GrailCupState(State):
                 self.ally_loc[card] = slots[slot]
 
     def _resample_clovers(self, seat: int, generator: random.Random) -> None:
+        """Redeal the tokens ``seat`` does not know: those face down on the spaces it has
+        not seen and the supply. A token can only lie where it was laid after it was born
+        (see ``__init__``), so each space, from the earliest filled, takes one at random
+        among the hidden tokens born by then; the supply keeps the rest. Every such world
+        has a history that shows ``seat`` everything it saw (GC-CLOVER-3, GC-RULING-11)."""
         bit = 1 << seat
-        hidden = [sp for sp in self.track.clover_spaces if self.pin[sp] >= 0
-                  and not self.known[sp] & bit]
-        if not hidden:
+        spaces = sorted(
+            (sp for sp in self.track.clover_spaces if self.pin[sp] >= 0
+             and not self.known[sp] & bit),
+            key=lambda sp: self.fill[sp],
+        )
+        if not spaces and len(self.bag) < 2:
             return
-        pool = list(self.pool)
-        for space in hidden:
-            pool[self.pin[space]] += 1
-        bag = [kind for kind in range(NUM_CLOVERS) for _ in range(pool[kind])]
-        generator.shuffle(bag)
-        for space in hidden:
-            kind = bag.pop()
-            self.pin[space] = kind
-            pool[kind] -= 1
-        self.pool = pool
+        tokens = sorted([*(self.born[sp] * NUM_CLOVERS + self.pin[sp] for sp in spaces),
+                         *self.bag])
+        open_tokens: list[int] = []
+        next_token = 0
+        for space in spaces:
+            limit = (self.fill[space] + 1) * NUM_CLOVERS
+            while next_token < len(tokens) and tokens[next_token] < limit:
+                open_tokens.append(tokens[next_token])
+                next_token += 1
+            # The real token of this space is among them, so there is always one to take.
+            index = generator.randrange(len(open_tokens))
+            token = open_tokens[index]
+            open_tokens[index] = open_tokens[-1]
+            open_tokens.pop()
+            self.pin[space] = token % NUM_CLOVERS
+            self.born[space] = token // NUM_CLOVERS
+        self.bag = sorted([*open_tokens, *tokens[next_token:]])
 
 
 def _int(value: Any, name: str) -> int:

@@ -4,21 +4,29 @@ to the finish (GC-TRACK-1, GC-RULING-1).
 A track file is plain text. ``#`` starts a comment; the rest is a sequence of space kinds
 separated by blanks or new lines, each optionally repeated with ``*N``::
 
-    start-9 start-8 start-7 start-6 start-5 start-4 start-3 start-2 start-1
-    trail clover village trail*2 castle church dragon castle-clover finish
+    start-9 start-8+7 start-6+5 start-4+3 start-2+1
+    trail clover village trail*2 castle church dragon castle-clover trail*8 finish
 
-Kinds: ``start-1`` .. ``start-9`` (exactly these nine first, 9 the rearmost), ``trail``,
-``clover``, ``village``, ``castle``, ``castle-clover`` (a castle with a clover token, one
-space), ``church``, ``dragon`` (the red trail space where the dragon starts; exactly one),
-``finish`` (exactly one, the last space; it counts as a castle).
+Kinds: the start spaces first, ``start-`` followed by the numbers the space carries, joined
+by ``+`` from the highest (``start-9``, ``start-8+7``); together they carry 1..9 once each,
+descending towards the finish, so two knights dealt the numbers of one space start on it
+(GC-SETUP-3). Then ``trail``, ``clover``, ``village``, ``castle``, ``castle-clover`` (a castle
+with a clover token, one space), ``church``, ``dragon`` (the red trail space where the
+dragon starts; exactly one), ``finish`` (exactly one, the last space; it counts as a castle).
+
+The game offers the tracks shipped with it by name (:data:`SHIPPED`, the ``track`` option)
+and a file by path only to local callers (the ``track_file`` option). An error about a file
+names the line and what was expected there, never the file's own text.
 
 >>> track = standard_track()
 >>> track.kinds[0], track.kinds[track.finish], track.start_space(9), track.start_space(1)
-('start-9', 'finish', 0, 8)
+('start-9', 'finish', 0, 4)
+>>> track.start_space(8) == track.start_space(7)
+True
 >>> parse_track("start-9 trail*20 finish", "bad.track")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-pendragon.games.grail_cup.rules.track.TrackError: bad.track: the track must begin ... not 'start-8')
+pendragon.games.grail_cup.rules.track.TrackError: bad.track: the start spaces ... 8 is missing
 """
 
 from __future__ import annotations
@@ -39,11 +47,15 @@ KINDS: tuple[str, ...] = (
 START, TRAIL, CLOVER, VILLAGE, CASTLE, CASTLE_CLOVER, CHURCH, DRAGON, FINISH = range(9)
 #: Most spaces a track may have (the action catalog names spaces by index).
 MAX_SPACES = 100
-#: Fewest spaces: nine starts, the finish, and room for eight knights and the dragon.
+#: Fewest spaces: the start spaces, the finish, and room for eight knights and the dragon.
 MIN_SPACES = 20
 #: Longest track file read (bytes).
 MAX_FILE = 64 * 1024
 STANDARD = "standard.track"
+#: The tracks shipped with the game, by the name the ``track`` option takes.
+SHIPPED: dict[str, str] = {"standard": STANDARD}
+#: Numbers a start space may carry (GC-SETUP-3).
+START_NUMBERS = range(1, 10)
 
 
 class TrackError(InvalidOptionError):
@@ -62,13 +74,15 @@ class Track:
     next_castle: tuple[int, ...]
     next_church: tuple[int, ...]
     source: str
+    #: ``starts[number - 1]``: the index of the start space carrying ``number``.
+    starts: tuple[int, ...] = tuple(9 - n for n in START_NUMBERS)
 
     def __len__(self) -> int:
         return len(self.kinds)
 
     def start_space(self, number: int) -> int:
-        """The index of start space ``number`` (1..9; 9 is the rearmost, index 0)."""
-        return 9 - number
+        """The index of the start space numbered ``number`` (1..9; 9 is the rearmost)."""
+        return self.starts[number - 1]
 
     def is_clover(self, space: int) -> bool:
         """A space holding a clover token (clover, castle with clover)."""
@@ -91,7 +105,9 @@ def _expand(text: str, source: str) -> list[tuple[str, int]]:
             repeat = 1
             if star:
                 if not count.isdigit() or not 1 <= int(count) <= MAX_SPACES:
-                    raise TrackError(f"{source}:{number}: bad repetition {word!r} (use kind*N)")
+                    raise TrackError(
+                        f"{source}:{number}: bad repetition (use kind*N, N from 1 to {MAX_SPACES})"
+                    )
                 repeat = int(count)
             tokens += [(name, number)] * repeat
             if len(tokens) > MAX_SPACES:
@@ -106,26 +122,25 @@ def parse_track(text: str, source: str = "<track>") -> Track:
     tokens = _expand(text, source)
     kinds: list[str] = []
     codes: list[int] = []
+    numbers: list[tuple[int, ...]] = []
     for index, (name, line) in enumerate(tokens):
-        if name.startswith("start-") and name[6:] in tuple("123456789"):
+        carried = _start_numbers(name)
+        if carried:
             code = START
         elif name in KINDS and name != "start":
             code = KINDS.index(name)
         else:
-            raise TrackError(f"{source}:{line}: unknown space kind {name!r} (space {index})")
+            # The file's own words are not repeated: a path may name any file (issue 27).
+            raise TrackError(
+                f"{source}:{line}: unknown space kind at space {index} (expected start-N,"
+                f" {', '.join(KINDS[1:])})"
+            )
         kinds.append(name)
         codes.append(code)
+        numbers.append(carried)
     if len(kinds) < MIN_SPACES:
         raise TrackError(f"{source}: a track needs at least {MIN_SPACES} spaces, not {len(kinds)}")
-    for index in range(9):
-        want = f"start-{9 - index}"
-        if kinds[index] != want:
-            raise TrackError(
-                f"{source}: the track must begin with start-9 start-8 ... start-1"
-                f" (space {index} is {kinds[index]!r}, not {want!r})"
-            )
-    if START in codes[9:]:
-        raise TrackError(f"{source}: start space {kinds[codes.index(START, 9)]!r} after the starts")
+    starts = _start_spaces(codes, numbers, source)
     if codes.count(FINISH) != 1 or codes[-1] != FINISH:
         raise TrackError(f"{source}: exactly one finish, as the last space")
     if codes.count(DRAGON) != 1:
@@ -154,11 +169,52 @@ def parse_track(text: str, source: str = "<track>") -> Track:
         next_castle=tuple(next_castle),
         next_church=tuple(next_church),
         source=source,
+        starts=starts,
     )
 
 
+def _start_numbers(name: str) -> tuple[int, ...]:
+    """The numbers a ``start-N[+M...]`` kind carries; ``()`` for any other word."""
+    if not name.startswith("start-"):
+        return ()
+    parts = name[6:].split("+")
+    if not all(len(p) == 1 and p in "123456789" for p in parts):
+        return ()
+    return tuple(int(p) for p in parts)
+
+
+def _start_spaces(
+    codes: list[int], numbers: list[tuple[int, ...]], source: str
+) -> tuple[int, ...]:
+    """Where each start number lies: the start spaces come first and carry 9..1 once each,
+    descending towards the finish (GC-SETUP-3, GC-RULING-1)."""
+    count = 0
+    while count < len(codes) and codes[count] == START:
+        count += 1
+    if START in codes[count:]:
+        raise TrackError(f"{source}: start space {codes.index(START, count)} after the starts")
+    carried = [number for index in range(count) for number in numbers[index]]
+    for want in range(9, 0, -1):
+        if want not in carried:
+            raise TrackError(
+                f"{source}: the start spaces must carry 9 down to 1 first; {want} is missing"
+            )
+    if len(carried) != 9 or carried != sorted(carried, reverse=True):
+        raise TrackError(
+            f"{source}: the start spaces must carry each of 9 down to 1 once, in that order"
+        )
+    where = [0] * 9
+    for index in range(count):
+        for number in numbers[index]:
+            where[number - 1] = index
+    return tuple(where)
+
+
 def load_track(path: str) -> Track:
-    """Read and parse the track file at ``path`` (the ``track`` option)."""
+    """Read and parse the track file at ``path`` (the ``track_file`` option).
+
+    Errors name the path, a line number and what was expected, never the file's text.
+    """
     try:
         with open(Path(path), "rb") as handle:
             raw = handle.read(MAX_FILE + 1)
@@ -174,13 +230,22 @@ def load_track(path: str) -> Track:
 
 
 @cache
+def shipped_track(name: str) -> Track:
+    """A track shipped with the game, by name (:data:`SHIPPED`; GC-RULING-1)."""
+    if name not in SHIPPED:
+        raise TrackError(f"no track named {name!r}; the game ships {', '.join(SHIPPED)}")
+    text = files("pendragon.games.grail_cup.rules").joinpath(SHIPPED[name]).read_text("utf-8")
+    return parse_track(text, SHIPPED[name])
+
+
 def standard_track() -> Track:
     """The standard track shipped with the game (a reconstruction, GC-RULING-1)."""
-    text = files("pendragon.games.grail_cup.rules").joinpath(STANDARD).read_text("utf-8")
-    return parse_track(text, STANDARD)
+    return shipped_track("standard")
 
 
 @cache
-def track_for(path: str | None) -> Track:
-    """The standard track for ``None``, else the file at ``path``."""
-    return standard_track() if path is None else load_track(path)
+def track_for(name: str | None, path: str | None = None) -> Track:
+    """The file at ``path`` if given, else the shipped track ``name`` (``None``: standard)."""
+    if path is not None:
+        return load_track(path)
+    return shipped_track(name or "standard")

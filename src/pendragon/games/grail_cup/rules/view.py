@@ -19,7 +19,7 @@ Observation layout (``observation(seat)``; ``seat`` ``None`` is a spectator)::
 Tensor (``observation_tensor(seat)``, every entry in [0, 1]): per seat position and spears
 (2n), the viewer, the seat to act and the first player (3n one-hots), dragon, spear
 supply, round, allies called (4), own hand, packet seen now, allies set aside face up,
-allies revealed (4 x 9), the cursed ally (9), the named knight (n), the waiting task (36),
+allies revealed (4 x 9), the cursed ally (9), the named knight (n), the waiting task (35),
 and per track space the clover kind the viewer knows there (5 per space).
 """
 
@@ -218,7 +218,7 @@ LOG_KEYS = (
     "random-discard", "take-aside", "final-discard", "final-discard-known", "ally-called",
     "ally-missing", "move", "stay", "dragon-blocks", "spear-used", "spear-kept",
     "spear-gained", "spear-none", "spear-lost", "curse", "curse-strikes", "squire-names",
-    "squire-jump", "squire-no-jump", "merlin-look", "merlin-sees", "merlin-peeks",
+    "squire-jump", "squire-no-jump", "merlin-look", "merlin-sees", "clover-laid",
     "merlin-place", "merlin-place-known", "chooses-move", "dragon-moved", "clover", "village",
     "nothing-to-steal", "steal", "pushed-back", "no-church", "no-knight-ahead", "chain-spent",
     "win", "round-cap",
