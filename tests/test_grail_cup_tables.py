@@ -319,3 +319,21 @@ def test_every_key_the_board_module_names_exists_in_every_language() -> None:
     shared = {f"{NAME}.{k}" for k in re.findall(r"\"(board\.[a-z.-]+)\"", terminal)}
     assert shared and shared <= set(ENGLISH.messages)
     assert len(shared & used) > 20
+
+
+# ---------------------------------------------------------------------- the 2-player variant
+def test_the_two_player_game_is_named_the_projects_variant_wherever_a_table_is_set() -> None:
+    """GC-RULING-3: the seed has rules for 3-8 players; 2 is the project's own variant. The
+    players option says so (``pendragon games``), the catalog labels the seat count for the
+    lobby in every language, and the terminal's board opens with the note."""
+    spec = next(s for s in pendragon.game_class(NAME).option_specs if s.name == "players")
+    assert spec.minimum == 2 and "variant" in spec.help and "3-8" in spec.help
+    for language in LANGUAGES:
+        words = catalog(language)
+        assert "game.grail-cup.players.2" in words and "game.grail-cup.players.2.help" in words
+        assert "game.grail-cup.players.3" not in words
+    note = ENGLISH.text("game.grail-cup.players.2.help")
+    two = pendragon.load_game(NAME, players=2, seed=1).new_initial_state()
+    three = pendragon.load_game(NAME, players=3, seed=1).new_initial_state()
+    assert draw(render_grail_cup(two.observation(0), ENGLISH)).startswith(note[:40])
+    assert note[:40] not in draw(render_grail_cup(three.observation(0), ENGLISH))

@@ -326,7 +326,10 @@ def render_grail_cup(view: Mapping[str, Any], catalog: Catalog) -> RenderableTyp
     """The round, the track and its legend, the knights, the allies' calling, and the
     seat's own allies, draft hand and known clover tokens (a spectator has none)."""
     w = _Words(view, catalog)
+    # A table size the rulebook does not cover is the project's variant, and says so.
+    variant = f"game.{NAME}.players.{view['players']}.help"
     parts: list[RenderableType] = [
+        *([Text(catalog.text(variant), style="italic")] if variant in catalog else []),
         *_round(w),
         Text(w("board.track"), style="bold"),
         _track(w),

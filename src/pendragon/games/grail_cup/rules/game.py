@@ -96,9 +96,6 @@ class GrailCupGame(Game):
             nullable=True, remote=False,
         ),
     )
-    #: Player counts the rulebook does not cover, and the rule that makes them playable: the
-    #: project's variants, named so wherever a table is set up (GC-RULING-3).
-    VARIANT_COUNTS: ClassVar[dict[int, str]] = {2: "GC-RULING-3"}
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)

@@ -472,14 +472,25 @@ class GrailCupState(State):
         the allies that left ``seat``'s sight at the same moment of the draft (between two
         of its own looks at the packet), so every packet it saw keeps its contents; an ally
         already called and not shown can only land where no player holds it. Clover tokens:
-        the tokens ``seat`` has not seen on the track are redealt from the ones it has not
-        seen. The chance stream is reseeded.
+        the tokens ``seat`` does not know (face down on the track, and the supply) are redealt
+        as their history allows (:meth:`_resample_clovers`). The chance stream is reseeded,
+        and the world keeps no past (``State.forget_past``): the real history would tell the
+        real deal, the tokens laid and Merlin's placements.
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+        >>> state.play_random_chance()
+        >>> world = state.resample_hidden(0, random.Random(2))
+        >>> world.is_world(), world.version == state.version, world.observation(0) == (
+        ...     state.observation(0))
+        (True, True, True)
         """
         if not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
         new = self.clone()
         new._resample_allies(seat, generator)
         new._resample_clovers(seat, generator)
+        new.forget_past()
         new._rng_seed = generator.getrandbits(64)
         return new
 
