@@ -9,6 +9,14 @@ with default options (variants get a quarter); the default run plays a few hundr
 A game's state may define ``check_invariants()`` (raising on a broken invariant); it is
 called at every step, on the state and on its clones, copies and resamples.
 
+Hidden information is checked three ways on worlds resampled for a seat (a world the seat
+cannot tell from the real one): its view and legal actions are the same; an action that
+leaves the seat's view the same in both worlds tells it the same events; and walking both
+worlds on, step by step, with actions the seat is told the same of, the public sequence of
+decisions (who is awaited, for what, whether the game is over) stays the same. The last
+catches a leak through the *number* of decisions, such as a choice of one skipped only
+when the hidden cards make it so, which no single view or narration shows.
+
 The last tests run the checker on deliberately broken variants of the toy game, to show that
 it catches what it claims to.
 """
@@ -52,6 +60,25 @@ BATCH_OTHER = 2
 NARRATION_SAMPLE = 6
 #: How often (in steps) every seat's resample and narration checks run, not just the actor's.
 EVERY_SEAT_PERIOD = 7
+#: Steps of the side-by-side walk of the real and a resampled world (public decisions).
+WALK_STEPS = 6
+#: Actions tried per side at each step of the walk to find two the seat is told alike.
+WALK_TRIES = 4
+#: Leaks of the public decisions that the walk has found in a game and that are not fixed
+#: yet, by game: that game's playouts still run every other check to the end, then are
+#: reported as expected failures naming the first leak met (never silently passed).
+KNOWN_DECISION_LEAKS: dict[str, str] = {
+    "soc": (
+        "issue 28: whether a seat is offered the heroic sacrifice (soc.decision.heroic:"
+        " sacrifice / end-turn) after its action depends on its hidden hand (e.g. a Grail"
+        " card after moving to the Grail), and Clairvoyance asks one choice fewer when the"
+        " black cards left to order are alike (soc.decision.clairv)"
+    ),
+}
+
+
+class DecisionLeak(AssertionError):
+    """The public sequence of decisions differs between the real and a resampled world."""
 
 Options = dict[str, Any]
 
@@ -172,8 +199,11 @@ def _check_json_view(view: object, what: str) -> None:
     assert json.loads(text) == view, f"{what} does not survive a JSON round trip unchanged"
 
 
-def _check_node(game: Game, state: State, rng: random.Random, step: int) -> None:
-    """Every per-step check except the choice and application of the next action."""
+def _check_node(
+    game: Game, state: State, rng: random.Random, step: int, leaks: list[str] | None = None
+) -> None:
+    """Every per-step check except the choice and application of the next action. A leak of
+    the public decisions is added to ``leaks`` if given (a known leak), else raised."""
     info = game.info
     seats = game.num_players()
     before = state.serialize()
@@ -285,6 +315,12 @@ def _check_node(game: Game, state: State, rng: random.Random, step: int) -> None
                 assert resampled.narrate(action, seat) == state.narrate(action, seat), (
                     f"narrate leaks: seat {seat}, {state.action_to_string(action)}"
                 )
+        try:
+            _check_public_decisions(state, resampled, seat, rng)
+        except DecisionLeak as leak:
+            if leaks is None:
+                raise
+            leaks.append(str(leak).splitlines()[0])
         if seat == player or player == CHANCE:
             _roundtrip(game, resampled)  # (other seats' resamples: invariants only, for speed)
         if player == CHANCE:
@@ -297,9 +333,49 @@ def _check_node(game: Game, state: State, rng: random.Random, step: int) -> None
     assert state.serialize() == before, "a query changed the state"
 
 
-def check_random_playout(game: Game, seed: int) -> State:
+def _public_step(state: State) -> tuple[int, Event | None]:
+    """What everyone sees of a position's next decision: who is awaited, and for what."""
+    player = state.current_player()
+    return player, None if player == TERMINAL else state.decision_event()
+
+
+def _check_public_decisions(real: State, world: State, seat: int, rng: random.Random) -> None:
+    """Walk ``real`` and ``world`` (resampled for ``seat``) on side by side. At each step an
+    action is taken in each that ``seat`` is told the same events of (the same action where
+    both allow it; chance outcomes too), until none is found or the walk ends; after each,
+    who is awaited and for what must agree: ``seat`` meets the same sequence of public
+    decisions whatever it cannot see."""
+    here, there = real.clone(), world.clone()
+    for step in range(WALK_STEPS + 1):
+        if _public_step(here) != _public_step(there):
+            raise DecisionLeak(
+                f"public decisions leak: seat {seat}, {step} steps after a resample,"
+                f" {here.decision_summary()!r} against {there.decision_summary()!r}"
+            )
+        if here.is_terminal() or step == WALK_STEPS:
+            return
+        mine = here.legal_actions()
+        theirs = there.legal_actions()
+        pair = None
+        for action in rng.sample(mine, min(len(mine), WALK_TRIES)):
+            told = here.narrate(action, seat)
+            others = [b for b in theirs if b != action]
+            candidates = ([action] if action in theirs else []) + rng.sample(
+                others, min(len(others), WALK_TRIES))
+            match = next((b for b in candidates if there.narrate(b, seat) == told), None)
+            if match is not None:
+                pair = (action, match)
+                break
+        if pair is None:
+            return  # every action tried tells the seat something that tells the worlds apart
+        here.apply_action(pair[0])
+        there.apply_action(pair[1])
+
+
+def check_random_playout(game: Game, seed: int, leaks: list[str] | None = None) -> State:
     """Play ``game`` with uniformly random decisions and the state's chance stream,
-    checking every step; return the terminal state."""
+    checking every step; return the terminal state. Leaks of the public decisions go to
+    ``leaks`` if given, else fail at once."""
     rng = random.Random(seed)
     seats = game.num_players()
     state = game.new_initial_state()
@@ -309,7 +385,7 @@ def check_random_playout(game: Game, seed: int) -> State:
     while True:
         step = len(applied)
         assert step <= game.max_game_length(), "the game is longer than max_game_length()"
-        _check_node(game, state, rng, step)
+        _check_node(game, state, rng, step, leaks)
         snapshots.append(state.serialize())
         if state.is_terminal():
             break
@@ -351,10 +427,13 @@ def test_random_playouts_conform(
 ) -> None:
     """Random games of every game, option variant and player count pass every check."""
     assert players, f"{name} with {options} cannot be loaded at any player count"
+    leaks: list[str] = []
     for seed in seeds:
         game = _load(name, players, seed=1000 * players + seed, **options)
-        final = check_random_playout(game, seed)
+        final = check_random_playout(game, seed, leaks if name in KNOWN_DECISION_LEAKS else None)
         assert final.is_terminal()
+    if leaks:
+        pytest.xfail(f"known leak of {name} ({KNOWN_DECISION_LEAKS[name]}): {leaks[0]}")
 
 
 @pytest.mark.parametrize(
@@ -417,6 +496,20 @@ class _LeakyState(ToyState):
         return other
 
 
+class _SkippedDecisionState(ToyState):
+    """A seat holding the top card is never asked (it keeps): how many decisions the others
+    meet tells them who holds it, though no view or narration names the card."""
+
+    __slots__ = ()
+
+    def _apply(self, action: int) -> None:
+        super()._apply(action)
+        while (self.deal_to is None
+               and self.turn < self.game.players * self.game.rounds
+               and self.hands[self.turn % self.game.players] == self.game.cards):
+            self.turn += 1
+
+
 class _SharedCloneState(ToyState):
     """clone() shares the hands with the original."""
 
@@ -454,6 +547,7 @@ class _UnseededChanceState(ToyState):
     ("state_class", "symptom"),
     [
         (_LeakyState, "leaks"),
+        (_SkippedDecisionState, "public decisions leak"),
         (_SharedCloneState, "clone"),
         (_BrokenInvariantState, "on purpose"),
         (_UnseededChanceState, "chance stream|deserialize"),
