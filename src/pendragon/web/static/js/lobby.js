@@ -114,7 +114,11 @@ function form() {
   const counts = [];
   for (let n = info.min_players; n <= info.max_players; n++) counts.push(n);
   const seatCount = el("select", { id: "seats", "data-testid": "seat-count" },
-    counts.map((n) => el("option", { value: n, selected: n === model.seats.length }, String(n))));
+    // A table size the rulebook does not cover is labelled by the game's catalog
+    // ("game.<game>.players.<n>", its note "...help"): the project's variant, not the rules.
+    counts.map((n) => el("option", { value: n, selected: n === model.seats.length },
+      t(`game.${model.game}.players.${n}`, {}, String(n)))));
+  const seatNote = t(`game.${model.game}.players.${model.seats.length}.help`, {}, "");
   seatCount.addEventListener("change", () => {
     resetSeats(Number(seatCount.value));
     render();
@@ -125,7 +129,8 @@ function form() {
     { class: "panel create" },
     el("h2", {}, t("lobby.new_table")),
     el("div", { class: "field" }, el("label", { for: "game" }, t("lobby.game")), gameSelect),
-    el("div", { class: "field" }, el("label", { for: "seats" }, t("lobby.seats")), seatCount),
+    el("div", { class: "field" }, el("label", { for: "seats" }, t("lobby.seats")), seatCount,
+      seatNote ? el("small", { class: "help", "data-testid": "seat-count-note" }, seatNote) : null),
     el("ol", { class: "seat-list" }, model.seats.map(seatRow)),
     info.options.length ? el("fieldset", {}, el("legend", {}, t("lobby.options")), info.options.map(optionField)) : null,
     settingsFields(),
