@@ -79,6 +79,9 @@ CHANCE_TASKS = frozenset({DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD, 
 DECISION_TASKS = frozenset({PICK, DIRECTION, CURSE, NAME, LOOK, PLACE, CHOOSE_MOVE,
                             MOVE_DRAGON, SPEAR, FAKE, STEAL})
 WAITING = CHANCE_TASKS | DECISION_TASKS
+#: Waiting tasks that a position read from outside may hold with nothing to offer.
+GUARDED = frozenset({PICK, RANDOM_DISCARD, DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, LAY, LOOK,
+                     STEAL, SPEAR})
 #: CHOOSE_MOVE's ``b``: whose distances.
 MERLIN_MOVES, FAIRY_MOVES = 0, 1
 #: MOVE_DRAGON's ``b``: who moves the dragon.
@@ -156,7 +159,8 @@ def hand(s: GrailCupState, seat: int) -> list[int]:
 
 # ---------------------------------------------------------------- the agenda runner
 def current_player(s: GrailCupState) -> int:
-    """Seat to decide, -1 for chance, -4 when the game is over."""
+    """The seat to decide, :data:`~pendragon.core.api.CHANCE` (-1) or
+    :data:`~pendragon.core.api.TERMINAL` (-4) once the game is over."""
     if s.winner >= 0 or not s.agenda:
         return -4
     code, a, _b, _c = s.agenda[-1]
@@ -169,7 +173,7 @@ def run(s: GrailCupState) -> None:
     while agenda and s.winner < 0:
         code, a, b, c = agenda[-1]
         if code in WAITING:
-            if _nothing_to_choose(s, code, a, b):
+            if code in GUARDED and _nothing_to_choose(s, code, a, b):
                 agenda.pop()  # e.g. Merlin's last token: a choice of one is not asked
                 continue
             return
@@ -225,7 +229,8 @@ def legal_actions(s: GrailCupState) -> list[int]:
         steps = (1, 2, 3) if b == MERLIN_MOVES else (2, 4, 6)
         return [A.MOVE + n - 1 for n in steps]
     if code == MOVE_DRAGON:
-        return [A.DRAGON + sp for sp in range(s.track.finish) if is_free(s, sp)]
+        taken = {s.dragon, *s.pos}  # GC-RULING-6: a free space has no knight and no dragon
+        return [A.DRAGON + sp for sp in range(s.track.finish) if sp not in taken]
     if code == SPEAR:
         return [A.SPEAR_YES, A.SPEAR_NO]
     if code == FAKE:
