@@ -14,7 +14,7 @@ Text forms (ids in this order; the catalog never depends on options):
 ``spear:yes|no``          spend a spear to pass the dragon, or stop behind it
 ``target:<seat>``         the knight a Fake Grail pushes back or a Magnet robs
 ``ally:<ally>``           chance: the ally card drawn (deal, set aside, random discard)
-``clover:<clover>``       chance: the clover token turned over
+``clover:<clover>``       chance: the clover token laid face down on a space
 ``die:seal|thief|spear``  chance: the village die
 ========================  =====================================================
 

@@ -2,8 +2,8 @@
 
 The flow of a game is an *agenda*: a stack of tasks ``(code, a, b, c)`` of plain integers.
 The top task is automatic (run at once: call the next ally, move a knight, check a
-landing), a chance node (draw an ally, turn a clover token, roll the village die) or one
-seat's decision (keep an ally, curse one, spend a spear...). :func:`run` executes automatic
+landing), a chance node (draw an ally, lay a clover token face down, roll the village die)
+or one seat's decision (keep an ally, curse one, spend a spear...). :func:`run` executes automatic
 tasks until a chance node or a decision is on top; :func:`apply` hands an action to the
 handler of the top task. Everything is plain data, so any position clones, serializes and
 resumes, even in the middle of a clover chain.
