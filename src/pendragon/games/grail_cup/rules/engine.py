@@ -260,6 +260,10 @@ def place_options(s: GrailCupState, index: int) -> list[int]:
     return sorted({s.pin[sp] for sp in s.merlin_spaces[index:]})
 
 
+def _replaced(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    return (*values[:index], value, *values[index + 1:])
+
+
 def supply_counts(s: GrailCupState) -> list[int]:
     """The clover tokens in the supply, by kind (GC-SETUP-6, GC-CLOVER-3)."""
     counts = [0] * NUM_CLOVERS
@@ -525,9 +529,11 @@ def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # for them any of the tokens may now lie on any of the spaces (so the latest laying
     # among them is each one's, for the worlds a search samples: GrailCupState.fill).
     latest = max(s.fill[space] for space in s.merlin_spaces)
+    fill = list(s.fill)
     for space in s.merlin_spaces:
         s.known[space] = 1 << seat
-        s.fill[space] = latest
+        fill[space] = latest
+    s.fill = tuple(fill)
     # Every placement but the last is asked, even a choice of one: how many decisions he
     # takes must not tell the others what he saw.
     for index in range(len(s.merlin_spaces) - 2, -1, -1):
@@ -594,7 +600,7 @@ def _clover(s: GrailCupState, seat: int, space: int, c: int) -> None:
 def _return(s: GrailCupState, a: int, space: int, c: int) -> None:
     """GC-CLOVER-3: the turned token is shuffled into the supply; a new one is laid."""
     s.epoch += 1
-    s.bag.append(s.epoch * NUM_CLOVERS + s.flight)
+    s.bag = (*s.bag, s.epoch * NUM_CLOVERS + s.flight)
     s.flight = -1
     s.agenda.append((LAY, 0, space, 0))
 
@@ -662,10 +668,12 @@ def _lay(s: GrailCupState, action: int, a: int, space: int, c: int) -> None:
     # taken is the latest (a laid token may be any of them: its space takes all; the ones
     # left keep the most room for the worlds a search samples).
     token = max(t for t in s.bag if t % NUM_CLOVERS == kind)
-    s.bag.remove(token)
+    bag = list(s.bag)
+    bag.remove(token)
+    s.bag = tuple(bag)
     s.pin[space] = kind
-    s.born[space] = token // NUM_CLOVERS
-    s.fill[space] = s.epoch
+    s.born = _replaced(s.born, space, token // NUM_CLOVERS)
+    s.fill = _replaced(s.fill, space, s.epoch)
     s.known[space] = 0
     if s._events is not None:
         emit(s, _log("clover-laid", space=space))
@@ -749,7 +757,9 @@ def _place_token(s: GrailCupState, action: int, seat: int, index: int, c: int) -
         there = spaces[j]
         if s.pin[there] == kind:
             s.pin[here], s.pin[there] = s.pin[there], s.pin[here]
-            s.born[here], s.born[there] = s.born[there], s.born[here]
+            born = list(s.born)
+            born[here], born[there] = born[there], born[here]
+            s.born = tuple(born)
             break
     if s._events is not None:
         emit(

@@ -117,6 +117,7 @@ def _load(data: Any) -> GrailCupState:
     if state.supply < 0:
         raise _fail(f"more than {SPEARS} spears")
     clovers = data.get("clovers", {})
+    bag = list(state.bag)
     if not isinstance(clovers, dict):
         raise _fail("clovers must map spaces to tokens")
     for space, kind in clovers.items():
@@ -126,16 +127,16 @@ def _load(data: Any) -> GrailCupState:
         if kind not in CLOVER_KEYS:
             raise _fail(f"unknown clover token {kind!r}")
         index = CLOVER_KEYS.index(kind)
-        if index not in state.bag:
+        if index not in bag:
             raise _fail(f"no {kind} token left")
-        state.bag.remove(index)
+        bag.remove(index)
         state.pin[space] = index
     # GC-SETUP-6: every other clover space holds a token from the rest, laid by the seed.
     rest = [space for space in track.clover_spaces if state.pin[space] < 0]
-    random.Random(seed).shuffle(state.bag)
+    random.Random(seed).shuffle(bag)
     for space in rest:
-        state.pin[space] = state.bag.pop()
-    state.bag.sort()
+        state.pin[space] = bag.pop()
+    state.bag = tuple(sorted(bag))
     known = data.get("clover_known", {})
     if not isinstance(known, dict):
         raise _fail("clover_known must map spaces to seats")

@@ -47,6 +47,9 @@ SCALARS = (
 LISTS = ("pos", "stamp", "spears", "ally_loc", "sightings", "merlin_spaces", "pin", "known",
          "born", "fill", "bag", "last_round", "clovers_seen", "die_seen")
 
+#: List fields kept as tuples (replaced, never changed in place), which clones share.
+SHARED = ("born", "fill", "bag")
+
 EventRecord = tuple[Event, int, Event | None]
 
 
@@ -105,9 +108,12 @@ class GrailCupState(State):
         # keeps the worlds a search samples possible (resample_hidden).
         self.pin = [-1] * len(track)
         self.known = [0] * len(track)
-        self.born = [0] * len(track)
-        self.fill = [0] * len(track)
-        self.bag = [kind for kind in range(NUM_CLOVERS) for _ in range(CLOVER_TOTAL[kind])]
+        # (Tuples, replaced when they change: rarely, so a clone shares them.)
+        self.born: tuple[int, ...] = (0,) * len(track)
+        self.fill: tuple[int, ...] = (0,) * len(track)
+        self.bag: tuple[int, ...] = tuple(
+            kind for kind in range(NUM_CLOVERS) for _ in range(CLOVER_TOTAL[kind])
+        )
         self.epoch = 0
         self.flight = -1
         self.chain = 0
@@ -216,9 +222,9 @@ class GrailCupState(State):
         new.merlin_spaces = self.merlin_spaces.copy()
         new.pin = self.pin.copy()
         new.known = self.known.copy()
-        new.born = self.born.copy()
-        new.fill = self.fill.copy()
-        new.bag = self.bag.copy()
+        new.born = self.born
+        new.fill = self.fill
+        new.bag = self.bag
         new.epoch = self.epoch
         new.flight = self.flight
         new.chain = self.chain
@@ -280,7 +286,8 @@ class GrailCupState(State):
         for name in SCALARS:
             object.__setattr__(state, name, _int(data[name], name))
         for name in LISTS:
-            object.__setattr__(state, name, _ints(data[name], name))
+            values = _ints(data[name], name)
+            object.__setattr__(state, name, tuple(values) if name in SHARED else values)
         tasks = data["agenda"]
         if not isinstance(tasks, list):
             raise CorruptStateError("agenda must be a list")
@@ -536,6 +543,7 @@ class GrailCupState(State):
                          *self.bag])
         open_tokens: list[int] = []
         next_token = 0
+        born = list(self.born)
         for space in spaces:
             limit = (self.fill[space] + 1) * NUM_CLOVERS
             while next_token < len(tokens) and tokens[next_token] < limit:
@@ -547,8 +555,9 @@ class GrailCupState(State):
             open_tokens[index] = open_tokens[-1]
             open_tokens.pop()
             self.pin[space] = token % NUM_CLOVERS
-            self.born[space] = token // NUM_CLOVERS
-        self.bag = sorted([*open_tokens, *tokens[next_token:]])
+            born[space] = token // NUM_CLOVERS
+        self.born = tuple(born)
+        self.bag = tuple(sorted([*open_tokens, *tokens[next_token:]]))
 
 
 def _int(value: Any, name: str) -> int:
