@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import pendragon
+from pendragon.core.api import NoHistoryError
 from pendragon.core.errors import InvalidOptionError
 from pendragon.core.events import Event, Seat
 from pendragon.games.grail_cup.rules import actions as A
@@ -242,6 +243,10 @@ def test_resampled_tokens_keep_the_history_of_the_supply_possible() -> None:
         world = state.resample_hidden(1, random.Random(seed))
         world.check_invariants()
         assert world.observation(1) == state.observation(1)
+        # A world keeps no past: the real one told the real tokens laid (issue 28, item 10).
+        assert world.is_world() and world.version == state.version
+        with pytest.raises(NoHistoryError):
+            world.history()
         assert all(world.pin[space] != 0 for space in old), "Boots on a set-up space"
         assert world.pin[spaces[5]] == state.pin[spaces[5]]
         seen_boots_on_new |= any(world.pin[space] == 0 for space in spaces[:4])
