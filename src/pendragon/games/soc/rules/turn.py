@@ -2,7 +2,7 @@
 
 Rule IDs: SOC-SETUP-*, SOC-TURN-*, SOC-EVIL-*, SOC-HERO-*, SOC-CAMELOT-*, SOC-SIEGE-1,
 SOC-ACCUSE-*, SOC-TRAITOR-2, SOC-RELIC-GRAIL-1, SOC-KNIGHT-* (Galahad, Gawain, Kay,
-Percival, Tristan), SOC-RULING-2..5, -22, -24..26, -37, -40.
+Percival, Tristan), SOC-RULING-2..5, -22, -24..26, -37, -40, -63, -70.
 """
 
 from __future__ import annotations
@@ -253,6 +253,38 @@ class TurnRules(WhiteCardRules):
             return True
         return bool(self.heroic_options(seat, 1))
 
+    def sacrifice_open(self, seat: int) -> bool:
+        """SOC-HERO-2: the once-a-turn sacrifice is still to be had, as everyone can see
+        (whether it would buy an action is :meth:`has_second_action`)."""
+        return (
+            not self.turn_flags & TurnFlag.SACRIFICED
+            and not self.witches & WITCH_NO_SACRIFICE  # MC-B-WITCH-2
+            and self.life[seat] >= 1
+        )
+
+    def may_act_unseen(self, seat: int) -> bool:
+        """Whether, for all the table can see, ``seat``'s hand might still give him something
+        to do after his actions (SOC-RULING-70): he holds a card and the sacrifice is open, or
+        Galahad's free special card is unused, or Gaheris's search is (the Merlins in the
+        discard pile are hidden from the others). Then he is asked, with ending his turn among
+        his answers, whether his hand gives him anything or not."""
+        if not self.hand_size(seat):
+            return False  # an empty hand: what is left to do is public
+        if self.sacrifice_open(seat):
+            return True
+        flags = self.turn_flags
+        if (
+            self.knight[seat] == GALAHAD
+            and not flags & TurnFlag.GALAHAD_FREE
+            and not self.used_types & Heroic.SPECIAL
+        ):
+            return True
+        return (
+            self.has_knight(seat, GAHERIS)
+            and not flags & TurnFlag.GAHERIS
+            and self.hand_size(seat) >= 3
+        )
+
     def can_accuse(self, seat: int) -> bool:
         """SOC-ACCUSE-1: once per game, from 6 swords or 6 siege engines."""
         return not self.accused[seat] and (
@@ -264,16 +296,11 @@ class TurnRules(WhiteCardRules):
             return []
         options = self.heroic_options(seat, self.actions_left)
         if self.actions_left == 0:
-            if (
-                not self.turn_flags & TurnFlag.SACRIFICED
-                and not self.witches & WITCH_NO_SACRIFICE  # MC-B-WITCH-2
-                and self.life[seat] >= 1
-                and self.has_second_action(seat)
-            ):
+            if self.sacrifice_open(seat) and self.has_second_action(seat):
                 options.append(A.SACRIFICE)  # SOC-HERO-2
             options += self.free_powers(seat) + self.merlin_gift(seat)
-            if options:
-                options.append(A.END_TURN)
+            if options or self.may_act_unseen(seat):
+                options.append(A.END_TURN)  # SOC-RULING-63, SOC-RULING-70
             return options
         if not options:
             return [A.END_TURN]  # nothing at all can be done

@@ -385,24 +385,33 @@ class WhiteCardRules(BlackCardRules):
         if remaining > 0:
             self.push(T.CLAIRV_DRAW, seat, remaining - 1)
             self.draw_black(seat, Purpose.HELD)
+        elif len(self.held) == 1:  # one card looked at: no order to choose (SOC-RULING-43)
+            self._clairv_put_back(seat)
 
     def _legal_clairv(self, seat: int, _b: int, _c: int) -> list[int]:
         return sorted({A.CHOOSE_BLACK + kind for kind in self.held})
 
     def _decide_clairv(self, action: int, seat: int, _b: int, _c: int) -> None:
-        """SOC-W-CLAIRVOYANCE: choose the order; the first chosen card will be drawn first."""
+        """SOC-W-CLAIRVOYANCE: choose the order; the first chosen card will be drawn first.
+
+        Every place but the last is chosen, one decision each, even when the cards left are
+        alike (a choice of one): how many times the player is asked is public, and must not
+        tell the table what he saw (SOC-RULING-43)."""
         kind = action - A.CHOOSE_BLACK
         self.held.remove(kind)
         self.picks.append(kind)
-        if len(set(self.held)) <= 1:
-            self.picks.extend(self.held)
-            self.held.clear()
-        if not self.held:
+        if len(self.held) <= 1:
             self.agenda.pop()
-            for card in reversed(self.picks):
-                self.black_top.append(card + KNOWN_BASE * (1 << seat))
-            self.picks = []
-            self.held_seat = -1
+            self._clairv_put_back(seat)
+
+    def _clairv_put_back(self, seat: int) -> None:
+        """The chosen cards, then the one left, go back on the deck, known to ``seat``."""
+        self.picks.extend(self.held)
+        self.held.clear()
+        for card in reversed(self.picks):
+            self.black_top.append(card + KNOWN_BASE * (1 << seat))
+        self.picks = []
+        self.held_seat = -1
 
     # ------------------------------------------------------------------ passing cards
     def _legal_msg_target(self, seat: int, _b: int, _c: int) -> list[int]:
