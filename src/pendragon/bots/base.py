@@ -63,7 +63,8 @@ class Forkable(Protocol):
 
 def determinise(state: State, seat: int, generator: random.Random) -> State:
     """``state.resample_hidden(seat, generator)``, made sure to carry no past
-    (:meth:`State.forget_past`) even from a game that does not yet drop it itself.
+    (:meth:`State.forget_past`). Every shipped game (soc, soc-card, grail-cup) drops its
+    past in ``resample_hidden`` already; the check guards a plugin game that does not.
 
     >>> import pendragon, random
     >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
