@@ -67,14 +67,7 @@ WALK_TRIES = 4
 #: Leaks of the public decisions that the walk has found in a game and that are not fixed
 #: yet, by game: that game's playouts still run every other check to the end, then are
 #: reported as expected failures naming the first leak met (never silently passed).
-KNOWN_DECISION_LEAKS: dict[str, str] = {
-    "soc": (
-        "issue 28: whether a seat is offered the heroic sacrifice (soc.decision.heroic:"
-        " sacrifice / end-turn) after its action depends on its hidden hand (e.g. a Grail"
-        " card after moving to the Grail), and Clairvoyance asks one choice fewer when the"
-        " black cards left to order are alike (soc.decision.clairv)"
-    ),
-}
+KNOWN_DECISION_LEAKS: dict[str, str] = {}
 
 
 class DecisionLeak(AssertionError):

@@ -246,3 +246,27 @@ def test_played_black_cards_is_an_option_on_by_default_with_the_expansion() -> N
     data = state.to_dict()
     del data["options"]["played_black"]
     assert state.game.deserialize_state(json.dumps(data)).serialize() == state.serialize()
+
+
+def test_a_world_drawn_during_gaheris_search_keeps_his_merlin_in_the_discard() -> None:
+    """MC-KNIGHT-GAHERIS, MC-RULING-11: the others do not know how many Merlins the discard
+    holds, but while his search is under way (three discards, then the Merlin) they know
+    one is there; a world drawn for them must not take it away, or he would come back
+    empty-handed in it where he does not in the real game (a count the table sees)."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    state = load_state({
+        "players": 3, "options": {"expansion": "merlins-company"},
+        "knights": [{"knight": "gaheris", "hand": {"fight-2": 3}}, {}, {}],
+    })
+    state.white_deck[MERLIN] -= 1
+    state.white_discard[MERLIN] += 1  # the one Merlin in a discard pile of one card
+    state.invalidate_cache()
+    state.apply_action(state.string_to_action("gaheris-merlin"))
+    assert state.observation(None)["waiting"]["decision"] == "discard"
+    for index in range(40):
+        world = state.resample_hidden(1, random.Random(index))
+        assert world.white_discard[MERLIN] == 1, index
+        for _ in range(3):  # his hand is redealt in her world: any three cards
+            world.apply_action(world.legal_actions()[0])
+        assert world.observation(None)["knights"][0]["hand_size"] == 1

@@ -200,7 +200,7 @@ def test_consequences_are_worked_out_once_for_every_viewer(monkeypatch: Any) -> 
     calls: list[int] = []
     work = ViewRules._work_out_consequences
 
-    def counting(self: ViewRules, action: int) -> list[Event]:
+    def counting(self: ViewRules, action: int) -> tuple[list[Event], list[tuple[int, int]]]:
         calls.append(action)
         return work(self, action)
 
@@ -211,3 +211,28 @@ def test_consequences_are_worked_out_once_for_every_viewer(monkeypatch: Any) -> 
     state.invalidate_cache()
     assert state.narrate(action, None) == told[-1]  # worked out again, the same words
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize(("card", "told"), [
+    ("mordred", {"key": "soc.log.draw-black-public", "card": "soc.black.mordred"}),
+    ("black-knight-3", {"key": "soc.log.draw-black-combat", "quest": "soc.place.black-knight"}),
+])
+def test_a_black_card_some_seat_knew_is_named_when_drawn(card: str, told: dict[str, str]) -> None:
+    """SOC-EVIL-2, SOC-BLACK-2, SOC-RULING-22: a card on top of the deck that a seat knew
+    (here Percival's peek) is drawn without a chance step; it is read out all the same, so
+    the draw's log line names it to everyone (a combat card by its quest only) and to the
+    drawer in full."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    state = load_state({"players": 3, "knights": [{}, {}, {}], "black_top": [card]})
+    assert not state.is_chance_node()
+    draw = state.string_to_action("draw-black")
+    for viewer in (1, None):
+        extra = [e for e in state.narrate(draw, viewer) if e.key.startswith("soc.log.draw-")]
+        assert len(extra) == 1 and extra[0].key == told["key"]
+        terms = {name: value.key for name, value in extra[0].params.items()
+                 if isinstance(value, Term)}
+        assert terms == {k: v for k, v in told.items() if k != "key"}
+    mine = [e for e in state.narrate(draw, 0) if e.key.startswith("soc.log.draw-")]
+    assert [e.key for e in mine] == ["soc.log.draw-black-known"]
+    assert mine[0].params["card"] == Term(f"soc.black.{card}")

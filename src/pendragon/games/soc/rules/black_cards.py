@@ -93,6 +93,9 @@ class BlackCardRules(QuestRules):
         every card appears as it is drawn, in Morgan's chain too (SOC-RULING-10, -19), and
         Excalibur may cancel any card just drawn (SOC-RULING-20).
         """
+        reveals: list[tuple[int, int]] | None = getattr(self, "_reveals", None)
+        if reveals is not None:  # narration's dry run (view.narrate) tells every card read out
+            reveals.append((seat, kind))
         self.cancelled = False
         self.pledges = []
         self.push(T.BLACK_RESOLVE, kind, seat)

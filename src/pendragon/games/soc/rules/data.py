@@ -216,6 +216,7 @@ class SocData(State):
 
     __slots__ = (
         "_consequence_memo",
+        "_reveals",  # set only on narration's dry run: the black cards it reads out
         "n",
         "knight",
         "life",
@@ -294,6 +295,8 @@ class SocData(State):
     )
 
     game: SocGame
+    #: Unset except on narration's dry run of an action (``view.narrate``).
+    _reveals: list[tuple[int, int]]
 
     def _init_data(self, n: int, white: list[int], black: list[int]) -> None:
         self.n = n

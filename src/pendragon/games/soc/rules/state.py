@@ -503,6 +503,10 @@ class SocState(ViewRules):
         # Sir Gaheris searches the discard pile for Merlins, so he knows their number there
         # (MC-RULING-11): for him those stay where they are.
         kept_merlins = self.white_discard[WHITE_MERLIN] if self.knight[seat] == GAHERIS else 0
+        if not kept_merlins and any(task[0] == T.GAHERIS_TAKE for task in self.agenda):
+            # Everyone saw Gaheris choose his search, which needs a Merlin there: it stays
+            # until he takes it (after his three discards).
+            kept_merlins = min(1, self.white_discard[WHITE_MERLIN])
         for kind in range(NUM_WHITE):
             pool += [kind] * (self.white_deck[kind] + self.white_discard[kind])
         for _ in range(kept_merlins):

@@ -497,7 +497,37 @@ class ViewRules(TurnRules):
             return [event("soc.log.leave", seat=Seat(action - A.LEAVE))]
         if self.current_player() == TERMINAL:
             return [event("soc.log.game-over")]
-        return self._told(action, viewer) + self._consequences(action)
+        return self._told(action, viewer) + self._read_out(action, viewer) + self._consequences(
+            action)
+
+    def _read_out(self, action: int, viewer: int | None) -> list[Event]:
+        """The black cards ``action`` has read out to the table besides a card it draws by
+        chance (which its chance event names): a card drawn from the top or bottom of the
+        deck that some seat knew (Percival's peek, Clairvoyance, the Armor's card put under,
+        SOC-RULING-21, -22, -43), with no chance step, or the card the Armor's owner keeps.
+        Everyone sees it read out (SOC-EVIL-2), so the narration names it as a drawn card's."""
+        reveals = self._consequence_entry(action)[2]
+        if not reveals:
+            return []
+        if self.current_player() == CHANCE:
+            code, a, b, _c = self.agenda[-1]
+            if code == T.C_BLACK and reveals[0] == (a, action - A.BLACK_CARD):
+                reveals = reveals[1:]  # told by the chance event itself
+        return [self._black_event(seat, kind, True, viewer) for seat, kind in reveals]
+
+    def _black_event(self, seat: int, kind: int, public: bool, viewer: int | None) -> Event:
+        """A black card ``seat`` drew, as ``viewer`` is told it (SOC-BLACK-2: a combat card
+        read out shows only its quest until its face is chosen)."""
+        black = BLACK[kind]
+        term = Term(f"soc.black.{black.key}")
+        if viewer == seat:
+            return event("soc.log.draw-black-known", seat=Seat(seat), card=term)
+        if public and not black.combat_value:
+            return event("soc.log.draw-black-public", seat=Seat(seat), card=term)
+        if public:
+            quest = Term(f"soc.place.{LOCATION_KEYS[black.quest]}")
+            return event("soc.log.draw-black-combat", seat=Seat(seat), quest=quest)
+        return event("soc.log.draw-black", seat=Seat(seat))
 
     def _told(self, action: int, viewer: int | None) -> list[Event]:
         """The action itself as ``viewer`` may know it (its consequences come after)."""
@@ -536,23 +566,32 @@ class ViewRules(TurnRules):
         every viewer, so it is worked out once per position and action (a table narrates
         each action to every seat and the spectators).
         """
+        return list(self._consequence_entry(action)[1])
+
+    def _consequence_entry(
+        self, action: int
+    ) -> tuple[tuple[int, int], list[Event], list[tuple[int, int]]]:
+        """(key, consequences, cards read out) of ``action``, worked out once."""
         key = (len(self._history), action)
-        memo: tuple[tuple[int, int], list[Event]] | None = getattr(
+        memo: tuple[tuple[int, int], list[Event], list[tuple[int, int]]] | None = getattr(
             self, "_consequence_memo", None)
         if memo is not None and memo[0] == key:
-            return list(memo[1])
-        out = self._work_out_consequences(action)
-        self._consequence_memo: tuple[tuple[int, int], list[Event]] | None = (key, out)
-        return list(out)
+            return memo
+        entry = (key, *self._work_out_consequences(action))
+        self._consequence_memo: (
+            tuple[tuple[int, int], list[Event], list[tuple[int, int]]] | None) = entry
+        return entry
 
     def invalidate_cache(self) -> None:
         """Forget cached legal actions and narrated consequences (after editing fields)."""
         super().invalidate_cache()
         self._consequence_memo = None
 
-    def _work_out_consequences(self, action: int) -> list[Event]:
+    def _work_out_consequences(self, action: int) -> tuple[list[Event], list[tuple[int, int]]]:
         before = self.observation(None)
         after_state = self.clone()
+        reveals: list[tuple[int, int]] = []
+        after_state._reveals = reveals
         after_state.apply_action(action)
         after = after_state.observation(None)
         out: list[Event] = []
@@ -602,7 +641,7 @@ class ViewRules(TurnRules):
         if after["status"] != before["status"] and over:
             out.append(event("soc.log.game-result", result=Term(f"soc.result.{result_key(after)}"),
                              reason=Term(f"soc.end.{after['end_reason']}")))
-        return out
+        return out, reveals
 
     def _chance_event(
         self, code: int, a: int, b: int, action: int, viewer: int | None
@@ -624,17 +663,8 @@ class ViewRules(TurnRules):
                 return event("soc.log.draw-white-known", seat=Seat(a), card=card)
             return event("soc.log.draw-white", seat=Seat(a))
         if code == T.C_BLACK:
-            black = BLACK[action - A.BLACK_CARD]
-            term = Term(f"soc.black.{black.key}")
             public = b in (Purpose.PLAY, Purpose.CHAIN) and self.armor_owner != a
-            if viewer == a:
-                return event("soc.log.draw-black-known", seat=Seat(a), card=term)
-            if public and not black.combat_value:
-                return event("soc.log.draw-black-public", seat=Seat(a), card=term)
-            if public:
-                quest = Term(f"soc.place.{LOCATION_KEYS[black.quest]}")
-                return event("soc.log.draw-black-combat", seat=Seat(a), quest=quest)
-            return event("soc.log.draw-black", seat=Seat(a))
+            return self._black_event(a, action - A.BLACK_CARD, public, viewer)
         if code == T.C_DIE:
             return event("soc.log.die", value=action - A.DIE + 1)
         if code == T.C_HANDCARD:
