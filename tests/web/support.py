@@ -17,7 +17,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from pendragon.web.limits import Limits
-from pendragon.web.server import create_app
+from pendragon.web.server import create_app, uvicorn_config
 from pendragon.web.tables import Settings, TableManager
 
 #: Instant bots and no limits: these tests create tables by the hundred from one address
@@ -34,8 +34,8 @@ class LiveServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", ws_max_size=32768)
-        self.server = uvicorn.Server(config)
+        # As `pendragon serve` configures it (uvicorn's own proxy headers off).
+        self.server = uvicorn.Server(uvicorn_config(self.app))
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
         )
@@ -71,12 +71,19 @@ class LiveServer:
         return httpx.Client(base_url=self.base, timeout=10.0, trust_env=False)
 
     def create(self, http: httpx.Client, seats: list[dict[str, Any]],
-               options: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
-        """A new soc table; ``fields``: more of the request (``join_mid_game``...)."""
+               options: dict[str, Any] | None = None, *, begin: bool = True,
+               **fields: Any) -> dict[str, Any]:
+        """A new soc table; ``fields``: more of the request (``join_mid_game``...).
+
+        ``begin``: the host starts the game at once (as if everyone had arrived), for tests
+        of what comes after; ``False`` leaves it waiting for its people (issue 27, item 5).
+        """
         response = http.post("/api/tables", json={"game": "soc", "seats": seats,
                                                    "options": options or {}, **fields})
         assert response.status_code == 201, response.text
         body: dict[str, Any] = response.json()
+        if begin:
+            begin_game(http, body)
         return body
 
 
@@ -91,6 +98,15 @@ def live_server(database: str, settings: Settings | None = None) -> Iterator[Liv
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def begin_game(http: httpx.Client, created: dict[str, Any]) -> None:
+    """The host of the table ``created`` (``POST /api/tables``' answer) starts its game now,
+    unless it has begun already (bots alone)."""
+    response = http.post("/api/table/start", headers=auth(created["host"]["token"]))
+    assert response.status_code == 200 or (
+        response.status_code == 409
+        and response.json()["error"]["code"] == "already_started"), response.text
 
 
 def view(http: httpx.Client, token: str) -> dict[str, Any]:

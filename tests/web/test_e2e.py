@@ -208,7 +208,9 @@ def test_a_seat_never_receives_another_seats_hidden_cards(
             assert set(state) <= {"type", "version", "observation", "legal", "decision", "log",
                                   "finished", "to_act", "to_act_controller", "chat_open",
                                   "can_join", "returns",
-                                  "timer", "rematch"}  # public (issue 17, item 10)
+                                  "timer", "rematch",  # public (issue 17, item 10)
+                                  "started", "waiting_for",  # public (issue 27, item 5)
+                                  "bot_pace"}  # public (issue 27, item 9)
             for other in others:
                 if other["you"]["hand"] and other["you"]["hand"] != mine["you"]["hand"]:
                     assert other["you"] != state["observation"]["you"]

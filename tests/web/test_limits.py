@@ -25,7 +25,15 @@ from pendragon.web.limits import (
     client_address,
 )
 from pendragon.web.tables import Settings
-from tests.web.support import LiveServer, Peer, auth, is_type, live_server, state_from
+from tests.web.support import (
+    LiveServer,
+    Peer,
+    auth,
+    begin_game,
+    is_type,
+    live_server,
+    state_from,
+)
 
 THREE_HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")]
 THREE_BOTS = [{"kind": "bot", "bot": "random"}] * 3
@@ -109,7 +117,7 @@ def test_writes_are_limited_per_client_and_a_trusted_header_tells_clients_apart(
     """Item 4: the other write endpoints share a per-client bucket; behind a trusted proxy
     each address of its header is a client of its own."""
     srv, clock = clocked(tmp_path, write_rate=1.0, write_burst=2,
-                         trusted_header="X-Forwarded-For")
+                         trusted_proxies=("127.0.0.1",))
     with srv.http() as http:
         token = create(http, THREE_HUMANS).json()["seats"][0]["token"]
 
@@ -150,15 +158,16 @@ def test_reads_are_limited_per_client_but_health_and_metrics_never(
 
 
 def test_an_untrusted_forwarding_header_is_ignored() -> None:
-    """Item 4: without a trusted header configured, anyone could claim any address: the
-    peer's address is the client."""
+    """Item 4 (and issue 27, item 3): unless the peer is a trusted proxy, anyone could claim
+    any address: the peer's address is the client."""
     scope = {"client": ("127.0.0.1", 4000), "headers": [(b"x-forwarded-for", b"10.9.9.9")]}
-    assert client_address(scope, None) == "127.0.0.1"
-    assert client_address(scope, "X-Forwarded-For") == "10.9.9.9"
+    assert client_address(scope, Limits()) == "127.0.0.1"
+    assert client_address(scope, Limits(trusted_proxies=("10.0.0.0/8",))) == "127.0.0.1"
+    assert client_address(scope, Limits(trusted_proxies=("127.0.0.1",))) == "10.9.9.9"
     limiter = RateLimiter(Limits(write_rate=1, write_burst=1), clock=FakeClock())
-    limiter.check("write", client_address(scope, None))
+    limiter.check("write", client_address(scope, Limits()))
     with pytest.raises(Exception, match="try again in 1 s"):
-        limiter.check("write", client_address(scope, None))
+        limiter.check("write", client_address(scope, Limits()))
 
 
 def test_websocket_connections_and_messages_are_rate_limited(
@@ -200,7 +209,7 @@ def test_the_cap_on_tables_of_bots_alone_refuses_per_client_and_per_server(
     ``bot_table_limit`` beyond), the server ``bot_tables`` (503 ``bot_table_limit``); a
     table where a person sits is not capped."""
     limits = settings(bot_delay=30.0, bot_tables=2, bot_tables_per_client=1,
-                      trusted_header="X-Forwarded-For")
+                      trusted_proxies=("127.0.0.1",))
     with live_server(f"sqlite:///{tmp_path / 't.sqlite3'}", limits) as srv, \
             srv.http() as http:
         assert create(http, THREE_BOTS, "10.0.0.1").status_code == 201
@@ -250,6 +259,7 @@ def test_a_table_whose_turn_timer_runs_is_not_unloaded(tmp_path: Any) -> None:
             srv.http() as http:
         waiting = http.post("/api/tables", json={
             "game": "soc", "seats": THREE_HUMANS, "turn_timer": 30}).json()
+        begin_game(http, waiting)
         plain = create(http, THREE_HUMANS).json()
         for table in (waiting, plain):
             token = table["seats"][0]["token"]
@@ -432,10 +442,14 @@ def test_serve_flags_set_the_limits_and_bad_ones_are_refused(tmp_path: Any,
     from pendragon.web.server import _LIMIT_FLAGS, build_parser, serve_main
 
     args = build_parser().parse_args(["--create-rate", "0", "--bot-tables", "7",
-                                      "--trusted-header", "X-Real-IP"])
+                                      "--trusted-header", "X-Real-IP",
+                                      "--trusted-proxy", "10.0.0.2", "--trusted-proxy", "::1"])
     assert (args.create_rate, args.bot_tables, args.trusted_header) == (0.0, 7, "X-Real-IP")
+    assert args.trusted_proxies == ["10.0.0.2", "::1"]
+    assert build_parser().parse_args([]).trusted_proxies == []  # none trusted by default
     assert {name for _flag, name, _kind, _text in _LIMIT_FLAGS} == {
-        f for f in Limits.__dataclass_fields__ if f not in ("trusted_header", "max_clients")}
+        f for f in Limits.__dataclass_fields__
+        if f not in ("trusted_proxies", "trusted_header", "max_clients")}
     database = f"sqlite:///{tmp_path / 't.sqlite3'}"
     assert serve_main(["--database", database, "--bot-cpu-share", "-0.5"]) == 2
     assert "bot-cpu-share must not be negative" in capsys.readouterr().err

@@ -24,8 +24,9 @@ from tests.web.support import FAST, LiveServer, auth, live_server, view
 
 #: The web tests' settings (instant bots), and a one-second turn timer a host may choose.
 SETTINGS = dataclasses.replace(FAST, turn_timers=(1, 30))
-TWO_FREE_AND_A_BOT = [{"kind": "human", "name": "Ann"}, {"kind": "human"},
-                      {"kind": "bot", "bot": "heuristic"}]
+#: Two seats the host leaves open to anyone (the only ones a listed table offers), and a bot.
+TWO_FREE_AND_A_BOT = [{"kind": "human", "name": "Ann", "open": True},
+                      {"kind": "human", "open": True}, {"kind": "bot", "bot": "heuristic"}]
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -91,8 +92,8 @@ def test_the_lobby_lists_listed_tables_with_free_seats_and_never_private_ones(
         older = create(http, TWO_FREE_AND_A_BOT, listed=True)
         listed = create(http, TWO_FREE_AND_A_BOT, listed=True, turn_timer=30,
                         options={"expansion": "merlins-company"})
-        all_opened = create(http, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}],
-                            listed=True)
+        all_opened = create(http, [{"kind": "human", "open": True}, {"kind": "bot"},
+                                   {"kind": "bot"}], listed=True)
         view(http, all_opened["seats"][0]["token"])  # its only person's seat is opened
         shown = lobby(http)
         order = [t for t in shown if t in (older["table"], listed["table"])]
@@ -131,7 +132,8 @@ def test_a_database_from_before_the_lobby_still_loads(tmp_path: Path) -> None:
     storage.create_table(TableRecord("t1", "soc", {}, 1, 1.0, "s", seats, (3,), False,
                                      listed=True, turn_timer=30))
     with storage.engine.begin() as conn:
-        for name in ("pendragon_table_lobby", "pendragon_seats_opened", "pendragon_timeouts"):
+        for name in ("pendragon_table_lobby", "pendragon_seats_opened", "pendragon_timeouts",
+                     "pendragon_table_start"):
             conn.execute(sa.text(f"DROP TABLE {name}"))
     storage.close()
     reopened = Storage(url)
@@ -139,6 +141,8 @@ def test_a_database_from_before_the_lobby_still_loads(tmp_path: Path) -> None:
     assert record is not None and record.actions == (3,)
     assert (record.listed, record.turn_timer, record.rematch, record.opened) == (
         False, 0, None, frozenset())
+    # Begun (as every table was before a game waited for its people), no seat open.
+    assert (record.started, record.open_seats) == (True, frozenset())
     assert reopened.listed_tables(10) == []
     reopened.close()
 
@@ -161,8 +165,9 @@ def test_a_free_seat_is_taken_once_with_a_new_link(lobby_server: LiveServer) -> 
         free_now = [s["seat"] for s in lobby(http)[table]["seats"] if s["free"]]
         told = [e for line in view(http, token)["state"]["log"] for e in line["events"]]
     assert again.status_code == 409 and code_of(again) == "seat_taken"
-    # Every change of hands is announced (issue 17, items 1-3).
-    assert {"k": "table.event.seated", "p": {"seat": {"seat": 1}}} in told
+    # Every change of hands is announced (issue 17, items 1-3), as what it was: a seat
+    # taken from the lobby, not at the host's invitation (issue 27, item 9).
+    assert {"k": "table.event.seated-lobby", "p": {"seat": {"seat": 1}}} in told
     assert old.status_code == 401
     assert free_now == [0]
 
@@ -189,6 +194,33 @@ def test_sitting_is_refused_at_an_opened_seat_a_bot_seat_and_a_private_table(
     assert no_seat.status_code == 404 and code_of(no_seat) == "unknown_seat"
     assert second.status_code == 403 and code_of(second) == "holds_seat"
     assert ann["table"]["seat"] == 0, "a refused claim changes nothing"
+
+
+def test_a_seat_kept_for_a_named_person_is_never_listed_nor_taken_from_the_lobby(
+    lobby_server: LiveServer,
+) -> None:
+    """Issue 27, item 2: a listed table's seats kept for "Host" and "Ann" (not left open to
+    anyone) are not offered, even before their links are first opened; sitting there is
+    refused (409 ``seat_reserved``) and the owner's link still opens the seat. Only the
+    seat the host left open is listed and may be taken."""
+    seats = [{"kind": "human", "name": "Host"}, {"kind": "human", "name": "Ann"},
+             {"kind": "human", "open": True}]
+    with lobby_server.http() as http:
+        created = create(http, seats, listed=True)
+        table = created["table"]
+        offered = [(s["seat"], s["free"]) for s in lobby(http)[table]["seats"]]
+        refused = [sit(http, table, seat, "Mallory") for seat in (0, 1)]
+        owners = [http.get("/api/table", headers=auth(created["seats"][seat]["token"]))
+                  for seat in (0, 1)]
+        taken = sit(http, table, 2, "Zed")
+        reserved_only = create(http, seats[:2] + [{"kind": "bot"}], listed=True)
+        shown = lobby(http)
+    assert offered == [(0, False), (1, False), (2, True)]
+    assert all(r.status_code == 409 and code_of(r) == "seat_reserved" for r in refused)
+    assert [o.status_code for o in owners] == [200, 200]
+    assert [o.json()["table"]["seat"] for o in owners] == [0, 1]
+    assert taken.status_code == 200, taken.text
+    assert reserved_only["table"] not in shown, "no seat open to anyone: not listed"
 
 
 def test_a_bad_turn_timer_is_refused_and_creates_nothing(lobby_server: LiveServer) -> None:

@@ -77,7 +77,8 @@ def test_a_listed_table_is_found_in_the_lobby_and_a_second_browser_sits_and_play
     assert host.input_value("[data-testid=seat-bot-1]") == "stealth"  # soc's table bot
     host.select_option("[data-testid=seat-bot-2]", "stealth")
     host.fill("[data-testid=seat-name-0]", "Ann")
-    host.select_option("[data-testid=seat-kind-1]", "human")  # a free seat for a stranger
+    # A seat left open to anyone: the only kind the lobby offers (issue 27, item 2).
+    host.select_option("[data-testid=seat-kind-1]", "open")
     host.check("[data-testid=listed]")
     host.select_option("[data-testid=turn-timer]", "300")
     host.click("[data-testid=create]")

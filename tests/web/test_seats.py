@@ -281,7 +281,8 @@ def test_every_announcement_has_words_in_every_language() -> None:
     source = Path(tables_module.__file__).read_text(encoding="utf-8")
     keys = set(re.findall(r'"(table\.event\.[a-z-]+)"', source))
     assert len(keys) >= 8
-    params = {"seat": {"seat": 1}, "by": {"seat": 0}, "bot": {"term": "bot.random"}}
+    params = {"seat": {"seat": 1}, "by": {"seat": 0}, "bot": {"term": "bot.random"},
+              "pace": {"term": "table.pace.1000"}}
     for language in LANGUAGES:
         words = catalog(language)
         for key in sorted(keys):

@@ -3,8 +3,10 @@
 * :class:`Limits`: every limit, configurable (``pendragon serve`` flags; 0 switches one
   off). :meth:`Limits.off` switches them all off (tests that hammer the server).
 * :class:`TokenBucket` and :class:`RateLimiter`: per-client token buckets. A client is
-  the remote address, or, behind a reverse proxy, the last address of a trusted header
-  (:func:`client_address`; off by default, since anyone can send that header).
+  the peer's address, or, for a request that comes from one of the reverse proxies named
+  in ``trusted_proxies``, the address that proxy put in ``trusted_header``
+  (:func:`client_address`; no proxy is trusted by default, since anyone can send that
+  header).
 * :class:`BotScheduler`: runs bot moves on a few worker threads, fairly between tables:
   a table whose bots have used their share of thinking time in the last window waits,
   tables where a person is connected go first, and among the others the table that
@@ -24,6 +26,7 @@ import contextlib
 import functools
 import heapq
 import io
+import ipaddress
 import itertools
 import math
 import multiprocessing
@@ -69,9 +72,13 @@ class Limits:
     #: WebSocket messages a client may send, over all its connections.
     message_rate: float = 20.0
     message_burst: int = 60
-    #: Header holding the client's address, set by a trusted reverse proxy (e.g.
-    #: ``X-Forwarded-For``; its last address is used). ``None``: the peer's address.
-    trusted_header: str | None = None
+    #: Addresses or networks (``10.0.0.2``, ``10.1.0.0/16``, ``::1``) of the reverse
+    #: proxies in front of the server. Only a request whose peer is one of them has its
+    #: client read from ``trusted_header``; none by default (any client may send the
+    #: header, so believing it from anyone lets one client pose as many).
+    trusted_proxies: tuple[str, ...] = ()
+    #: The header those proxies append the client's address to.
+    trusted_header: str = "X-Forwarded-For"
     #: Live tables where bots hold every seat (unfinished, their bots playing: not paused
     #: for want of watchers): on the server, and created by one client.
     bot_tables: int = 40
@@ -95,7 +102,7 @@ class Limits:
     def off(cls) -> Limits:
         """No limit at all (tests that create tables by the hundred)."""
         zero: dict[str, Any] = {
-            f.name: 0 for f in fields(cls) if f.name not in ("trusted_header", "max_clients")
+            f.name: 0 for f in fields(cls) if f.name not in _NOT_LIMITS
         }
         return cls(**zero)
 
@@ -107,11 +114,42 @@ class Limits:
                 raise ValueError(f"{item.name.replace('_', '-')} must not be negative")
         if self.bot_cpu_share > 1:
             raise ValueError("bot-cpu-share is a fraction of wall-clock time (at most 1)")
+        _networks(self.trusted_proxies)
+        if not self.trusted_header.strip() or not self.trusted_header.isascii():
+            raise ValueError("trusted-header must name a header")
         return self
 
     def with_changes(self, **changes: Any) -> Limits:
         """A copy with ``changes``."""
         return replace(self, **changes)
+
+
+#: Fields of :class:`Limits` that are not limits (:meth:`Limits.off` keeps them).
+_NOT_LIMITS = ("trusted_proxies", "trusted_header", "max_clients")
+
+
+@functools.cache
+def _networks(proxies: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network,
+                                                 ...]:
+    """The networks of ``trusted_proxies``, or ``ValueError`` naming one that is none."""
+    networks = []
+    for text in proxies:
+        try:
+            networks.append(ipaddress.ip_network(text.strip(), strict=False))
+        except ValueError:
+            raise ValueError(
+                f"trusted-proxy {text!r} is not an IP address or network (10.0.0.2, 10.1.0.0/16)"
+            ) from None
+    return tuple(networks)
+
+
+def _is_trusted(address: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network,
+                                              ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
 
 
 class RateLimited(Exception):
@@ -191,24 +229,44 @@ class RateLimiter:
             raise RateLimited(words, wait)
 
 
-def client_address(scope: Any, trusted_header: str | None) -> str:
-    """The client of an ASGI ``scope``: the last address of ``trusted_header`` (as the
-    trusted proxy appended it) if set and present, else the peer's address.
+def client_address(scope: Any, limits: Limits) -> str:
+    """The client of an ASGI ``scope``.
+
+    The peer's address, unless the peer is one of ``limits.trusted_proxies``: then the
+    address that proxy appended to ``limits.trusted_header``, reading the header's
+    addresses from the right and passing over those of trusted proxies too (a chain of
+    proxies). A header from any other peer is ignored, as is an entry that is not an IP
+    address (the proxy's peer is then the client).
 
     >>> scope = {"client": ("10.0.0.9", 5000),
     ...          "headers": [(b"x-forwarded-for", b"1.2.3.4, 5.6.7.8")]}
-    >>> client_address(scope, None), client_address(scope, "X-Forwarded-For")
-    ('10.0.0.9', '5.6.7.8')
+    >>> client_address(scope, Limits())
+    '10.0.0.9'
+    >>> client_address(scope, Limits(trusted_proxies=("10.0.0.0/24",)))
+    '5.6.7.8'
+    >>> client_address(scope, Limits(trusted_proxies=("10.0.0.0/24", "5.6.7.8")))
+    '1.2.3.4'
+    >>> client_address(scope, Limits(trusted_proxies=("192.168.1.1",)))
+    '10.0.0.9'
     """
-    if trusted_header:
-        wanted = trusted_header.lower().encode("latin-1")
-        for name, value in scope.get("headers") or ():
-            if name == wanted:
-                last = str(value.decode("latin-1")).rsplit(",", 1)[-1].strip()
-                if last:
-                    return last[:64]
-    peer = scope.get("client")
-    return str(peer[0]) if peer else "unknown"
+    peer_pair = scope.get("client")
+    peer = str(peer_pair[0]) if peer_pair else "unknown"
+    networks = _networks(limits.trusted_proxies)
+    if not networks or not _is_trusted(peer, networks):
+        return peer
+    wanted = limits.trusted_header.lower().encode("latin-1")
+    chain: list[str] = []
+    for name, value in scope.get("headers") or ():
+        if name == wanted:
+            chain += [part.strip() for part in value.decode("latin-1").split(",")]
+    for address in reversed(chain):
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return peer
+        if not any(ip in network for network in networks):
+            return str(ip)
+    return peer
 
 
 @dataclass(order=True)

@@ -18,6 +18,8 @@ Routes (see ``docs/web.md`` for the protocol):
 ``POST /api/table/seats/{s}/bot``       let a bot play seat ``s`` ``{"bot"}``
 ``POST /api/table/seats/{s}/take``      the host, or his invitation to seat ``s``, takes
                                         a seat no person owns ``{"name", "held"}``
+``POST /api/table/start``               the host begins the game before everyone seated
+                                        has opened his link
 ``POST /api/table/seats/{s}/invite``    the host invites a player to seat ``s``
 ``POST /api/table/join``                the host, or his join invitation, joins with a new
                                         seat where the table and the rules allow it
@@ -70,7 +72,15 @@ from pendragon.web.limits import Limits, RateLimited, RateLimiter, client_addres
 from pendragon.web.security import MAX_NAME, InputError, parse_token
 from pendragon.web.storage import Storage, check_url
 from pendragon.web.store import AsyncStore
-from pendragon.web.tables import LiveTable, Metrics, Settings, TableError, TableManager, Watcher
+from pendragon.web.tables import (
+    LiveTable,
+    Metrics,
+    Settings,
+    TableError,
+    TableManager,
+    Watcher,
+    remote_option_names,
+)
 
 log = logging.getLogger("pendragon.web")
 
@@ -101,6 +111,9 @@ class SeatSpec(_Body):
     kind: Literal["human", "bot"]
     name: str = Field(default="", max_length=4 * MAX_NAME)
     bot: str | None = Field(default=None, max_length=32)
+    #: A person's seat the host leaves open to anyone: a listed table offers it in the
+    #: lobby. A seat not open is kept for whom the host gives its link, and never offered.
+    open: bool = False
 
 
 class CreateTable(_Body):
@@ -141,6 +154,12 @@ class Name(_Body):
     """A display name (taking a seat, renaming one's seat)."""
 
     name: str = Field(default="", max_length=4 * MAX_NAME)
+
+
+class Pace(_Body):
+    """``POST /api/table/pace``: seconds before each bot move (one of ``BOT_PACES``)."""
+
+    seconds: int | float
 
 
 class TakeSeat(_Body):
@@ -232,7 +251,7 @@ class _RateLimit:
             elif scope["method"] in ("GET", "HEAD") and path not in _UNLIMITED_READS:
                 kind = "read"
             if kind is not None:
-                client = client_address(scope, self.limiter.limits.trusted_header)
+                client = client_address(scope, self.limiter.limits)
                 try:
                     self.limiter.check(kind, client)
                 except RateLimited as limited:
@@ -392,6 +411,7 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
                 log.exception("game %s cannot be loaded; the lobby leaves it out", name)
                 continue
             players = next((s for s in cls.option_specs if s.name == "players"), None)
+            remote_options = remote_option_names(cls)
             # The seat range of the players option covers every combination of options
             # (an expansion may allow more); the server checks the chosen combination.
             minimum = players.minimum if players and players.minimum else info.min_players
@@ -425,7 +445,9 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
                             "nullable": spec.nullable,
                         }
                         for spec in cls.option_specs
-                        if spec.name not in ("players", "seed")
+                        # Only what a client may set: not the seed or the player count
+                        # (the server's), nor an option naming a file on this machine.
+                        if spec.name in remote_options
                     ],
                 }
             )
@@ -436,7 +458,7 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         """Create a table; one link per human seat and one for spectators."""
         table, tokens, spectator = await manager().create(
             body.game, body.options, [seat.model_dump() for seat in body.seats],
-            client=client_address(request.scope, settings.limits.trusted_header),
+            client=client_address(request.scope, settings.limits),
             listed=body.listed, turn_timer=body.turn_timer, join_mid_game=body.join_mid_game,
         )
         host = table.pop_host_token()
@@ -514,6 +536,13 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         new_token = await table.take_seat(access, token, seat, body.name, body.held)
         return {"ok": True, "seat": seat, "token": new_token, "link": f"/table#{new_token}"}
 
+    @app.post("/api/table/start")
+    async def start_game(authorization: AuthHeader = None) -> dict[str, Any]:
+        """The host begins the game without waiting for everyone to arrive."""
+        table, access = await manager().identify(_bearer(authorization))
+        await table.start(access)
+        return {"ok": True}
+
     @app.post("/api/table/seats/{seat}/invite")
     async def invite_to_seat(seat: int, authorization: AuthHeader = None) -> dict[str, Any]:
         """The host's invitation link to a seat no person owns (it works once)."""
@@ -543,6 +572,13 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         table, viewer = await authed(authorization)
         await table.leave(seat_of(viewer), body.bot)
         return {"ok": True}
+
+    @app.post("/api/table/pace")
+    async def pace(body: Pace, authorization: AuthHeader = None) -> dict[str, Any]:
+        """A seated player or the host sets the bots' pace at this table (issue 27, item 9)."""
+        table, access = await manager().identify(_bearer(authorization))
+        await table.set_pace(access, body.seconds)
+        return {"ok": True, "seconds": table.pace}
 
     @app.post("/api/table/reclaim")
     async def reclaim(authorization: AuthHeader = None) -> dict[str, Any]:
@@ -646,7 +682,7 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     async def websocket(ws: WebSocket) -> None:
         """A page's live connection: hello, then pushes and requests."""
         await ws.accept()
-        client = client_address(ws.scope, settings.limits.trusted_header)
+        client = client_address(ws.scope, settings.limits)
         try:
             limiter.check("connect", client)
         except RateLimited as limited:
@@ -677,24 +713,33 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         closing = [4408, "closed by the server"]
         sender = asyncio.get_running_loop().create_task(
             _send_loop(ws, watcher, manager(), closing))
+        # Messages sent while over the rate, since the last one let through: a client
+        # that goes on past another burst's worth is cut off rather than answered.
+        ignored = 0
         try:
             while True:
+                raw = await _receive_text(ws)
+                # Every message counts, well-formed or not, before any work is done on it.
                 try:
-                    message = await _receive_json(ws)
+                    limiter.check("message", client)
+                    ignored = 0
+                except RateLimited as limited:
+                    ignored += 1
+                    if ignored > max(settings.limits.message_burst, 1):
+                        closing[:] = [4429, "too many messages: this connection is closed"]
+                        break
+                    watcher.put(json.dumps({"type": "error", "code": "rate_limited",
+                                            "message": str(limited),
+                                            "retry_after": limited.retry_after}))
+                    continue
+                try:
+                    message = _parse_message(raw)
                 except _BadMessage as problem:
                     watcher.put(json.dumps({"type": "error", "code": "bad_request",
                                             "message": str(problem)}))
                     if problem.fatal:
                         closing[:] = [1009, str(problem)]
                         break
-                    continue
-                try:
-                    limiter.check("message", client)
-                except RateLimited as limited:
-                    watcher.put(json.dumps({"type": "error", "code": "rate_limited",
-                                            "message": str(limited),
-                                            "retry_after": limited.retry_after,
-                                            "request": message.get("type")}))
                     continue
                 await _handle(table, viewer, watcher, message)
                 if watcher.closed:
@@ -717,17 +762,34 @@ class _BadMessage(Exception):
         self.fatal = fatal
 
 
-async def _receive_json(ws: WebSocket) -> dict[str, Any]:
+class _Raw:
+    """A received WebSocket message before it is parsed: its text, or why it has none."""
+
+    __slots__ = ("problem", "text")
+
+    def __init__(self, text: str | None, problem: _BadMessage | None = None) -> None:
+        self.text = text
+        self.problem = problem
+
+
+async def _receive_text(ws: WebSocket) -> _Raw:
     message = await ws.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
     if text is None:
-        raise _BadMessage("send JSON text messages")
+        return _Raw(None, _BadMessage("send JSON text messages"))
     if len(text) > MAX_WS_MESSAGE:
-        raise _BadMessage(f"messages are limited to {MAX_WS_MESSAGE} characters", fatal=True)
+        return _Raw(None, _BadMessage(f"messages are limited to {MAX_WS_MESSAGE} characters",
+                                      fatal=True))
+    return _Raw(text)
+
+
+def _parse_message(raw: _Raw) -> dict[str, Any]:
+    if raw.problem is not None:
+        raise raw.problem
     try:
-        data = json.loads(text)
+        data = json.loads(raw.text or "")
     except RecursionError:
         raise _BadMessage("a message may not nest that deep") from None
     except ValueError as error:  # not JSON, or an integer past Python's digit limit
@@ -738,6 +800,10 @@ async def _receive_json(ws: WebSocket) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise _BadMessage("a message must be a JSON object")
     return data
+
+
+async def _receive_json(ws: WebSocket) -> dict[str, Any]:
+    return _parse_message(await _receive_text(ws))
 
 
 async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
@@ -874,9 +940,17 @@ def _add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument(flag, type=kind, default=default, dest=name,
                            metavar="N" if kind is int else "X",
                            help=f"{text} (default {default:g})")
-    group.add_argument("--trusted-header", default=None, dest="trusted_header",
-                       help="header naming the client's address, set by your reverse proxy"
-                            " (e.g. X-Forwarded-For); off by default")
+    group.add_argument("--trusted-proxy", action="append", default=[], dest="trusted_proxies",
+                       metavar="ADDRESS",
+                       help="address or network (10.0.0.2, 10.1.0.0/16) of a reverse proxy in"
+                            " front of the server, whose --trusted-header names the client;"
+                            " repeat for several; none by default (docs/web.md, \"Behind a"
+                            " reverse proxy\")")
+    group.add_argument("--trusted-header", default=defaults.trusted_header,
+                       dest="trusted_header", metavar="NAME",
+                       help="the header a trusted proxy appends the client's address to"
+                            f" (default {defaults.trusted_header}); read only from"
+                            " --trusted-proxy peers")
 
 
 def serve_main(argv: Sequence[str] | None = None) -> int:
@@ -896,7 +970,8 @@ def serve_main(argv: Sequence[str] | None = None) -> int:
         # event loop while bot threads think: it gets the lock back within 0.5 ms.
         sys.setswitchinterval(0.0005)
     try:
-        limits = Limits(trusted_header=args.trusted_header or None,
+        limits = Limits(trusted_proxies=tuple(args.trusted_proxies),
+                        trusted_header=args.trusted_header,
                         **{name: getattr(args, name) for _f, name, _k, _t in _LIMIT_FLAGS}
                         ).check()
     except ValueError as error:
@@ -920,18 +995,26 @@ def serve_main(argv: Sequence[str] | None = None) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"Pendragon is serving at http://{shown}:{args.port}/ - open it in your browser."
           f" (database: {_redact(database)}; Ctrl+C stops)", flush=True)
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=args.port,
-        log_level=args.log_level,
-        ws_max_size=MAX_WS_MESSAGE * 4,
-        lifespan="on",
-        access_log=False,
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app, host=host, port=args.port,
+                                           log_level=args.log_level))
     server.run()
     return 0
+
+
+def uvicorn_config(app: FastAPI, **options: Any) -> Any:
+    """The uvicorn configuration the table is served with (``pendragon serve``, the tests).
+
+    uvicorn's own proxy-header handling is off: by default it believes ``X-Forwarded-For``
+    from 127.0.0.1, so that behind no proxy at all any local client could pose as any
+    address. Who the client is is decided by :func:`~pendragon.web.limits.client_address`
+    alone, from ``--trusted-proxy``.
+    """
+    import uvicorn
+
+    settings: dict[str, Any] = {"log_level": "warning", "lifespan": "on",
+                                "ws_max_size": MAX_WS_MESSAGE * 4, "access_log": False,
+                                "proxy_headers": False, **options}
+    return uvicorn.Config(app, **settings)
 
 
 def _redact(url: str) -> str:

@@ -110,6 +110,18 @@ opened_seats_table = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+#: Issue 27, items 2 and 5: the seats the host left open to anyone (the only ones a listed
+#: table offers in the lobby; a JSON list) and whether the game has begun (when everyone
+#: seated has arrived, or the host started it: until then no bot moves and no turn timer
+#: runs). A table without a row here is from before: no open seat, begun.
+start_table = sa.Table(
+    "pendragon_table_start",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("open_seats", sa.Text, nullable=False, default="[]"),
+    sa.Column("started", sa.Boolean, nullable=False, default=True),
+)
+
 #: The log indices of moves a bot played for a person whose turn timer ran out.
 timeouts_table = sa.Table(
     "pendragon_timeouts",
@@ -240,6 +252,10 @@ class TableRecord:
     rematch: str | None = None
     #: Seats whose link has been opened (never offered in the lobby).
     opened: frozenset[int] = frozenset()
+    #: Seats the host left open to anyone: the only ones the lobby may offer.
+    open_seats: frozenset[int] = frozenset()
+    #: Whether the game has begun (everyone seated arrived, or the host started it).
+    started: bool = True
     #: ``(log index, seat)`` of every move a bot played when a person's time ran out.
     timeouts: tuple[tuple[int, int], ...] = ()
     #: SHA-256 of the host link's secret (``None``: no host, a table from an older version).
@@ -272,6 +288,7 @@ class LobbyEntry:
     turn_timer: int
     seats: tuple[SeatRecord, ...]
     opened: frozenset[int]
+    open_seats: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +372,13 @@ class SetRematch:
 
 
 @dataclass(frozen=True, slots=True)
+class StartTable:
+    """The game of ``table_id`` begins (issue 27, item 5)."""
+
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class AddChat:
     """Add one chat line; the write's result is the line's id."""
 
@@ -367,8 +391,15 @@ class AddChat:
 
 WriteOp = (
     AppendActions | PutSeat | AddSeat | AddChat | ChangeHands | ClaimSeat | TimedOutMove
-    | SetRematch
+    | SetRematch | StartTable
 )
+
+
+def _open_seats(stored: str | None) -> frozenset[int]:
+    """The open seats of a ``start_table`` row (none for a table without a row)."""
+    if not stored:
+        return frozenset()
+    return frozenset(int(seat) for seat in json.loads(stored))
 
 
 def normalize_url(url: str) -> str:
@@ -461,6 +492,13 @@ class Storage:
                     table_id=record.table_id,
                     host_hash=record.host_hash,
                     join_mid_game=record.join_mid_game,
+                )
+            )
+            conn.execute(
+                start_table.insert().values(
+                    table_id=record.table_id,
+                    open_seats=json.dumps(sorted(record.open_seats)),
+                    started=record.started,
                 )
             )
             if record.passes:
@@ -622,6 +660,10 @@ class Storage:
             return None
         if isinstance(op, SetRematch):
             self._put_lobby(conn, op.table_id, rematch=op.rematch)
+            return None
+        if isinstance(op, StartTable):
+            conn.execute(start_table.update().where(start_table.c.table_id == op.table_id)
+                         .values(started=True))
             return None
         if isinstance(op, AddSeat):
             self._write(conn, op.append)
@@ -791,6 +833,9 @@ class Storage:
             sa.select(opened_seats_table.c.seat)
             .where(opened_seats_table.c.table_id == table_id)
         ).scalars().all()
+        start = conn.execute(
+            start_table.select().where(start_table.c.table_id == table_id)
+        ).first()
         timeouts = conn.execute(
             sa.select(timeouts_table.c.idx, timeouts_table.c.seat)
             .where(timeouts_table.c.table_id == table_id)
@@ -802,6 +847,8 @@ class Storage:
             "rematch_of": row.rematch_of if row is not None else None,
             "rematch": row.rematch if row is not None else None,
             "opened": frozenset(int(s) for s in opened),
+            "open_seats": _open_seats(start.open_seats if start is not None else None),
+            "started": bool(start.started) if start is not None else True,
             "timeouts": tuple((int(r.idx), int(r.seat)) for r in timeouts),
         }
 
@@ -811,8 +858,9 @@ class Storage:
             rows = conn.execute(
                 sa.select(tables_table.c.table_id, tables_table.c.game,
                           tables_table.c.options, tables_table.c.created_at,
-                          lobby_table.c.turn_timer)
+                          lobby_table.c.turn_timer, start_table.c.open_seats)
                 .join(lobby_table, lobby_table.c.table_id == tables_table.c.table_id)
+                .outerjoin(start_table, start_table.c.table_id == tables_table.c.table_id)
                 .where(lobby_table.c.listed == sa.true())
                 .where(tables_table.c.finished == sa.false())
                 .order_by(tables_table.c.created_at.desc())
@@ -837,7 +885,7 @@ class Storage:
         return [
             LobbyEntry(r.table_id, r.game, json.loads(r.options), float(r.created_at),
                        int(r.turn_timer), tuple(seats[r.table_id]),
-                       frozenset(opened[r.table_id]))
+                       frozenset(opened[r.table_id]), _open_seats(r.open_seats))
             for r in rows
         ]
 

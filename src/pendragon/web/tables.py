@@ -46,6 +46,7 @@ from pendragon.bots.random_bot import RandomBot
 from pendragon.core.api import CHANCE, Game, State
 from pendragon.core.errors import MalformedActionError, PendragonError
 from pendragon.core.events import Event, Seat, Term
+from pendragon.core.options import remote_specs
 from pendragon.runner import bot_seed
 from pendragon.web.adapters import GameAdapter, adapter_for
 from pendragon.web.limits import (
@@ -82,6 +83,7 @@ from pendragon.web.storage import (
     SeatRecord,
     SetRematch,
     StaleLogError,
+    StartTable,
     StorageError,
     TableRecord,
     TimedOutMove,
@@ -119,6 +121,11 @@ MAX_QUEUE = 500
 LOBBY_LIMIT = 50
 #: The log's note on a move a bot played because a person's time ran out.
 TIMED_OUT = "table.timed_out"
+#: The paces (seconds before each bot move) a seated person or the host may choose for a
+#: table during play (issue 27, item 9); until someone does, ``Settings.bot_delay``.
+BOT_PACES: tuple[float, ...] = (0.4, 1.0, 2.0, 4.0)
+#: The announcements of a new pace (by a seat, by the host): the last one is the pace.
+PACE_EVENTS = ("table.event.pace", "table.event.pace-host")
 
 #: The events one viewer learns of one action, as JSON (``Event.to_json()`` each).
 LogEvents = list[dict[str, Any]]
@@ -324,6 +331,12 @@ class LiveTable:
         self.rematch = record.rematch
         #: Seats whose link has been opened: never offered to a stranger in the lobby.
         self.opened: set[int] = set(record.opened)
+        #: Seats the host left open to anyone: the only ones the lobby offers (issue 27).
+        self.open_seats: frozenset[int] = record.open_seats
+        #: Whether the game has begun: until everyone seated has arrived (opened his
+        #: link) or the host starts it, no bot moves, no person may move and no turn
+        #: timer runs (issue 27, item 5).
+        self.started = record.started
         #: The decision (version, seat) the turn timer runs for, and when it runs out.
         self._timer_for: tuple[int, int] | None = None
         self.deadline: float | None = None
@@ -391,6 +404,41 @@ class LiveTable:
         self.last_visit = time.monotonic()
         self.schedule_bot()
 
+    @property
+    def pace(self) -> float:
+        """Seconds before each bot move: the last pace announced at this table (stored as
+        its announcement, so it survives a restart and reaches every process), else the
+        server's ``bot_delay``."""
+        for notice in reversed(self.notices):
+            if notice.event.get("k") in PACE_EVENTS:
+                # The pace's term, "table.pace.<milliseconds>" (worded "1 s", "0,4 s").
+                return int(notice.event["p"]["pace"]["term"].rsplit(".", 1)[1]) / 1000
+        return self.manager.settings.bot_delay
+
+    async def set_pace(self, access: Access, seconds: object) -> None:
+        """A seated person or the host sets the bots' pace (one of :data:`BOT_PACES`);
+        the change is announced in the log and pushed to every page."""
+        if access.role not in (SEAT_ROLE, HOST_ROLE):
+            raise TableError("forbidden", "only a seated player or the host sets the bots' pace",
+                             403)
+        if (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+                or float(seconds) not in BOT_PACES):
+            allowed = ", ".join(f"{p:g}" for p in BOT_PACES)
+            raise TableError("bad_pace", f"the bots' pace is one of {allowed} seconds", 400)
+        pace = float(seconds)
+        async with self.lock:
+            if self.finished:
+                raise TableError("game_over", "the game is over")
+            if pace == self.pace:
+                return
+            shown = Term(f"table.pace.{round(pace * 1000)}")
+            if access.role == SEAT_ROLE and access.seat is not None:
+                event = Event(PACE_EVENTS[0], {"pace": shown, "seat": Seat(access.seat)})
+            else:
+                event = Event(PACE_EVENTS[1], {"pace": shown})
+            await self._change_hands([], event)
+            self.push_state()
+
     def public_options(self) -> dict[str, Any]:
         """The options pages may see (never the seed)."""
         return {k: v for k, v in self.options.items() if k != "seed"}
@@ -456,6 +504,12 @@ class LiveTable:
             "listed": self.listed,
             "turn_timer": self.turn_timer,
             "rematch_of": self.rematch_of,
+            "open_seats": sorted(self.open_seats),
+            "started": self.started,
+            # Whom the game waits for before it begins (seats whose person has not yet
+            # opened his link); empty once it has begun.
+            "waiting_for": [] if self.started else self.seats_not_arrived(),
+            "bot_paces": list(BOT_PACES),
         }
 
     # ------------------------------------------------------------------ narration
@@ -543,7 +597,8 @@ class LiveTable:
             "observation": (
                 self.state.observation(viewer) if observation is None else observation
             ),
-            "legal": self.legal_for(viewer),
+            # No move before the game has begun (issue 27, item 5).
+            "legal": self.legal_for(viewer) if self.started else [],
             "decision": self.state.decision_event().to_json(),
             "log": self._log_with_notices(viewer, log_start, notice_start),
             "finished": self.finished,
@@ -554,6 +609,9 @@ class LiveTable:
             and self.adapter.can_add_seat(self.state),
             "timer": self.timer_view(),
             "rematch": self.rematch,
+            "bot_pace": self.pace,
+            "started": self.started,
+            "waiting_for": [] if self.started else self.seats_not_arrived(),
         }
         if not message["chat_open"]:
             reason = self.adapter.chat_closed_reason(self.state)
@@ -687,6 +745,12 @@ class LiveTable:
             state = self.state
             if state.is_terminal():
                 raise TableError("game_over", "the game is over")
+            if not self.started:
+                raise TableError(
+                    "not_started",
+                    "the game begins when everyone seated has opened his link, or when the"
+                    " host starts it",
+                )
             if version != state.version:
                 raise TableError(
                     "stale_version",
@@ -758,8 +822,10 @@ class LiveTable:
     # ------------------------------------------------------------------ bots
     def schedule_bot(self) -> None:
         """Start the bot task if a bot is to act and none is running (and the turn timer
-        if a person is to act)."""
+        if a person is to act) — once the game has begun."""
         self.arm_timer()
+        if not self.started:
+            return
         if self.finished or (self.bot_task is not None and not self.bot_task.done()):
             return
         if self.manager.closing or not self.bots_may_play():
@@ -785,15 +851,20 @@ class LiveTable:
         return seat.bot_player
 
     async def _bot_loop(self) -> None:
-        settings = self.manager.settings
         while not self.finished and not self.manager.closing:
             player = self.state.current_player()
             if player < 0 or self.seats[player].controller != BOT or not self.bots_may_play():
                 return
-            if settings.bot_delay > 0:
-                await asyncio.sleep(settings.bot_delay)
-                if self.state.current_player() != player or self.seats[player].controller != BOT:
-                    continue
+            # The table's own pace, chosen by its people (issue 27, item 9); slept a second
+            # at most at a time, so a quicker pace chosen meanwhile counts at once.
+            waited = 0.0
+            while waited < self.pace:
+                step = min(1.0, self.pace - waited)
+                await asyncio.sleep(step)
+                waited += step
+            if waited > 0 and (self.state.current_player() != player
+                               or self.seats[player].controller != BOT):
+                continue
             # A table never changes a state object in place (a move is applied to a copy
             # that then replaces it), so the bot may read this one while the table moves on.
             snapshot = self.state
@@ -1162,12 +1233,45 @@ class LiveTable:
     # game may be played again with the same seats; a host may give each decision a timer.
 
     async def note_opened(self, seat: int) -> None:
-        """``seat``'s link was used: from now on the lobby never offers it."""
+        """``seat``'s link was used: from now on the lobby never offers it, and its person
+        has arrived (the game begins once everyone seated has)."""
         if seat in self.opened:
             return
         self.opened.add(seat)
         with contextlib.suppress(SeatClaimedError):  # stored already, by another process
             await self.manager.store.write(ClaimSeat(self.table_id, seat))
+        await self.begin_if_everyone_arrived()
+
+    def seats_not_arrived(self) -> list[int]:
+        """Seats kept for a person who has not yet opened his link (a bot's seat, free or
+        keeping one warm, needs nobody)."""
+        return [s.seat for s in self.seats if s.controller == HUMAN and s.seat not in self.opened]
+
+    async def begin_if_everyone_arrived(self) -> None:
+        """Begin the game if it waits for nobody (issue 27, item 5)."""
+        if not self.started and not self.seats_not_arrived():
+            async with self.lock:
+                await self._begin()
+
+    async def start(self, access: Access) -> None:
+        """The host begins the game without waiting for everyone (the seats not yet
+        arrived are then timed and played like any other: a bot may be given them)."""
+        if access.role != HOST_ROLE:
+            raise TableError("forbidden", "only the host may start the game", 403)
+        async with self.lock:
+            if self.started:
+                raise TableError("already_started", "the game has already begun")
+            await self._begin()
+
+    async def _begin(self) -> None:
+        """Store that the game begins and tell the pages (their waiting notice goes, the
+        moves come); then bots and timers run. Call with the lock held."""
+        if self.started:
+            return
+        await self.manager.store.write(StartTable(self.table_id))
+        self.started = True
+        self.push_state()
+        self.schedule_bot()
 
     async def sit_from_lobby(self, seat: object, name: object,
                              held: Sequence[object] = ()) -> str:
@@ -1190,6 +1294,9 @@ class LiveTable:
             if target.controller != HUMAN:
                 raise TableError("bot_seat", "a bot plays this seat: the lobby offers only"
                                  " the seats kept for a person")
+            if target.seat not in self.open_seats:
+                raise TableError("seat_reserved", "this seat is kept for someone: the lobby"
+                                 " offers only the seats the host left open to anyone")
             if target.seat in self.opened:
                 raise TableError("seat_taken", "someone already sits there")
             self._check_one_seat(held)
@@ -1211,12 +1318,13 @@ class LiveTable:
                     self.detach(watcher)
             try:  # the seat is taken (stored above); now tell the table
                 await self._change_hands(
-                    [], Event("table.event.seated", {"seat": Seat(target.seat)}))
+                    [], Event("table.event.seated-lobby", {"seat": Seat(target.seat)}))
             except StorageError:
                 log.exception("table %s: seat %d taken from the lobby, not announced",
                               self.table_id, target.seat)
             self.push_seats()
             self.push_state()
+        await self.begin_if_everyone_arrived()
         return token
 
     async def propose_rematch(self, viewer: int | None) -> str:
@@ -1239,10 +1347,12 @@ class LiveTable:
             seats: list[dict[str, Any]] = []
             for s in self.seats:
                 if s.token_hash is not None or s.controller == HUMAN:
-                    seats.append({"kind": HUMAN, "name": s.name, "token_hash": s.token_hash})
+                    seats.append({"kind": HUMAN, "name": s.name, "token_hash": s.token_hash,
+                                  "open": s.seat in self.open_seats})
                 else:
                     seats.append({"kind": BOT, "name": s.name, "bot": s.bot})
-            options = {k: v for k, v in self.options.items() if k not in ("players", "seed")}
+            remote = remote_option_names(pendragon.game_class(self.game_name))
+            options = {k: v for k, v in self.options.items() if k in remote}
             table, _tokens, _spectator = await self.manager.create(
                 self.game_name, options, seats, listed=self.listed,
                 turn_timer=self.turn_timer, spectator_hash=self.spectator_hash,
@@ -1274,8 +1384,9 @@ class LiveTable:
         return None
 
     def _timer_decision(self) -> tuple[int, int] | None:
-        """The (version, seat) of the person's decision the timer runs for, if any."""
-        if not self.turn_timer or self.finished:
+        """The (version, seat) of the person's decision the timer runs for, if any: none
+        before the game has begun (a person's clock runs only once it has, for him)."""
+        if not self.turn_timer or self.finished or not self.started:
             return None
         player = self.state.current_player()
         if player < 0 or player >= len(self.seats) or self.seats[player].controller != HUMAN:
@@ -1365,9 +1476,11 @@ class LiveTable:
         """Read the rematch and opened seats another process stored; whether they changed."""
         facts = await self.manager.store.load_lobby(self.table_id)
         opened = set(facts["opened"])
-        changed = facts["rematch"] != self.rematch or not opened <= self.opened
+        changed = (facts["rematch"] != self.rematch or not opened <= self.opened
+                   or facts["started"] != self.started)
         self.rematch = facts["rematch"]
         self.opened |= opened
+        self.started = self.started or bool(facts["started"])
         return bool(changed)
 
     # ------------------------------------------------------------------ other processes
@@ -1656,7 +1769,7 @@ class TableManager:
         except PendragonError as error:
             raise TableError(error.code.value, error.message, 400) from None
         given = dict(options)
-        for reserved in ("seed", "players"):
+        for reserved in SERVER_OPTIONS:
             if reserved in given:
                 raise TableError(
                     "invalid_option",
@@ -1664,7 +1777,18 @@ class TableManager:
                     + (" (from the number of seats)" if reserved == "players" else ""),
                     400,
                 )
-        names = {spec.name for spec in cls.option_specs}
+        specs = {spec.name: spec for spec in cls.option_specs}
+        for name in given:
+            if name in specs and not specs[name].remote:
+                # An option naming something on this machine (a file): never from a remote
+                # client, whatever its value; its value is not echoed either.
+                raise TableError(
+                    "invalid_option",
+                    f"option {name!r} cannot be set at the online table; its choices are"
+                    f" {', '.join(remote_option_names(cls)) or 'none'}",
+                    400,
+                )
+        names = set(specs)
         if "players" in names:
             given["players"] = len(seats)
         seed = self.settings.seed_source()
@@ -1681,6 +1805,8 @@ class TableManager:
         table_id = new_table_id()
         tokens: list[str | None] = []
         seat_records = []
+        open_seats = frozenset(i for i, spec in enumerate(seats)
+                               if spec.get("kind") == HUMAN and spec.get("open"))
         for index, spec in enumerate(seats):
             kind = spec.get("kind")
             try:
@@ -1723,6 +1849,10 @@ class TableManager:
             turn_timer=turn_timer,
             rematch_of=rematch_of,
             opened=opened,
+            open_seats=open_seats,
+            # Begun at once where nobody is awaited (bots alone; a rematch whose people
+            # all opened their links at the table before).
+            started=all(s.controller != HUMAN or s.seat in opened for s in seat_records),
             host_hash=host_hash or hash_secret(parse_token(host)[1]),
             join_mid_game=join_mid_game,
         )
@@ -1778,8 +1908,11 @@ class TableManager:
         """
         out: list[dict[str, Any]] = []
         for entry in await self.store.listed_tables(LOBBY_LIMIT * 2):
+            # Only seats the host left open to anyone, and nobody opened yet; a seat kept
+            # for a named person is never offered, even before its link is first opened.
             free = {s.seat for s in entry.seats
-                    if s.controller == HUMAN and s.seat not in entry.opened}
+                    if s.controller == HUMAN and s.seat in entry.open_seats
+                    and s.seat not in entry.opened}
             if not free:
                 continue
             out.append({
@@ -1872,6 +2005,22 @@ class TableManager:
                              " opens nothing here any more", 401)
         raise TableError("unauthorized", "this link is not valid (or its seat was taken over)",
                          401)
+
+
+#: Options the server sets itself: the seed (never shown to a client) and the number of
+#: players (from the seats).
+SERVER_OPTIONS = ("players", "seed")
+
+
+def remote_option_names(cls: type[Game]) -> tuple[str, ...]:
+    """The options of game class ``cls`` a client may set at a table: those declared
+    ``remote`` (:class:`~pendragon.core.options.OptionSpec`), but :data:`SERVER_OPTIONS`.
+
+    >>> remote_option_names(pendragon.game_class("grail-cup"))
+    ('track',)
+    """
+    return tuple(spec.name for spec in remote_specs(cls.option_specs)
+                 if spec.name not in SERVER_OPTIONS)
 
 
 def _with_timeout_note(line: tuple[LogEvents, ...], seat: int) -> tuple[LogEvents, ...]:

@@ -75,11 +75,28 @@ function optionField(spec) {
     el("small", { class: "help" }, help));
 }
 
+// The host chooses among the bots by what they do ("bot.<name>.choice"); at the table every
+// bot bears a neutral label ("bot.<name>": "Bot", "Bot (strong)"), which never says who is
+// the traitor (issue 27, item 7).
+function botChoice(name) {
+  return t(`bot.${name}.choice`, {}, t(`bot.${name}`, {}, name));
+}
+
+/** What each of this game's bots does, folded under the seat list. */
+function botsHelp() {
+  return el("details", { class: "bots-help", "data-testid": "bots-help" },
+    el("summary", {}, t("lobby.bots_help_title")),
+    el("ul", {}, gameBots().map((b) => el("li", { "data-bot": b }, el("strong", {}, botChoice(b)), " — ", t(`bot.${b}.help`, {}, "")))),
+    el("p", { class: "muted small" }, t("lobby.bots_help_table")));
+}
+
 function seatRow(seat, index) {
   const kind = el(
     "select",
     { "data-testid": `seat-kind-${index}`, "aria-label": t("lobby.seat_kind") },
     el("option", { value: "human", selected: seat.kind === "human" }, t("lobby.human")),
+    // A seat left open to anyone: the only kind a listed table offers in the lobby.
+    el("option", { value: "open", selected: seat.kind === "open" }, t("lobby.open_seat")),
     el("option", { value: "bot", selected: seat.kind === "bot" }, t("lobby.bot")),
   );
   kind.addEventListener("change", () => {
@@ -92,11 +109,11 @@ function seatRow(seat, index) {
   const bot = el(
     "select",
     { "data-testid": `seat-bot-${index}`, "aria-label": t("lobby.which_bot") },
-    gameBots().map((b) => el("option", { value: b, selected: b === seat.bot }, t(`bot.${b}`, {}, b))),
+    gameBots().map((b) => el("option", { value: b, selected: b === seat.bot }, botChoice(b))),
   );
   bot.addEventListener("change", () => (seat.bot = bot.value));
   return el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, t("lobby.seat_n", { n: index + 1 })),
-    kind, seat.kind === "human" ? name : bot);
+    kind, seat.kind === "bot" ? bot : seat.kind === "human" ? name : "");
 }
 
 function form() {
@@ -132,6 +149,7 @@ function form() {
     el("div", { class: "field" }, el("label", { for: "seats" }, t("lobby.seats")), seatCount,
       seatNote ? el("small", { class: "help", "data-testid": "seat-count-note" }, seatNote) : null),
     el("ol", { class: "seat-list" }, model.seats.map(seatRow)),
+    botsHelp(),
     info.options.length ? el("fieldset", {}, el("legend", {}, t("lobby.options")), info.options.map(optionField)) : null,
     settingsFields(),
     joinField(info),
@@ -149,7 +167,8 @@ function form() {
         body: JSON.stringify({
           game: model.game,
           options: model.options,
-          seats: model.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name } : { kind: "bot", bot: s.bot })),
+          seats: model.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name }
+            : s.kind === "open" ? { kind: "human", open: true } : { kind: "bot", bot: s.bot })),
           ...tableSettings,
           join_mid_game: Boolean(info.join_mid_game && model.joinMidGame),
         }),
@@ -180,7 +199,7 @@ function links() {
   const rows = created.seats.map((seat, i) => {
     if (!seat.link) {
       return el("li", { class: "link-row bot" }, el("span", { class: "link-label" }, t("lobby.seat_n", { n: i + 1 })),
-        el("span", {}, t("lobby.bot_plays", { bot: t(`bot.${model.seats[i].bot}`, {}, model.seats[i].bot) })));
+        el("span", {}, t("lobby.bot_plays", { bot: botChoice(model.seats[i].bot) })));
     }
     const name = model.seats[i].name ? ` — ${model.seats[i].name}` : "";
     return linkRow(t("lobby.seat_n", { n: i + 1 }) + name, seat.link, `link-seat-${i}`);

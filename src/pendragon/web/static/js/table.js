@@ -6,6 +6,8 @@ import { $, el, fetchJson, fill } from "./dom.js";
 import { eventHint, initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
 import { holdsAnotherSeat, heldTokens, invitationLinks, inviteButton, mayJoin, mayTake, rememberSeat, roleText } from "./seats.js";
 import { afterRender } from "./table_extras.js";
+import { numberChoice, splitNumbered } from "./choices.js";
+import { paceControl } from "./pace.js";
 import { onScreenWidthChange, seatColor } from "./common.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
@@ -73,6 +75,7 @@ function context() {
 /** What the table awaits, in words: whose move and which decision (or the result). */
 function waitingText(message, ctx) {
   if (message.finished) return resultText(message, ctx);
+  if (message.started === false) return t("table.not_started"); // issue 27, item 5
   const what = renderEvent(message.decision, ctx.events);
   if (message.to_act === null || message.to_act === undefined) return what;
   return t("table.waiting", { who: ctx.events.seatName(message.to_act), what });
@@ -190,11 +193,29 @@ function actionsPanel() {
   return actionsCache.node;
 }
 
+/** The actions panel's heading: "Your move" only on the page of the seat to act; elsewhere
+ * (another seat's turn, a spectator's or the host's page) whose move it is (issue 27, item 9). */
+function actionsHeading(message, ctx) {
+  if (!message.finished && message.legal.length) return t("table.actions");
+  if (message.finished) return t("table.moves_over");
+  if (message.started === false) return t("table.not_started");
+  if (message.to_act === null || message.to_act === undefined) return t("table.moves");
+  return t("table.moves_of", { who: ctx.events.seatName(message.to_act) });
+}
+
+/** Whether the page's own seat is out of the game (the game's `seatOut`: a dead knight). */
+function myOutText(ctx) {
+  if (me() === null || !game || !game.seatOut || !view.message) return "";
+  return game.seatOut(me(), view.message.observation, ctx) || "";
+}
+
 function buildActionsPanel() {
   const message = view.message;
   const ctx = context();
-  const children = [el("h2", {}, t("table.actions"))];
+  const children = [el("h2", { "data-testid": "actions-heading" }, actionsHeading(message, ctx))];
   if (view.notice) children.push(el("p", { class: `notice ${view.notice.kind}`, role: "alert", "data-testid": "notice" }, view.notice.text));
+  const out = message.finished ? "" : myOutText(ctx);
+  if (out) children.push(el("p", { class: "notice info seat-out", role: "status", "data-testid": "seat-out" }, out));
   if (message.finished) {
     children.push(el("p", { class: "result", "data-testid": "result" }, resultText(message, ctx)));
     children.push(el("a", { class: "button primary", href: `/replay#${token}`, "data-testid": "replay-link" }, t("table.replay")));
@@ -206,20 +227,23 @@ function buildActionsPanel() {
       if (!groups.has(group)) groups.set(group, []);
       groups.get(group).push(action);
     }
+    const makeButton = (action) => {
+      const button = el("button", {
+        type: "button",
+        class: "action",
+        disabled: view.pending,
+        title: eventHint(action.label) || undefined,
+        "data-testid": "action",
+        "data-action": action.text,
+      }, renderEvent(action.label, ctx.events) || action.text);
+      button.addEventListener("click", () => play(action));
+      return button;
+    };
     for (const [group, actions] of groups) {
-      const buttons = actions.map((action) => {
-        const button = el("button", {
-          type: "button",
-          class: "action",
-          disabled: view.pending,
-          title: eventHint(action.label) || undefined,
-          "data-testid": "action",
-          "data-action": action.text,
-        }, renderEvent(action.label, ctx.events) || action.text);
-        button.addEventListener("click", () => play(action));
-        return button;
-      });
-      children.push(el("div", { class: "action-group" }, group ? el("h3", {}, group) : null, buttons));
+      // Many numbered choices ("Say 1" ... "Say 63") become one number field (issue 27, item 6).
+      const { numbered, rest } = splitNumbered(actions);
+      const compact = numbered.map((run) => numberChoice(run, { ctx, disabled: view.pending, makeButton, play }));
+      children.push(el("div", { class: "action-group" }, group ? el("h3", {}, group) : null, compact, rest.map(makeButton)));
     }
   } else {
     const mine = me() !== null && seatInfo(me()) && seatInfo(me()).controller === "bot";
@@ -239,7 +263,9 @@ function seatsPanel() {
       ? (seat.owned ? t("table.status_kept", { bot }) : t("table.status_bot", { bot }))
       : seat.connected ? t("table.status_online") : seat.away ? t("table.status_away") : t("table.status_offline");
     const buttons = [];
-    if (!finished) {
+    // A seat out of the game (a dead knight) has nothing left to hand over (issue 27, item 8).
+    const out = game.seatOut ? Boolean(game.seatOut(seat.seat, view.message.observation, ctx)) : false;
+    if (!finished && !out) {
       if (me() !== null && seat.seat !== me() && seat.controller === "human" && seat.away) {
         buttons.push(seatButton(t("table.give_to_bot"), () => send({ type: "seat_to_bot", seat: seat.seat }), `give-bot-${seat.seat}`));
       }
@@ -280,6 +306,7 @@ function seatsPanel() {
   if (mayJoin(view.info) && !finished && view.message && view.message.can_join) extra.push(joinForm());
   if (view.info.role === "host" && view.info.join_mid_game && !finished) extra.push(inviteButton(token, null, render, showError));
   if (view.info.role === "host") extra.push(...invitationLinks());
+  extra.push(paceControl(view, token, showError, render)); // the bots' pace (issue 27, item 9)
   if (me() !== null && !finished) extra.push(renameForm());
   return el("section", { class: "panel seats" }, el("h2", {}, t("table.seats")), el("ul", {}, rows), extra);
 }
@@ -380,6 +407,16 @@ function renameForm() {
 }
 
 // ------------------------------------------------------------------ log and chat
+/** The last move, on the board itself (issue 27, item 9): bots may move every 0.4 s, too
+ * quick to follow in the log; this line says what just happened where the eyes are. */
+function lastMoveLine(ctx) {
+  const last = [...view.log].reverse().find((entry) => !entry.notice && entry.events && entry.events.length);
+  if (!last) return null;
+  const what = renderEvents(last.events, ctx.events);
+  return el("p", { class: `last-move ${last.s === null ? "chance" : ""}`, "data-testid": "last-move", "data-i": last.i,
+    "data-color": last.s === null ? "none" : seatColor(last.s), "aria-live": "polite" }, t("table.last_move", { what }));
+}
+
 function logPanel() {
   const ctx = context();
   const lines = view.log.slice(-400).map((entry) =>
@@ -468,10 +505,11 @@ function render() {
     view.fatal ? el("p", { class: "banner error" }, view.fatal) : null,
     el("main", { class: "table" },
       el("div", { class: "board-column" },
-        el("section", { class: "panel board", "data-testid": "board" }, game.drawBoard(obs, ctx)),
+        el("section", { class: "panel board", "data-testid": "board" }, lastMoveLine(ctx), game.drawBoard(obs, ctx)),
         game.drawTable ? game.drawTable(obs, ctx) : null,
         game.drawPrivate ? game.drawPrivate(obs, ctx) : null),
-      el("div", { class: "side-column" }, actionsPanel(), seatsPanel(), logPanel(), chatPanel())));
+      // Alone at the table there is nobody to talk to: no chat (issue 27, item 9).
+      el("div", { class: "side-column" }, actionsPanel(), seatsPanel(), logPanel(), view.info.players > 1 ? chatPanel() : null)));
   document.title = `${t(`game.${view.info.game}`, {}, view.info.game)} — ${t("app.title")}`;
   window.scrollTo(0, scrollY);
   afterRender(view, ctx, token, render); // turn notice, timer, rematch, animation (issue 17, item 10)
