@@ -1,4 +1,4 @@
-"""Positions of real Shadows over Camelot games, reached by heuristic play, for tests."""
+"""Positions of real games, reached by heuristic play, for tests."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pendragon.core.api import CHANCE, State
 from pendragon.runner import bot_seed
 
 
-def soc_position(seed: int, decisions: int, **options: object) -> State:
+def position(name: str, seed: int, decisions: int, **options: object) -> State:
     """The first position with a real choice after ``decisions`` heuristic decisions of a
-    5-player game (``options`` as for ``load_game``); ``AssertionError`` if the game ends
-    first."""
-    game = pendragon.load_game("soc", players=5, seed=seed, **options)
+    5-player game of ``name`` (``options`` as for ``load_game``); ``AssertionError`` if the
+    game ends first."""
+    game = pendragon.load_game(name, players=5, seed=seed, **options)
     state = game.new_initial_state()
     bots = [HeuristicBot(bot_seed(game.seed, s)) for s in range(5)]
     done = 0
@@ -26,3 +26,8 @@ def soc_position(seed: int, decisions: int, **options: object) -> State:
         state.apply_action(bots[player].step(state))
         done += 1
     raise AssertionError("the game ended before the position was reached")
+
+
+def soc_position(seed: int, decisions: int, **options: object) -> State:
+    """:func:`position` in a game of Shadows over Camelot."""
+    return position("soc", seed, decisions, **options)

@@ -32,7 +32,7 @@ from pendragon.bots.heuristic import HeuristicBot
 from pendragon.bots.ismcts import CanonicalRandom, ISMCTSBot
 from pendragon.core.api import CHANCE, State
 from pendragon.core.errors import PendragonError
-from pendragon.runner import bot_seed
+from tests.positions import position
 
 #: Positions per game: (seed, heuristic decisions played before it). Each has twins of
 #: their own kinds: soc, a loyalty deal and white cards of other knights; the card game,
@@ -46,25 +46,6 @@ POSITIONS: dict[str, tuple[tuple[int, int], ...]] = {
 TWINS = 2
 #: The seed of every bot (and of the worlds' generators).
 BOT_SEED = 5
-
-
-def _position(name: str, seed: int, decisions: int) -> State:
-    """The first position with a real choice after ``decisions`` heuristic decisions of a
-    5-player game."""
-    game = pendragon.load_game(name, players=5, seed=seed)
-    state = game.new_initial_state()
-    bots = [HeuristicBot(bot_seed(game.seed, s)) for s in range(5)]
-    done = 0
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply_action(state.sample_chance())
-            continue
-        if done >= decisions and len(state.legal_actions()) > 1:
-            return state
-        state.apply_action(bots[player].step(state))
-        done += 1
-    raise AssertionError("the game ended before the position was reached")
 
 
 def _replay_alike(state: State, other: list[int], seat: int) -> State | None:
@@ -113,7 +94,7 @@ def _twins(name: str, seed: int, decisions: int) -> tuple[State, tuple[State, ..
     """A position and up to ``TWINS`` games its seat to act cannot tell from it, those
     where another seat's view differs first (their hidden cards differ, not only how they
     came)."""
-    state = _position(name, seed, decisions)
+    state = position(name, seed, decisions)
     seat = state.current_player()
     views = [state.observation(s) for s in range(state.game.num_players())]
     differ: list[State] = []

@@ -72,7 +72,9 @@ def test_a_bot_that_never_overrules_plays_as_its_heuristic() -> None:
 def test_the_default_budget_searches_only_where_rollouts_fit() -> None:
     # Early in a game a full rollout is some 500 actions: 16 sweeps of several actions
     # would cost far more than the budget, so the policy plays; near the end, it searches.
-    early = soc_position(8, 20)
+    # (The position after 5 decisions: 5 choices, some 425 actions left. After 20, the
+    # decision is now sacrifice/end-turn, whose 2 choices make a search affordable.)
+    early = soc_position(8, 5)
     bot = ISMCTSBot(seed=2)
     bot.step(early)
     assert bot.last_search is None

@@ -24,7 +24,7 @@ never the cards beneath, and no quest total appears.
 True
 >>> with console.capture() as capture:
 ...     console.print(render_soc_card(state.observation(0), catalog("pl")))
->>> "Stos Zagrożenia" in capture.get() and "Threat pile" not in capture.get()
+>>> "Stos zagrożenia" in capture.get() and "Threat pile" not in capture.get()
 True
 """
 
