@@ -49,9 +49,11 @@ SIZES: dict[str, dict[str, Any]] = {
 
 
 @contextmanager
-def seeded_server(tmp_path: Path, seed: int = 1) -> Iterator[LiveServer]:
-    """A live server (instant bots, no limits) whose tables get ``seed``."""
-    settings = Settings(bot_delay=0.0, away_after=3600.0, bot_threads=1, bot_processes=False,
+def seeded_server(tmp_path: Path, seed: int = 1,
+                  bot_delay: float = 0.0) -> Iterator[LiveServer]:
+    """A live server (instant bots unless ``bot_delay``, no limits) whose tables get
+    ``seed``."""
+    settings = Settings(bot_delay=bot_delay, away_after=3600.0, bot_threads=1, bot_processes=False,
                         seed_source=lambda: seed, limits=Limits.off())
     with live_server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", settings) as server:
         yield server
@@ -255,10 +257,10 @@ def test_a_dead_knight_is_told_offered_no_hand_over_and_no_stale_turn_is_left(
     after the end "Turn 84: Seat 4 plays (1 heroic action(s) left)" stayed; in Russian the
     Excalibur line ran out of its panel."""
     monkeypatch.setattr(SocGame, "new_initial_state", lambda self: load_state(DEAD_ANN))
-    with seeded_server(tmp_path) as server:
+    with seeded_server(tmp_path, bot_delay=0.4) as server:
         # The bots wait 0.4 s a move (the page must see the game before it ends).
         created = create(server, "soc", [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
-                                         {"kind": "bot"}], pace=0.4)
+                                         {"kind": "bot"}])
         page.add_init_script("localStorage.setItem('pendragon.lang', 'ru')")
         page.goto(server.base + created["seats"][0]["link"])
         page.wait_for_selector("[data-testid=board] svg")
@@ -279,6 +281,8 @@ def test_a_dead_knight_is_told_offered_no_hand_over_and_no_stale_turn_is_left(
         for left, right in lines:
             assert panel[0] <= left and right <= panel[1], (panel, lines)
         shot(page, "dead-knight")
+        # The rest of the game need not be watched move by move: the bots play at once.
+        server.manager.settings.bot_delay = 0.0
         page.wait_for_selector("[data-testid=result]", timeout=GAME_SECONDS * 1000)
         assert page.locator("[data-testid=on-table] .turn-line").count() == 0
         assert page.locator("[data-testid=seat-out]").count() == 0  # the result says it all
