@@ -322,3 +322,13 @@ def test_everyone_arriving_begins_the_game_and_it_stays_begun(tmp_path: Path) ->
     assert spectator[begun["table"]]["started"] is True
     assert spectator[waiting["table"]]["started"] is False
     assert spectator[waiting["table"]]["waiting_for"] == [1]
+
+
+def test_a_refused_option_value_is_not_echoed_at_length(server: LiveServer) -> None:
+    """Item 1: an error names the option and at most 40 characters of the value sent."""
+    with server.http() as http:
+        refused = http.post("/api/tables", json={
+            "game": "grail-cup", "seats": _seats("grail-cup"), "options": {"track": "A" * 5000}})
+    assert refused.status_code == 400, refused.text
+    message = refused.json()["error"]["message"]
+    assert "track" in message and message.count("A") < 60

@@ -29,6 +29,21 @@ from pendragon.core.errors import InvalidOptionError, UnknownOptionError
 OptionValue = int | str | bool | None
 
 
+#: Longest part of a refused value an error message repeats (a remote client's value is
+#: bounded only by the request's size).
+SHOWN = 40
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut to :data:`SHOWN` characters.
+
+    >>> _shown("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"
+    """
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[:SHOWN - 1] + "…"
+
+
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One option of a game: its name, type, default and allowed values."""
@@ -56,7 +71,7 @@ class OptionSpec:
                 value = value.lower() in ("true", "yes", "1")
             if not isinstance(value, bool):
                 raise InvalidOptionError(
-                    f"option {self.name!r} must be true or false, got {value!r}"
+                    f"option {self.name!r} must be true or false, got {_shown(value)}"
                 )
         elif self.type is int:
             if isinstance(value, str):
@@ -64,11 +79,11 @@ class OptionSpec:
                     value = int(value)
                 except ValueError:
                     raise InvalidOptionError(
-                        f"option {self.name!r} must be a whole number, got {value!r}"
+                        f"option {self.name!r} must be a whole number, got {_shown(value)}"
                     ) from None
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidOptionError(
-                    f"option {self.name!r} must be a whole number, got {value!r}"
+                    f"option {self.name!r} must be a whole number, got {_shown(value)}"
                 )
             if (self.minimum is not None and value < self.minimum) or (
                 self.maximum is not None and value > self.maximum
@@ -79,11 +94,11 @@ class OptionSpec:
                 )
         elif self.type is str:
             if not isinstance(value, str):
-                raise InvalidOptionError(f"option {self.name!r} must be text, got {value!r}")
+                raise InvalidOptionError(f"option {self.name!r} must be text, got {_shown(value)}")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise InvalidOptionError(
-                f"option {self.name!r} must be one of {allowed}, got {value!r}"
+                f"option {self.name!r} must be one of {allowed}, got {_shown(value)}"
             )
         result: OptionValue = value
         return result
