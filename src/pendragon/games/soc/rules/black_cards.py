@@ -6,7 +6,7 @@ SOC-RULING-19, -20, -21, -30, -32, -35.
 
 from __future__ import annotations
 
-from pendragon.games.soc.rules import actions as A
+import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.cards import (
     BLACK,
     DARK_FOREST,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
+import pendragon.games.soc.rules.actions as A
 from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game, GameInfo
 from pendragon.core.errors import CorruptStateError, InvalidOptionError
 from pendragon.core.options import OptionSpec
-from pendragon.games.soc.rules import actions as A
 from pendragon.games.soc.rules.cards import (
     BASE_KNIGHTS,
     NUM_KNIGHTS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pendragon.games.soc.rules import actions as A
+import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.cards import (
     BLACK,
     BORS,

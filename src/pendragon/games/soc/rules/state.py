@@ -7,9 +7,9 @@ import random
 from collections.abc import Collection
 from typing import Any
 
+import pendragon.games.soc.rules.actions as A
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.errors import CorruptStateError, IllegalActionError
-from pendragon.games.soc.rules import actions as A
 from pendragon.games.soc.rules.cards import (
     BLACK,
     COMBAT_BLACK_KINDS,

@@ -7,7 +7,7 @@ Percival, Tristan), SOC-RULING-2..5, -22, -24..26, -37, -40, -63, -70.
 
 from __future__ import annotations
 
-from pendragon.games.soc.rules import actions as A
+import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.cards import (
     ARTHUR,
     BEDIVERE,

@@ -33,9 +33,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pendragon.games.soc.rules.actions as A
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.events import Event, Param, Seat, Term, event
-from pendragon.games.soc.rules import actions as A
 from pendragon.games.soc.rules.actions import MAX_SEATS
 from pendragon.games.soc.rules.cards import (
     BLACK,

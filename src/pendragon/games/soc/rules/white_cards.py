@@ -6,7 +6,7 @@ Rule IDs: SOC-HERO-6, SOC-W-*, SOC-KNIGHT-ARTHUR, SOC-RULING-18, -23, -27, -28, 
 
 from __future__ import annotations
 
-from pendragon.games.soc.rules import actions as A
+import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.black_cards import BlackCardRules
 from pendragon.games.soc.rules.cards import (
     CALL_FOR_HELP,
