@@ -2,6 +2,7 @@
 
 Every choice in a game, and every chance outcome, is one integer id of the game's
 :class:`ActionCatalog`. Each id has one text form; ``text`` and ``parse`` round-trip.
+A game's ``actions`` module lays its catalog out in blocks with a :class:`CatalogBuilder`.
 
 >>> catalog = ActionCatalog(["draw-black", "add-siege", "lose-life"])
 >>> catalog.parse("add-siege")
@@ -62,3 +63,37 @@ class ActionCatalog:
     def names(self) -> tuple[str, ...]:
         """All text forms, in id order."""
         return self._names
+
+
+class CatalogBuilder:
+    """Lays out a catalog block by block: each :meth:`block` returns its first id, so an
+    action module names its families by their first ids, in catalog order. Ids are only
+    ever appended, so a new block goes at the end.
+
+    >>> layout = CatalogBuilder()
+    >>> DIE = layout.block(f"die:{n}" for n in range(1, 9))
+    >>> ADD_SIEGE = layout.block(["add-siege"])
+    >>> DIE, ADD_SIEGE, len(layout)
+    (0, 8, 9)
+    >>> CATALOG = layout.build()
+    >>> CATALOG.text(DIE + 2), CATALOG.parse("add-siege")
+    ('die:3', 8)
+    """
+
+    __slots__ = ("_names",)
+
+    def __init__(self) -> None:
+        self._names: list[str] = []
+
+    def block(self, names: Iterable[str]) -> int:
+        """Append ``names`` (one family of actions) and return the id of the first."""
+        start = len(self._names)
+        self._names.extend(names)
+        return start
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def build(self) -> ActionCatalog:
+        """The catalog of every block so far (``ValueError`` on a name given twice)."""
+        return ActionCatalog(self._names)

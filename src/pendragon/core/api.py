@@ -28,6 +28,7 @@ from typing import Any, ClassVar, TypeVar
 from pendragon.core import rng
 from pendragon.core.actions import ActionCatalog
 from pendragon.core.errors import (
+    CorruptStateError,
     GameOverError,
     IllegalActionError,
     InvalidOptionError,
@@ -37,6 +38,7 @@ from pendragon.core.errors import (
 )
 from pendragon.core.events import Event
 from pendragon.core.options import OptionSpec, OptionValue, resolve_options
+from pendragon.core.storage import whole_number, whole_numbers
 
 #: ``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``).
 CHANCE = -1
@@ -83,12 +85,37 @@ S = TypeVar("S", bound="State")
 
 
 class Game(ABC):
-    """An immutable game with its options. Create states with :meth:`new_initial_state`."""
+    """An immutable game with its options. Create states with :meth:`new_initial_state`.
+
+    A game declares, besides its rules: :attr:`name`, :attr:`option_specs` (with a
+    ``players`` option, which :meth:`num_players` reads), :attr:`catalog` (a class
+    attribute when the catalog is the same whatever the options, as it should be) and its
+    facts (:meth:`declare_info` in ``__init__``, which fills in what the class already
+    says). Each of :attr:`info`, :attr:`catalog` and :meth:`num_players` may be overridden.
+
+    >>> from pendragon.core.options import OptionSpec
+    >>> class Coin(Game):
+    ...     name = "coin"
+    ...     option_specs = (OptionSpec("players", int, 2, minimum=1, maximum=2),
+    ...                     OptionSpec("seed", int, None, nullable=True))
+    ...     catalog = ActionCatalog(["heads", "tails"])
+    ...     def __init__(self, options: Mapping[str, Any]) -> None:
+    ...         super().__init__(options)
+    ...         self.declare_info("Toss a coin", max_game_length=1, observation_tensor_size=1)
+    ...     def new_initial_state(self) -> State: raise NotImplementedError
+    ...     def deserialize_state(self, text: str) -> State: raise NotImplementedError
+    >>> coin = Coin({"players": 1})
+    >>> coin.num_players(), coin.num_distinct_actions(), coin.info.max_players
+    (1, 2, 2)
+    >>> coin.info.long_name, coin.info.min_utility, coin.info.max_utility
+    ('Toss a coin', -1.0, 1.0)
+    """
 
     #: Registry name, e.g. ``"soc"``.
     name: ClassVar[str]
-    #: Options accepted by ``load_game`` besides ``players`` and ``seed``.
+    #: Options accepted by ``load_game`` (``players`` and ``seed`` among them).
     option_specs: ClassVar[tuple[OptionSpec, ...]]
+    _info: GameInfo
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         resolved = resolve_options(self.option_specs, options)
@@ -99,19 +126,65 @@ class Game(ABC):
         self.options: dict[str, OptionValue] = resolved
         self.seed: int = rng.normalize_seed(int(seed))
 
+    def declare_info(
+        self,
+        long_name: str,
+        *,
+        max_game_length: int,
+        observation_tensor_size: int,
+        min_utility: float = -1.0,
+        max_utility: float = 1.0,
+        min_players: int | None = None,
+        max_players: int | None = None,
+    ) -> None:
+        """Declare the game's facts (:attr:`info`), once, in ``__init__``.
+
+        The name is the class's, the action count the catalog's size and the player counts
+        the ``players`` option's range unless given (an option may narrow them); utilities
+        default to -1 (lost) and +1 (won). Each bound deserves a one-line justification
+        where the game calls this.
+        """
+        spec = next((s for s in self.option_specs if s.name == "players"), None)
+        if min_players is None:
+            min_players = spec.minimum if spec is not None and spec.minimum is not None else (
+                self.num_players())
+        if max_players is None:
+            max_players = spec.maximum if spec is not None and spec.maximum is not None else (
+                self.num_players())
+        self._info = GameInfo(
+            name=self.name,
+            long_name=long_name,
+            min_players=min_players,
+            max_players=max_players,
+            num_distinct_actions=len(self.catalog),
+            max_game_length=max_game_length,
+            min_utility=min_utility,
+            max_utility=max_utility,
+            observation_tensor_size=observation_tensor_size,
+        )
+
     @property
-    @abstractmethod
     def info(self) -> GameInfo:
-        """The game's declared facts (players, action count, bounds)."""
+        """The game's declared facts (players, action count, bounds): :meth:`declare_info`."""
+        try:
+            return self._info
+        except AttributeError:
+            raise NotImplementedError(
+                f"{type(self).__name__} declares no facts: call declare_info() in __init__"
+            ) from None
 
     @property
     @abstractmethod
     def catalog(self) -> ActionCatalog:
-        """The fixed action catalog."""
+        """The fixed action catalog (a class attribute ``catalog = ActionCatalog(...)``
+        provides it)."""
 
-    @abstractmethod
     def num_players(self) -> int:
-        """Seats in this game."""
+        """Seats in this game: the ``players`` option (a game without one overrides this)."""
+        players = self.options.get("players")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise NotImplementedError(f"{type(self).__name__} has no players option")
+        return players
 
     @abstractmethod
     def new_initial_state(self) -> State:
@@ -251,6 +324,67 @@ class State(ABC):
         Traceback (most recent call last):
         pendragon.core.api.NoHistoryError: a world drawn by resample_hidden has no history
         """
+
+    def copy_base(self: S) -> S:
+        """A new, uninitialised state of this state's class with this base class's fields
+        copied (the game, the history, the chance stream) and no cached legal actions:
+        where a game's :meth:`clone` starts before it copies its own fields (no
+        ``__init__`` runs, so nothing is built to be overwritten).
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
+        >>> state.play_random_chance()
+        >>> copy = state.copy_base()
+        >>> copy.history() == state.history() and copy.history() is not state._history
+        True
+        """
+        new = object.__new__(type(self))
+        new.game = self.game
+        new._history = self._history.copy()
+        new._chance_count = self._chance_count
+        new._rng_seed = self._rng_seed
+        new._legal_at = -1
+        new._legal = []
+        new._outcomes = []
+        return new
+
+    def history_fields(self) -> dict[str, Any]:
+        """This base class's fields as JSON data, for a game's :meth:`serialize`:
+        ``history``, ``chance_count`` and ``rng_seed`` (the seed never reaches a client:
+        only a server stores states). :meth:`restore_history_fields` reads them back."""
+        return {
+            "history": self._history.copy(),
+            "chance_count": self._chance_count,
+            "rng_seed": self._rng_seed,
+        }
+
+    def restore_history_fields(self, data: Mapping[str, Any]) -> None:
+        """Set the fields of :meth:`history_fields` from stored ``data``, checked:
+        :class:`~pendragon.core.errors.CorruptStateError` for a missing field, an action
+        outside the catalog or a chance stream out of range.
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
+        >>> state.restore_history_fields({"history": [], "chance_count": -1, "rng_seed": 5})
+        Traceback (most recent call last):
+        ...
+        pendragon.core.errors.CorruptStateError: the chance stream is out of range
+        """
+        try:
+            history = whole_numbers(data["history"], "history")
+            chance_count = whole_number(data["chance_count"], "chance_count")
+            rng_seed = whole_number(data["rng_seed"], "rng_seed")
+        except KeyError as error:
+            raise CorruptStateError(f"the state has no {error.args[0]}") from None
+        if not 0 <= rng_seed < 1 << 64 or chance_count < 0:
+            raise CorruptStateError("the chance stream is out of range")
+        size = self.game.num_distinct_actions()
+        if any(not 0 <= action < size for action in history):
+            raise CorruptStateError("the history holds an action outside the catalog")
+        self._history = history
+        self._chance_count = chance_count
+        self._rng_seed = rng_seed
+        self.invalidate_cache()
 
     def forget_past(self) -> None:
         """Make this state a world without a past (:meth:`resample_hidden` ends with it): every
