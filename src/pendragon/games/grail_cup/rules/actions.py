@@ -26,22 +26,15 @@ True
 
 from __future__ import annotations
 
-from pendragon.core.actions import ActionCatalog
+from pendragon.core.actions import CatalogBuilder
 from pendragon.games.grail_cup.rules.data import ALLY_KEYS, CLOVER_KEYS, DIE_KEYS
 from pendragon.games.grail_cup.rules.track import MAX_SPACES
 
 MAX_SEATS = 8
 MOVES = 6
 
-_NAMES: list[str] = []
-
-
-def _block(names: list[str]) -> int:
-    start = len(_NAMES)
-    _NAMES.extend(names)
-    return start
-
-
+_layout = CatalogBuilder()
+_block = _layout.block
 KEEP = _block([f"keep:{k}" for k in ALLY_KEYS])
 PASS_LEFT = _block(["pass:left", "pass:right"])
 PASS_RIGHT = PASS_LEFT + 1
@@ -57,5 +50,5 @@ TARGET = _block([f"target:{s}" for s in range(MAX_SEATS)])
 ALLY = _block([f"ally:{k}" for k in ALLY_KEYS])
 CLOVER = _block([f"clover:{k}" for k in CLOVER_KEYS])
 DIE_ROLL = _block([f"die:{k}" for k in DIE_KEYS])
-NUM_ACTIONS = len(_NAMES)
-CATALOG = ActionCatalog(_NAMES)
+NUM_ACTIONS = len(_layout)
+CATALOG = _layout.build()

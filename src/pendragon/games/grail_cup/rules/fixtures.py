@@ -17,7 +17,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pendragon.core.errors import BadFixtureError, CorruptStateError, PendragonError
+from pendragon.core.errors import BadFixtureError, CorruptStateError
+from pendragon.core.storage import fixture_errors, fixture_fields, fixture_options
 from pendragon.games.grail_cup.rules import engine as E
 from pendragon.games.grail_cup.rules.data import ALLY_KEYS, CLOVER_KEYS, SPEARS
 from pendragon.games.grail_cup.rules.state import GrailCupState
@@ -60,31 +61,17 @@ def load_state(data: Any) -> GrailCupState:
     1..10; 10 = all called), ``curse`` (an ally) with ``sorceress`` (a seat), ``squire``
     and ``named`` (seats).
     """
-    try:
+    with fixture_errors("fixture: ", lookups=True):
         return _load(data)
-    except PendragonError as error:
-        if isinstance(error, BadFixtureError):
-            raise
-        raise _fail(error.message) from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-        raise _fail(repr(error)) from None
 
 
 def _load(data: Any) -> GrailCupState:
     from pendragon.core.registry import load_game
 
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise _fail("a fixture is a mapping")
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise _fail(f"unknown field(s) {sorted(map(str, unknown))}")
+    data = fixture_fields(data, _KEYS, prefix="fixture: ")
     players = _int(data.get("players", 2), "players", 2, 8)
     seed = _int(data.get("seed", 0), "seed", 0, 1 << 62)
-    options = data.get("options", {})
-    if not isinstance(options, dict) or set(options) - {"track", "track_file"}:
-        raise _fail("options may only set track or track_file")
+    options = fixture_options(data, {"track", "track_file"}, prefix="fixture: ")
     game = load_game("grail-cup", players=players, seed=seed, **options)
     state = GrailCupState(game)
     phase = data.get("phase", "call")

@@ -45,13 +45,11 @@ pendragon.core.errors.InvalidOptionError: option 'track' must be one of 'standar
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
-from pendragon.core.actions import ActionCatalog
-from pendragon.core.api import Game, GameInfo
-from pendragon.core.errors import CorruptStateError
+from pendragon.core.api import Game
 from pendragon.core.options import OptionSpec
+from pendragon.core.storage import read_json
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import MAX_ROUNDS
 from pendragon.games.grail_cup.rules.state import GrailCupState
@@ -97,42 +95,23 @@ class GrailCupGame(Game):
         ),
     )
 
+    catalog = A.CATALOG
+
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
-        self._players = int(self.options["players"])  # type: ignore[arg-type]
         name, path = self.options["track"], self.options["track_file"]
         #: The board (GC-TRACK-1): a shipped one (the standard by default) or a loaded file.
         self.track: Track = track_for(
             None if name is None else str(name), None if path is None else str(path)
         )
-        self._info = GameInfo(
-            name=self.name,
-            long_name="Grail Cup",
-            min_players=2,
-            max_players=8,
-            num_distinct_actions=A.NUM_ACTIONS,
+        self.declare_info(
+            "Grail Cup",
             # The leader wins after MAX_ROUNDS rounds at the latest (GC-RULING-13).
             max_game_length=MAX_SETUP_STEPS + MAX_ROUNDS * MAX_STEPS_PER_ROUND,
-            # +1 for the winner, -1 for the others; 0 only while the race runs.
-            min_utility=-1.0,
-            max_utility=1.0,
-            observation_tensor_size=tensor_size(self._players, len(self.track)),
+            # +1 for the winner, -1 for the others (the default utilities); 0 only while
+            # the race runs.
+            observation_tensor_size=tensor_size(self.num_players(), len(self.track)),
         )
-        self._catalog = A.CATALOG
-
-    @property
-    def info(self) -> GameInfo:
-        """The declared facts."""
-        return self._info
-
-    @property
-    def catalog(self) -> ActionCatalog:
-        """The fixed action catalog (:mod:`.actions`)."""
-        return self._catalog
-
-    def num_players(self) -> int:
-        """Seats in this game."""
-        return self._players
 
     def new_initial_state(self) -> GrailCupState:
         """The state before the deal of start spaces (a chance node)."""
@@ -141,10 +120,4 @@ class GrailCupGame(Game):
 
     def deserialize_state(self, text: str) -> GrailCupState:
         """Rebuild a state from :meth:`GrailCupState.serialize`."""
-        if not isinstance(text, str):
-            raise CorruptStateError("a serialized state is text")
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError, RecursionError) as error:
-            raise CorruptStateError(f"not JSON: {error}") from None
-        return GrailCupState.from_dict(self, data)
+        return GrailCupState.from_dict(self, read_json(text))

@@ -22,6 +22,14 @@ from typing import Any
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event, Seat
+from pendragon.core.storage import (
+    check_playable,
+    check_stored_options,
+    reading,
+    stored_options,
+    whole_number,
+    whole_numbers,
+)
 from pendragon.games.grail_cup.rules import engine as E
 from pendragon.games.grail_cup.rules import view
 from pendragon.games.grail_cup.rules.data import (
@@ -191,14 +199,7 @@ class GrailCupState(State):
     # ------------------------------------------------------------------ copying
     def clone(self) -> GrailCupState:
         """An independent copy (lists copied; tasks are immutable tuples)."""
-        new: GrailCupState = object.__new__(GrailCupState)
-        new.game = self.game
-        new._history = self._history.copy()
-        new._chance_count = self._chance_count
-        new._rng_seed = self._rng_seed
-        new._legal_at = -1
-        new._legal = []
-        new._outcomes = []
+        new = self.copy_base()
         new.track = self.track
         new.n = self.n
         new.round_no = self.round_no
@@ -242,10 +243,8 @@ class GrailCupState(State):
         data: dict[str, Any] = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
-            "options": {k: v for k, v in self.game.options.items() if k != "seed"},
-            "history": list(self._history),
-            "chance_count": self._chance_count,
-            "rng_seed": self._rng_seed,
+            "options": stored_options(self.game),
+            **self.history_fields(),
         }
         for name in SCALARS:
             data[name] = getattr(self, name)
@@ -261,12 +260,8 @@ class GrailCupState(State):
     @classmethod
     def from_dict(cls, game: Any, data: Any) -> GrailCupState:
         """Rebuild a state from :meth:`to_dict` data, checking every field."""
-        try:
+        with reading("Grail Cup state"):
             return cls._from_dict(game, data)
-        except CorruptStateError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            raise CorruptStateError(f"not a valid Grail Cup state: {error!r}") from None
 
     @classmethod
     def _from_dict(cls, game: Any, data: Any) -> GrailCupState:
@@ -274,26 +269,20 @@ class GrailCupState(State):
             raise CorruptStateError("not a Grail Cup state (missing format marker)")
         if data.get("format_version") != FORMAT_VERSION:
             raise CorruptStateError(f"unsupported state format {data.get('format_version')!r}")
-        mine = {k: v for k, v in game.options.items() if k != "seed"}
-        if data["options"] != mine:
-            raise CorruptStateError(f"state options {data['options']} differ from {mine}")
+        check_stored_options(game, data["options"])
         state = GrailCupState(game)
-        state._history = _ints(data["history"], "history")
-        state._chance_count = _int(data["chance_count"], "chance_count")
-        state._rng_seed = _int(data["rng_seed"], "rng_seed")
-        if not 0 <= state._rng_seed < 1 << 64 or state._chance_count < 0:
-            raise CorruptStateError("chance stream out of range")
+        state.restore_history_fields(data)
         for name in SCALARS:
-            object.__setattr__(state, name, _int(data[name], name))
+            object.__setattr__(state, name, whole_number(data[name], name))
         for name in LISTS:
-            values = _ints(data[name], name)
+            values = whole_numbers(data[name], name)
             object.__setattr__(state, name, tuple(values) if name in SHARED else values)
         tasks = data["agenda"]
         if not isinstance(tasks, list):
             raise CorruptStateError("agenda must be a list")
         agenda: list[E.Task] = []
         for task in tasks:
-            parts = _ints(task, "agenda task")
+            parts = whole_numbers(task, "agenda task")
             if len(parts) != 4:
                 raise CorruptStateError(f"bad agenda task {task!r}")
             agenda.append((parts[0], parts[1], parts[2], parts[3]))
@@ -301,17 +290,7 @@ class GrailCupState(State):
         if state.n != game.num_players():
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
-        try:  # a last look at the trust boundary: the position must be usable
-            if state.current_player() != TERMINAL and not state.legal_actions():
-                raise CorruptStateError("the state's pending decision has no legal action")
-            state.observation(None)
-            for seat in range(state.n):
-                state.observation(seat)
-                state.observation_tensor(seat)
-        except (LookupError, ValueError, TypeError, AssertionError, ZeroDivisionError) as error:
-            if isinstance(error, CorruptStateError):
-                raise
-            raise CorruptStateError("the state's pending decision is impossible") from None
+        check_playable(state)  # a last look at the trust boundary
         return state
 
     # ------------------------------------------------------------------ invariants
@@ -559,16 +538,3 @@ class GrailCupState(State):
         self.born = tuple(born)
         self.bag = tuple(sorted([*open_tokens, *tokens[next_token:]]))
 
-
-def _int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise CorruptStateError(f"{name} must be a whole number, not {value!r}")
-    if not -(1 << 64) <= value < 1 << 64:
-        raise CorruptStateError(f"{name} is out of range")
-    return int(value)
-
-
-def _ints(value: Any, name: str) -> list[int]:
-    if not isinstance(value, list) or len(value) > 100_000:
-        raise CorruptStateError(f"{name} must be a list of whole numbers")
-    return [_int(v, name) for v in value]

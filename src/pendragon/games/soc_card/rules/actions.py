@@ -23,7 +23,7 @@ Chance outcomes: ``rumor:<card>``, ``deal-loyalty:<loyal|traitor>``,
 
 from __future__ import annotations
 
-from pendragon.core.actions import ActionCatalog
+from pendragon.core.actions import CatalogBuilder
 from pendragon.games.soc_card.rules.cards import (
     CARDS,
     KNIGHT_KEYS,
@@ -39,15 +39,8 @@ MAX_SEATS = 7
 #: Numbers a player may say aloud under Morgan #2 (SCG-MORGAN-2, SCG-RULING-12).
 MAX_COUNT = 63
 
-_names: list[str] = []
-
-
-def _block(names: list[str]) -> int:
-    start = len(_names)
-    _names.extend(names)
-    return start
-
-
+_layout = CatalogBuilder()
+_block = _layout.block
 LISTEN = _block(["listen"])
 QUEST = _block([f"quest:{q}" for q in QUESTS])
 ACCUSE = _block([f"accuse:{s}" for s in range(MAX_SEATS)])
@@ -75,7 +68,7 @@ MORGAN_IN = _block([f"morgan-in:{CARDS[k].key}" for k in MORGAN_KINDS])
 # ``announce:<quest>`` above is kept for the ids but is never legal any more).
 ANNOUNCE_CARD = _block([f"announce-card:{CARDS[k].key}" for k in QUEST_KINDS])
 
-CATALOG = ActionCatalog(_names)
+CATALOG = _layout.build()
 NUM_ACTIONS = len(CATALOG)
 
 #: Morgan kind -> offset in the MORGAN_ASIDE / MORGAN_IN blocks.

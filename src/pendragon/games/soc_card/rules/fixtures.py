@@ -18,7 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pendragon.core.errors import BadFixtureError, CorruptStateError, PendragonError
+from pendragon.core.errors import BadFixtureError, CorruptStateError
+from pendragon.core.storage import (
+    check_playable,
+    fixture_errors,
+    fixture_fields,
+    fixture_options,
+)
 from pendragon.games.soc_card.rules import engine as E
 from pendragon.games.soc_card.rules import tasks as T
 from pendragon.games.soc_card.rules.cards import (
@@ -69,27 +75,13 @@ def _seats(value: Any, n: int, where: str) -> list[int]:
 
 def load_state(data: Any) -> SocCardState:
     """Build the position ``data`` describes."""
-    try:
+    with fixture_errors():
         return _load(data)
-    except BadFixtureError:
-        raise
-    except PendragonError as error:
-        raise _fail(error.message) from None
 
 
 def _load(data: Any) -> SocCardState:
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise _fail("a fixture is a mapping")
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise _fail(f"unknown field(s) {sorted(map(str, unknown))}")
-    options = data.get("options", {})
-    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-        raise _fail("options: a mapping of option names")
-    if "players" in options or "seed" in options:
-        raise _fail("options: give players and seed at the top level")
+    data = fixture_fields(data, _KEYS)
+    options = fixture_options(data)
     players = data.get("players", 3)
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -233,7 +225,7 @@ def _load(data: Any) -> SocCardState:
         E.run(state)
         state.invalidate_cache()
         state.check_invariants()
-        state._check_reachable()
+        check_playable(state)
     except CorruptStateError as error:
         raise _fail(error.message) from None
     return state

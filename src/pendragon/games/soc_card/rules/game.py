@@ -9,13 +9,11 @@ Version history: 1 — first version (rumor deck data format 1, environment vers
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
-from pendragon.core.actions import ActionCatalog
-from pendragon.core.api import Game, GameInfo
-from pendragon.core.errors import CorruptStateError
+from pendragon.core.api import Game
 from pendragon.core.options import OptionSpec
+from pendragon.core.storage import read_json
 from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import engine as E
 from pendragon.games.soc_card.rules import tasks as T
@@ -60,9 +58,11 @@ class SocCardGame(Game):
                    "promo cards Morgan #8 and Merlin #6 join the rumor deck (SCG-PROMO-*)"),
     )
 
+    catalog = A.CATALOG
+
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
-        self._players = int(self.options["players"])  # type: ignore[arg-type]
+        self._players = self.num_players()
         #: Knights' relief (SCG-EXPERT-1).
         self.expert = bool(self.options["knights_relief"])
         self.promos = bool(self.options["promos"])
@@ -74,36 +74,17 @@ class SocCardGame(Game):
         self.rumor_counts: tuple[int, ...] = tuple(deck_counts(promos=(self.promos,
                                                                        self.promos)))
         self.morgans_aside = sum(self.rumor_counts[k] for k in MORGAN_KINDS) - MORGANS_IN_DECK
-        self._info = GameInfo(
-            name=self.name,
-            long_name="Shadows over Camelot: The Card Game",
-            min_players=1,
-            max_players=7,
-            num_distinct_actions=A.NUM_ACTIONS,
+        self.declare_info(
+            "Shadows over Camelot: The Card Game",
             max_game_length=(MAX_LAYINGS + 1) * MAX_TURNS_BETWEEN * MAX_STEPS_PER_TURN + 20,
-            # Returns are +1 or -1 for every seat at the end; 0 only mid-game.
-            min_utility=-1.0,
-            max_utility=1.0,
+            # Returns are +1 or -1 for every seat at the end (the default utilities); 0
+            # only mid-game.
             observation_tensor_size=TENSOR_SIZE,
         )
 
     def option_key(self) -> list[Any]:
         """The options a serialized state must agree with."""
         return [self._players, self.expert, self.promos]
-
-    @property
-    def info(self) -> GameInfo:
-        """The declared facts."""
-        return self._info
-
-    @property
-    def catalog(self) -> ActionCatalog:
-        """The fixed action catalog (:mod:`.actions`)."""
-        return A.CATALOG
-
-    def num_players(self) -> int:
-        """Seats in this game."""
-        return self._players
 
     def new_initial_state(self) -> SocCardState:
         """Before the deal: loyalty cards (SCG-SETUP-2), then Morgans aside (SCG-SETUP-3)."""
@@ -118,10 +99,4 @@ class SocCardGame(Game):
 
     def deserialize_state(self, text: str) -> SocCardState:
         """Rebuild a state from :meth:`SocCardState.serialize`, validating everything."""
-        if not isinstance(text, str):
-            raise CorruptStateError("a serialized state is text")
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as error:
-            raise CorruptStateError(f"not valid JSON: {error}") from None
-        return SocCardState.from_dict(self, data)
+        return SocCardState.from_dict(self, read_json(text))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event
+from pendragon.core.storage import check_playable, whole_number, whole_numbers
 from pendragon.games.soc_card.rules import engine as E
 from pendragon.games.soc_card.rules import tasks as T
 from pendragon.games.soc_card.rules import view
@@ -177,14 +178,7 @@ class SocCardState(State):
     # ------------------------------------------------------------------ copies
     def clone(self) -> SocCardState:
         """An independent copy (flat lists: no deepcopy)."""
-        other: SocCardState = object.__new__(SocCardState)
-        other.game = self.game
-        other._history = self._history[:]
-        other._chance_count = self._chance_count
-        other._rng_seed = self._rng_seed
-        other._legal_at = -1
-        other._legal = []
-        other._outcomes = []
+        other = self.copy_base()
         other.n = self.n
         other.solo = self.solo
         other.expert = self.expert
@@ -238,9 +232,7 @@ class SocCardState(State):
         for name in _INT_FIELDS + _LIST_FIELDS:
             value = getattr(self, name)
             data[name] = value[:] if isinstance(value, list) else value
-        data["history"] = self._history[:]
-        data["chance_count"] = self._chance_count
-        data["rng_seed"] = self._rng_seed
+        data.update(self.history_fields())
         return data
 
     def serialize(self) -> str:
@@ -261,50 +253,14 @@ class SocCardState(State):
         if set(data) != expected:
             raise CorruptStateError(f"fields differ: {sorted(set(data) ^ expected)}")
         state = cls(game)
-        for name in _INT_FIELDS + ("chance_count", "rng_seed"):
-            value = data[name]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise CorruptStateError(f"{name} must be an integer")
-        for name in _LIST_FIELDS + ("history",):
-            value = data[name]
-            if not isinstance(value, list) or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value
-            ):
-                raise CorruptStateError(f"{name} must be a list of integers")
         for name in _INT_FIELDS:
-            setattr(state, name, data[name])
+            setattr(state, name, whole_number(data[name], name))
         for name in _LIST_FIELDS:
-            setattr(state, name, list(data[name]))
-        state._history = list(data["history"])
-        state._chance_count = data["chance_count"]
-        state._rng_seed = data["rng_seed"]
-        if not 0 <= state._rng_seed < 1 << 64 or state._chance_count < 0:
-            raise CorruptStateError("bad chance stream")
-        if any(not 0 <= a < game.num_distinct_actions() for a in state._history):
-            raise CorruptStateError("history holds an unknown action")
+            setattr(state, name, whole_numbers(data[name], name))
+        state.restore_history_fields(data)
         state.check_invariants()
-        try:
-            state._check_reachable()
-        except CorruptStateError:
-            raise
-        except (ArithmeticError, LookupError, ValueError, AssertionError) as error:
-            raise CorruptStateError(f"the state cannot be played: {error!r}") from None
+        check_playable(state)
         return state
-
-    def _check_reachable(self) -> None:
-        """The position must offer a choice (or be over) and show itself to every seat."""
-        player = self.current_player()
-        if player != TERMINAL:
-            if not self.legal_actions():
-                raise CorruptStateError("no legal action in a running game")
-            if player == CHANCE:
-                outcomes = self.chance_outcomes()
-                if abs(sum(p for _, p in outcomes) - 1.0) > 1e-9:
-                    raise CorruptStateError("chance outcomes do not add up")
-        for seat in [*range(self.n), None]:
-            self.observation(seat)
-        for seat in range(self.n):
-            self.observation_tensor(seat)
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self) -> None:
