@@ -63,10 +63,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from pendragon.core.actions import ActionCatalog
-from pendragon.core.api import CHANCE, TERMINAL, Game, GameInfo, Observation, State
+from pendragon.core.api import CHANCE, TERMINAL, Game, Observation, State
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event, Seat, Term, event
 from pendragon.core.options import OptionSpec
+from pendragon.core.storage import check_playable, read_json, reading, whole_number, whole_numbers
 
 NAME = "sword-stone"
 
@@ -117,43 +118,23 @@ class SwordStoneGame(Game):
         OptionSpec("target", int, 21, "the stone's total that frees the sword", minimum=10,
                    maximum=40),
     )
-    _catalog = ActionCatalog(
+    catalog = ActionCatalog(
         [f"card:{c.value}" for c in CARDS] + [f"pull:{c.value}" for c in CARDS] + ["draw", "pass"]
     )
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         super().__init__(options)
-        self.players = int(self.options["players"] or 2)
+        self.players = self.num_players()
         self.target = int(self.options["target"] or 21)
-        self._info = GameInfo(
-            name=NAME,
-            long_name="The Sword in the Stone",
-            min_players=MIN_PLAYERS,
-            max_players=MAX_PLAYERS,
-            num_distinct_actions=NUM_ACTIONS,
+        self.declare_info(
+            "The Sword in the Stone",
             # Every card leaves the deck once (a chance action), is pulled at most once and
             # drawn at most once; between two such decisions at most players-1 passes
             # (players passes in a row end the game).
             max_game_length=DECK_SIZE + 2 * DECK_SIZE + (2 * DECK_SIZE + 1) * self.players,
-            # The winner +1, the others -1; a stalemate 0 for all.
-            min_utility=-1.0,
-            max_utility=1.0,
+            # The winner +1, the others -1 (the default utilities); a stalemate 0 for all.
             observation_tensor_size=TENSOR_SIZE,
         )
-
-    @property
-    def info(self) -> GameInfo:
-        """The declared facts."""
-        return self._info
-
-    @property
-    def catalog(self) -> ActionCatalog:
-        """``card:1..5`` (chance), ``pull:1..5``, ``draw``, ``pass``."""
-        return self._catalog
-
-    def num_players(self) -> int:
-        """Knights at the table."""
-        return self.players
 
     def new_initial_state(self) -> SwordStoneState:
         """The opening deal, to seat 0 first."""
@@ -161,28 +142,22 @@ class SwordStoneGame(Game):
 
     def deserialize_state(self, text: str) -> SwordStoneState:
         """Rebuild a state from :meth:`SwordStoneState.serialize`."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as error:
-            raise CorruptStateError(f"not JSON: {error}") from None
+        data = read_json(text)
         if not isinstance(data, dict) or data.get("format") != _FORMAT:
             raise CorruptStateError("not a sword-stone state")
         if data.get("options") != [self.players, self.target]:
             raise CorruptStateError("a state of a game with other options")
         state = SwordStoneState(self)
-        try:
-            state.hands = [[int(n) for n in hand] for hand in data["hands"]]
-            state.deck = [int(n) for n in data["deck"]]
-            state.stone = [int(v) for v in data["stone"]]
+        with reading("sword-stone state"):
+            state.hands = [whole_numbers(hand, "hands") for hand in data["hands"]]
+            state.deck = whole_numbers(data["deck"], "deck")
+            state.stone = whole_numbers(data["stone"], "stone")
             for name in ("turn", "deal_to", "to_deal", "passes", "winner"):
-                setattr(state, name, int(data[name]))
+                setattr(state, name, whole_number(data[name], name))
             state.over = bool(data["over"])
-            state._history = [int(a) for a in data["history"]]
-            state._chance_count = int(data["chance_count"])
-            state._rng_seed = int(data["rng_seed"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise CorruptStateError(f"bad sword-stone state: {error!r}") from None
+            state.restore_history_fields(data)
         state.check_invariants()
+        check_playable(state)
         return state
 
 
@@ -354,15 +329,12 @@ class SwordStoneState(State):
     # ------------------------------------------------------------------ copies
     def clone(self) -> SwordStoneState:
         """An independent copy."""
-        other = SwordStoneState(self.game)
+        other = self.copy_base()
         other.hands = [list(hand) for hand in self.hands]
         other.deck = list(self.deck)
         other.stone = list(self.stone)
         other.turn, other.deal_to, other.to_deal = self.turn, self.deal_to, self.to_deal
         other.passes, other.winner, other.over = self.passes, self.winner, self.over
-        other._history = list(self._history)
-        other._chance_count = self._chance_count
-        other._rng_seed = self._rng_seed
         return other
 
     def serialize(self) -> str:
@@ -380,9 +352,7 @@ class SwordStoneState(State):
                 "passes": self.passes,
                 "winner": self.winner,
                 "over": self.over,
-                "history": self._history,
-                "chance_count": self._chance_count,
-                "rng_seed": self._rng_seed,
+                **self.history_fields(),
             },
             sort_keys=True,
             separators=(",", ":"),
