@@ -11,6 +11,16 @@ registry imports nothing but the plugin declarations, and the rules never import
 terminal, the web table or a learning library. Only ``rules`` is required; a game without a
 heuristic, a terminal renderer or a board module gets the generic ones.
 
+A game in one package names it once (``package=``): then a module path that starts with a
+dot is relative to it, as in a relative import, a file path without ``package:`` lies in
+it, and the catalogs are its ``locale`` folder unless the plugin says otherwise. The
+plugin's fields hold the absolute paths either way:
+
+>>> toy = GamePlugin(name="toy", package="toy_game", rules=".rules.game:ToyGame",
+...                  heuristic=".heuristic:ToyBot", web_module="board.js")
+>>> toy.rules, toy.heuristic, toy.locale, toy.web_module
+('toy_game.rules.game:ToyGame', 'toy_game.heuristic:ToyBot', 'toy_game:locale', 'toy_game:board.js')
+
 >>> plugin = installed_plugins()["soc"]
 >>> plugin.rules
 'pendragon.games.soc.rules.game:SocGame'
@@ -28,11 +38,17 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import entry_points
 from importlib.resources import files
+from importlib.util import resolve_name
 from pathlib import Path
 from typing import Any
 
 #: The entry-point group games are published in.
 ENTRY_POINT_GROUP = "pendragon.games"
+#: A plugin's catalogs when it names its package and no other folder.
+_LOCALE = "locale"
+#: The pieces named by ``"module:attribute"`` besides the rules.
+_MODULE_PIECES = ("heuristic", "rollout", "terminal", "web_adapter", "fixtures", "stats",
+                  "balance")
 
 
 class PluginError(ValueError):
@@ -61,8 +77,8 @@ class GamePlugin:
     #: The :class:`~pendragon.core.api.Game` subclass: the pure rules.
     rules: str
     #: The package resource folder of its catalogs: ``"package:folder"`` holding
-    #: ``messages.pot`` and ``<language>.po``.
-    locale: str
+    #: ``messages.pot`` and ``<language>.po`` (with ``package``: its ``locale`` folder).
+    locale: str = _LOCALE
     #: A factory ``(seed) -> Bot`` of its hand-written policy (``heuristic`` bot).
     heuristic: str | None = None
     #: A factory ``(seed) -> Bot`` of a fast policy for search rollouts.
@@ -93,6 +109,33 @@ class GamePlugin:
     #: a player's seat is handed to, and the web API's for a bot seat that names none
     #: (``heuristic`` unless the game says otherwise).
     table_bot: str = "heuristic"
+    #: The game's package, when its pieces live in one: a module path starting with ``.``
+    #: is relative to it (``".heuristic:Bot"``) and a file path without ``package:`` lies
+    #: in it (``"board.js"``); the fields above hold the absolute paths.
+    package: str | None = None
+
+    def __post_init__(self) -> None:
+        for piece in ("rules", *_MODULE_PIECES):
+            reference = getattr(self, piece)
+            if reference is not None:
+                object.__setattr__(self, piece, self._absolute(reference, piece))
+        bots = {bot: self._absolute(path, f"bots.{bot}") for bot, path in self.bots.items()}
+        object.__setattr__(self, "bots", bots)
+        for piece in ("locale", "web_module"):
+            reference = getattr(self, piece)
+            if reference is not None and ":" not in reference:
+                if self.package is None:
+                    raise PluginError(f"{self.name}.{piece}: {reference!r} is not "
+                                      "'package:path' (or give the plugin its package)")
+                object.__setattr__(self, piece, f"{self.package}:{reference}")
+
+    def _absolute(self, reference: str, piece: str) -> str:
+        if not reference.startswith("."):
+            return reference
+        if self.package is None:
+            raise PluginError(f"{self.name}.{piece}: {reference!r} is relative to no package")
+        module, _, attribute = reference.partition(":")
+        return f"{resolve_name(module, self.package)}:{attribute}"
 
     def pieces(self) -> list[str]:
         """The pieces this plugin provides besides its rules, by field name."""
