@@ -8,13 +8,13 @@ from pendragon.core.plugins import Environment, GamePlugin
 
 PLUGIN = GamePlugin(
     name="sword-stone",
-    rules="pendragon_sword_stone.rules.game:SwordStoneGame",
-    locale="pendragon_sword_stone:locale",
-    heuristic="pendragon_sword_stone.heuristic:SwordStoneBot",
-    rollout="pendragon_sword_stone.heuristic:rollout_bot",
-    terminal="pendragon_sword_stone.terminal:render_sword_stone",
-    web_adapter="pendragon_sword_stone.web:SwordStoneAdapter",
-    web_module="pendragon_sword_stone:board.js",
+    package="pendragon_sword_stone",
+    rules=".rules.game:SwordStoneGame",
+    heuristic=".heuristic:SwordStoneBot",
+    rollout=".heuristic:rollout_bot",
+    terminal=".terminal:render_sword_stone",
+    web_adapter=".web:SwordStoneAdapter",
+    web_module="board.js",
     # Every entry of the observation tensor is a flag or a share of a bounded count.
     environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
 )

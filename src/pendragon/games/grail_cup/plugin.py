@@ -8,17 +8,17 @@ from pendragon.core.plugins import Environment, GamePlugin
 
 PLUGIN = GamePlugin(
     name="grail-cup",
-    rules="pendragon.games.grail_cup.rules.game:GrailCupGame",
-    locale="pendragon.games.grail_cup:locale",
-    heuristic="pendragon.games.grail_cup.heuristic:GrailCupBot",
-    rollout="pendragon.games.grail_cup.heuristic:rollout_bot",
+    package="pendragon.games.grail_cup",
+    rules=".rules.game:GrailCupGame",
+    heuristic=".heuristic:GrailCupBot",
+    rollout=".heuristic:rollout_bot",
     # Every entry of observation_tensor is a flag or a value scaled into [0, 1].
     # Version 2: the rules and the tensor's task block changed with issue 28 (.rules.game).
     environment=Environment(version=2, observation_low=0.0, observation_high=1.0),
-    fixtures="pendragon.games.grail_cup.rules.fixtures:load_state",
-    terminal="pendragon.games.grail_cup.terminal:render_grail_cup",
-    web_adapter="pendragon.games.grail_cup.web:GrailCupAdapter",
-    web_module="pendragon.games.grail_cup:board.js",
-    stats="pendragon.games.grail_cup.stats:grail_cup_stats",
-    balance="pendragon.games.grail_cup.stats:BALANCE",
+    fixtures=".rules.fixtures:load_state",
+    terminal=".terminal:render_grail_cup",
+    web_adapter=".web:GrailCupAdapter",
+    web_module="board.js",
+    stats=".stats:grail_cup_stats",
+    balance=".stats:BALANCE",
 )

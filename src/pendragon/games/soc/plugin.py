@@ -8,22 +8,22 @@ from pendragon.core.plugins import Environment, GamePlugin
 
 PLUGIN = GamePlugin(
     name="soc",
-    rules="pendragon.games.soc.rules.game:SocGame",
-    locale="pendragon.games.soc:locale",
-    heuristic="pendragon.games.soc.heuristic:SocHeuristicBot",
-    rollout="pendragon.games.soc.heuristic:rollout_bot",
-    terminal="pendragon.games.soc.terminal:render_soc",
-    web_adapter="pendragon.games.soc.web:SocAdapter",
-    web_module="pendragon.games.soc:board.js",
+    package="pendragon.games.soc",
+    rules=".rules.game:SocGame",
+    heuristic=".heuristic:SocHeuristicBot",
+    rollout=".heuristic:rollout_bot",
+    terminal=".terminal:render_soc",
+    web_adapter=".web:SocAdapter",
+    web_module="board.js",
     # Observation entries are non-negative flags and scaled counts; the scaling is not a
     # cap (a hand of 15 cards reads 1.25), so no finite upper bound is declared.
     environment=Environment(version=1, observation_low=0.0, observation_high=float("inf")),
-    fixtures="pendragon.games.soc.rules.fixtures:load_state",
-    stats="pendragon.games.soc.stats:soc_stats",
-    balance="pendragon.games.soc.stats:BALANCE",
+    fixtures=".rules.fixtures:load_state",
+    stats=".stats:soc_stats",
+    balance=".stats:BALANCE",
     # Loyal, it plays the heuristic; dealt the traitor card, it plays as a loyal knight until
     # its decisive moment (docs/bots.md, "Traitor panel"): the traitor a person cannot read.
-    bots={"stealth": "pendragon.games.soc.traitors:StealthTraitor"},
+    bots={"stealth": ".traitors:StealthTraitor"},
     # At a table of people a bot dealt the traitor card hides (the heuristic's open traitor
     # is the strongest against bots, and read at once by a person).
     table_bot="stealth",
