@@ -2,12 +2,14 @@
 quests won and lost, swords laid, siege engines, relics, lives and deaths, the end and the
 traitor it reveals.
 
-Checked against the public view before and after each action of whole heuristic games
-(issue 17, item 6), so every figure a spectator sees change on the board is narrated.
+The rules note each change where it happens (``data`` Notes); the tests check the log
+against the public view before and after each action of whole heuristic games (issue 17,
+item 6), so every figure a spectator sees change on the board is narrated.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -23,7 +25,7 @@ def _games() -> list[dict[str, Any]]:
             {"players": 6, "seed": 3, "expansion": "merlins-company"}]
 
 
-def _params(events: list[Event], key: str) -> list[dict[str, Any]]:
+def _params(events: list[Event], key: str) -> list[Mapping[str, Any]]:
     return [e.params for e in events if e.key == key]
 
 
@@ -76,10 +78,11 @@ def test_every_public_change_is_narrated(options: dict[str, Any]) -> None:
         told = [p["seat"].index for p in _params(events, "soc.log.shown-traitor")]
         assert told == hidden
         seen["shown"] += len(told)
+        # SOC-QUEST-3: a quest won lays white swords, one lost black ones, in its line.
         if "quest-won" in keys:
-            assert after["round_table"]["white"] > before["round_table"]["white"]
+            assert "white-swords-laid" in keys
         if "quest-lost" in keys:
-            assert after["round_table"]["black"] > before["round_table"]["black"]
+            assert "black-swords-laid" in keys
     final = state.observation(None)
     assert seen["game-result"] == 1
     assert seen["siege-added"] > 0 and seen["quest-won"] + seen["quest-lost"] > 0
@@ -192,19 +195,20 @@ def test_consequences_are_worked_out_once_for_every_viewer(monkeypatch: Any) -> 
     """A table narrates each action to every seat and the spectators: the consequences,
     the same for all, are worked out once per position and action (and again after the
     position is edited in place and its caches invalidated)."""
+    from pendragon.games.soc.rules.data import Note
     from pendragon.games.soc.rules.view import ViewRules
 
     state = pendragon.load_game("soc", players=5, seed=2).new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.sample_chance())
     calls: list[int] = []
-    work = ViewRules._work_out_consequences
+    work = ViewRules._notes_of
 
-    def counting(self: ViewRules, action: int) -> tuple[list[Event], list[tuple[int, int]]]:
+    def counting(self: ViewRules, action: int) -> list[Note]:
         calls.append(action)
         return work(self, action)
 
-    monkeypatch.setattr(ViewRules, "_work_out_consequences", counting)
+    monkeypatch.setattr(ViewRules, "_notes_of", counting)
     action = state.legal_actions()[0]
     told = [state.narrate(action, viewer) for viewer in (*range(5), None)]
     assert len(calls) == 1
@@ -236,3 +240,36 @@ def test_a_black_card_some_seat_knew_is_named_when_drawn(card: str, told: dict[s
     mine = [e for e in state.narrate(draw, 0) if e.key.startswith("soc.log.draw-")]
     assert [e.key for e in mine] == ["soc.log.draw-black-known"]
     assert mine[0].params["card"] == Term(f"soc.black.{card}")
+
+
+def test_a_knight_leaving_a_solo_quest_does_not_end_it() -> None:
+    """SOC-HERO-4: a knight who leaves the Black Knight before its end loses the cards he
+    played there; the quest goes on, so the log tells no quest's end (it used to infer one
+    from the emptied board)."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    state = load_state({"players": 3,
+                        "knights": [{"location": "black-knight"}, {}, {}],
+                        "quests": {"black-knight": {"white": ["fight-2", "fight-3"]}},
+                        "turn": {"seat": 0, "phase": "heroic"}})
+    move = state.string_to_action("move:camelot")
+    assert move in state.legal_actions()
+    for viewer in (None, 0, 1):
+        keys = [e.key for e in state.narrate(move, viewer)]
+        assert not any(key.startswith("soc.log.quest-") for key in keys), keys
+    state.apply_action(move)
+    assert state.observation(None)["quests"]["black-knight"]["white"] == []
+
+
+def test_narration_notes_nothing_outside_narration() -> None:
+    """The rules note changes only on narration's copy: a state played on (a search bot's
+    rollout) carries no log, and neither does its clone."""
+    from pendragon.games.soc.rules import SocState
+
+    state = pendragon.load_game("soc", players=4, seed=7).new_initial_state()
+    assert isinstance(state, SocState)
+    for _ in range(60):
+        action = (state.sample_chance() if state.is_chance_node() else state.legal_actions()[0])
+        state.narrate(action, None)
+        state.apply_action(action)
+    assert state.log is None and state.clone().log is None

@@ -4,7 +4,9 @@ Modules, from the bottom up: ``cards`` (typed card, knight and location data), `
 (the action catalog), ``data`` (the state's fields), ``engine`` (the agenda runner and
 primitive moves), ``quests``, ``black_cards``, ``white_cards``, ``turn`` (the rules),
 ``view`` (observations and narration), ``state`` (copying, storage, determinization) and
-``game`` (options and declared facts). The rules reference is ``docs/rules/soc.md``.
+``game`` (options and declared facts), then ``fixtures``. Each imports only modules below it,
+by their own names, never this package (whose names come from the top): no import cycle.
+The rules reference is ``docs/rules/soc.md``.
 
 Version history: 1 — the base game.
 

@@ -31,8 +31,10 @@ from pendragon.games.soc.rules.cards import (
     Location,
 )
 from pendragon.games.soc.rules.data import (
+    EXCALIBUR_RELIC,
     GONE,
     KNOWN_BASE,
+    NOTE_READ,
     WITCH_BITS,
     WITCH_MERLIN_GONE,
     Purpose,
@@ -93,9 +95,7 @@ class BlackCardRules(QuestRules):
         every card appears as it is drawn, in Morgan's chain too (SOC-RULING-10, -19), and
         Excalibur may cancel any card just drawn (SOC-RULING-20).
         """
-        reveals: list[tuple[int, int]] | None = getattr(self, "_reveals", None)
-        if reveals is not None:  # narration's dry run (view.narrate) tells every card read out
-            reveals.append((seat, kind))
+        self.note(NOTE_READ, seat, kind)  # SOC-EVIL-2: read out to the table
         self.cancelled = False
         self.pledges = []
         self.push(T.BLACK_RESOLVE, kind, seat)
@@ -145,7 +145,7 @@ class BlackCardRules(QuestRules):
     def _decide_excal(self, action: int, _owner: int, _kind: int, _c: int) -> None:
         self.agenda.pop()
         if action == A.SACRIFICE_EXCALIBUR:
-            self.excalibur_owner = GONE
+            self.set_relic(EXCALIBUR_RELIC, GONE)
             self.cancelled = True
 
     # ------------------------------------------------------------------ effects

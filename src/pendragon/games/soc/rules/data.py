@@ -12,6 +12,12 @@ Encodings:
 * a black card lying face down on a quest is ``kind + FACE_DOWN_BASE * (placer + 1)``;
 * a known card in the black deck (``black_top`` / ``black_bottom``) is
   ``kind + KNOWN_BASE * mask`` where bit ``p`` of ``mask`` means seat ``p`` knows it.
+
+Notes: while an action is narrated (``view.narrate`` applies it to a copy whose ``log`` is a
+list; everywhere else ``log`` is ``None`` and nothing is recorded), the rules record what
+the table sees happen as they do it, one :data:`Note` ``(kind, a, b, c)`` per change, with
+:meth:`SocData.note`. Every note is public: secrets are told (or not) by the narration of
+the action itself.
 """
 
 from __future__ import annotations
@@ -32,6 +38,32 @@ ON_QUEST = -1
 GONE = -2
 
 Task = tuple[int, int, int, int]
+#: A change the table sees, recorded while narrating: ``(kind, a, b, c)``, kinds below.
+Note = tuple[int, int, int, int]
+#: A quest ends: (location, won 0/1).
+NOTE_QUEST = 1
+#: A knight's life changes: (seat, change).
+NOTE_LIFE = 2
+#: A knight dies: (seat,).
+NOTE_DIES = 3
+#: Swords laid (or taken away) on the Round Table: (white, black).
+NOTE_SWORDS = 4
+#: White swords turned black (a false accusation, SOC-ACCUSE-3; the end, SOC-TRAITOR-3):
+#: (count,).
+NOTE_TURNED = 5
+#: Siege engines added or removed: (change,).
+NOTE_SIEGE = 6
+#: A relic changes hands: (relic index in :data:`RELIC_KEYS`, old owner, new owner).
+NOTE_RELIC = 7
+#: A black card read out to the table (SOC-EVIL-2): (drawer, kind).
+NOTE_READ = 8
+#: A traitor still hidden when the game ends shows himself (SOC-TRAITOR-3): (seat,).
+NOTE_TRAITOR = 9
+#: The game ends (SOC-END-1, SOC-END-2): (result, reason).
+NOTE_OVER = 10
+#: The relics, in the order the observation and the narration list them.
+RELIC_KEYS = ("excalibur", "grail", "armor")
+EXCALIBUR_RELIC, GRAIL_RELIC, ARMOR_RELIC = 0, 1, 2
 
 
 class Status(enum.IntEnum):
@@ -68,6 +100,11 @@ class EndReason(enum.IntEnum):
     ALL_DEAD = 4  # every loyal knight dead
     EXHAUSTED = 5  # the round cap (SOC-RULING-45)
     ALL_CAPTURED = 6  # every knight still acting is captured, none can free him (MC-RULING-14)
+
+
+#: Each end reason's name in the observation and the catalogs (``soc.end.<name>``).
+END_REASON_KEYS = ("", "swords", "siege", "black-swords", "all-dead", "exhausted",
+                   "all-captured")
 
 
 class T(enum.IntEnum):
@@ -215,8 +252,8 @@ class SocData(State):
     """All the fields of a Shadows over Camelot position (see the module docstring)."""
 
     __slots__ = (
-        "_consequence_memo",
-        "_reveals",  # set only on narration's dry run: the black cards it reads out
+        "_narration_memo",
+        "log",  # a list only on narration's dry run (see Notes above), else None
         "n",
         "knight",
         "life",
@@ -295,10 +332,11 @@ class SocData(State):
     )
 
     game: SocGame
-    #: Unset except on narration's dry run of an action (``view.narrate``).
-    _reveals: list[tuple[int, int]]
+    #: The notes of narration's dry run of an action (``view.narrate``); ``None`` otherwise.
+    log: list[Note] | None
 
     def _init_data(self, n: int, white: list[int], black: list[int]) -> None:
+        self.log = None
         self.n = n
         self.knight = [-1] * n
         self.life = [4] * n
@@ -396,3 +434,8 @@ class SocData(State):
         "siege_cards", "pledges", "held", "picks", "answered", "travel_deck", "travel_discard",
         "black_removed", "white_removed", "captured", "seat_order",
     )
+
+    def note(self, kind: int, a: int = 0, b: int = 0, c: int = 0) -> None:
+        """Record a change the table sees, if an action is being narrated (see Notes)."""
+        if self.log is not None:
+            self.log.append((kind, a, b, c))

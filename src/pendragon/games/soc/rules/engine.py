@@ -24,9 +24,20 @@ from pendragon.games.soc.rules.cards import (
     Location,
 )
 from pendragon.games.soc.rules.data import (
+    ARMOR_RELIC,
     CHANCE_TASKS,
+    EXCALIBUR_RELIC,
     GONE,
+    GRAIL_RELIC,
     KNOWN_BASE,
+    NOTE_DIES,
+    NOTE_LIFE,
+    NOTE_OVER,
+    NOTE_RELIC,
+    NOTE_SIEGE,
+    NOTE_SWORDS,
+    NOTE_TRAITOR,
+    NOTE_TURNED,
     VALUE_BASE,
     EndReason,
     Loyalty,
@@ -307,10 +318,16 @@ class Engine(SocData):
         self.black_top.append(kind + KNOWN_BASE * knowers)
 
     # ------------------------------------------------------------------ life
+    def set_life(self, seat: int, life: int) -> None:
+        """``seat``'s life becomes ``life`` (noted for the narration, SOC-QUEST-2)."""
+        if life != self.life[seat]:
+            self.note(NOTE_LIFE, seat, life - self.life[seat])
+            self.life[seat] = life
+
     def gain_life(self, seat: int, amount: int) -> None:
         """SOC-LIFE-1: life never exceeds 6."""
         if self.status[seat] == Status.IN_PLAY:
-            self.life[seat] = min(6, self.life[seat] + amount)
+            self.set_life(seat, min(6, self.life[seat] + amount))
 
     def lose_life(
         self, seat: int, amount: int, deferred: bool = False, voluntary: bool = False
@@ -326,7 +343,7 @@ class Engine(SocData):
         if not voluntary and self.knight[seat] == LAMORAK and self.hand_size(seat) >= 2:
             self.push(T.D_LAMORAK, seat, amount)  # he may discard 2 cards per life instead
             return
-        self.life[seat] = max(0, self.life[seat] - amount)
+        self.set_life(seat, max(0, self.life[seat] - amount))
         if self.life[seat] == 0:
             if deferred:
                 self.doomed = seat
@@ -336,7 +353,7 @@ class Engine(SocData):
     def die(self, seat: int) -> None:
         """SOC-DEATH-1: the knight leaves the game (Excalibur, Armor and Grail with him)."""
         if self.armor_owner == seat:
-            self.armor_owner = GONE
+            self.set_relic(ARMOR_RELIC, GONE)
         self.take_off_board(seat, Status.DEAD)
         self.check_end()
 
@@ -345,13 +362,15 @@ class Engine(SocData):
         Grail gone (SOC-DEATH-1, SOC-TRAITOR-1); his turn as a knight is over."""
         self.leave_location(seat)
         self.status[seat] = status
-        self.life[seat] = 0
+        if status == Status.DEAD:
+            self.note(NOTE_DIES, seat)
+        self.set_life(seat, 0)
         self.loc[seat] = OFF_BOARD
         self.discard_hand(seat)
         if self.excalibur_owner == seat:
-            self.excalibur_owner = GONE
+            self.set_relic(EXCALIBUR_RELIC, GONE)
         if self.grail_owner == seat:
-            self.grail_owner = GONE
+            self.set_relic(GRAIL_RELIC, GONE)
         if self.doomed == seat:
             self.doomed = -1
         if seat == self.turn_seat:
@@ -399,9 +418,7 @@ class Engine(SocData):
                 for seat in range(self.n)
                 if self.loyalty[seat] == Loyalty.TRAITOR and self.status[seat] == Status.IN_PLAY
             )
-            flipped = min((0, 2, 3)[min(hidden, 2)], self.white_swords)
-            self.white_swords -= flipped
-            self.black_swords += flipped
+            self.turn_swords_black(min((0, 2, 3)[min(hidden, 2)], self.white_swords))
             won = self.white_swords > self.black_swords  # SOC-END-3: ties go to evil
             if self.white_swords == self.black_swords and self.use_divine_favor():
                 won = True  # MC-W-DIVINE-FAVOR
@@ -411,7 +428,13 @@ class Engine(SocData):
         return False
 
     def finish(self, result: Result, reason: EndReason) -> bool:
-        """Record the end of the game."""
+        """Record the end of the game; a traitor still hidden shows himself (SOC-TRAITOR-3)."""
+        if self.log is not None:
+            for seat in range(self.n):
+                if (self.loyalty[seat] == Loyalty.TRAITOR and self.status[seat] != Status.UNMASKED
+                        and not self.loyalty_shown[seat] and not self.game.open_loyalty):
+                    self.note(NOTE_TRAITOR, seat)
+            self.note(NOTE_OVER, result, reason)
         self.result = int(result)
         self.end_reason = int(reason)
         self.agenda.clear()
@@ -419,14 +442,49 @@ class Engine(SocData):
 
     def add_siege(self, count: int = 1) -> None:
         """SOC-SIEGE-2: siege engines gather; the 12th ends the game."""
-        self.siege = min(12, self.siege + count)
+        self.gather_siege(count)
         self.check_end()
+
+    def gather_siege(self, count: int) -> None:
+        """``count`` siege engines come (or, negative, go): never more than 12, and no end
+        check (the caller judges the end when every penalty has landed, SOC-RULING-47)."""
+        siege = min(12, self.siege + count)
+        if siege != self.siege:
+            self.note(NOTE_SIEGE, siege - self.siege)
+            self.siege = siege
+
+    def lay_swords(self, white: int, black: int) -> None:
+        """Lay swords on the Round Table without judging the end (SOC-RULING-47)."""
+        self.white_swords += white
+        self.black_swords += black
+        self.note(NOTE_SWORDS, white, black)
 
     def add_swords(self, white: int, black: int) -> None:
         """Lay swords on the Round Table."""
-        self.white_swords += white
-        self.black_swords += black
+        self.lay_swords(white, black)
         self.check_end()
+
+    def turn_swords_black(self, count: int) -> None:
+        """``count`` white swords turn black: a false accusation (SOC-ACCUSE-3) or a hidden
+        traitor at the end (SOC-TRAITOR-3)."""
+        if count:
+            self.white_swords -= count
+            self.black_swords += count
+            self.note(NOTE_TURNED, count)
+
+    def set_relic(self, relic: int, owner: int) -> None:
+        """A relic (:data:`~pendragon.games.soc.rules.data.RELIC_KEYS`) goes to ``owner`` (a
+        seat, ``ON_QUEST`` or ``GONE``), noted for the narration (SOC-QUEST-4)."""
+        old = (self.excalibur_owner, self.grail_owner, self.armor_owner)[relic]
+        if owner == old:
+            return
+        if relic == EXCALIBUR_RELIC:
+            self.excalibur_owner = owner
+        elif relic == GRAIL_RELIC:
+            self.grail_owner = owner
+        else:
+            self.armor_owner = owner
+        self.note(NOTE_RELIC, relic, old, owner)
 
     def use_divine_favor(self) -> bool:
         """MC-W-DIVINE-FAVOR: if the card is in play, it turns this tie; then it is gone."""

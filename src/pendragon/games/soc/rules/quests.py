@@ -30,8 +30,12 @@ from pendragon.games.soc.rules.cards import (
     Location,
 )
 from pendragon.games.soc.rules.data import (
+    ARMOR_RELIC,
+    EXCALIBUR_RELIC,
     FACE_DOWN_BASE,
     GONE,
+    GRAIL_RELIC,
+    NOTE_QUEST,
     VALUE_BASE,
     WITCH_ABSENT_PAY,
     WITCH_BITS,
@@ -298,6 +302,7 @@ class QuestRules(Engine):
 
     def end_quest(self, location: int, won: bool, finisher: int) -> None:
         """SOC-QUEST-1..5: clear the board, bring knights home, apply the outcome."""
+        self.note(NOTE_QUEST, location, int(won))
         present = self.present(location)
         solo = self.is_solo(location)  # before _advance_board turns Lancelot to the Dragon
         key = self._outcome_key(location)
@@ -343,8 +348,8 @@ class QuestRules(Engine):
                         self.lose_life(seat, 1)
             mist = 1 if self.mist else 0  # SOC-B-MIST
             # Every penalty lands before the end is judged (SOC-RULING-47).
-            self.black_swords += outcome.swords + heroism + mist
-            self.siege = min(12, self.siege + outcome.siege)
+            self.lay_swords(0, outcome.swords + heroism + mist)
+            self.gather_siege(outcome.siege)
             self.check_end()
         self._advance_board(location)
 
@@ -400,21 +405,25 @@ class QuestRules(Engine):
         winner = finisher if finisher >= 0 and self.status[finisher] == Status.IN_PLAY else (
             present[0] if present else -1
         )
-        if location == Location.LANCELOT and self.ld_phase == 0:
-            self.armor_owner = winner if winner >= 0 else GONE
-        elif location == Location.EXCALIBUR:
-            self.excalibur_owner = winner if winner >= 0 else GONE
-        elif location == Location.GRAIL:
-            self.grail_owner = winner if winner >= 0 else GONE
+        relic = self._quest_relic(location)
+        if relic >= 0:
+            self.set_relic(relic, winner if winner >= 0 else GONE)
 
     def _lose_relic(self, location: int) -> None:
         """SOC-QUEST-4: a lost legendary quest loses its relic for good."""
+        relic = self._quest_relic(location)
+        if relic >= 0:
+            self.set_relic(relic, GONE)
+
+    def _quest_relic(self, location: int) -> int:
+        """The relic a quest's end decides (Lancelot's Armor only on Lancelot's side), or -1."""
         if location == Location.LANCELOT and self.ld_phase == 0:
-            self.armor_owner = GONE
-        elif location == Location.EXCALIBUR:
-            self.excalibur_owner = GONE
-        elif location == Location.GRAIL:
-            self.grail_owner = GONE
+            return ARMOR_RELIC
+        if location == Location.EXCALIBUR:
+            return EXCALIBUR_RELIC
+        if location == Location.GRAIL:
+            return GRAIL_RELIC
+        return -1
 
     # ------------------------------------------------------------------ sharing
     def lift_witch(self, bit: int) -> None:

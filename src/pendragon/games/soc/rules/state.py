@@ -272,6 +272,7 @@ class SocState(ViewRules):
         state._chance_count = _int(data["chance_count"], "chance_count")
         state._rng_seed = _int(data["rng_seed"], "rng_seed")
         state._legal_at = -1
+        state.log = None
         state._legal = []
         for name in cls.SCALARS:
             value = data[name]
@@ -683,6 +684,7 @@ def _make_copier() -> Any:
         "    dst._chance_count = src._chance_count",
         "    dst._rng_seed = src._rng_seed",
         "    dst._legal_at = -1",
+        "    dst.log = None",  # a copy records nothing unless its narrator asks
         "    dst.hands = [hand[:] for hand in src.hands]",
         "    dst.war_white = [src.war_white[0][:], src.war_white[1][:]]",
         "    dst.known = {key: cards[:] for key, cards in src.known.items()} if src.known else {}",

@@ -35,6 +35,7 @@ from pendragon.games.soc.rules.data import (
     CAPTURED,
     CHARGED,
     GONE,
+    GRAIL_RELIC,
     LOST,
     MERLIN_TRAVELS,
     NOTHING,
@@ -386,9 +387,8 @@ class TurnRules(WhiteCardRules):
         if self.loyalty[target] == Loyalty.TRAITOR:
             self.unmask(target, by_accusation=True)
         elif self.white_swords:
-            flipped = min(2 if self.witches & WITCH_DOUBLE_ACCUSE else 1, self.white_swords)
-            self.white_swords -= flipped
-            self.black_swords += flipped
+            self.turn_swords_black(
+                min(2 if self.witches & WITCH_DOUBLE_ACCUSE else 1, self.white_swords))
             self.check_end()
 
     def arrive(self, seat: int, destination: int) -> None:
@@ -567,7 +567,7 @@ class TurnRules(WhiteCardRules):
         self.kay_bonus = 0
         self.siege_won = won
         if won:
-            self.siege -= 1
+            self.gather_siege(-1)
         else:
             self.lose_life(seat, 1)
 
@@ -590,8 +590,8 @@ class TurnRules(WhiteCardRules):
     def _decide_grail(self, action: int, owner: int, dying: int, _c: int) -> None:
         self.agenda.pop()
         if action == A.DRINK_GRAIL:
-            self.life[dying] = 4
-            self.grail_owner = GONE
+            self.set_life(dying, 4)
+            self.set_relic(GRAIL_RELIC, GONE)
         else:
             self.die(dying)
 

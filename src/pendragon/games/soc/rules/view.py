@@ -54,12 +54,27 @@ from pendragon.games.soc.rules.cards import (
 from pendragon.games.soc.rules.data import (
     CHANCE_TASKS,
     DECISION_TASKS,
+    END_REASON_KEYS,
     FACE_DOWN_BASE,
+    GONE,
     KNOWN_BASE,
+    NOTE_DIES,
+    NOTE_LIFE,
+    NOTE_OVER,
+    NOTE_QUEST,
+    NOTE_READ,
+    NOTE_RELIC,
+    NOTE_SIEGE,
+    NOTE_SWORDS,
+    NOTE_TRAITOR,
+    NOTE_TURNED,
+    RELIC_KEYS,
     WITCH_BITS,
     Heroic,
     Loyalty,
+    Note,
     Purpose,
+    Result,
     Status,
     T,
 )
@@ -204,10 +219,7 @@ class ViewRules(TurnRules):
             "seat": seat,
             "version": self.version,
             "status": ("running", "loyal-win", "evil-win")[self.result],
-            "end_reason": ("", "swords", "siege", "black-swords", "all-dead", "exhausted",
-                           "all-captured")[
-                self.end_reason
-            ],
+            "end_reason": END_REASON_KEYS[self.end_reason],
             "waiting": {
                 "seat": player if player >= 0 else None,
                 "chance": player == CHANCE,
@@ -497,16 +509,19 @@ class ViewRules(TurnRules):
             return [event("soc.log.leave", seat=Seat(action - A.LEAVE))]
         if self.current_player() == TERMINAL:
             return [event("soc.log.game-over")]
-        return self._told(action, viewer) + self._read_out(action, viewer) + self._consequences(
-            action)
+        _key, consequences, reveals = self._narration_entry(action)
+        return [*self._told(action, viewer), *self._read_out(reveals, action, viewer),
+                *consequences]
 
-    def _read_out(self, action: int, viewer: int | None) -> list[Event]:
-        """The black cards ``action`` has read out to the table besides a card it draws by
-        chance (which its chance event names): a card drawn from the top or bottom of the
-        deck that some seat knew (Percival's peek, Clairvoyance, the Armor's card put under,
-        SOC-RULING-21, -22, -43), with no chance step, or the card the Armor's owner keeps.
-        Everyone sees it read out (SOC-EVIL-2), so the narration names it as a drawn card's."""
-        reveals = self._consequence_entry(action)[2]
+    def _read_out(
+        self, reveals: list[tuple[int, int]], action: int, viewer: int | None
+    ) -> list[Event]:
+        """The black cards ``action`` has read out to the table (``reveals``: drawer and
+        kind, as the rules noted them) besides a card it draws by chance (which its chance
+        event names): a card drawn from the top or bottom of the deck that some seat knew
+        (Percival's peek, Clairvoyance, the Armor's card put under, SOC-RULING-21, -22,
+        -43), with no chance step, or the card the Armor's owner keeps. Everyone sees it
+        read out (SOC-EVIL-2), so the narration names it as a drawn card's."""
         if not reveals:
             return []
         if self.current_player() == CHANCE:
@@ -556,92 +571,117 @@ class ViewRules(TurnRules):
             events.append(event("soc.log.shows-loyalty", seat=Seat(target), loyalty=side))
         return events
 
-    def _consequences(self, action: int) -> list[Event]:
-        """What ``action`` changes on the table for everyone to see: quests won or lost,
-        swords laid, siege engines, relics, lives and deaths, the end of the game and the
-        traitor it reveals.
-
-        Read from the public view before and after the action (on a copy), so it tells
-        nothing a spectator could not see on the board, in any language. The same for
-        every viewer, so it is worked out once per position and action (a table narrates
-        each action to every seat and the spectators).
-        """
-        return list(self._consequence_entry(action)[1])
-
-    def _consequence_entry(
+    def _narration_entry(
         self, action: int
     ) -> tuple[tuple[int, int], list[Event], list[tuple[int, int]]]:
-        """(key, consequences, cards read out) of ``action``, worked out once."""
+        """(key, consequences, cards read out) of ``action``, worked out once per position
+        and action: a table narrates each action to every seat and the spectators, and what
+        the table saw happen is the same for all of them."""
         key = (len(self._history), action)
         memo: tuple[tuple[int, int], list[Event], list[tuple[int, int]]] | None = getattr(
-            self, "_consequence_memo", None)
+            self, "_narration_memo", None)
         if memo is not None and memo[0] == key:
             return memo
-        entry = (key, *self._work_out_consequences(action))
-        self._consequence_memo: (
+        notes = self._notes_of(action)
+        reveals = [(a, b) for kind, a, b, _c in notes if kind == NOTE_READ]
+        entry = (key, self._consequences(notes), reveals)
+        self._narration_memo: (
             tuple[tuple[int, int], list[Event], list[tuple[int, int]]] | None) = entry
         return entry
 
     def invalidate_cache(self) -> None:
-        """Forget cached legal actions and narrated consequences (after editing fields)."""
+        """Forget cached legal actions and narration (after editing fields)."""
         super().invalidate_cache()
-        self._consequence_memo = None
+        self._narration_memo = None
 
-    def _work_out_consequences(self, action: int) -> tuple[list[Event], list[tuple[int, int]]]:
-        before = self.observation(None)
-        after_state = self.clone()
-        reveals: list[tuple[int, int]] = []
-        after_state._reveals = reveals
-        after_state.apply_action(action)
-        after = after_state.observation(None)
+    def _notes_of(self, action: int) -> list[Note]:
+        """What the rules noted while applying ``action`` (to a copy, as ``narrate`` is
+        asked before the action is applied; the copy's ``log`` makes the rules note)."""
+        twin = self.clone()
+        notes: list[Note] = []
+        twin.log = notes
+        twin.apply_action(action)
+        return notes
+
+    def _consequences(self, notes: list[Note]) -> list[Event]:
+        """What the table saw ``notes`` happen, as events the same for every viewer: quests
+        won and lost, swords laid or turned black, siege engines, relics, lives and deaths,
+        the traitors the end reveals and the result.
+
+        Told category by category in that order, each change summed over the action (a
+        knight's life gained and lost in one action is one line, or none); the totals
+        (swords, engines, life left) are those after the action. Every note is public
+        (``data`` Notes), so nothing here depends on the viewer.
+        """
+        quests: list[tuple[int, int]] = []
+        white = black = turned = engines = 0
+        relics: dict[int, tuple[int, int]] = {}
+        life: dict[int, int] = {}
+        dead: set[int] = set()
+        traitors: list[int] = []
+        over: tuple[int, int] | None = None
+        for kind, a, b, c in notes:
+            if kind == NOTE_QUEST:
+                quests.append((a, b))
+            elif kind == NOTE_LIFE:
+                life[a] = life.get(a, 0) + b
+            elif kind == NOTE_DIES:
+                dead.add(a)
+            elif kind == NOTE_SWORDS:
+                white += a
+                black += b
+            elif kind == NOTE_TURNED:
+                turned += a
+            elif kind == NOTE_SIEGE:
+                engines += a
+            elif kind == NOTE_RELIC:
+                relics[a] = (relics[a][0] if a in relics else b, c)
+            elif kind == NOTE_TRAITOR:
+                traitors.append(a)
+            elif kind == NOTE_OVER:
+                over = (a, b)
         out: list[Event] = []
-        white = after["round_table"]["white"] - before["round_table"]["white"]
-        black = after["round_table"]["black"] - before["round_table"]["black"]
-        for quest in _ended_quests(before["quests"], after["quests"]):
-            key = "soc.log.quest-won" if white > 0 else (
-                "soc.log.quest-lost" if black > 0 else "soc.log.quest-over")
-            out.append(event(key, quest=Term(f"soc.place.{quest}")))
-        # White swords leaving as black ones are laid turn black (a false accusation,
-        # SOC-ACCUSE-3; the hidden traitor at the end, SOC-TRAITOR-3): told as one change.
-        turned = min(-white, black) if white < 0 < black else 0
-        totals = {"white": after["round_table"]["white"], "black": after["round_table"]["black"]}
-        for count, key in ((white + turned, "white"), (black - turned, "black")):
+        for location, won in sorted(quests, key=lambda quest: quest[0]):
+            key = "soc.log.quest-won" if won else "soc.log.quest-lost"
+            out.append(event(key, quest=Term(f"soc.place.{LOCATION_KEYS[location]}")))
+        white_total = self.white_swords + white - turned
+        black_total = self.black_swords + black + turned
+        for count, colour in ((white, "white"), (black, "black")):
             if count:
                 verb = "laid" if count > 0 else "removed"
-                out.append(event(f"soc.log.{key}-swords-{verb}", count=abs(count), **totals))
+                out.append(event(f"soc.log.{colour}-swords-{verb}", count=abs(count),
+                                 white=white_total, black=black_total))
         if turned:
-            out.append(event("soc.log.swords-turned-black", count=turned, **totals))
-        engines = after["siege_engines"] - before["siege_engines"]
+            out.append(event("soc.log.swords-turned-black", count=turned, white=white_total,
+                             black=black_total))
         if engines:
             verb = "added" if engines > 0 else "removed"
             out.append(event(f"soc.log.siege-{verb}", count=abs(engines),
-                             total=after["siege_engines"]))
-        for relic, owner in after["relics"].items():
-            if owner != before["relics"][relic]:
-                term = Term(f"soc.relic.{relic}")
-                if isinstance(owner, int):
-                    out.append(event("soc.log.relic-won", seat=Seat(owner), relic=term))
-                elif owner == "lost":
-                    out.append(event("soc.log.relic-lost", relic=term))
-        for old, new in zip(before["knights"], after["knights"], strict=False):
-            change = new["life"] - old["life"]
-            if new["status"] == "dead" and old["status"] != "dead":
-                out.append(event("soc.log.dies", seat=Seat(new["seat"])))
+                             total=self.siege + engines))
+        for relic in sorted(relics):
+            first, last = relics[relic]
+            term = Term(f"soc.relic.{RELIC_KEYS[relic]}")
+            if last >= 0 and last != first:
+                out.append(event("soc.log.relic-won", seat=Seat(last), relic=term))
+            elif last == GONE and first != GONE:
+                out.append(event("soc.log.relic-lost", relic=term))
+        for seat in sorted(life.keys() | dead):
+            change = life.get(seat, 0)
+            if seat in dead:
+                out.append(event("soc.log.dies", seat=Seat(seat)))
             elif change:
                 key = "soc.log.life-gained" if change > 0 else "soc.log.life-lost"
-                out.append(event(key, seat=Seat(new["seat"]), count=abs(change),
-                                 left=new["life"]))
-        over = after["status"] != "running"
-        if over:
-            # SOC-TRAITOR-3: a traitor still hidden shows himself at the end (an accusation's
-            # answer, SOC-ACCUSE-2, and Fate, SOC-W-FATE, are told with their action).
-            for old, new in zip(before["knights"], after["knights"], strict=False):
-                if old["loyalty"] is None and new["loyalty"] == "traitor":
-                    out.append(event("soc.log.shown-traitor", seat=Seat(new["seat"])))
-        if after["status"] != before["status"] and over:
-            out.append(event("soc.log.game-result", result=Term(f"soc.result.{result_key(after)}"),
-                             reason=Term(f"soc.end.{after['end_reason']}")))
-        return out, reveals
+                out.append(event(key, seat=Seat(seat), count=abs(change),
+                                 left=self.life[seat] + change))
+        out += [event("soc.log.shown-traitor", seat=Seat(seat)) for seat in traitors]
+        if over is not None:
+            result, reason = over
+            name = ("running", "loyal-win", "evil-win")[result]
+            if result == Result.EVIL_WIN and Loyalty.TRAITOR not in self.loyalty:
+                name = "evil-win-alone"  # no traitor sat at the table (result_key)
+            out.append(event("soc.log.game-result", result=Term(f"soc.result.{name}"),
+                             reason=Term(f"soc.end.{END_REASON_KEYS[reason]}")))
+        return out
 
     def _chance_event(
         self, code: int, a: int, b: int, action: int, viewer: int | None
@@ -712,27 +752,6 @@ class ViewRules(TurnRules):
         """The decision under way: ``soc.decision.<name>`` (``chance``, ``none`` too)."""
         name = self.decision_name()
         return Event("soc.decision." + ("chance" if name.startswith("chance-") else name))
-
-
-def _ended_quests(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """The quests whose end the step from ``before`` to ``after`` shows: a quest marked
-    over, Lancelot's side turned, or a quest's cards and figures cleared away."""
-    ended: list[str] = []
-    for quest, old in before.items():
-        new = after[quest]
-        if quest == "camelot":
-            continue
-        over = old.get("over") is False and new.get("over") is True
-        turned = "side" in old and old["side"] != new["side"]
-        cleared = any(old.get(part) for part in _QUEST_PARTS) and not any(
-            new.get(part) for part in _QUEST_PARTS)
-        if over or turned or cleared:
-            ended.append(quest)
-    return ended
-
-
-#: What lies on a quest until it ends: cards, figures, Grail cards.
-_QUEST_PARTS = ("white", "black", "figures", "grail_cards")
 
 
 def result_key(view: Mapping[str, Any]) -> str:

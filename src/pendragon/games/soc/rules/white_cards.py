@@ -271,7 +271,7 @@ class WhiteCardRules(BlackCardRules):
     def _decide_merlin(self, action: int, seat: int, _b: int, _c: int) -> None:
         self.agenda.pop()
         if action == A.TARGET_SIEGE:
-            self.siege -= 1
+            self.gather_siege(-1)
             return
         location = action - A.TARGET
         if location in WARS:
