@@ -104,6 +104,11 @@ class OptionSpec:
         return result
 
 
+#: The ``seed`` option every game declares: the seed of its chance stream (``None``: a
+#: fresh one from the system). Its meaning is the core's (:class:`~pendragon.core.api.Game`).
+SEED_OPTION = OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True)
+
+
 def remote_specs(specs: Sequence[OptionSpec]) -> tuple[OptionSpec, ...]:
     """The options a remote client may set (``remote``), in their declared order.
 

@@ -66,7 +66,7 @@ from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import CHANCE, TERMINAL, Game, Observation, State
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event, Seat, Term, event
-from pendragon.core.options import OptionSpec
+from pendragon.core.options import SEED_OPTION, OptionSpec
 from pendragon.core.storage import check_playable, read_json, reading, whole_number, whole_numbers
 
 NAME = "sword-stone"
@@ -114,7 +114,7 @@ class SwordStoneGame(Game):
     option_specs = (
         OptionSpec("players", int, 2, "number of knights", minimum=MIN_PLAYERS,
                    maximum=MAX_PLAYERS),
-        OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
+        SEED_OPTION,
         OptionSpec("target", int, 21, "the stone's total that frees the sword", minimum=10,
                    maximum=40),
     )

@@ -48,7 +48,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pendragon.core.api import Game
-from pendragon.core.options import OptionSpec
+from pendragon.core.options import SEED_OPTION, OptionSpec
 from pendragon.core.storage import read_json
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import MAX_ROUNDS
@@ -81,7 +81,7 @@ class GrailCupGame(Game):
             " rulebook's (GC-RULING-3)",
             minimum=2, maximum=8,
         ),
-        OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
+        SEED_OPTION,
         # A name, never a path: a remote client may choose among the shipped tracks only
         # (issue 27). ``None`` (a table stored before the choice existed) is the standard.
         OptionSpec(

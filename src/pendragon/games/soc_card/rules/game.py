@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pendragon.core.api import Game
-from pendragon.core.options import OptionSpec
+from pendragon.core.options import SEED_OPTION, OptionSpec
 from pendragon.core.storage import read_json
 from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import engine as E
@@ -51,7 +51,7 @@ class SocCardGame(Game):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("players", int, 4, "number of players (1 = solo, SCG-SOLO-1)", minimum=1,
                    maximum=7),
-        OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
+        SEED_OPTION,
         OptionSpec("knights_relief", bool, False,
                    "expert variant Knights' relief: Knight cards, Morgans return (SCG-EXPERT-*)"),
         OptionSpec("promos", bool, False,
