@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,11 +25,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-import pendragon
-from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
-from pendragon import CHANCE
-from pendragon.bots import make_bot
-from pendragon.runner import bot_seed
+from bench.run import RESULTS_DIR, TimedBot, machine_info, pin_to_one_core
+from pendragon import Game
+from pendragon.bots import Bot, make_bot
+from pendragon.runner import play_game
+from pendragon.simulate import play_paired
 
 
 def _stats(samples: Sequence[float]) -> dict[str, float]:
@@ -45,21 +44,15 @@ def _stats(samples: Sequence[float]) -> dict[str, float]:
 
 
 def time_games(bot: str, games: int, players: int, **options: object) -> list[float]:
-    """Per-decision times of ``bot`` on every seat over ``games`` whole games."""
+    """Per-decision times of ``bot`` on every seat over ``games`` whole games (game ``i``
+    seeded ``i``: the run of seed 0 of :func:`~pendragon.simulate.play_paired`)."""
     times: list[float] = []
-    for index in range(games):
-        game = pendragon.load_game("soc", players=players, seed=index, **options)
-        bots = [make_bot(bot, bot_seed(game.seed, s)) for s in range(players)]
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == CHANCE:
-                state.apply_action(state.sample_chance())
-                continue
-            start = time.perf_counter()
-            action = bots[player].step(state)
-            times.append(time.perf_counter() - start)
-            state.apply_action(action)
+
+    def timed(game: Game, bots: list[Bot]) -> None:
+        play_game(game, [TimedBot(b, times) for b in bots])
+
+    play_paired("soc", [[lambda seed: make_bot(bot, seed)]], games, 0,
+                {**options, "players": players}, play=timed)
     return times
 
 

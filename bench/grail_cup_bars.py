@@ -7,9 +7,9 @@
 3. **Game length**: rounds played by four ``heuristic`` bots (the standard track is meant
    for 8-12 rounds, GC-RULING-1).
 
-Every deal (game seed ``game_seed(seed, k)``, ``pendragon.simulate``) is played once with
-the lone bot on each of the four seats, so seats and deals are balanced; every bot is
-seeded ``bot_seed(game seed, seat)``. For bar 2 the same deals played by four heuristic
+Every deal (game seed ``game_seed(seed, k)``, ``pendragon.simulate.play_paired``) is
+played once with the lone bot on each of the four seats, so seats and deals are balanced;
+every bot is seeded ``bot_seed(game seed, seat)``. For bar 2 the same deals played by four heuristic
 bots (bar 3's games) give the paired baseline: an ISMCTS bot plays exactly as the heuristic
 until its search first overrules it. Win rates carry 95% Wilson intervals.
 
@@ -27,19 +27,18 @@ import math
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pendragon
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
+from pendragon import Game
 from pendragon.bots import Bot, ISMCTSBot, RandomBot
 from pendragon.games.grail_cup.heuristic import GrailCupBot
-from pendragon.runner import bot_seed, play_game
-from pendragon.simulate import game_seed, wilson_interval
+from pendragon.runner import play_game
+from pendragon.simulate import BotFactory, play_paired, wilson_interval
 
 PLAYERS = 4
-BotFactory = Callable[[int], Bot]
 
 
 def _rate(wins: int, games: int) -> dict[str, Any]:
@@ -57,25 +56,21 @@ def lone_bot_games(
     lone: BotFactory, others: BotFactory, deals: int, seed: int
 ) -> list[tuple[int, int, bool]]:
     """``(deal, seat, won)`` for each deal played with ``lone`` on each seat in turn."""
-    results = []
-    for deal in range(deals):
-        for seat in range(PLAYERS):
-            game = pendragon.load_game("grail-cup", players=PLAYERS, seed=game_seed(seed, deal))
-            bots = [(lone if s == seat else others)(bot_seed(game.seed, s))
-                    for s in range(PLAYERS)]
-            final = play_game(game, bots)
-            results.append((deal, seat, final.returns()[seat] > 0))
-    return results
+    panels = [[lone if s == seat else others for s in range(PLAYERS)] for seat in range(PLAYERS)]
+    played = play_paired("grail-cup", panels, deals, seed, {"players": PLAYERS},
+                         play=lambda game, bots: play_game(game, bots).returns())
+    return [(deal, seat, returns[seat] > 0)
+            for deal, row in enumerate(played) for seat, returns in enumerate(row)]
 
 
 def heuristic_games(deals: int, seed: int) -> list[tuple[int, int]]:
     """``(rounds, winner)`` of each deal played by four heuristic bots."""
-    results = []
-    for deal in range(deals):
-        game = pendragon.load_game("grail-cup", players=PLAYERS, seed=game_seed(seed, deal))
-        final = play_game(game, [GrailCupBot(bot_seed(game.seed, s)) for s in range(PLAYERS)])
-        results.append((int(final.observation(None)["round"]), final.returns().index(1.0)))
-    return results
+    def figures(game: Game, bots: list[Bot]) -> tuple[int, int]:
+        final = play_game(game, bots)
+        return int(final.observation(None)["round"]), final.returns().index(1.0)
+
+    return [row[0] for row in play_paired("grail-cup", [[GrailCupBot]], deals, seed,
+                                          {"players": PLAYERS}, play=figures)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -37,6 +37,7 @@ from rich.table import Table
 
 import pendragon
 from pendragon import CHANCE, Game, State
+from pendragon.bots.base import Bot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.runner import supported_player_counts
 
@@ -66,6 +67,22 @@ class Result:
     clone_us_median: float
     tensor_us_mean: float
     options: dict[str, Any] = field(default_factory=dict)
+
+
+class TimedBot:
+    """A bot whose every decision is timed: the seconds of each ``step`` go to ``times``
+    (the harness's clock around the bot; the game and the bot see nothing of it)."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def step(self, state: State) -> int:
+        """The bot's action, timed."""
+        start = time.perf_counter()
+        action = self.bot.step(state)
+        self.times.append(time.perf_counter() - start)
+        return action
 
 
 #: Tables measured besides the default options, per game: (players, options).

@@ -1,9 +1,9 @@
 """The bars of the Shadows over Camelot: The Card Game bots, measured on paired seeds.
 
 Figures for docs/bots.md; nothing asserts them. Game ``i`` of a run uses the seed
-``seed * 1_000_003 + i`` (as ``pendragon simulate`` does) and its bots
-``runner.bot_seed(game_seed, seat)``, so every team meets the same deals and chance
-streams. Win rates carry 95% Wilson intervals.
+``seed * 1_000_003 + i`` and its bots ``runner.bot_seed(game_seed, seat)``
+(``pendragon.simulate.play_paired``, as ``pendragon simulate`` plays), so every team meets
+the same deals and chance streams. Win rates carry 95% Wilson intervals.
 
 1. **Heuristic team against random team**, 5 players with loyalty cards (a traitor in 5
    games of 7, SCG-SETUP-1; the traitor is the team's own bot): loyal-side win rate of each
@@ -35,22 +35,21 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pendragon
+from bench.run import TimedBot
 from pendragon import CHANCE, Game, State
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
-from pendragon.runner import bot_seed
-from pendragon.simulate import game_seed, wilson_interval
+from pendragon.runner import play_game
+from pendragon.simulate import BotFactory, play_paired, wilson_interval
 
 GAME = "soc-card"
-Factory = Callable[[int], Bot]
 
 
 @dataclass
@@ -70,18 +69,12 @@ class Played:
 
 def play(game: Game, bots: Sequence[Bot]) -> tuple[State, Played]:
     """Play ``game`` with ``bots``, recording the loyal players' accusations."""
-    state = game.new_initial_state()
     record = Played(game.seed, False, False, 0.0, 0)
-    start = time.perf_counter()
-    while not state.is_terminal():
-        player = state.current_player()
+    times: list[float] = []
+
+    def watch(state: State, player: int, action: int) -> None:
         if player == CHANCE:
-            state.apply_action(state.sample_chance())
-            continue
-        asked = time.perf_counter()
-        action = bots[player].step(state)
-        record.slowest = max(record.slowest, time.perf_counter() - asked)
-        record.decisions += 1
+            return
         text = state.action_to_string(action)
         if text.startswith("accuse:") and state.observation(player)["you"]["loyalty"] == "loyal":
             targets = [int(state.action_to_string(a)[7:]) for a in state.legal_actions()
@@ -90,8 +83,12 @@ def play(game: Game, bots: Sequence[Bot]) -> tuple[State, Played]:
                         if state.observation(t)["you"]["loyalty"] == "traitor"]
             hit = int(text[7:]) in traitors
             record.accusations.append((hit, len(traitors) / len(targets)))
-        state.apply_action(action)
+
+    start = time.perf_counter()
+    state = play_game(game, [TimedBot(bot, times) for bot in bots], watch)
     record.seconds = time.perf_counter() - start
+    record.decisions = len(times)
+    record.slowest = max(times, default=0.0)
     final = state.observation(None)
     record.loyal_win = final["status"] == "loyal-win"
     record.traitor = "traitor" in (final.get("loyalties") or [])
@@ -102,7 +99,7 @@ class LoyalSearch:
     """ISMCTS for a loyal seat, the heuristic for a traitor: the bot reads its own loyalty
     card at its first decision (its own observation) and keeps that policy."""
 
-    def __init__(self, seed: int, search: Factory) -> None:
+    def __init__(self, seed: int, search: BotFactory) -> None:
         self.seed = seed
         self.search = search
         self.delegate: Bot | None = None
@@ -116,15 +113,11 @@ class LoyalSearch:
         return self.delegate.step(state)
 
 
-def run(players: int, games: int, seed: int, factory: Factory, **options: Any) -> list[Played]:
+def run(players: int, games: int, seed: int, factory: BotFactory, **options: Any) -> list[Played]:
     """``games`` paired games of ``factory``'s bots on every seat."""
-    records = []
-    for index in range(games):
-        game = pendragon.load_game(GAME, players=players, seed=game_seed(seed, index),
-                                   **options)
-        bots = [factory(bot_seed(game.seed, s)) for s in range(players)]
-        records.append(play(game, bots)[1])
-    return records
+    played = play_paired(GAME, [[factory]], games, seed, {**options, "players": players},
+                         play=lambda game, bots: play(game, bots)[1])
+    return [record for [record] in played]
 
 
 def paired(searched: Sequence[Played], baseline: Sequence[Played]) -> dict[str, Any]:

@@ -48,8 +48,7 @@ from typing import Any
 
 import numpy as np
 
-import pendragon
-from bench.soc_card_bars import LoyalSearch, Played, paired, paired_difference, play
+from bench.soc_card_bars import LoyalSearch, paired, paired_difference, play
 from pendragon import CHANCE, Game, State
 from pendragon.bots import make_bot
 from pendragon.bots.base import Bot
@@ -60,8 +59,7 @@ from pendragon.games.soc_card.heuristic import (
     TraitorBelief,
 )
 from pendragon.games.soc_card.leaf import LeafTable, parse_tables
-from pendragon.runner import bot_seed
-from pendragon.simulate import game_seed
+from pendragon.simulate import play_paired
 
 GAME = "soc-card"
 PLAYERS = 5
@@ -113,12 +111,8 @@ def traitors(state: State) -> set[int]:
 
 def oracle(games: int, seed: int) -> dict[str, Any]:
     """The knowing team against the heuristic team, by traitor dealt or not."""
-    pairs = []
-    for index in range(games):
-        seeds = [bot_seed(game_seed(seed, index), s) for s in range(PLAYERS)]
-        knowing = play(load(seed, index), [Knowing(s) for s in seeds])[1]
-        base = play(load(seed, index), [SocCardHeuristicBot(s) for s in seeds])[1]
-        pairs.append((knowing, base))
+    pairs = play_paired(GAME, [[Knowing], [SocCardHeuristicBot]], games, seed,
+                        {"players": PLAYERS}, play=lambda game, bots: play(game, bots)[1])
     out: dict[str, Any] = {}
     for label, keep in (("all", lambda t: True), ("traitor", bool),
                         ("no traitor", lambda t: not t)):
@@ -133,20 +127,14 @@ def oracle(games: int, seed: int) -> dict[str, Any]:
     return out
 
 
-def load(seed: int, index: int, players: int = PLAYERS) -> Game:
-    """Game ``index`` of the run with ``seed``."""
-    return pendragon.load_game(GAME, players=players, seed=game_seed(seed, index))
-
-
 # ---------------------------------------------------------------------- the opening
 def opening(games: int, seed: int, bot: str = "heuristic") -> dict[int, dict[str, int]]:
     """Games of ``bot`` with a traitor, grouped by the black swords of the traitor's own
     quests among the first four swords: {count: {"games", "won"}}."""
     groups: dict[int, dict[str, int]] = collections.defaultdict(lambda: {"games": 0, "won": 0})
-    for index in range(games):
-        game = load(seed, index)
+
+    def count(game: Game, bots: list[Bot]) -> None:
         state = game.new_initial_state()
-        bots = [make_bot(bot, bot_seed(game.seed, s), GAME) for s in range(PLAYERS)]
         dumped = 0
         evil: set[int] = set()
         while not state.is_terminal():
@@ -167,16 +155,18 @@ def opening(games: int, seed: int, bot: str = "heuristic") -> dict[int, dict[str
             group = groups[dumped]
             group["games"] += 1
             group["won"] += state.observation(None)["status"] == "loyal-win"
+
+    play_paired(GAME, [[lambda seed: make_bot(bot, seed, GAME)]], games, seed,
+                {"players": PLAYERS}, play=count)
     return dict(sorted(groups.items()))
 
 
 # ---------------------------------------------------------------------- calibration
-def leaf_points(game: Game) -> list[dict[str, Any]]:
-    """Play ``game`` with the heuristic on every seat; every position where the search
-    would cut a rollout (seen from the position before), with the race model's chance for
-    the loyal side (``race_leaf``) and, once the game is over, its outcome."""
+def leaf_points(game: Game, bots: Sequence[Bot]) -> list[dict[str, Any]]:
+    """Play ``game`` with ``bots`` (the heuristic on every seat); every position where the
+    search would cut a rollout (seen from the position before), with the race model's
+    chance for the loyal side (``race_leaf``) and, once the game is over, its outcome."""
     state = game.new_initial_state()
-    bots = [SocCardHeuristicBot(bot_seed(game.seed, s)) for s in range(game.num_players())]
     points: list[dict[str, Any]] = []
     before: State | None = None
     while not state.is_terminal():
@@ -248,7 +238,9 @@ def fit_table(points: Sequence[dict[str, Any]], source: str = "",
 def calibrate(games: int, seed: int,
               players: int = PLAYERS) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Leaf points of ``games`` heuristic games, and the race leaf against outcomes."""
-    points = [p for index in range(games) for p in leaf_points(load(seed, index, players))]
+    played = play_paired(GAME, [[SocCardHeuristicBot]], games, seed, {"players": players},
+                         play=leaf_points)
+    points = [p for [game_points] in played for p in game_points]
     by_class: dict[str, Any] = {}
     for hidden, unmasked in sorted({(p["hidden"], p["unmasked"]) for p in points}):
         rows = [p for p in points if (p["hidden"], p["unmasked"]) == (hidden, unmasked)]
@@ -302,14 +294,10 @@ def search(leaf: Leaf | None, start: int, games: int, seed: int,
     def factory(bot: int) -> Bot:
         return LeafSearch(bot, leaf)
 
-    searched: list[Played] = []
-    baseline: list[Played] = []
-    for index in range(start, start + games):
-        seeds = [bot_seed(game_seed(seed, index), s) for s in range(players)]
-        game = load(seed, index, players)
-        searched.append(play(game, [LoyalSearch(s, factory) for s in seeds])[1])
-        baseline.append(play(game, [SocCardHeuristicBot(s) for s in seeds])[1])
-    return paired(searched, baseline)
+    pairs = play_paired(GAME, [[lambda bot: LoyalSearch(bot, factory)], [SocCardHeuristicBot]],
+                        range(start, start + games), seed, {"players": players},
+                        play=lambda game, bots: play(game, bots)[1])
+    return paired([s for s, _ in pairs], [h for _, h in pairs])
 
 
 def read_table(path: Path, players: int = PLAYERS) -> LeafTable:

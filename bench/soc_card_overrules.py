@@ -20,15 +20,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import pendragon
 from bench.soc_card_bars import LoyalSearch, play
-from pendragon import CHANCE, State
+from pendragon import CHANCE, Game, State
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import DEFAULT_PRIOR_MARGIN, ISMCTSBot, paired_advantage
 from pendragon.core import rng
 from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
-from pendragon.runner import bot_seed
-from pendragon.simulate import game_seed
+from pendragon.simulate import play_paired
 
 GAME = "soc-card"
 
@@ -108,19 +106,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
     log: list[dict[str, Any]] = []
-    wins = []
-    for index in range(args.games):
-        game = pendragon.load_game(GAME, players=5, seed=game_seed(args.seed, index))
 
-        def factory(seed: int) -> Bot:
-            return Logged(seed, log, iterations=args.iterations, budget=args.budget,
-                          prior_margin=args.margin)
+    def factory(seed: int) -> Bot:
+        return Logged(seed, log, iterations=args.iterations, budget=args.budget,
+                      prior_margin=args.margin)
 
-        bots = [LoyalSearch(bot_seed(game.seed, s), factory) for s in range(5)]
+    def logged(game: Game, bots: list[Bot]) -> tuple[bool, int, int]:
+        """Whether the loyal side won, and the game's entries of the log (from, to)."""
         mark = len(log)
-        record = play(game, bots)[1]
-        wins.append(record.loyal_win)
-        for entry in log[mark:]:
+        return play(game, bots)[1].loyal_win, mark, len(log)
+
+    played = play_paired(GAME, [[lambda seed: LoyalSearch(seed, factory)]], args.games,
+                         args.seed, {"players": 5}, play=logged)
+    wins = []
+    for index, [(won, first, last)] in enumerate(played):
+        wins.append(won)
+        for entry in log[first:last]:
             entry["game"] = index
     searches = len(log)
     overrules = [e for e in log if e["overruled"]]

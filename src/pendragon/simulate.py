@@ -34,17 +34,23 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
-from pendragon.bots import make_bot
+from pendragon.bots import Bot, make_bot
 from pendragon.core import registry
-from pendragon.core.api import State
+from pendragon.core.api import Game, State
 from pendragon.core.errors import InvalidOptionError
 from pendragon.core.plugins import plugin_for
 from pendragon.runner import bot_seed, play_game
 
 #: Multiplier separating the seeds of successive runs (a prime, so runs do not overlap).
 SEED_STRIDE = 1_000_003
+
+#: Makes a bot from its seed (``runner.bot_seed(game seed, seat)``).
+BotFactory = Callable[[int], Bot]
+#: The bots of a team: one factory per seat, or one factory for every seat.
+Panel = Sequence[BotFactory]
+Outcome = TypeVar("Outcome")
 
 
 def game_seed(base_seed: int, index: int) -> int:
@@ -74,6 +80,71 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     return max(0.0, centre - margin), min(1.0, centre + margin)
 
 
+@overload
+def play_paired(
+    game_name: str,
+    panels: Sequence[Panel],
+    games: int | range,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+) -> list[list[State]]: ...
+
+
+@overload
+def play_paired(
+    game_name: str,
+    panels: Sequence[Panel],
+    games: int | range,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    *,
+    play: Callable[[Game, list[Bot]], Outcome],
+) -> list[list[Outcome]]: ...
+
+
+def play_paired(
+    game_name: str,
+    panels: Sequence[Panel],
+    games: int | range,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    *,
+    play: Callable[[Game, list[Bot]], Any] = play_game,
+) -> list[list[Any]]:
+    """Play every game of a run once with each panel of bots, on the same seeds.
+
+    Game ``i`` (each ``i`` of ``games``; a count ``n`` means ``range(n)``) is
+    ``game_name`` with ``options`` and the seed :func:`game_seed` ``(seed, i)``; the bot
+    on seat ``s`` is made by the panel's factory from ``bot_seed(game seed, s)``. So every
+    panel meets the same deals, the same chance stream and the same bot seeds, as
+    ``pendragon simulate`` plays them. ``play(game, bots)`` plays one game (default
+    :func:`~pendragon.runner.play_game`, which returns the final state); the result is
+    ``results[k][p]``: what it returned for the ``k``-th game and panel ``p``. Raises
+    ``ValueError`` for a panel that has neither one factory nor one per seat.
+
+    >>> from pendragon.bots import RandomBot
+    >>> [[first, again]] = play_paired("grail-cup", [[RandomBot], [RandomBot]], range(3, 4),
+    ...                                seed=2, options={"players": 3})
+    >>> first.game.seed == game_seed(2, 3) and first.serialize() == again.serialize()
+    True
+    """
+    results: list[list[Any]] = []
+    for index in range(games) if isinstance(games, int) else games:
+        game = registry.load_game(
+            game_name, **{**dict(options or {}), "seed": game_seed(seed, index)})
+        seats = game.num_players()
+        row = []
+        for panel in panels:
+            if len(panel) not in (1, seats):
+                raise ValueError(f"{seats} seats need 1 or {seats} bot factories, "
+                                 f"got {len(panel)}")
+            factories = list(panel) * seats if len(panel) == 1 else list(panel)
+            row.append(play(game, [make(bot_seed(game.seed, s))
+                                   for s, make in enumerate(factories)]))
+        results.append(row)
+    return results
+
+
 # ---------------------------------------------------------------------- per-game figures
 def game_stats(game_name: str) -> Callable[[State], dict[str, Any]] | None:
     """The game's own figures of a finished game (``GamePlugin.stats``), if it has any.
@@ -89,7 +160,6 @@ def game_stats(game_name: str) -> Callable[[State], dict[str, Any]] | None:
     hook: Callable[[State], dict[str, Any]] | None = (
         plugin.load("stats") if plugin is not None else None)
     return hook
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +220,11 @@ class SimulationResult:
 
 def play_one(config: SimulationConfig, index: int) -> GameRecord:
     """Play game ``index`` of ``config`` (deterministic from the config alone)."""
-    seed = game_seed(config.seed, index)
-    game = registry.load_game(config.game, **{**dict(config.options), "seed": seed})
-    names = config.seat_bots(game.num_players())
-    bots = [make_bot(name, bot_seed(game.seed, seat), config.game)
-            for seat, name in enumerate(names)]
-    final = play_game(game, bots)
+    # One name for every seat, or one per seat (play_paired checks the count).
+    panel = [_named_bot(name, config.game) for name in config.bots]
+    [[final]] = play_paired(config.game, [panel], range(index, index + 1), config.seed,
+                            config.options)
+    seed = final.game.seed
     public = final.observation(None)
     hook = game_stats(config.game)
     return GameRecord(
@@ -166,6 +235,11 @@ def play_one(config: SimulationConfig, index: int) -> GameRecord:
         length=final.version,
         extra=hook(final) if hook is not None else {},
     )
+
+
+def _named_bot(name: str, game: str) -> BotFactory:
+    """The factory of the bot ``name`` (a :func:`~pendragon.bots.make_bot` name)."""
+    return lambda seed: make_bot(name, seed, game)
 
 
 def play_chunk(config: SimulationConfig, indices: Sequence[int]) -> list[GameRecord]:
