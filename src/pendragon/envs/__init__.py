@@ -3,6 +3,8 @@
 Every module here sits on top of the game-agnostic API (``pendragon.core.api``) and could be
 deleted without touching a rule.
 
+* :data:`ENVIRONMENTS` and :class:`EnvironmentSpec` (from :mod:`pendragon.envs.spec`):
+  the games that have environments, their versions and tensor bounds.
 * ``pendragon.envs.<game>_v<version>`` (``soc_v1``, ...): each installed game whose plugin
   declares an :class:`~pendragon.core.plugins.Environment` as a PettingZoo AEC environment
   (``soc_v1.env(players=5)``), built on :mod:`pendragon.envs.pettingzoo_base`. These
@@ -25,50 +27,13 @@ itself imports none of them. See ``docs/research.md``.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import pendragon
-from pendragon.core.plugins import installed_plugins
+from pendragon.envs.spec import ENVIRONMENTS, EnvironmentSpec
 
-
-@dataclass(frozen=True, slots=True)
-class EnvironmentSpec:
-    """What the adapters need to know about one game beyond the core API."""
-
-    #: Registered pendragon game name.
-    game: str
-    #: Environment version: goes up whenever observations, actions or rewards change.
-    version: int
-    #: Bounds of every entry of ``observation_tensor`` (the observation ``Box``).
-    observation_low: float
-    observation_high: float
-
-    @property
-    def pettingzoo_name(self) -> str:
-        """The PettingZoo module name, e.g. ``soc_v1``."""
-        return f"{self.game.replace('-', '_')}_v{self.version}"
-
-    @property
-    def gymnasium_id(self) -> str:
-        """The Gymnasium id, e.g. ``pendragon/soc-v1``."""
-        return f"pendragon/{self.game}-v{self.version}"
-
-
-def _environments() -> dict[str, EnvironmentSpec]:
-    found = {}
-    for name, plugin in installed_plugins().items():
-        declared = plugin.environment
-        if declared is not None:
-            found[name] = EnvironmentSpec(
-                name, declared.version, declared.observation_low, declared.observation_high
-            )
-    return found
-
-
-#: Every installed game with research environments (from its plugin's ``environment``).
-ENVIRONMENTS: dict[str, EnvironmentSpec] = _environments()
+__all__ = ["ENVIRONMENTS", "EnvironmentSpec"]
 
 
 def _environment_module(spec: EnvironmentSpec) -> ModuleType:

@@ -57,12 +57,12 @@ from gymnasium import spaces
 import pendragon
 from pendragon.bots import Bot, make_bot
 from pendragon.core.api import CHANCE, TERMINAL, State
-from pendragon.envs import ENVIRONMENTS
 from pendragon.envs.pettingzoo_base import (
     GameAccess,
     observation_arrays,
     observation_spaces_for,
 )
+from pendragon.envs.spec import ENVIRONMENTS
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -164,12 +164,9 @@ class PendragonGymEnv(GameAccess, gymnasium.Env[dict[str, Any], np.int64]):
             return self._observe(state), reward, True, False, {}
         return self._observe(state), 0.0, False, False, {}
 
-    def render(self) -> str | None:
-        """The learner's view as JSON text; printed in ``"human"`` mode."""
-        if self.render_mode is None:
-            return None
-        state = self._require_state()
-        return self._rendered(json.dumps(state.observation(self.seat), indent=1, sort_keys=True))
+    def _view_text(self, state: State) -> str:
+        """The learner's view as JSON text: what :meth:`render` shows."""
+        return json.dumps(state.observation(self.seat), indent=1, sort_keys=True)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions as booleans (for maskable learning algorithms)."""

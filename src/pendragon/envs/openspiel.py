@@ -68,7 +68,7 @@ import pyspiel
 import pendragon
 from pendragon.core.api import CHANCE, TERMINAL, Game, State
 from pendragon.core.options import OptionSpec, OptionValue
-from pendragon.envs import ENVIRONMENTS
+from pendragon.envs.spec import ENVIRONMENTS
 
 #: Prefix of every registered name: ``python_pendragon_<game>``.
 NAME_PREFIX = "python_pendragon_"

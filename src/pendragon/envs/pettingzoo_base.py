@@ -49,7 +49,7 @@ from pettingzoo import AECEnv
 
 import pendragon
 from pendragon.core.api import CHANCE, TERMINAL, Game, State
-from pendragon.envs import EnvironmentSpec
+from pendragon.envs.spec import EnvironmentSpec
 
 #: Dtype of the ``"observation"`` array.
 OBSERVATION_DTYPE = np.float32
@@ -157,12 +157,23 @@ class GameAccess:
             raise RuntimeError("call reset() before using the environment")
         return self._state
 
-    def _rendered(self, text: str) -> str | None:
-        """``text`` for ``"ansi"``; printed (and ``None``) for ``"human"``."""
+    def render(self) -> str | None:
+        """The environment's view (:meth:`_view_text`) as text for ``"ansi"``; printed (and
+        ``None``) for ``"human"``; ``None`` without a render mode."""
+        if self.render_mode is None:
+            return None
+        text = self._view_text(self._require_state())
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _view_text(self, state: State) -> str:
+        """What :meth:`render` shows: the spectator's view (no hidden information, the
+        PettingZoo environment's); the Gymnasium environment shows its learner's."""
+        return state.decision_summary() + "\n" + json.dumps(
+            state.observation(None), indent=1, sort_keys=True
+        )
 
 
 class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
@@ -172,7 +183,7 @@ class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
     are the game's options (``players`` and game options such as ``share``; not ``seed``,
     which :meth:`reset` takes). Unknown or invalid options raise at construction.
 
-    >>> from pendragon.envs import ENVIRONMENTS
+    >>> from pendragon.envs.spec import ENVIRONMENTS
     >>> env = PendragonAECEnv(ENVIRONMENTS["soc"], players=3)
     >>> env.reset(seed=1)
     >>> env.agent_selection in env.agents
@@ -275,15 +286,6 @@ class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
             self._packer,
             self._num_actions,
         )
-
-    def render(self) -> str | None:
-        """The spectator's view (no hidden information) as text; printed in ``"human"`` mode."""
-        if self.render_mode is None:
-            return None
-        state = self._require_state()
-        return self._rendered(state.decision_summary() + "\n" + json.dumps(
-            state.observation(None), indent=1, sort_keys=True
-        ))
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
