@@ -1,5 +1,6 @@
 """Perft counts: the number of distinct action sequences (chance outcomes included) to a
-given depth from seeded positions of each game. Any change to move generation changes a
+given depth from seeded positions of each game of this project (``tests.fuzzing.GAMES``,
+the games ``test_fuzz.py`` runs over too). Any change to move generation changes a
 count. The counts live in ``tests/perft/<game>.json``.
 
 Regenerate after an intended change with ``python -m tests.test_perft --write [GAME ...]``.
@@ -16,7 +17,7 @@ import pytest
 
 import pendragon
 from pendragon.core.api import State
-from tests.fuzzing import played
+from tests.fuzzing import GAMES, played
 
 PERFT_DIR = Path(__file__).parent / "perft"
 #: Per game: (players, seed, actions into the game from which counting starts, depth, options).
@@ -83,11 +84,10 @@ def test_perft(game: str, position: Position) -> None:
 
 
 def test_every_game_and_position_is_counted() -> None:
-    """Every installed game of this project has counts, and each file holds exactly the
-    positions listed here."""
-    ours = {"soc", "soc-card", "grail-cup"}
-    assert ours <= set(pendragon.registered_games())
-    assert set(POSITIONS) == ours
+    """Every installed game of this project (the games the fuzz suite runs over too) has
+    counts, and each file holds exactly the positions listed here."""
+    assert set(GAMES) <= set(pendragon.registered_games())
+    assert set(POSITIONS) == set(GAMES)
     for game, positions in POSITIONS.items():
         assert set(json.loads(counts_file(game).read_text())) == {key(p) for p in positions}
 
