@@ -17,8 +17,9 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from pendragon.web.limits import Limits
+from pendragon.web.manager import TableManager
 from pendragon.web.server import create_app, uvicorn_config
-from pendragon.web.tables import Settings, TableManager
+from pendragon.web.settings import Settings
 
 #: Instant bots and no limits: these tests create tables by the hundred from one address
 #: (the limits have their own tests, test_limits.py).

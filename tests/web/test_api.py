@@ -415,7 +415,7 @@ def test_a_newcomer_takes_a_free_bot_seat_only_by_the_hosts_invitation(
 
 
 def test_a_gone_player_can_be_replaced_by_a_bot_which_then_plays(database: str) -> None:
-    from pendragon.web.tables import Settings
+    from pendragon.web.settings import Settings
     from tests.web.support import live_server
 
     with live_server(database, Settings(bot_delay=0, away_after=0, bot_threads=1)) as srv, \

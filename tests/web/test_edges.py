@@ -27,7 +27,8 @@ from websockets.exceptions import ConnectionClosed
 
 import pendragon
 from pendragon.web.limits import Limits
-from pendragon.web.tables import Settings, remote_option_names
+from pendragon.web.options import remote_option_names
+from pendragon.web.settings import Settings
 from tests.web.support import FAST, LiveServer, Peer, auth, begin_game, is_type, live_server
 
 # ---------------------------------------------------------------------- item 1: files

@@ -24,7 +24,7 @@ from pendragon.web.limits import (
     RateLimiter,
     client_address,
 )
-from pendragon.web.tables import Settings
+from pendragon.web.settings import Settings
 from tests.web.support import (
     LiveServer,
     Peer,

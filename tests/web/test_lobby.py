@@ -17,8 +17,8 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from pendragon.web.narration import TIMED_OUT
 from pendragon.web.storage import AppendActions, SeatRecord, Storage, TableRecord
-from pendragon.web.tables import TIMED_OUT
 from tests.web.conftest import postgres_schema
 from tests.web.support import FAST, LiveServer, auth, live_server, view
 

@@ -8,16 +8,20 @@ survives a restart), rate-limited like every other write, and the bots wait that
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from pendragon.web import bot_loop
 from pendragon.web.limits import Limits
-from pendragon.web.tables import BOT_PACES, Settings
-from tests.web.support import FAST, LiveServer, auth, begin_game, live_server, view
+from pendragon.web.settings import BOT_PACES, Settings
+from tests.web.support import FAST, LiveServer, auth, live_server, view, wait_for
 
 ANN_AND_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
 
@@ -137,34 +141,90 @@ def test_the_pace_survives_a_restart(tmp_path: Path) -> None:
         assert notices(http, ann)[-1]["k"] == "table.event.pace"
 
 
-def test_the_bots_wait_the_tables_pace(tmp_path: Path) -> None:
-    """The bot loop sleeps by the table's pace, not the server's ``bot_delay`` (0 here)."""
+class SleepLog:
+    """The bot loop's sleeps, made instant: the seconds each table's bot task asked to
+    sleep, by the table and the version it waited at (no clock is read)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.server: LiveServer | None = None
+        self.asked: defaultdict[tuple[str, int], list[float]] = defaultdict(list)
+        monkeypatch.setattr(bot_loop, "sleep", self.sleep)
+
+    async def sleep(self, seconds: float) -> None:
+        """Note ``seconds`` for the table whose bot task asks, and let others run."""
+        assert self.server is not None
+        task = asyncio.current_task()
+        table = next(t for t in self.server.manager.tables.values() if t.bot_task is task)
+        self.asked[(table.table_id, table.state.version)].append(seconds)
+        await asyncio.sleep(0)
+
+
+def bot_moves(http: httpx.Client, token: str) -> list[int]:
+    """The versions at which the bots (seats 1 and 2) moved, from the log."""
+    return [line["i"] for line in view(http, token)["state"]["log"]
+            if not line.get("notice") and line["s"] in (1, 2)]
+
+
+def test_the_bots_wait_the_tables_pace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot loop sleeps by the table's pace, not the server's ``bot_delay`` (0 here):
+    before each bot move it asks for the pace's seconds in all, a second at most at a time."""
+    sleeps = SleepLog(monkeypatch)
     url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
     with live_server(url, FAST) as server, server.http() as http:
-        response = http.post("/api/tables", json={"game": "soc", "seats": ANN_AND_BOTS})
-        created = response.json()
+        sleeps.server = server
+        created = server.create(http, ANN_AND_BOTS, begin=False)
         ann = created["seats"][0]["token"]
-        assert http.post("/api/table/pace", json={"seconds": 1},
+        # Ann's link begins the game (she is everyone awaited) in this very request.
+        assert http.post("/api/table/pace", json={"seconds": 4},
                          headers=auth(ann)).status_code == 200
-        begin_game(http, created)
         deadline = time.monotonic() + 60
-        while True:  # Ann plays until a bot is to act
+        while len(bot_moves(http, ann)) < 4:  # Ann plays until the bots have moved 4 times
             state = view(http, ann)["state"]
             assert time.monotonic() < deadline and not state["finished"]
             if state["legal"]:
                 moved = http.post("/api/table/move", headers=auth(ann), json={
                     "version": state["version"], "action": state["legal"][0]["id"]})
                 assert moved.status_code == 200, moved.text
-                continue
-            if state["to_act"] not in (None, 0):
-                break
             time.sleep(0.02)
-        waiting_since = time.monotonic()
-        version = state["version"]
-        while view(http, ann)["state"]["version"] == version:
-            time.sleep(0.02)
-        # The bot waited the table's second (the server's own delay is 0).
-        assert time.monotonic() - waiting_since >= 0.8
+        for version in bot_moves(http, ann):
+            assert sleeps.asked[(created["table"], version)] == [1.0, 1.0, 1.0, 1.0], version
+
+
+def test_a_pace_announced_while_a_bot_thinks_counts_for_its_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race a wall-clock version of the test above once lost (a bot moved 0.11 s after
+    the pace was set to 1 s): the bot loop read the pace before a newly announced pace
+    applied (the request that announced it had begun the game), and its bot then moved at
+    the old pace. A pace announced while the bot thinks now counts for that move too."""
+    sleeps = SleepLog(monkeypatch)
+    url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    with live_server(url, FAST) as server, server.http() as http:
+        sleeps.server = server
+        thinking, let_go = threading.Event(), threading.Event()
+        run_bot = server.manager.run_bot
+        calls = 0
+
+        async def first_move_waits(*args: Any, **kwargs: Any) -> tuple[int, float]:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                thinking.set()
+                await asyncio.to_thread(let_go.wait, 60)
+            return await run_bot(*args, **kwargs)
+
+        server.manager.run_bot = first_move_waits  # type: ignore[method-assign]
+        created = server.create(http, [{"kind": "bot"}] * 3)  # bots alone: begun at once
+        host = created["host"]["token"]
+        assert thinking.wait(60), "the first bot never began to think"
+        version = view(http, host)["state"]["version"]
+        # The server's pace (0): the bot began to think without a wait.
+        assert sleeps.asked[(created["table"], version)] == []
+        assert http.post("/api/table/pace", json={"seconds": 2},
+                         headers=auth(host)).status_code == 200
+        let_go.set()
+        wait_for(http, host, lambda body: body["state"]["version"] > version)
+        assert sleeps.asked[(created["table"], version)] == [1.0, 1.0]
 
 
 def test_setting_the_pace_is_rate_limited_like_every_write(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from pendragon.i18n import catalog
-from pendragon.web.tables import Settings
+from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, Policy, find_seed
 from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
 from tests.web.support import LiveServer, auth, live_server

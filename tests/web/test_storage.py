@@ -9,8 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
+from pendragon.web.settings import Settings
 from pendragon.web.storage import AddChat, AppendActions, PutSeat, SeatRecord, Storage, TableRecord
-from pendragon.web.tables import Settings
 from tests.web.conftest import postgres_schema
 from tests.web.support import FAST, Peer, auth, is_type, live_server
 

@@ -29,7 +29,7 @@ from pendragon.games.soc.rules.game import SocGame
 from pendragon.games.soc_card.rules.game import SocCardGame
 from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
-from pendragon.web.tables import Settings
+from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, find_seed
 from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
 from tests.web.support import LiveServer, auth, begin_game, live_server

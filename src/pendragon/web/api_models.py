@@ -1,0 +1,112 @@
+"""What the JSON API accepts: the request bodies (strict pydantic models; an unknown field or
+a wrong type is refused) and the ``Authorization: Bearer <token>`` header, with the helpers
+every route of a table shares (the bearer's token, a seat's own link)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import Header
+from pydantic import BaseModel, ConfigDict, Field
+
+from pendragon.web.errors import TableError
+from pendragon.web.security import MAX_NAME
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class SeatSpec(_Body):
+    """One seat of a new table."""
+
+    kind: Literal["human", "bot"]
+    name: str = Field(default="", max_length=4 * MAX_NAME)
+    bot: str | None = Field(default=None, max_length=32)
+    #: A person's seat the host leaves open to anyone: a listed table offers it in the
+    #: lobby. A seat not open is kept for whom the host gives its link, and never offered.
+    open: bool = False
+
+
+class CreateTable(_Body):
+    """``POST /api/tables``."""
+
+    game: str = Field(max_length=32)
+    options: dict[str, int | str | bool | None] = Field(default_factory=dict, max_length=32)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=16)
+    #: Offer the free seats in the lobby's list (otherwise: invitation links only).
+    listed: bool = False
+    #: Seconds per decision of a person (0: none; the choices: ``GET /api/lobby``).
+    turn_timer: int = 0
+    #: Newcomers may join mid-game, with the host's consent (where the game seats them).
+    join_mid_game: bool = False
+
+
+class Move(_Body):
+    """``POST /api/table/move``: the version acted on and an action id or text form."""
+
+    version: int
+    action: int | str
+
+
+class ChatLine(_Body):
+    """``POST /api/table/chat``."""
+
+    text: str = Field(max_length=4000)
+
+
+class SeatBot(_Body):
+    """``POST /api/table/seats/{seat}/bot`` and ``POST /api/table/leave``; no ``bot``: the
+    game's table bot (``bots.table_bot``)."""
+
+    bot: str | None = Field(default=None, max_length=32)
+
+
+class Name(_Body):
+    """A display name (taking a seat, renaming one's seat)."""
+
+    name: str = Field(default="", max_length=4 * MAX_NAME)
+
+
+class Pace(_Body):
+    """``POST /api/table/pace``: seconds before each bot move (one of ``BOT_PACES``)."""
+
+    seconds: int | float
+
+
+class TakeSeat(_Body):
+    """``POST /api/table/seats/{seat}/take``, ``POST /api/table/join``: the newcomer's
+    name, and the tokens his page holds at this table (``held``: the client's identity; a
+    client that holds or held a seat here is refused another)."""
+
+    name: str = Field(default="", max_length=4 * MAX_NAME)
+    held: list[Annotated[str, Field(max_length=100)]] = Field(default_factory=list,
+                                                             max_length=8)
+
+
+#: The ``Authorization: Bearer <token>`` header (imported at module level by every routes
+#: module: FastAPI resolves the postponed annotations of a route function in its module's
+#: namespace).
+AuthHeader = Annotated[str | None, Header()]
+
+
+def bearer(authorization: str | None) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header (401 without one)."""
+    if not authorization:
+        raise TableError("unauthorized", "send the table link's token as a Bearer token", 401)
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TableError("unauthorized", "send the table link's token as a Bearer token", 401)
+    return token.strip()
+
+
+def seat_of(viewer: int | None) -> int:
+    """The viewer's seat; spectators are refused."""
+    if viewer is None:
+        raise TableError("forbidden", "a spectator's link cannot do this", 403)
+    return viewer
+
+
+def link(token: str) -> str:
+    """The page a table token opens."""
+    return f"/table#{token}"

@@ -1,0 +1,104 @@
+"""The site's routes: the pages (lobby, table, replay), their translations, each game's
+board module, and the server's health and latency figures."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, Response
+
+import pendragon
+from pendragon.core.plugins import plugin_for
+from pendragon.i18n import LANGUAGES, catalog
+from pendragon.web.errors import TableError
+from pendragon.web.manager import TableManager
+from pendragon.web.watchers import Metrics
+
+log = logging.getLogger("pendragon.web")
+
+WEB_DIR = Path(__file__).resolve().parent
+STATIC_DIR = WEB_DIR / "static"
+#: The board module of a game whose plugin has none: the observation as a readable table.
+GENERIC_BOARD = STATIC_DIR / "js" / "generic_board.js"
+
+
+@functools.cache
+def _page_messages(language: str) -> bytes:
+    """``/i18n/<language>.json``: every message of ``language`` for the pages, encoded once
+    (plural messages as ``{cldr_category: text}``)."""
+    return json.dumps(catalog(language).for_page(), ensure_ascii=False).encode()
+
+
+def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
+    """The pages, translations, board modules, health and metrics (``manager``: the
+    running table manager)."""
+    router = APIRouter()
+
+    # -------------------------------------------------------------- pages
+    def page(name: str) -> Callable[[], Awaitable[FileResponse]]:
+        """A route serving the static page ``name``."""
+        async def serve_page() -> FileResponse:
+            """The page."""
+            return FileResponse(STATIC_DIR / name, headers={"Cache-Control": "no-cache"})
+
+        return serve_page
+
+    router.get("/", include_in_schema=False)(page("index.html"))
+    router.get("/table", include_in_schema=False)(page("table.html"))
+    router.get("/replay", include_in_schema=False)(page("replay.html"))
+
+    @router.get("/i18n/{language}.json", include_in_schema=False)
+    async def translations(language: str) -> Response:
+        """One language's messages: the interface's and every installed game's."""
+        if language not in LANGUAGES:
+            raise TableError("not_found", f"no translation {language!r}", 404)
+        return Response(_page_messages(language), media_type="application/json",
+                        headers={"Cache-Control": "no-cache"})
+
+    @router.get("/games/{name}/board.js", include_in_schema=False)
+    async def board_module(name: str) -> FileResponse:
+        """The board module of game ``name``: its plugin's, or the generic one."""
+        if name not in pendragon.registered_games():
+            raise TableError("not_found", f"no game {name!r}", 404)
+        plugin = plugin_for(name)
+        path = plugin.web_module_path() if plugin is not None else None
+        if path is not None and not path.is_file():
+            log.error("game %s: its board module %s is missing", name, path)
+            raise TableError("not_found", f"the board module of {name!r} is missing", 404)
+        return FileResponse(path or GENERIC_BOARD, media_type="text/javascript",
+                            headers={"Cache-Control": "no-cache"})
+
+    # -------------------------------------------------------------- the server's state
+    @router.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """Liveness check."""
+        return {"ok": True, "tables_loaded": len(manager().tables)}
+
+    @router.get("/api/metrics")
+    async def metrics() -> dict[str, Any]:
+        """Move-to-push latencies and counters (with ``--metrics``)."""
+        current = manager().metrics
+        if current is None:
+            raise TableError("not_found", "metrics are off (serve with --metrics)", 404)
+        snapshot = current.snapshot()
+        store = manager().store
+        snapshot["commits"] = store.commits
+        snapshot["writes"] = store.writes
+        snapshot["tables_loaded"] = len(manager().tables)
+        return snapshot
+
+    @router.post("/api/metrics/reset")
+    async def reset_metrics() -> dict[str, Any]:
+        """Start the figures afresh (the benchmark's warm-up ends)."""
+        if manager().metrics is None:
+            raise TableError("not_found", "metrics are off (serve with --metrics)", 404)
+        manager().metrics = Metrics()
+        return {"ok": True}
+
+    return router
