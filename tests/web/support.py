@@ -118,6 +118,30 @@ def view(http: httpx.Client, token: str) -> dict[str, Any]:
     return body
 
 
+def play_to_the_end(http: httpx.Client, token: str,
+                    choose: Callable[[dict[str, Any]], int], timeout: float = 240.0) -> int:
+    """Play the seat of ``token`` over the JSON API until the game is over: ``choose``
+    gives the action id to play in each ``state`` message where the seat is to act (a page
+    open meanwhile follows). A view that a page's last click made stale is read again.
+    Returns the moves made."""
+    moves = 0
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        state = view(http, token)["state"]
+        if state["finished"]:
+            return moves
+        if not state["legal"]:
+            time.sleep(0.01)
+            continue
+        moved = http.post("/api/table/move", headers=auth(token),
+                          json={"version": state["version"], "action": choose(state)})
+        if moved.status_code == 409 and moved.json()["error"]["code"] == "stale_version":
+            continue
+        assert moved.status_code == 200, moved.text
+        moves += 1
+
+
 def wait_for(
     http: httpx.Client, token: str, predicate: Callable[[dict[str, Any]], bool],
     timeout: float = 20.0,

@@ -28,7 +28,7 @@ from pendragon.i18n import catalog
 from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, Policy, find_seed
 from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
-from tests.web.support import LiveServer, auth, live_server
+from tests.web.support import LiveServer, auth, live_server, play_to_the_end
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
@@ -153,12 +153,14 @@ def check_page_against(page: Any, state: dict[str, Any], seen: dict[str, int]) -
 
 
 def play_through_the_page(page: Any, frames: Frames, policy: Policy,
-                          on_turn: Callable[[dict[str, Any]], None]) -> int:
-    """Click the policy's choice at each of the human's turns until the game ends; call
-    ``on_turn`` with the state message the page shows first. Returns the clicks."""
+                          on_turn: Callable[[dict[str, Any]], None],
+                          most: int | None = None) -> int:
+    """Click the policy's choice at each of the human's turns until the game ends (or
+    ``most`` clicks are made); call ``on_turn`` with the state message the page shows
+    first. Returns the clicks."""
     clicks = 0
     deadline = time.monotonic() + GAME_SECONDS
-    while not page.locator("[data-testid=result]").count():
+    while not page.locator("[data-testid=result]").count() and clicks != most:
         assert time.monotonic() < deadline, "the game took too long"
         buttons = page.locator("button[data-testid=action]:not([disabled])")
         if buttons.count() == 0:
@@ -259,7 +261,12 @@ def test_a_human_plays_a_whole_game_against_bots_and_the_replay_reveals_everythi
 
 
 def test_a_solo_game_plays_to_the_end_in_polish(page: Any, tmp_path: Path) -> None:
-    """SCG-SOLO-1: no loyalty card and no accusation; the page speaks Polish throughout."""
+    """SCG-SOLO-1: no loyalty card and no accusation; the page speaks Polish throughout.
+
+    The first turns are clicked on the Polish page (its buttons are the legal moves); the
+    rest of the game is played over the API with the same policy (every turn still checked
+    for an accusation) while the page follows, to its Polish result. A whole game clicked
+    through the page is the four-seat test's."""
     with seeded_server(tmp_path, 11) as server:
         created = create(server, 1)
         frames = Frames(page)
@@ -277,9 +284,21 @@ def test_a_solo_game_plays_to_the_end_in_polish(page: Any, tmp_path: Path) -> No
         def on_turn(state: dict[str, Any]) -> None:
             assert not any(a["text"].startswith("accuse:") for a in state["legal"])
 
-        clicks = play_through_the_page(page, frames, ListenMostly(POLICY_SEED), on_turn)
-        assert clicks > 3
+        policy = ListenMostly(POLICY_SEED)
+        clicks = play_through_the_page(page, frames, policy, on_turn, most=8)
+        assert clicks == 8
+
+        def choose(state: dict[str, Any]) -> int:
+            on_turn(state)
+            chosen = policy([a["text"] for a in state["legal"]])
+            return int(next(a["id"] for a in state["legal"] if a["text"] == chosen))
+
+        with server.http() as http:
+            moves = play_to_the_end(http, created["seats"][0]["token"], choose)
+        assert moves > 3
+        page.wait_for_selector("[data-testid=result]")
         final = frames.states[-1]["observation"]
         assert polish.text(f"soc-card.result.{final['status']}") in page.locator(
             "[data-testid=result]").inner_text()
+        assert polish.text("soc-card.board.pile") in board.inner_text()
         shot(page, "solo-pl")
