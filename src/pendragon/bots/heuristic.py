@@ -17,10 +17,10 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from pendragon.bots.base import Bot, determinise, sample_world, to_act
-from pendragon.core.api import CHANCE, State
+from pendragon.bots.base import Bot, PolicyBot, determinise, sample_world
+from pendragon.core.api import State
 from pendragon.core.plugins import plugin_for
 
 
@@ -39,7 +39,7 @@ def game_policy(game_name: str, piece: str = "heuristic") -> Callable[[int | Non
     return factory
 
 
-class OnePlyBot:
+class OnePlyBot(PolicyBot[None]):
     """Generic policy for any game: win now if possible, never lose now, else random.
 
     The look-ahead runs on a world (``resample_hidden(seat, rng)``, without a past), so the
@@ -56,11 +56,8 @@ class OnePlyBot:
     def __repr__(self) -> str:
         return f"OnePlyBot(seed={self.seed!r})"
 
-    def step(self, state: State) -> int:
+    def decide(self, state: State, seat: int, legal: Sequence[int], seen: None) -> int:
         """A winning action if one exists, else a random one that does not lose at once."""
-        seat, legal = to_act(state)
-        if seat == CHANCE or len(legal) == 1:
-            return legal[0] if seat != CHANCE else state.sample_chance()
         safe: list[int] = []
         world = determinise(state, seat, self._rng)
         for action in legal:

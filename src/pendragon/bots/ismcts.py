@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pendragon.bots.base import Bot, Forkable, sample_world, to_act
+from pendragon.bots.base import Bot, Forkable, PolicyBot, sample_world
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import rng
 from pendragon.core.api import CHANCE, Game, State
@@ -151,7 +151,7 @@ def paired_advantage(rewards: Sequence[float], baseline: Sequence[float]) -> tup
     return mean, math.sqrt(variance / count)
 
 
-class ISMCTSBot:
+class ISMCTSBot(PolicyBot[None]):
     """Policy-improving ISMCTS: paired sweeps over the root actions, a confidence test.
 
     ``rollout``: ``"heuristic"`` (the game's heuristic, or :class:`OnePlyBot` for a game
@@ -259,14 +259,13 @@ class ISMCTSBot:
         return known[1]
 
     # ------------------------------------------------------------------ decision
-    def step(self, state: State) -> int:
-        """The policy's action, unless the search shows a better one with confidence."""
-        seat, legal = to_act(state)
-        if seat == CHANCE:
-            return state.sample_chance()
+    def observe(self, state: State, seat: int) -> None:
+        """At every decision of the seat (forced moves too, which are played without asking
+        the policy: it reads the record back): no search yet."""
         self.last_search = None
-        if len(legal) == 1:
-            return legal[0]  # a forced move: nothing to ask (a policy reads the record back)
+
+    def decide(self, state: State, seat: int, legal: Sequence[int], seen: None) -> int:
+        """The policy's action, unless the search shows a better one with confidence."""
         if self._policy is None:
             self._policy = self._make_policy(state.game.name, self.seed, root=True)
         # The policy is the table's bot: it reads the seat's view and the public record of

@@ -46,13 +46,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from pendragon.bots.base import to_act
-from pendragon.core.api import CHANCE, State
+from pendragon.bots.base import PolicyBot
+from pendragon.core.api import State
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import (
     ALLY_KEYS,
@@ -480,7 +481,7 @@ def _groups(
 
 
 # ---------------------------------------------------------------------- the bot
-class GrailCupBot:
+class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
     """The Grail Cup heuristic: values allies in spaces for itself and its rivals, drafts
     against the leader, and plays each ally's choice by the same worths.
 
@@ -501,16 +502,17 @@ class GrailCupBot:
         return f"GrailCupBot(seed={self.seed!r})"
 
     # .................................................................. entry point
-    def step(self, state: State) -> int:
-        """The chosen action id for the seat to act (it reads only that seat's view)."""
-        seat, legal = to_act(state)
-        if seat == CHANCE:
-            return state.sample_chance()
+    def observe(self, state: State, seat: int) -> tuple[Obs, DraftRecord]:
+        """The seat's view and its draft record, brought up to date at every decision of
+        the seat, forced ones included (:class:`~pendragon.bots.base.PolicyBot`)."""
         obs = state.observation(seat)
-        record = self.remember(obs)
-        if len(legal) == 1:
-            return legal[0]
-        return self.choose(obs, legal, record)
+        return obs, self.remember(obs)
+
+    def decide(self, state: State, seat: int, legal: Sequence[int],
+               seen: tuple[Obs, DraftRecord] | None) -> int:
+        """:meth:`choose` on what :meth:`observe` took in (it reads only that seat's view)."""
+        assert seen is not None
+        return self.choose(seen[0], legal, seen[1])
 
     def memory(self, seat: int) -> DraftRecord | None:
         """The draft record of ``seat`` for the round it last decided in, if any."""
@@ -570,7 +572,7 @@ class GrailCupBot:
             passed.append((tuple(c for c in packet if c != kept[0]), receiver))
         record.passed = passed
 
-    def choose(self, obs: Obs, legal: list[int], record: DraftRecord | None = None) -> int:
+    def choose(self, obs: Obs, legal: Sequence[int], record: DraftRecord | None = None) -> int:
         """The policy proper: the acting seat's observation and its legal actions."""
         texts = [A.CATALOG.text(a) for a in legal]
         table = Table(obs, obs["you"]["seat"], self.weights)
