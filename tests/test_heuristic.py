@@ -15,6 +15,7 @@ from pendragon.bots.heuristic import HeuristicBot, OnePlyBot
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.heuristic import SocHeuristicBot, traitor_belief
 from pendragon.games.soc.rules import actions as A
+from pendragon.games.soc.traitors import StealthTraitor
 from pendragon.runner import bot_seed, play_game
 from tests.seat_view import SeatView
 from tests.toygame import ToyGame
@@ -196,21 +197,15 @@ def test_traitor_belief_two_traitors_with_merlins_company() -> None:
     assert seven.count_distribution() == pytest.approx([1 / 28, 12 / 28, 15 / 28])
 
 
-class _HidingTraitorBot(SocHeuristicBot):
-    """The heuristic with a traitor who never goes open (``exposed_at`` above 1)."""
-
-    exposed_at = 2.0
-    __slots__ = ()
-
-
 def _accusation_position() -> tuple[State, int, list[int]]:
     """A heroic decision of a hidden loyal knight where accusing is legal (SOC-ACCUSE-1)."""
     for seed in range(40):
         game = pendragon.load_game("soc", players=5, seed=seed)
         state = game.new_initial_state()
         # A traitor who hides (the heuristic's own harms openly, issue 18, and its siege
-        # would outweigh any accusation here).
-        bots = [_HidingTraitorBot(s, track_beliefs=False) for s in range(5)]
+        # would outweigh any accusation here): the stealth traitor, loyal in its play
+        # until its decisive moment.
+        bots = [StealthTraitor(s, track_beliefs=False) for s in range(5)]
         while not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from pendragon.core.api import State
-from pendragon.games.soc.heuristic import _BK_COMBOS, SocHeuristicBot, _best_combo
+from pendragon.games.soc.heuristic import SocHeuristicBot
+from pendragon.games.soc.heuristic_cards import _BK_COMBOS, _best_combo
 from pendragon.games.soc.rules.fixtures import load_state
 
 #: Enough life that paying the Progression of Evil or healing is not the question.

@@ -25,7 +25,8 @@ from pendragon.games.soc.evidence import (
     SeatRecord,
     likelihood_ratio,
 )
-from pendragon.games.soc.heuristic import _READ, SocHeuristicBot, _decision_of, _deed
+from pendragon.games.soc.heuristic import SocHeuristicBot
+from pendragon.games.soc.heuristic_record import _READ, _decision_of, _deed
 from pendragon.games.soc.rules import actions as A
 from pendragon.games.soc.traitors import traitor_dealt
 from tests.positions import soc_position
@@ -193,20 +194,21 @@ def _first_traitor_decision(seed: int) -> tuple[State, int]:
         state.apply_action(state.legal_actions()[0])
 
 
-def test_the_onlooker_belief_does_not_read_the_seat_s_own_card() -> None:
-    # Issue 18 (a bug found): the traitor's own observation shows its card, and the
-    # onlooker's belief used to settle it, so the heuristic traitor's ``suspicion`` was 1
-    # from the first turn and it played as exposed all game. Only a public card counts
-    # (SOC-ACCUSE-2, SOC-TRAITOR-1): at the start the table gives it the deal's odds,
-    # 1 in 8 (SOC-SETUP-5: 8 loyalty cards, one a traitor, for 5 knights).
+def test_a_traitor_s_belief_reads_its_own_card() -> None:
+    # SOC-SETUP-5: a knight reads his own loyalty card, and his belief starts from it. In
+    # the base game's deck (7 loyal cards, one traitor) the traitor knows every other
+    # knight is loyal. (The table's odds for him, an onlooker's belief, went with the
+    # hiding traitor's ``exposed_at``, issue 29: no bot reads them.)
     seed = next(s for s in range(30)
                 if traitor_dealt(pendragon.load_game("soc", players=5, seed=s)))
     state, seat = _first_traitor_decision(seed)
     bot = SocHeuristicBot(seed=1)
     bot._follow_record(state)
     obs = state.observation(seat)
-    assert obs["knights"][seat]["loyalty"] == "traitor"  # it sees its own card...
-    assert bot.suspicion(obs) == pytest.approx(1 / 8)  # ...the table does not
+    assert obs["knights"][seat]["loyalty"] == "traitor"
+    belief = bot.belief(obs)
+    assert belief.none() == pytest.approx(1.0)
+    assert all(belief.probability(s) == 0.0 for s in range(5))
 
 
 def test_standing_still_where_a_loyal_knight_acts_is_evidence() -> None:

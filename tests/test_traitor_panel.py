@@ -15,6 +15,7 @@ from pendragon.bots.random_bot import RandomBot
 from pendragon.cli.main import main
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.heuristic import SocHeuristicBot
+from pendragon.games.soc.heuristic_policy import SocPolicy
 from pendragon.games.soc.stats import soc_stats
 from pendragon.games.soc.traitors import (
     TRAITOR_PANEL,
@@ -318,10 +319,10 @@ def test_bench_script_prints_every_bar(
 
 def test_heuristic_traitor_harms_openly() -> None:
     """Issue 18 item 2: the heuristic traitor must stay the strongest of the panel. Hiding
-    measured weaker than open harm, so it harms openly from the first turn (``exposed_at``
-    0): each of its choices is :class:`OpenTraitor`'s on the same observation, the
-    saboteur's but for its evil, always a siege engine while one can be added
-    (SOC-EVIL-3, SOC-TRAITOR-2)."""
+    measured weaker than open harm, so it harms openly from the first turn (its hiding
+    branches are gone, issue 29): each of its choices is :class:`OpenTraitor`'s on the
+    same observation, the saboteur's but for its evil, always a siege engine while one can
+    be added (SOC-EVIL-3, SOC-TRAITOR-2)."""
     compared: list[tuple[str, str]] = []
     for seed in _traitor_seeds(3, base=9):
         game = pendragon.load_game("soc", players=5, seed=seed)
@@ -336,7 +337,7 @@ def test_heuristic_traitor_harms_openly() -> None:
 
 
 def _compare_traitor_choices(
-    pair: tuple[SocHeuristicBot, SocHeuristicBot], out: list[tuple[str, str]]
+    pair: tuple[SocPolicy, SocPolicy], out: list[tuple[str, str]]
 ) -> Any:
     """A ``play_game`` callback recording, at each traitor decision, the two bots' choices."""
     def check(state: State, player: int, _action: int) -> None:

@@ -1,19 +1,21 @@
 """The open traitors of Shadows over Camelot: the panel's saboteur and the heuristic
-traitor's open play (issue 18).
+traitor's open play (issue 18), and with them every traitor branch of the heuristic.
 
 :class:`SaboteurTraitor` harms openly from the first turn; :class:`OpenTraitor` is the
-play :class:`~pendragon.games.soc.heuristic.SocHeuristicBot` hands its traitor decisions
-to once it harms openly (from the first turn, as measured strongest). They live apart
-from :mod:`pendragon.games.soc.traitors` (the panel and its matrix, which re-exports
-them) so that the heuristic can load them without the simulator.
+play :class:`~pendragon.games.soc.heuristic.SocHeuristicBot` hands a traitor seat's
+decisions to (open from the first turn, as measured strongest). Both build on the loyal
+policy (:class:`~pendragon.games.soc.heuristic_policy.SocPolicy`), which a loyal seat
+plays. They live apart from :mod:`pendragon.games.soc.traitors` (the panel and its
+matrix, which re-exports them) so that the heuristic can load them without the simulator.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pendragon.games.soc.heuristic import _WARS, Obs, SocHeuristicBot, _black_harm
-from pendragon.games.soc.heuristic_expansion import card_worth
+from pendragon.games.soc.heuristic_cards import _WARS, Obs, _black_harm, seat_by_hand
+from pendragon.games.soc.heuristic_expansion import pick
+from pendragon.games.soc.heuristic_policy import SocPolicy
 
 __all__ = ["OpenTraitor", "SaboteurTraitor"]
 
@@ -26,7 +28,7 @@ _UNKNOWN_BLACK_HARM = 4.0
 _LAST_ENGINE = 12
 
 
-class SaboteurTraitor(SocHeuristicBot):
+class SaboteurTraitor(SocPolicy):
     """A traitor who harms openly from the first turn (a loyal seat plays the heuristic).
 
     * **Progression of Evil** (SOC-EVIL-1): never a life while a black card or an engine
@@ -54,8 +56,6 @@ class SaboteurTraitor(SocHeuristicBot):
     True
     """
 
-    #: Already open: never hands its decisions to another saboteur.
-    open_sabotage = False
     #: Reveal with Fate when the others would discard this many cards each on average.
     reveal_discards = 1.5
     #: ...or at this much life or less.
@@ -127,29 +127,30 @@ class SaboteurTraitor(SocHeuristicBot):
         return "target:" + max(
             wars, key=lambda w: (int(quests[w]["figures"]), -len(quests[w]["white"])))
 
-    def _pick_black(self, texts: Mapping[str, int], worst: bool) -> str | None:
-        choices = [t for t in texts if t.startswith("choose-black:")]
-        if not choices:
-            return None
-        def harm(text: str) -> float:
-            return _black_harm(text[len("choose-black:"):])
-
-        return max(choices, key=harm) if worst else min(choices, key=harm)
-
     def _d_clairv(self, obs: Obs, texts: dict[str, int]) -> str | None:
+        # The card chosen first comes first (the Armor asks the same: _d_armor).
         if not self._is_traitor(obs):
             return super()._d_clairv(obs, texts)
-        return self._pick_black(texts, worst=True)  # the card chosen first comes first
-
-    def _d_armor(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_armor(obs, texts)
-        return self._pick_black(texts, worst=True)
+        return pick(texts, "choose-black:", _black_harm, highest=True)
 
     def _d_perc_bottom(self, obs: Obs, texts: dict[str, int]) -> str | None:
         if not self._is_traitor(obs):
             return super()._d_perc_bottom(obs, texts)
-        return self._pick_black(texts, worst=False)  # the mildest goes to the bottom
+        return pick(texts, "choose-black:", _black_harm, highest=False)  # the mildest
+
+    def _d_merlin(self, obs: Obs, texts: dict[str, int]) -> str | None:
+        """A traitor's Merlin target: the least urgent one for the knights;
+        the heuristic's own open traitor (:class:`OpenTraitor`, which follows no record)
+        the second most urgent, a plausible one."""
+        if not self._is_traitor(obs):
+            return super()._d_merlin(obs, texts)
+        options = self.merlin_options(obs, texts)
+        if not options:
+            return None
+        ranked = sorted(options, reverse=True)
+        # What was left of the hiding traitor's ``exposed_at`` (issue 29): the seat counted
+        # as seen by the table exactly when it followed the public record.
+        return ranked[-1][1] if self.track_beliefs else ranked[min(1, len(ranked) - 1)][1]
 
     # ------------------------------------------------------------------ never helps
     def _d_share(self, obs: Obs, texts: dict[str, int]) -> str | None:
@@ -158,21 +159,8 @@ class SaboteurTraitor(SocHeuristicBot):
         mine = f"seat:{obs['seat']}"
         if mine in texts:
             return mine
-        seats = [int(t[5:]) for t in texts if t.startswith("seat:")]
-        if not seats:
-            return None
         # Not entitled itself: the knight who has most already (where a card helps least).
-        knights = obs["knights"]
-        return f"seat:{max(seats, key=lambda s: int(knights[s]['hand_size']))}"
-
-    def _d_contrib(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        if not self._is_traitor(obs):
-            return super()._d_contrib(obs, texts)
-        plays = [t for t in texts if t.startswith("play:")]
-        if not plays:
-            return None
-        hand = self._hand(obs)
-        return min(plays, key=lambda t: card_worth(t[5:], hand))  # its least useful card
+        return seat_by_hand(obs, texts, most=True)
 
     def _d_pool(self, obs: Obs, texts: dict[str, int]) -> str | None:
         return "pass" if self._is_traitor(obs) and "pass" in texts else super()._d_pool(obs, texts)
@@ -230,6 +218,11 @@ class SaboteurTraitor(SocHeuristicBot):
         return super()._d_fate(obs, texts)
 
     # ------------------------------------------------------------------ heroic phase
+    def _heroic_choice(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
+        if self._is_traitor(obs):
+            return self._traitor_heroic_score(obs, text, texts)
+        return super()._heroic_choice(obs, text, texts)
+
     def _traitor_heroic_score(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
         kind, _, arg = text.partition(":")
         me = obs["knights"][obs["seat"]]
@@ -251,7 +244,11 @@ class SaboteurTraitor(SocHeuristicBot):
             return -4.0
         if kind == "heal":
             return 9.0 if int(me["life"]) <= 1 else -1.0
-        return super()._traitor_heroic_score(obs, text, texts)
+        # Otherwise as a loyal knight, with a taste for solo quests it can fail quietly.
+        score = self._heroic_score(obs, text, texts)
+        if kind == "move" and arg in ("black-knight", "lancelot"):
+            score += 1.5
+        return score
 
 
 class OpenTraitor(SaboteurTraitor):

@@ -43,7 +43,7 @@ from typing import Any
 
 import pendragon
 from pendragon.bots import check_bot, make_bot
-from pendragon.bots.base import Bot, to_act
+from pendragon.bots.base import Bot, PolicyBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core.api import CHANCE, Game, State
 from pendragon.games.soc.heuristic import Obs, SocHeuristicBot
@@ -117,14 +117,12 @@ class StealthTraitor(SocHeuristicBot):
     decisive_swords = 10
     decisive_life = 1
 
-    __slots__ = ("_flipped", "_as_traitor")
+    __slots__ = ("_flipped",)
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
         super().__init__(seed, track_beliefs)
         #: Seats whose decisive moment has come (it lasts for the rest of the game).
         self._flipped: set[int] = set()
-        #: Set while a decision is asked of the heuristic traitor whatever the moment.
-        self._as_traitor = False
 
     def __repr__(self) -> str:
         return f"StealthTraitor(seed={self.seed!r})"
@@ -152,20 +150,15 @@ class StealthTraitor(SocHeuristicBot):
     # the base may become an instance method).
     def _is_traitor(self, obs: Obs) -> bool:  # type: ignore[override, unused-ignore]
         """A traitor seat plays the traitor's branches only from its decisive moment."""
-        if not _is_dealt_traitor(obs):
-            return False
-        return self._as_traitor or self.is_decisive(obs)
+        return _is_dealt_traitor(obs) and self.is_decisive(obs)
 
     def _d_fate(self, obs: Obs, texts: dict[str, int]) -> str | None:
-        """Reveal (SOC-W-FATE) exactly when the heuristic traitor would."""
-        self._as_traitor = _is_dealt_traitor(obs)
-        try:
-            choice = super()._d_fate(obs, texts)
-        finally:
-            self._as_traitor = False
-        if choice == "fate:reveal":
+        """Reveal (SOC-W-FATE) exactly when the heuristic traitor would
+        (:class:`OpenTraitor`: whenever it may); the reveal is decisive."""
+        if "fate:reveal" in texts and _is_dealt_traitor(obs):
             self._flipped.add(int(obs["seat"]))
-        return choice
+            return "fate:reveal"
+        return super()._d_fate(obs, texts)
 
 
 # ---------------------------------------------------------------------- the random traitor
@@ -180,7 +173,7 @@ class RandomTraitor(RandomBot):
 
 
 # ---------------------------------------------------------------------- one seat, two roles
-class RoleBot:
+class RoleBot(PolicyBot[None]):
     """One bot for a seat (or a whole table) that asks ``loyal`` or ``traitor`` by the
     acting seat's loyalty card, as that seat sees it (``observation(seat)["you"]["loyalty"]``,
     SOC-SETUP-5). A seat whose card it does not know yet plays ``loyal``. Both policies
@@ -209,13 +202,8 @@ class RoleBot:
         loyalty = state.observation(seat)["you"]["loyalty"]
         return self.traitor if loyalty == "traitor" else self.loyal
 
-    def step(self, state: State) -> int:
+    def decide(self, state: State, seat: int, legal: Sequence[int], seen: None) -> int:
         """The action of the policy of the seat to act."""
-        seat, legal = to_act(state)
-        if seat == CHANCE:
-            return state.sample_chance()
-        if len(legal) == 1:
-            return legal[0]
         return self.policy_for(state, seat).step(state)
 
 
