@@ -8,14 +8,16 @@ information, the translations and the purity of the rules package.
 from __future__ import annotations
 
 import ast
+import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import pendragon
 from pendragon.core.api import NoHistoryError
-from pendragon.core.errors import InvalidOptionError
+from pendragon.core.errors import CorruptStateError, InvalidOptionError
 from pendragon.core.events import Event, Seat
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules import engine as E
@@ -402,3 +404,31 @@ def test_rules_import_only_the_core_and_the_standard_library() -> None:
                     or top in sys.stdlib_module_names or top == "__future__"
                 )
                 assert allowed, f"{path.name} imports {name}"
+
+
+# ---------------------------------------------------------------------- storage
+def _stored(players: int = 3, seed: int = 4) -> tuple[pendragon.Game, dict[str, Any]]:
+    state = pendragon.load_game("grail-cup", players=players, seed=seed).new_initial_state()
+    state.play_random_chance()
+    return state.game, json.loads(state.serialize())
+
+
+def test_a_stored_state_missing_a_later_option_loads_at_its_default() -> None:
+    game, data = _stored()
+    del data["options"]["track_file"]  # as if saved before the option existed
+    copy = game.deserialize_state(json.dumps(data))
+    assert copy.observation(0) == game.deserialize_state(json.dumps(_stored()[1])).observation(0)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"options": {"players": 4}}, "differ from the game's"),
+    ({"history": [0, A.NUM_ACTIONS]}, "outside the catalog"),
+    ({"chance_count": -1}, "chance stream"),
+    ({"rng_seed": True}, "whole number"),
+    ({"agenda": [[E.DEAL, 9, 0, 0]]}, "bad agenda task"),
+])
+def test_a_tampered_stored_state_is_refused(change: dict[str, Any], message: str) -> None:
+    game, data = _stored()
+    data.update(change)
+    with pytest.raises(CorruptStateError, match=message):
+        game.deserialize_state(json.dumps(data))

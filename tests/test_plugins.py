@@ -121,6 +121,40 @@ def test_a_broken_entry_point_is_an_error_naming_it(monkeypatch: pytest.MonkeyPa
             plugins.installed_plugins.cache_clear()
 
 
+def test_a_plugin_naming_its_package_holds_absolute_paths() -> None:
+    """``package=``: a module path starting with a dot and a bare file path are the
+    package's, and its catalogs its ``locale`` folder; another package's path stays as is."""
+    plugin = GamePlugin(name="toy", package="toy_game", rules=".rules.game:ToyGame",
+                        rollout="other.pkg:rollout", bots={"sly": ".bots:Sly"},
+                        web_module="static/board.js")
+    assert plugin.rules == "toy_game.rules.game:ToyGame"
+    assert plugin.rollout == "other.pkg:rollout"
+    assert plugin.bots == {"sly": "toy_game.bots:Sly"}
+    assert (plugin.locale, plugin.web_module) == ("toy_game:locale", "toy_game:static/board.js")
+    parent = GamePlugin(name="toy", package="games.toy", rules="..shared:Game", locale="words")
+    assert (parent.rules, parent.locale) == ("games.shared:Game", "games.toy:words")
+
+
+@pytest.mark.parametrize("pieces", [
+    {"rules": ".rules:Game", "locale": "x:locale"},
+    {"rules": "x:Game"},
+    {"rules": "x:Game", "locale": "x:locale", "bots": {"sly": ".bots:Sly"}},
+])
+def test_a_relative_path_without_a_package_is_refused(pieces: dict[str, object]) -> None:
+    with pytest.raises(PluginError, match="toy"):
+        GamePlugin(name="toy", **pieces)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", PLUGINS)
+def test_every_installed_plugin_names_its_pieces_absolutely(name: str) -> None:
+    plugin = installed_plugins()[name]
+    for piece in ["rules", *plugin.pieces()]:
+        reference = getattr(plugin, piece)
+        if isinstance(reference, str):
+            assert not reference.startswith(".") and ":" in reference, (piece, reference)
+    assert plugin.locale_path().joinpath("messages.pot").is_file()
+
+
 def test_a_game_from_another_package_is_loaded_through_its_entry_point(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

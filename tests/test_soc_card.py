@@ -355,3 +355,20 @@ def test_observation_tensor_stays_within_the_declared_bounds() -> None:
                 player = state.current_player()
                 state.apply_action(state.sample_chance() if player == CHANCE
                                    else rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"history": [A.NUM_ACTIONS]}, "outside the catalog"),
+    ({"rng_seed": -5}, "chance stream"),
+    ({"deck": "12"}, "list of whole numbers"),
+    ({"turn": 1.5}, "whole number"),
+    ({"options": [9, False, False]}, "other options"),
+])
+def test_a_tampered_stored_state_is_refused(change: dict[str, Any], message: str) -> None:
+    state = pendragon.load_game("soc-card", players=3, seed=2).new_initial_state()
+    state.play_random_chance()
+    data = json.loads(state.serialize())
+    data.update(change)
+    with pytest.raises(pendragon.CorruptStateError, match=message):
+        state.game.deserialize_state(json.dumps(data))
+    assert state.game.deserialize_state(state.serialize()).serialize() == state.serialize()

@@ -86,7 +86,10 @@ def whole_numbers(value: Any, name: str) -> list[int]:
     """
     if not isinstance(value, list) or len(value) > MAX_LIST:
         raise CorruptStateError(f"{name} must be a list of whole numbers")
-    return [whole_number(v, name) for v in value]
+    # Plain ints in range (all of JSON's) are checked without a call each: histories are long.
+    if all(type(item) is int and -(1 << 64) <= item < 1 << 64 for item in value):
+        return value.copy()
+    return [whole_number(item, name) for item in value]
 
 
 @contextmanager
