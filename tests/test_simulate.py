@@ -6,18 +6,22 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import pendragon
-from pendragon.bots import make_bot
+from pendragon.bots import RandomBot, make_bot
 from pendragon.cli.main import main
+from pendragon.games.grail_cup.heuristic import GrailCupBot
 from pendragon.games.grail_cup.stats import first_player, grail_cup_stats
-from pendragon.runner import play_game
+from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import (
     SimulationConfig,
     balance,
     game_seed,
+    play_one,
+    play_paired,
     simulate,
     summarize,
     wilson_interval,
@@ -211,3 +215,29 @@ def test_ray_backend_gives_the_process_backend_results() -> None:
     remote = simulate(SimulationConfig("soc", {"players": 3}, ("random",), games=4, seed=3,
                                        workers=2, backend="ray"))
     assert remote.records == local.records
+
+
+def test_play_paired_gives_every_panel_the_same_deals_and_seeds() -> None:
+    """``play_paired``: every panel plays game ``game_seed(seed, i)`` with its bot on seat
+    ``s`` seeded ``bot_seed(game seed, s)``, so a panel that differs on one seat only plays
+    the same game up to that seat's first choice; the simulator's records are those games."""
+    seen: list[tuple[int, list[int]]] = []
+
+    def record(game: pendragon.Game, bots: list[Any]) -> str:
+        seen.append((game.seed, [bot.seed for bot in bots]))
+        return play_game(game, bots).serialize()
+
+    panels: list[list[Any]] = [[RandomBot], [RandomBot], [GrailCupBot, RandomBot, RandomBot]]
+    rows = play_paired("grail-cup", panels, range(2, 4), seed=7, options={"players": 3},
+                       play=record)
+    assert [s for s, _ in seen] == [game_seed(7, 2)] * 3 + [game_seed(7, 3)] * 3
+    assert all(seeds == [bot_seed(s, seat) for seat in range(3)] for s, seeds in seen)
+    assert [len(row) for row in rows] == [3, 3]
+    assert all(row[0] == row[1] for row in rows)  # the same panel twice: the same game
+    assert any(row[0] != row[2] for row in rows)  # another bot on seat 0: another game
+    config = SimulationConfig("grail-cup", {"players": 3}, ("random",), games=4, seed=7)
+    final = play_game(pendragon.load_game("grail-cup", players=3, seed=game_seed(7, 2)),
+                      [make_bot("random", bot_seed(game_seed(7, 2), s)) for s in range(3)])
+    assert play_one(config, 2).length == final.version
+    with pytest.raises(ValueError, match="3 seats need 1 or 3 bot factories, got 2"):
+        play_paired("grail-cup", [[RandomBot, RandomBot]], 1, options={"players": 3})
