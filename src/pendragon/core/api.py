@@ -71,6 +71,18 @@ class GameInfo:
     observation_tensor_size: int
 
 
+def winner_takes_all(winner: int, players: int) -> list[float]:
+    """The returns of a race or a duel: +1 for ``winner``, -1 for every other seat; 0 for
+    all while there is none (``winner < 0``: the game runs, or it ended in a stalemate).
+
+    >>> winner_takes_all(2, 3), winner_takes_all(-1, 2)
+    ([-1.0, -1.0, 1.0], [0.0, 0.0])
+    """
+    if winner < 0:
+        return [0.0] * players
+    return [1.0 if seat == winner else -1.0 for seat in range(players)]
+
+
 @dataclass(frozen=True, slots=True)
 class PublicRecord:
     """One step of the public record: its index in the history, who acted (``None``:
@@ -393,6 +405,14 @@ class State(ABC):
         self._history = [UNKNOWN_PAST] * len(self._history)
         self._chance_count = _WORLD_CHANCE_COUNT
         self.invalidate_cache()
+
+    def become_world(self, generator: random.Random) -> None:
+        """Make this fresh copy a world for :meth:`resample_hidden`: its chance stream
+        reseeded from ``generator`` (one draw: the real future cannot be read from it) and
+        its past forgotten (:meth:`forget_past`). A game calls it where its draws from
+        ``generator`` place it: before or after it redeals what the seat cannot see."""
+        self._rng_seed = generator.getrandbits(64)
+        self.forget_past()
 
     def is_world(self) -> bool:
         """Whether this state is a world drawn by :meth:`resample_hidden` (no past), rather

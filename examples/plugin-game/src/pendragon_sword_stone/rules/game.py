@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pendragon.core.actions import ActionCatalog
-from pendragon.core.api import CHANCE, TERMINAL, Game, Observation, State
+from pendragon.core.api import CHANCE, TERMINAL, Game, Observation, State, winner_takes_all
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event, Seat, Term, event
 from pendragon.core.options import SEED_OPTION, OptionSpec
@@ -237,9 +237,7 @@ class SwordStoneState(State):
 
     def returns(self) -> list[float]:
         """+1 for the knight who drew the sword, -1 for the others; 0 otherwise."""
-        if self.winner < 0:
-            return [0.0] * self.game.players
-        return [1.0 if seat == self.winner else -1.0 for seat in range(self.game.players)]
+        return winner_takes_all(self.winner, self.game.players)
 
     # ------------------------------------------------------------------ views
     def _values(self, seat: int) -> list[int]:
@@ -361,7 +359,7 @@ class SwordStoneState(State):
     def resample_hidden(self, seat: int, generator: random.Random) -> SwordStoneState:
         """Redeal the other knights' hands (same sizes) from their cards and the deck."""
         other = self.clone()
-        other._rng_seed = generator.getrandbits(64)
+        other.become_world(generator)  # reseeded; no past (it would tell the real deal)
         if self.over:
             return other  # every hand is revealed
         others = [s for s in range(self.game.players) if s != seat]

@@ -19,7 +19,7 @@ import json
 import random
 from typing import Any
 
-from pendragon.core.api import CHANCE, TERMINAL, Observation, State
+from pendragon.core.api import CHANCE, TERMINAL, Observation, State, winner_takes_all
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event, Seat
 from pendragon.core.storage import (
@@ -147,9 +147,7 @@ class GrailCupState(State):
 
     def returns(self) -> list[float]:
         """+1 for the winner, -1 for every other seat; 0 while the race runs (GC-END-2)."""
-        if self.winner < 0:
-            return [0.0] * self.n
-        return [1.0 if seat == self.winner else -1.0 for seat in range(self.n)]
+        return winner_takes_all(self.winner, self.n)
 
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may know (``None``: a spectator); layout in :mod:`.view`."""
@@ -470,8 +468,7 @@ class GrailCupState(State):
         new = self.clone()
         new._resample_allies(seat, generator)
         new._resample_clovers(seat, generator)
-        new.forget_past()
-        new._rng_seed = generator.getrandbits(64)
+        new.become_world(generator)
         return new
 
     def _resample_allies(self, seat: int, generator: random.Random) -> None:

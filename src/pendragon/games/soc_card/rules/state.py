@@ -418,8 +418,7 @@ class SocCardState(State):
         real deal.
         """
         other = self.clone()
-        other._rng_seed = generator.getrandbits(64)
-        other.forget_past()
+        other.become_world(generator)
         if self.result != E.RUNNING:
             return other
         _resample_loyalty(other, seat, generator)
