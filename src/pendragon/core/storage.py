@@ -119,11 +119,13 @@ def stored_options(game: Game) -> dict[str, Any]:
 def check_stored_options(game: Game, saved: Any) -> None:
     """:class:`CorruptStateError` unless ``saved`` (a state's :func:`stored_options`) are the
     options of ``game``. An option missing from ``saved`` (added to the game after the state
-    was stored) counts as its default, at which that state was played.
+    was stored) counts as its default, at which that state was played; a stored ``seed``
+    is ignored.
 
     >>> import pendragon
     >>> game = pendragon.load_game("grail-cup", players=3, seed=7)
     >>> check_stored_options(game, {"players": 3})
+    >>> check_stored_options(game, {"players": 3, "seed": 1})
     >>> check_stored_options(game, {"players": 4})
     Traceback (most recent call last):
     ...
@@ -132,8 +134,9 @@ def check_stored_options(game: Game, saved: Any) -> None:
     """
     if not isinstance(saved, Mapping):
         raise CorruptStateError("a state's options are a mapping")
-    options = {spec.name: spec.default for spec in game.option_specs if spec.name != "seed"}
+    options = {spec.name: spec.default for spec in game.option_specs}
     options.update(saved)
+    options.pop("seed", None)  # a state stored with its game's seed: its stream is its own
     mine = stored_options(game)
     if options != mine:
         raise CorruptStateError(f"state options {options} differ from the game's {mine}")
