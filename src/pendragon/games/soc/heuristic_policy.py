@@ -1,12 +1,14 @@
 """The Shadows over Camelot heuristic's decisions: :class:`SocPolicy`, one small policy
-function per decision of the agenda (``_d_evil``, ``_d_pool``, ``_d_share``...; the
-heroic phase scores every legal action, :class:`~pendragon.games.soc.heuristic_judgement.SocJudge`,
-and plays the best), as a loyal knight plays them.
+function per decision of the agenda (``_d_evil``, ``_d_pool``, ``_d_share``...), as a
+loyal knight plays them. The heroic phase scores every legal action by
+:class:`~pendragon.games.soc.heuristic_judgement.SocJudge`'s scores and plays the best.
 
 It reads only ``state.observation(seat)`` and the legal actions' text forms. The traitor's
 play is elsewhere: the open traitors (:mod:`pendragon.games.soc.saboteur`) override the
 decisions they play otherwise, and the heuristic bot
 (:class:`~pendragon.games.soc.heuristic.SocHeuristicBot`) hands a traitor seat to one.
+The unmasked traitor's own decisions (``_d_traitor_target``, ``_d_traitor_evil``) are here
+so that every decision of the agenda has a policy.
 """
 
 from __future__ import annotations
