@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from pendragon.core.errors import BadFixtureError, CorruptStateError, PendragonError
+from pendragon.core.options import _shown
 
 if TYPE_CHECKING:
     from pendragon.core.api import Game, State
@@ -103,6 +104,29 @@ def reading(what: str) -> Iterator[None]:
         raise
     except _LOOKUP_ERRORS as error:
         raise CorruptStateError(f"not a valid {what}: {error!r}") from None
+
+
+def stored_format(data: Any, what: str, marker: object, version: int | None = None,
+                  ) -> dict[str, Any]:
+    """``data`` if it is a stored state's mapping with the format ``marker`` (and, when
+    given, ``format_version``), else :class:`CorruptStateError` naming ``what`` it is not.
+
+    >>> stored_format({"format": "grail-cup", "format_version": 1}, "Grail Cup", "grail-cup", 2)
+    Traceback (most recent call last):
+    ...
+    pendragon.core.errors.CorruptStateError: unsupported Grail Cup state format 1
+    >>> stored_format([], "sword-stone", 1)
+    Traceback (most recent call last):
+    ...
+    pendragon.core.errors.CorruptStateError: not a sword-stone state (missing format marker)
+    """
+    if not isinstance(data, dict) or data.get("format") != marker:
+        raise CorruptStateError(f"not a {what} state (missing format marker)")
+    if version is not None and data.get("format_version") != version:
+        raise CorruptStateError(
+            f"unsupported {what} state format {_shown(data.get('format_version'))}"
+        )
+    return data
 
 
 def stored_options(game: Game) -> dict[str, Any]:

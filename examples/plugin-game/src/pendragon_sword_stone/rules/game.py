@@ -62,12 +62,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pendragon.core import storage
 from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import CHANCE, TERMINAL, Game, Observation, State, winner_takes_all
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event, Seat, Term, event
 from pendragon.core.options import SEED_OPTION, OptionSpec
-from pendragon.core.storage import check_playable, read_json, reading, whole_number, whole_numbers
 
 NAME = "sword-stone"
 
@@ -142,22 +142,20 @@ class SwordStoneGame(Game):
 
     def deserialize_state(self, text: str) -> SwordStoneState:
         """Rebuild a state from :meth:`SwordStoneState.serialize`."""
-        data = read_json(text)
-        if not isinstance(data, dict) or data.get("format") != _FORMAT:
-            raise CorruptStateError("not a sword-stone state")
+        data = storage.stored_format(storage.read_json(text), NAME, _FORMAT)
         if data.get("options") != [self.players, self.target]:
             raise CorruptStateError("a state of a game with other options")
         state = SwordStoneState(self)
-        with reading("sword-stone state"):
-            state.hands = [whole_numbers(hand, "hands") for hand in data["hands"]]
-            state.deck = whole_numbers(data["deck"], "deck")
-            state.stone = whole_numbers(data["stone"], "stone")
+        with storage.reading("sword-stone state"):
+            state.hands = [storage.whole_numbers(hand, "hands") for hand in data["hands"]]
+            state.deck = storage.whole_numbers(data["deck"], "deck")
+            state.stone = storage.whole_numbers(data["stone"], "stone")
             for name in ("turn", "deal_to", "to_deal", "passes", "winner"):
-                setattr(state, name, whole_number(data[name], name))
+                setattr(state, name, storage.whole_number(data[name], name))
             state.over = bool(data["over"])
             state.restore_history_fields(data)
         state.check_invariants()
-        check_playable(state)
+        storage.check_playable(state)
         return state
 
 

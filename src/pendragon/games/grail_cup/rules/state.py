@@ -26,6 +26,7 @@ from pendragon.core.storage import (
     check_playable,
     check_stored_options,
     reading,
+    stored_format,
     stored_options,
     whole_number,
     whole_numbers,
@@ -263,10 +264,7 @@ class GrailCupState(State):
 
     @classmethod
     def _from_dict(cls, game: Any, data: Any) -> GrailCupState:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise CorruptStateError("not a Grail Cup state (missing format marker)")
-        if data.get("format_version") != FORMAT_VERSION:
-            raise CorruptStateError(f"unsupported state format {data.get('format_version')!r}")
+        data = stored_format(data, "Grail Cup", FORMAT, FORMAT_VERSION)
         check_stored_options(game, data["options"])
         state = GrailCupState(game)
         state.restore_history_fields(data)

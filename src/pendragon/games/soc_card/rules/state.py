@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event
-from pendragon.core.storage import check_playable, whole_number, whole_numbers
+from pendragon.core.storage import check_playable, stored_format, whole_number, whole_numbers
 from pendragon.games.soc_card.rules import engine as E
 from pendragon.games.soc_card.rules import tasks as T
 from pendragon.games.soc_card.rules import view
@@ -242,10 +242,7 @@ class SocCardState(State):
     @classmethod
     def from_dict(cls, game: SocCardGame, data: Any) -> SocCardState:
         """Rebuild and validate a state; :class:`CorruptStateError` on anything impossible."""
-        if not isinstance(data, dict):
-            raise CorruptStateError("a serialized state is a JSON object")
-        if data.get("format") != _FORMAT:
-            raise CorruptStateError("not a soc-card state (format)")
+        data = stored_format(data, "soc-card", _FORMAT)
         if data.get("options") != game.option_key():
             raise CorruptStateError("the state belongs to a game with other options")
         expected = set(_INT_FIELDS + _LIST_FIELDS) | {
