@@ -115,10 +115,10 @@ def stored_format(data: Any, what: str, marker: object, version: int | None = No
     Traceback (most recent call last):
     ...
     pendragon.core.errors.CorruptStateError: unsupported Grail Cup state format 1
-    >>> stored_format([], "sword-stone", 1)
+    >>> stored_format([], "coin-toss", 1)
     Traceback (most recent call last):
     ...
-    pendragon.core.errors.CorruptStateError: not a sword-stone state (missing format marker)
+    pendragon.core.errors.CorruptStateError: not a coin-toss state (missing format marker)
     """
     if not isinstance(data, dict) or data.get("format") != marker:
         raise CorruptStateError(f"not a {what} state (missing format marker)")
