@@ -67,7 +67,7 @@ class SocHeuristicBot(SocPolicy):
         """The loyal policy's choice; a traitor seat's is the open traitor's."""
         if self._is_traitor(obs):
             return self._saboteur().choose(obs, legal)
-        return super().choose(obs, legal)
+        return SocPolicy.choose(self, obs, legal)  # (not super(): this runs at every step)
 
     def _saboteur(self) -> OpenTraitor:
         """The open policy (``saboteur.OpenTraitor``: the saboteur's, its evil always a

@@ -14,7 +14,7 @@ so that every decision of the agenda has a policy.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pendragon.bots.base import PolicyBot
 from pendragon.core.api import State
@@ -284,13 +284,13 @@ class SocPolicy(SocJudge, PolicyBot[None]):
 
     # ------------------------------------------------------------------ heroic phase
     def _d_heroic(self, obs: Obs, texts: dict[str, int]) -> str | None:
+        score = self._heroic_scorer(obs)
         scored: list[tuple[float, str]] = []
         for text in texts:
-            score = self._heroic_choice(obs, text, texts)
-            scored.append((score + self._rng.random() * 1e-3, text))
+            scored.append((score(obs, text, texts) + self._rng.random() * 1e-3, text))
         return max(scored)[1]
 
-    def _heroic_choice(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
-        """The score a heroic action gets from this policy: the loyal knight's
-        (:meth:`_heroic_score`); the open traitors score their own seat's actions."""
-        return self._heroic_score(obs, text, texts)
+    def _heroic_scorer(self, obs: Obs) -> Callable[[Obs, str, dict[str, int]], float]:
+        """How this policy scores the heroic actions of the seat of ``obs``: as the loyal
+        knight (:meth:`_heroic_score`); the open traitors score a traitor seat's their way."""
+        return self._heroic_score

@@ -11,7 +11,7 @@ matrix, which re-exports them) so that the heuristic can load them without the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from pendragon.games.soc.heuristic_cards import _WARS, Obs, _black_harm, seat_by_hand
 from pendragon.games.soc.heuristic_expansion import pick
@@ -218,10 +218,10 @@ class SaboteurTraitor(SocPolicy):
         return super()._d_fate(obs, texts)
 
     # ------------------------------------------------------------------ heroic phase
-    def _heroic_choice(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
+    def _heroic_scorer(self, obs: Obs) -> Callable[[Obs, str, dict[str, int]], float]:
         if self._is_traitor(obs):
-            return self._traitor_heroic_score(obs, text, texts)
-        return super()._heroic_choice(obs, text, texts)
+            return self._traitor_heroic_score
+        return super()._heroic_scorer(obs)
 
     def _traitor_heroic_score(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
         kind, _, arg = text.partition(":")
