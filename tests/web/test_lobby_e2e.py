@@ -115,7 +115,10 @@ def test_a_listed_table_is_found_in_the_lobby_and_a_second_browser_sits_and_play
             if page.locator("button[data-testid=action]:not([disabled])").count():
                 page.wait_for_function(f"() => document.title.startsWith({YOUR_TURN!r})")
                 other = guest if page is host else host
-                assert not other.title().startswith(YOUR_TURN), "one seat acts at a time"
+                # One seat acts at a time: the other tab leaves "your turn" as soon as its
+                # own copy of the move arrives (the two tabs are told one after the other).
+                other.wait_for_function(
+                    f"() => !document.title.startsWith({YOUR_TURN!r})", timeout=10_000)
                 assert page.locator("[data-testid=turn-timer]").inner_text().startswith(
                     "Your time:")
                 seen_titles[name] = True

@@ -6,12 +6,13 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import string
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 
 import pendragon
 from pendragon.core.plugins import plugin_for
@@ -26,6 +27,27 @@ WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
 #: The board module of a game whose plugin has none: the observation as a readable table.
 GENERIC_BOARD = STATIC_DIR / "js" / "generic_board.js"
+#: Every page is one shell (``static/page.html``) with its script and body class: path →
+#: (the module under ``static/js/`` that draws it, the page's name).
+PAGES: dict[str, tuple[str, str]] = {
+    "/": ("lobby", "index"),
+    "/table": ("table", "table"),
+    "/replay": ("replay", "replay"),
+}
+
+
+@functools.cache
+def page_html(path: str) -> bytes:
+    """The page served at ``path`` (one of :data:`PAGES`), made once from the shell.
+
+    >>> b'src="/static/js/table.js"' in page_html("/table")
+    True
+    >>> b'class="page-index"' in page_html("/")
+    True
+    """
+    script, name = PAGES[path]
+    shell = string.Template((STATIC_DIR / "page.html").read_text(encoding="utf-8"))
+    return shell.substitute(script=script, page=name).encode()
 
 
 @functools.cache
@@ -41,17 +63,16 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
     router = APIRouter()
 
     # -------------------------------------------------------------- pages
-    def page(name: str) -> Callable[[], Awaitable[FileResponse]]:
-        """A route serving the static page ``name``."""
-        async def serve_page() -> FileResponse:
+    def page(path: str) -> Callable[[], Awaitable[HTMLResponse]]:
+        """A route serving the page at ``path``."""
+        async def serve_page() -> HTMLResponse:
             """The page."""
-            return FileResponse(STATIC_DIR / name, headers={"Cache-Control": "no-cache"})
+            return HTMLResponse(page_html(path), headers={"Cache-Control": "no-cache"})
 
         return serve_page
 
-    router.get("/", include_in_schema=False)(page("index.html"))
-    router.get("/table", include_in_schema=False)(page("table.html"))
-    router.get("/replay", include_in_schema=False)(page("replay.html"))
+    for path in PAGES:
+        router.get(path, include_in_schema=False)(page(path))
 
     @router.get("/i18n/{language}.json", include_in_schema=False)
     async def translations(language: str) -> Response:
