@@ -67,7 +67,7 @@ True
 
 from __future__ import annotations
 
-from pendragon.core.actions import ActionCatalog
+from pendragon.core.actions import CatalogBuilder
 from pendragon.games.soc.rules.cards import (
     BLACK,
     KNIGHTS,
@@ -83,14 +83,8 @@ from pendragon.games.soc.rules.cards import (
 #: Largest table: the base game seats 7, Merlin's Company 8.
 MAX_SEATS = 8
 
-_names: list[str] = []
-
-
-def _block(names: list[str]) -> int:
-    start = len(_names)
-    _names.extend(names)
-    return start
-
+_layout = CatalogBuilder()
+_block = _layout.block
 
 # Chance outcomes.
 DEAL_KNIGHT = _block([f"deal-knight:{k.key}" for k in KNIGHTS])
@@ -101,7 +95,7 @@ BLACK_CARD = _block([f"black-card:{c.key}" for c in BLACK])
 DIE = _block([f"die:{n}" for n in range(1, 9)])  # DIE + (n - 1)
 RANDOM_SEAT = _block([f"random-seat:{p}" for p in range(MAX_SEATS)])
 TRAVEL = _block([f"travel:{t}" for t in TRAVEL_KEYS])
-NUM_CHANCE_ACTIONS = len(_names)
+NUM_CHANCE_ACTIONS = len(_layout)
 
 # Decisions.
 DRAW_BLACK = _block(["draw-black"])
@@ -151,7 +145,7 @@ SLAYER_FIGHT = _block(["slayer:fight"])
 JOIN = _block(["join"])
 LEAVE = _block([f"leave:{p}" for p in range(MAX_SEATS)])
 
-CATALOG = ActionCatalog(_names)
+CATALOG = _layout.build()
 NUM_ACTIONS = len(CATALOG)
 
 assert len(KNIGHTS) == NUM_KNIGHTS and len(WHITE) == NUM_WHITE and len(BLACK) == NUM_BLACK
