@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
 import pendragon.games.soc.rules.actions as A
-from pendragon.core.actions import ActionCatalog
-from pendragon.core.api import Game, GameInfo
-from pendragon.core.errors import CorruptStateError, InvalidOptionError
-from pendragon.core.options import OptionSpec
+from pendragon.core.api import Game
+from pendragon.core.errors import InvalidOptionError
+from pendragon.core.options import SEED_OPTION, OptionSpec
+from pendragon.core.storage import read_json
 from pendragon.games.soc.rules.cards import (
     BASE_KNIGHTS,
     NUM_KNIGHTS,
@@ -50,7 +49,7 @@ class SocGame(Game):
             "players", int, 5, "number of knights (3-7; 8 with the expansion)", minimum=3,
             maximum=8,
         ),
-        OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True),
+        SEED_OPTION,
         OptionSpec(
             "share",
             str,
@@ -92,10 +91,11 @@ class SocGame(Game):
             "3 players: no one sees his own loyalty before 6 swords (VAR-THREE)",
         ),
     )
+    catalog = A.CATALOG
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
-        self._players = int(self.options["players"])  # type: ignore[arg-type]
+        n = self.num_players()
         self.random_share = self.options["share"] == "random"
         self.expansion = self.options["expansion"] == "merlins-company"
         #: MC-PLAYED-BLACK, an optional rule of its own (000: "Правило отыгранных чёрных
@@ -108,8 +108,7 @@ class SocGame(Game):
         self.three_brave_knights = bool(self.options["three_brave_knights"])
         no_traitor = bool(self.options["no_traitor"])
         midst = bool(self.options["traitor_in_our_midst"])
-        self._check_combination(no_traitor, midst, squires_cards)
-        n = self._players
+        self._check_combination(n, no_traitor, midst, squires_cards)
         #: Whether loyalty cards lie face up (a game without a traitor, VAR-NO-TRAITOR).
         self.open_loyalty = no_traitor
         #: A second traitor card is in play only with 7-8 players and the expansion (MC-LOYALTY).
@@ -126,25 +125,23 @@ class SocGame(Game):
         self.start_cards = squires_cards
         self.white_total = white_counts(expansion=self.expansion)
         self.black_total = black_counts(expansion=self.expansion)
-        self._info = GameInfo(
-            name=self.name,
-            long_name="Shadows over Camelot",
-            # VAR-THREE is the 3-player rule; the expansion seats up to 8 (MC-SETUP-1).
-            min_players=3,
+        self.declare_info(
+            "Shadows over Camelot",
+            # At least 3 (the players option's minimum); VAR-THREE is the 3-player rule, the
+            # base game seats up to 7 and the expansion 8 (MC-SETUP-1).
             max_players=3 if self.three_brave_knights else 8 if self.expansion else 7,
-            num_distinct_actions=A.NUM_ACTIONS,
             # Every turn adds at least one step and the game stops after MAX_ROUNDS rounds
             # (SOC-RULING-45), so the length is bounded by this product.
             max_game_length=MAX_SETUP_STEPS + MAX_ROUNDS * 8 * MAX_STEPS_PER_TURN,
-            # Returns are +1 (won) or -1 (lost) for every seat; 0 only mid-game.
-            min_utility=-1.0,
-            max_utility=1.0,
+            # Returns are +1 (won) or -1 (lost) for every seat (the default utilities); 0
+            # only mid-game.
             observation_tensor_size=TENSOR_SIZE,
         )
 
-    def _check_combination(self, no_traitor: bool, midst: bool, squires_cards: int) -> None:
-        """Refuse option sets no table could play, with the reason."""
-        if self._players == 8 and self.options["expansion"] is None:
+    def _check_combination(self, n: int, no_traitor: bool, midst: bool,
+                           squires_cards: int) -> None:
+        """Refuse option sets no table of ``n`` could play, with the reason."""
+        if n == 8 and self.options["expansion"] is None:
             raise InvalidOptionError(
                 '8 players need the Merlin\'s Company expansion (expansion="merlins-company");'
                 " the base game seats 3 to 7"
@@ -157,33 +154,22 @@ class SocGame(Game):
             raise InvalidOptionError(
                 "no_traitor and traitor_in_our_midst contradict each other: choose one"
             )
-        if self.three_brave_knights and self._players != 3:
+        if self.three_brave_knights and n != 3:
             raise InvalidOptionError(
-                f"three_brave_knights is the 3-player rule; this table has {self._players}"
+                f"three_brave_knights is the 3-player rule; this table has {n}"
             )
         if self.three_brave_knights and no_traitor:
             raise InvalidOptionError(
                 "three_brave_knights hides loyalty cards, no_traitor lays them face up: choose one"
             )
 
-    @property
-    def info(self) -> GameInfo:
-        return self._info
-
-    @property
-    def catalog(self) -> ActionCatalog:
-        return A.CATALOG
-
-    def num_players(self) -> int:
-        return self._players
-
     def new_initial_state(self) -> SocState:
         """The deal: coats of arms, loyalty, a Merlin and 5 white cards each (SOC-SETUP-*)."""
         state: SocState = object.__new__(SocState)
         SocState.__init__(state, self)
-        state._init_data(self._players, self.white_total[:], self.black_total[:])
+        n = self.num_players()
+        state._init_data(n, self.white_total[:], self.black_total[:])
         tasks: list[tuple[int, int, int, int]] = []
-        n = self._players
         state.life = [self.start_life] * n  # VAR-SQUIRES: 3 in the hard variant
         if not self.squires:  # squires start without a coat of arms (VAR-SQUIRES)
             tasks += [(T.C_KNIGHT, s, 0, 0) for s in range(n)]
@@ -198,11 +184,6 @@ class SocGame(Game):
         return state
 
     def deserialize_state(self, text: str) -> SocState:
-        if not isinstance(text, str):
-            raise CorruptStateError("serialized state must be text")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise CorruptStateError(f"serialized state is not valid JSON: {error}") from None
-        return SocState.from_dict(self, data)
+        """Rebuild a state from :meth:`SocState.serialize`, checking every field."""
+        return SocState.from_dict(self, read_json(text))
 
