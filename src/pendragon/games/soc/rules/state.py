@@ -10,6 +10,14 @@ from typing import Any
 import pendragon.games.soc.rules.actions as A
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.errors import CorruptStateError, IllegalActionError
+from pendragon.core.storage import (
+    check_playable,
+    check_stored_options,
+    reading,
+    stored_format,
+    whole_number,
+    whole_numbers,
+)
 from pendragon.games.soc.rules.cards import (
     BLACK,
     COMBAT_BLACK_KINDS,
@@ -226,9 +234,7 @@ class SocState(ViewRules):
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "options": dict(self.game.options),
-            "history": self._history,
-            "chance_count": self._chance_count,
-            "rng_seed": self._rng_seed,
+            **self.history_fields(),
         }
         for name in self.SCALARS:
             data[name] = getattr(self, name)
@@ -246,40 +252,24 @@ class SocState(ViewRules):
     @classmethod
     def from_dict(cls, game: Any, data: Any) -> SocState:
         """Rebuild a state from :meth:`to_dict` data, checking every field."""
-        try:
+        with reading("Shadows over Camelot state"):
             return cls._from_dict(game, data)
-        except CorruptStateError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            raise CorruptStateError(f"not a valid Shadows over Camelot state: {error}") from None
 
     @classmethod
     def _from_dict(cls, game: Any, data: Any) -> SocState:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise CorruptStateError("not a Shadows over Camelot state (missing format marker)")
-        if data.get("format_version") != FORMAT_VERSION:
-            raise CorruptStateError(f"unsupported state format {data.get('format_version')!r}")
-        # An option added since the state was saved was played at its default.
-        saved = {spec.name: spec.default for spec in game.option_specs}
-        saved.update(data["options"])
-        options = {k: v for k, v in saved.items() if k != "seed"}
-        mine = {k: v for k, v in game.options.items() if k != "seed"}
-        if options != mine:
-            raise CorruptStateError(f"state options {options} differ from the game's {mine}")
+        data = stored_format(data, "Shadows over Camelot", FORMAT, FORMAT_VERSION)
+        # The state stores its game's options whole (its seed too, which is ignored).
+        check_stored_options(game, data["options"])
         state: SocState = object.__new__(SocState)
         state.game = game
-        state._history = _ints(data["history"], "history")
-        state._chance_count = _int(data["chance_count"], "chance_count")
-        state._rng_seed = _int(data["rng_seed"], "rng_seed")
-        state._legal_at = -1
+        state.restore_history_fields(data)
         state.log = None
-        state._legal = []
         for name in cls.SCALARS:
             value = data[name]
             if isinstance(value, bool):
                 object.__setattr__(state, name, value)
             else:
-                object.__setattr__(state, name, _int(value, name))
+                object.__setattr__(state, name, whole_number(value, name))
         for name in cls.FLAT_LISTS:
             if name == "agenda":
                 tasks = data[name]
@@ -287,7 +277,7 @@ class SocState(ViewRules):
                     raise CorruptStateError("agenda must be a list")
                 agenda = []
                 for task in tasks:
-                    parts = _ints(task, "agenda task")
+                    parts = whole_numbers(task, "agenda task")
                     if len(parts) != 4 or parts[0] not in T._value2member_map_:
                         raise CorruptStateError(f"bad agenda task {task!r}")
                     agenda.append((parts[0], parts[1], parts[2], parts[3]))
@@ -304,23 +294,26 @@ class SocState(ViewRules):
                     raise CorruptStateError(f"{name} must be a list of true/false")
                 object.__setattr__(state, name, list(flags))
             else:
-                object.__setattr__(state, name, _ints(data[name], name))
-        state.hands = [_ints(h, "hand") for h in data["hands"]]
-        state.war_white = [_ints(w, "war_white") for w in data["war_white"]]
+                object.__setattr__(state, name, whole_numbers(data[name], name))
+        state.hands = [whole_numbers(h, "hand") for h in data["hands"]]
+        state.war_white = [whole_numbers(w, "war_white") for w in data["war_white"]]
         state.known = {}
         for viewer, holder, cards in data["known"]:
-            state.known[(_int(viewer, "known"), _int(holder, "known"))] = _ints(cards, "known")
+            key = (whole_number(viewer, "known"), whole_number(holder, "known"))
+            state.known[key] = whole_numbers(cards, "known")
         if not game.num_players() <= state.n <= game.info.max_players:
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
         state._check_agenda()
-        try:  # a last look, at the trust boundary: the position must be usable
-            state.legal_actions()
-            state.observation(None)
-            for seat in range(state.n):
-                state.observation_tensor(seat)
-        except (LookupError, ValueError, TypeError, AssertionError, ZeroDivisionError):
-            raise CorruptStateError("the state's pending decision is impossible") from None
+        check_playable(state)
+        if state.n > game.num_players():
+            # VAR-JOIN: check_playable shows the game's seats; a newcomer's is shown here.
+            try:
+                for seat in range(game.num_players(), state.n):
+                    state.observation(seat)
+                    state.observation_tensor(seat)
+            except (ArithmeticError, LookupError, TypeError, ValueError, AssertionError) as error:
+                raise CorruptStateError(f"the state cannot be played: {error!r}") from None
         return state
 
     def _check_agenda(self) -> None:
@@ -438,9 +431,9 @@ class SocState(ViewRules):
         loyalty cards it has not seen. The black discard pile's publicly seen cards stay in
         place: every black card read out when drawn is remembered (perfect recall,
         SOC-RULING-65); only the unseen ones are redealt, each as a combat card of its
-        known quest. The chance stream is reseeded so the real future cannot be read from
-        the copy, and the world keeps no past (``State.forget_past``): the real history
-        would tell the real deal.
+        known quest. Then the copy becomes a world (``State.become_world``, after the
+        redeal's draws from ``generator``): its chance stream is reseeded so the real future
+        cannot be read from it, and it keeps no past, which would tell the real deal.
         """
         if not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
@@ -448,8 +441,7 @@ class SocState(ViewRules):
         new._resample_white(seat, generator)
         new._resample_black(seat, generator)
         new._resample_loyalty(seat, generator)
-        new._rng_seed = generator.getrandbits(64)
-        new.forget_past()
+        new.become_world(generator)
         return new
 
     def with_traitors(self, seat: int, traitors: Collection[int],
@@ -704,15 +696,3 @@ def _weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
     total = sum(counts)
     return [(base + kind, count / total) for kind, count in enumerate(counts) if count]
 
-
-def _int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise CorruptStateError(f"{name} must be a whole number, got {value!r}")
-    number: int = value
-    return number
-
-
-def _ints(value: Any, name: str) -> list[int]:
-    if not isinstance(value, list):
-        raise CorruptStateError(f"{name} must be a list of whole numbers")
-    return [_int(v, name) for v in value]
