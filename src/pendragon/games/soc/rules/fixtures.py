@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pendragon.core.errors import BadFixtureError, PendragonError
+from pendragon.core.errors import BadFixtureError
+from pendragon.core.storage import fixture_errors, fixture_options
 from pendragon.games.soc.rules.cards import (
     BLACK_BY_KEY,
     COMBAT_BLACK_KINDS,
@@ -105,13 +106,9 @@ def load_state(data: Any) -> SocState:
     """
     data = _check_keys(data, _TOP_KEYS, "fixture")
     players = _count(data.get("players", 3), "players", 1, 99)
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise _fail("options", "expected a mapping")
-    try:
+    options = fixture_options(data)
+    with fixture_errors("options: "):
         game = SocGame({"players": players, "seed": data.get("seed", 0), **options})
-    except PendragonError as error:
-        raise _fail("options", error.message) from None
     state: SocState = object.__new__(SocState)
     SocState.__init__(state, game)
     state._init_data(players, [0] * NUM_WHITE, [0] * NUM_BLACK)
@@ -225,10 +222,8 @@ def load_state(data: Any) -> SocState:
         state.black_deck[kind] = left
 
     _load_turn(state, data.get("turn", {"seat": 0, "phase": "evil"}), data.get("first_seat", 0))
-    try:
+    with fixture_errors("fixture: "):
         state.check_invariants()
-    except PendragonError as error:
-        raise _fail("fixture", error.message) from None
     state._run()
     return state
 
