@@ -74,6 +74,7 @@ from pendragon.games.grail_cup.rules.data import (
     SQUIRE,
     TAMER,
 )
+from pendragon.games.grail_cup.rules.track import code_of, landmarks
 
 Obs = dict[str, Any]
 
@@ -143,21 +144,12 @@ def board_of(kinds: tuple[str, ...]) -> Board:
     >>> board.next_castle[0], board.next_castle[2], board.next_church[4], board.clover_spaces
     (2, 5, -1, (4,))
     """
-    finish = len(kinds) - 1
-    castles = [finish] * len(kinds)
-    churches = [-1] * len(kinds)
-    castle, church = finish, -1
-    for index in range(finish, -1, -1):
-        castles[index], churches[index] = castle, church
-        if kinds[index] in ("castle", "castle-clover", "finish"):
-            castle = index
-        if kinds[index] == "church":
-            church = index
+    next_castle, next_church = landmarks([code_of(kind) for kind in kinds])
     clover = tuple(k in ("clover", "castle-clover") for k in kinds)
     return Board(
-        finish=finish,
-        next_castle=tuple(castles),
-        next_church=tuple(churches),
+        finish=len(kinds) - 1,
+        next_castle=next_castle,
+        next_church=next_church,
         clover=clover,
         village=tuple(k == "village" for k in kinds),
         clover_spaces=tuple(i for i, c in enumerate(clover) if c),

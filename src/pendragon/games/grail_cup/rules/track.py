@@ -31,6 +31,7 @@ pendragon.games.grail_cup.rules.track.TrackError: bad.track: the start spaces ..
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -151,15 +152,7 @@ def parse_track(text: str, source: str = "<track>") -> Track:
             f"{source}: {len(clovers)} clover spaces; fewer than the {TOKENS} tokens are needed"
         )
     finish = len(codes) - 1
-    next_castle = [finish] * len(codes)
-    next_church = [-1] * len(codes)
-    castle, church = finish, -1
-    for index in range(finish, -1, -1):
-        next_castle[index], next_church[index] = castle, church
-        if codes[index] in (CASTLE, CASTLE_CLOVER, FINISH):
-            castle = index
-        if codes[index] == CHURCH:
-            church = index
+    next_castle, next_church = landmarks(codes)
     return Track(
         kinds=tuple(kinds),
         codes=tuple(codes),
@@ -171,6 +164,36 @@ def parse_track(text: str, source: str = "<track>") -> Track:
         source=source,
         starts=starts,
     )
+
+
+def code_of(kind: str) -> int:
+    """The code of a space kind as a track shows it (``start-N`` spaces are :data:`START`).
+
+    >>> code_of("start-8+7") == START, code_of("castle-clover") == CASTLE_CLOVER
+    (True, True)
+    """
+    return START if kind.startswith("start") else KINDS.index(kind)
+
+
+def landmarks(codes: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For every space of a track given by its codes, the first castle beyond it (the
+    finish, which counts as one, if none: GC-SPACE-3) and the first church beyond it (-1 if
+    none).
+
+    >>> landmarks([START, TRAIL, CASTLE, CHURCH, CLOVER, FINISH])
+    ((2, 2, 5, 5, 5, 5), (3, 3, 3, -1, -1, -1))
+    """
+    finish = len(codes) - 1
+    next_castle = [finish] * len(codes)
+    next_church = [-1] * len(codes)
+    castle, church = finish, -1
+    for index in range(finish, -1, -1):
+        next_castle[index], next_church[index] = castle, church
+        if codes[index] in (CASTLE, CASTLE_CLOVER, FINISH):
+            castle = index
+        if codes[index] == CHURCH:
+            church = index
+    return tuple(next_castle), tuple(next_church)
 
 
 def _start_numbers(name: str) -> tuple[int, ...]:
