@@ -27,6 +27,7 @@ from pendragon.i18n import (
     Catalog,
     CatalogError,
     Entry,
+    GameWords,
     MissingMessageError,
     catalog,
     compare,
@@ -234,6 +235,33 @@ def test_a_reader_named_as_the_object_gets_the_you_object_form() -> None:
     # line reads the subject form: ".you" comes before ".you-<name>".
     both = Event("grail-cup.log.squire-names", {"seat": Seat(2), "knight": Seat(2)})
     assert english.variant(both, 2) == "grail-cup.log.squire-names.you"
+
+
+def test_game_words_speak_to_their_reader_and_not_to_a_spectator() -> None:
+    """The terminals' words (GameWords): the reader is "you" as the subject, as the object
+    and as a seat named alone; a spectator reads every seat by its number; lists of names
+    fall back to the game's "none"; counts pick the language's plural form."""
+    for language, expected in (
+        ("en", ("Seat 0 steals a spear from you.", "You steal a spear from Seat 0.",
+                "Seat 0 steals a spear from Seat 3.", "none", ["1 ally", "2 allies", "5 allies"])),
+        ("ru", ("Место 0 крадёт у вас копьё.", "Вы крадёте копьё у игрока Место 0.",
+                "Место 0 крадёт копьё у игрока Место 3.", "нет",
+                ["1 союзник", "2 союзника", "5 союзников"])),
+    ):
+        reader = GameWords(catalog(language), "grail-cup", me=3)
+        spectator = GameWords(catalog(language), "grail-cup")
+        robbed, robber, seen, none, allies = expected
+        assert reader.event("log.steal", seat=Seat(0), knight=Seat(3)) == robbed
+        assert reader.event("log.steal", seat=Seat(3), knight=Seat(0)) == robber
+        assert spectator.event("log.steal", seat=Seat(0), knight=Seat(3)) == seen
+        assert reader.seat(3) == catalog(language).text("term.seat.you")
+        assert spectator.seat(3) == catalog(language).text("core.seat", n=3)
+        assert reader.terms("ally", []) == none
+        assert reader.terms("ally", ["merlin", "fairy"]) == ", ".join(
+            catalog(language).text(f"grail-cup.ally.{key}") for key in ("merlin", "fairy"))
+        assert [reader("board.allies-held", count=n) for n in (1, 2, 5)] == allies
+    with pytest.raises(MissingMessageError):
+        GameWords(catalog("en"), "grail-cup").term("ally", "dragon")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

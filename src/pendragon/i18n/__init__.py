@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel import Locale
 from babel.messages.catalog import Catalog as PoCatalog
@@ -305,6 +306,63 @@ def catalog(language: str) -> Catalog:
             log.warning("catalog skipped: %s", error)
             unreadable.append(str(error))
     return Catalog(language, entries, unreadable)
+
+
+class GameWords:
+    """One game's words for one reader, as a board drawing (the terminal's) needs them: the
+    game's messages by their key under the game's name, seats named as the terminal's
+    narration names them ("you" for the reader), and events in the reader's form (their
+    ``.you`` variants). ``view`` is the observation being drawn, for the drawing's own
+    helpers; these words never read it.
+
+    >>> words = GameWords(catalog("en"), "grail-cup", me=1)
+    >>> words("board.none"), words.term("ally", "fairy")
+    ('none', 'Fairy')
+    >>> words.terms("ally", ["fairy", "merlin"]), words.terms("ally", [])
+    ('Fairy, Merlin', 'none')
+    >>> words.seat(1), words.seat(2)
+    ('you', 'Seat 2')
+    >>> words.event("log.acts", seat=Seat(1)), words.event("log.acts", seat=Seat(2))
+    ('You act.', 'Seat 2 acts.')
+    >>> GameWords(catalog("ru"), "grail-cup").seat(1)
+    'Место 1'
+    """
+
+    __slots__ = ("catalog", "game", "me", "view")
+
+    def __init__(self, catalog: Catalog, game: str, me: int | None = None,
+                 view: Mapping[str, Any] | None = None) -> None:
+        self.catalog = catalog
+        #: The game's name, the first part of its message keys (``grail-cup``).
+        self.game = game
+        #: The reader's seat (``None``: a spectator).
+        self.me = me
+        self.view: Mapping[str, Any] = view if view is not None else {}
+
+    def __call__(self, key: str, **params: str | int) -> str:
+        """The game's message ``<game>.<key>`` with ``params`` filled in."""
+        return self.catalog.text(f"{self.game}.{key}", **params)
+
+    def seat(self, seat: int) -> str:
+        """"you" for the reader, else "Seat N"."""
+        if seat == self.me:
+            return self.catalog.text("term.seat.you")
+        return self.catalog.text("core.seat", n=seat)
+
+    def event(self, key: str, **params: Param) -> str:
+        """The game's event ``<game>.<key>`` in words: seats named by :meth:`seat`, in its
+        ``.you`` form when the reader is its seat (as the game's log words it)."""
+        return self.catalog.render(Event(f"{self.game}.{key}", params), self.seat, self.me)
+
+    def term(self, family: str, key: str) -> str:
+        """The name of ``key`` in ``family`` (a card, an ally, a quest): the message
+        ``<game>.<family>.<key>``."""
+        return self(f"{family}.{key}")
+
+    def terms(self, family: str, keys: Iterable[str]) -> str:
+        """The names of ``keys`` in ``family``, by commas; the game's ``board.none`` if none."""
+        names = [self.term(family, key) for key in keys]
+        return ", ".join(names) if names else self("board.none")
 
 
 def default_language() -> str:
