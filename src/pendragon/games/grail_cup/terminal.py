@@ -43,8 +43,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from pendragon.core.events import Event, Param, Seat, Term
-from pendragon.i18n import Catalog
+from pendragon.core.events import Seat, Term
+from pendragon.i18n import Catalog, GameWords
 
 NAME = "grail-cup"
 #: Spaces a row of the drawn track.
@@ -80,42 +80,18 @@ def seat_style(seat: int) -> str:
     return "bold " + SEAT_STYLES[seat % len(SEAT_STYLES)]
 
 
-class _Words:
-    """The catalog and the observation together: words for keys, allies, seats, events."""
-
-    def __init__(self, view: Mapping[str, Any], catalog: Catalog) -> None:
-        self.view = view
-        self.catalog = catalog
-        you = view.get("you")
-        self.me: int | None = int(you["seat"]) if isinstance(you, Mapping) else None
-
-    def __call__(self, key: str, **params: str | int) -> str:
-        return self.catalog.text(f"{NAME}.{key}", **params)
-
-    def seat(self, seat: int) -> str:
-        if seat == self.me:
-            return self.catalog.text("term.seat.you")
-        return self.catalog.text("core.seat", n=seat)
-
-    def say(self, key: str, **params: Param) -> str:
-        """The board message ``key`` as an event: seats named, ``.you`` for the reader."""
-        return self.catalog.render(Event(f"{NAME}.{key}", params), self.seat, self.me)
-
-    def ally(self, key: str) -> str:
-        return self.catalog.text(f"{NAME}.ally.{key}")
-
-    def allies(self, keys: Sequence[str]) -> str:
-        return ", ".join(self.ally(k) for k in keys) if keys else self("board.none")
-
-    def clover(self, key: str) -> str:
-        return self.catalog.text(f"{NAME}.clover.{key}")
+def _words(view: Mapping[str, Any], catalog: Catalog) -> GameWords:
+    """The game's words for the reader of ``view`` (its ``you`` holds the reader's seat)."""
+    you = view.get("you")
+    me = int(you["seat"]) if isinstance(you, Mapping) else None
+    return GameWords(catalog, NAME, me, view)
 
 
-def _knight_marks(w: _Words, seat: int) -> Text:
+def _knight_marks(w: GameWords, seat: int) -> Text:
     return Text(str(seat), style=seat_style(seat) + (" underline" if seat == w.me else ""))
 
 
-def _cell(w: _Words, space: int, kind: str, on_space: Sequence[int]) -> Text:
+def _cell(w: GameWords, space: int, kind: str, on_space: Sequence[int]) -> Text:
     view = w.view
     known = view.get("you", {}).get("clovers", {})
     mine = w.me is not None and int(view["knights"][w.me]["space"]) == space
@@ -138,10 +114,10 @@ def _cell(w: _Words, space: int, kind: str, on_space: Sequence[int]) -> Text:
 def render_track(view: Mapping[str, Any], catalog: Catalog) -> Table:
     """The track alone: rows of :data:`ROW` spaces, three lines each (number, kind and
     clover token, who stands there; see the module docstring)."""
-    return _track(_Words(view, catalog))
+    return _track(_words(view, catalog))
 
 
-def _track(w: _Words) -> Table:
+def _track(w: GameWords) -> Table:
     view = w.view
     kinds: list[str] = view["track"]
     occupants: dict[int, list[int]] = {}
@@ -157,14 +133,14 @@ def _track(w: _Words) -> Table:
     return grid
 
 
-def _legend(w: _Words) -> Text:
+def _legend(w: GameWords) -> Text:
     legend = Text(style="dim")
     for kind in LEGEND_KINDS:
         legend.append(KIND_GLYPHS[kind], style="red" if kind == "dragon" else "")
-        legend.append(f" {w.catalog.text(f'{NAME}.space.{kind}')}   ")
+        legend.append(f" {w.term('space', kind)}   ")
     legend.append(f"{HIDDEN_MARK} {w('board.clover-hidden')}   ")
     for kind in sorted(set(w.view.get("you", {}).get("clovers", {}).values())):
-        legend.append(f"{CLOVER_MARKS[kind]} {w.clover(kind)}   ")
+        legend.append(f"{CLOVER_MARKS[kind]} {w.term('clover', kind)}   ")
     legend.append(DRAGON_GLYPH, style="bold red")
     legend.append(f" {w('board.dragon')}   ")
     legend.append("0-7 ", style="bold")
@@ -172,7 +148,7 @@ def _legend(w: _Words) -> Text:
     return legend
 
 
-def _knights(w: _Words) -> Table:
+def _knights(w: GameWords) -> Table:
     view = w.view
     table = Table(title=escape(w("board.knights")), title_justify="left", box=box.SIMPLE_HEAD)
     for column in ("knight", "space", "place", "spears", "allies"):
@@ -184,10 +160,10 @@ def _knights(w: _Words) -> Table:
         name.append(f" {w.seat(seat)}", style=seat_style(seat))
         allies = w("board.allies-held", count=int(knight["allies"]))
         if knight["revealed"]:
-            allies += f" ({w.allies(knight['revealed'])})"
+            allies += f" ({w.terms('ally', knight['revealed'])})"
         marks = []
         if view["first_player"] == seat:
-            marks.append(w.catalog.text(f"{NAME}.die.seal"))
+            marks.append(w("die.seal"))
         if view["waiting"]["seat"] == seat:
             marks.append(w("board.to-act"))
         if view["winner"] == seat:
@@ -197,7 +173,7 @@ def _knights(w: _Words) -> Table:
     return table
 
 
-def _called(w: _Words) -> str:
+def _called(w: GameWords) -> str:
     """Each ally called so far with who held it (public once called, GC-CALL-2)."""
     allies = w.view["allies"]
     parts = []
@@ -209,22 +185,24 @@ def _called(w: _Words) -> str:
             who = w("board.state.aside")
         else:
             who = w("board.holder-nobody")
-        parts.append(f"{number} {w.ally(key)}: {who}")
+        parts.append(f"{number} {w.term('ally', key)}: {who}")
     return "; ".join(parts)
 
 
-def _round(w: _Words) -> list[RenderableType]:
+def _round(w: GameWords) -> list[RenderableType]:
     view = w.view
     allies = view["allies"]
     head = [w("board.round", n=int(view["round"]))]
     if view["first_player"] is not None:
-        head.append(w.say("board.seal-holder", seat=Seat(int(view["first_player"]))))
+        head.append(w.event("board.seal-holder", seat=Seat(int(view["first_player"]))))
     if view["direction"]:
-        head.append(w.say("board.direction",
-                          direction=Term(f"{NAME}.direction.{view['direction']}")))
+        head.append(w.event("board.direction",
+                            direction=Term(f"{NAME}.direction.{view['direction']}")))
     lines: list[RenderableType] = [Text("  ".join(head), style="bold")]
     face_down = int(allies["aside_down"]) + int(allies["random_discard"]) + int(allies["discarded"])
-    aside = [w("board.aside-up", allies=w.allies(allies["aside_up"]))] if allies["aside_up"] else []
+    aside = []
+    if allies["aside_up"]:
+        aside.append(w("board.aside-up", allies=w.terms("ally", allies["aside_up"])))
     if face_down:
         aside.append(w("board.face-down", count=face_down))
     if aside:
@@ -235,20 +213,21 @@ def _round(w: _Words) -> list[RenderableType]:
     lines.append(Text(calling))
     extra = []
     if view["curse"] is not None and view["sorceress"] is not None:
-        extra.append(w.say("board.curse", ally=Term(f"{NAME}.ally.{view['curse']}"),
+        extra.append(w.event("board.curse", ally=Term(f"{NAME}.ally.{view['curse']}"),
                            seat=Seat(int(view["sorceress"]))))
     if view["squire_named"] is not None and view["squire"] is not None:
-        extra.append(w.say("board.squire", knight=Seat(int(view["squire_named"])),
+        extra.append(w.event("board.squire", knight=Seat(int(view["squire_named"])),
                            seat=Seat(int(view["squire"]))))
     if view["clover_in_play"]:
-        extra.append(w("board.clover-in-play", clover=w.clover(view["clover_in_play"])))
+        extra.append(w("board.clover-in-play", clover=w.term("clover", view["clover_in_play"])))
     if view["merlin_looked"]:
         extra.append(w("board.merlin-looked",
                        spaces=", ".join(str(s) for s in view["merlin_looked"])))
     if view["seal_rolled_by"] is not None:
-        extra.append(w.say("board.seal-next", seat=Seat(int(view["seal_rolled_by"]))))
+        extra.append(w.event("board.seal-next", seat=Seat(int(view["seal_rolled_by"]))))
     if view["last_round"]:
-        last = ", ".join(f"{w.ally(k)} ({w.seat(int(s))})" for k, s in view["last_round"].items())
+        last = ", ".join(f"{w.term('ally', k)} ({w.seat(int(s))})"
+                         for k, s in view["last_round"].items())
         extra.append(w("board.last-round", allies=last))
     lines += [Text(line) for line in extra]
     lines.append(Text(w("board.dragon-at", space=int(view["dragon"])) + "  "
@@ -283,19 +262,19 @@ def draft_next(view: Mapping[str, Any]) -> int | None:
     return (me + (step or 1)) % players
 
 
-def _draft_hint(w: _Words) -> str:
+def _draft_hint(w: GameWords) -> str:
     target = draft_next(w.view)
     if target is None:
         return w("board.pass-last")
     if target == CHOOSES_DIRECTION:
         return w("board.pass-choose")
-    return w.say("board.pass-on", seat=Seat(target))
+    return w.event("board.pass-on", seat=Seat(target))
 
 
-def _private(w: _Words) -> list[RenderableType]:
+def _private(w: GameWords) -> list[RenderableType]:
     you = w.view["you"]
     knight = w.view["knights"][w.me]
-    hand = [w.ally(k) + (f" ({w('board.revealed')})" if k in knight["revealed"] else "")
+    hand = [w.term("ally", k) + (f" ({w('board.revealed')})" if k in knight["revealed"] else "")
             for k in you["hand"]]
     parts: list[RenderableType] = [
         Text(f"{w('board.your-allies')}: {', '.join(hand) or w('board.none')}", style="bold"),
@@ -308,14 +287,14 @@ def _private(w: _Words) -> list[RenderableType]:
         packet.add_column()
         for key in you["packet"]:
             number = ALLY_ORDER.index(key) + 1
-            text = w.catalog.text(f"{NAME}.ally.{key}.text")
-            packet.add_row(str(number), escape(w.ally(key)), escape(text))
+            text = w(f"ally.{key}.text")
+            packet.add_row(str(number), escape(w.term("ally", key)), escape(text))
         parts.append(packet)
     if you["seen"]:
-        seen = " | ".join(w.allies(packet) for packet in you["seen"])
+        seen = " | ".join(w.terms("ally", packet) for packet in you["seen"])
         parts.append(Text(f"{w('board.seen')}: {seen}"))
     if you["clovers"]:
-        known = ", ".join(w("board.clover-at", space=int(space), clover=w.clover(kind))
+        known = ", ".join(w("board.clover-at", space=int(space), clover=w.term("clover", kind))
                           for space, kind in sorted(you["clovers"].items(),
                                                     key=lambda item: int(item[0])))
         parts.append(Text(f"{w('board.known-clovers')}: {known}"))
@@ -325,7 +304,7 @@ def _private(w: _Words) -> list[RenderableType]:
 def render_grail_cup(view: Mapping[str, Any], catalog: Catalog) -> RenderableType:
     """The round, the track and its legend, the knights, the allies' calling, and the
     seat's own allies, draft hand and known clover tokens (a spectator has none)."""
-    w = _Words(view, catalog)
+    w = _words(view, catalog)
     # A table size the rulebook does not cover is the project's variant, and says so.
     variant = f"game.{NAME}.players.{view['players']}.help"
     parts: list[RenderableType] = [
@@ -339,6 +318,6 @@ def render_grail_cup(view: Mapping[str, Any], catalog: Catalog) -> RenderableTyp
     if w.me is not None:
         parts += _private(w)
     if view["winner"] is not None:
-        parts.append(Text(w.say("board.result.win", seat=Seat(int(view["winner"])),
+        parts.append(Text(w.event("board.result.win", seat=Seat(int(view["winner"])),
                                 n=int(view["round"])), style="bold"))
     return Group(*parts)

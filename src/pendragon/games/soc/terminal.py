@@ -37,7 +37,7 @@ from rich.text import Text
 from pendragon.cli.render import render_generic
 from pendragon.games.soc.rules.quests import EXCALIBUR_HOME, GRAIL_SPOTS
 from pendragon.games.soc.rules.view import result_key
-from pendragon.i18n import Catalog
+from pendragon.i18n import Catalog, GameWords
 
 #: Swords on the Round Table, siege engines that lose the game, life on a die.
 SWORDS = 12
@@ -46,15 +46,13 @@ MAX_LIFE = 6
 WAR_FIGURES = 4
 
 
-class _Words:
-    """The catalog and the observation together: words for keys, cards, seats."""
+class _Words(GameWords):
+    """The game's words for the reader of ``view``, seats named with their knights."""
+
+    __slots__ = ()
 
     def __init__(self, view: Mapping[str, Any], catalog: Catalog) -> None:
-        self.view = view
-        self.catalog = catalog
-
-    def __call__(self, key: str, **params: str | int) -> str:
-        return self.catalog.text(key, **params)
+        super().__init__(catalog, "soc", view.get("seat"), view)
 
     def term(self, family: str, key: Any) -> str:
         """``soc.<family>.<key>`` (a card, a place, a knight...), or the key if unknown."""
@@ -71,19 +69,15 @@ class _Words:
         """``"Seat 2 (Sir Kay)"``; "you" for the observer."""
         if seat is None:
             return "-"
-        if seat == self.view.get("seat"):
-            return self("term.seat.you")
         knight = self.knight_of(seat)
-        if knight:
-            return self("term.seat.named", n=seat, name=knight)
-        return self("core.seat", n=seat)
+        if knight and seat != self.me:
+            return self.catalog.text("term.seat.named", n=seat, name=knight)
+        return super().seat(seat)
 
     def short(self, seat: Any) -> str:
         """``"Sir Kay (2)"`` in lists; "you" for the observer."""
-        if seat == self.view.get("seat"):
-            return self("term.seat.you")
         knight = self.knight_of(seat)
-        return f"{knight} ({seat})" if knight else self("core.seat", n=seat)
+        return f"{knight} ({seat})" if knight and seat != self.me else super().seat(seat)
 
     def seats(self, seats: Sequence[int]) -> str:
         return ", ".join(self.short(s) for s in seats) if seats else "-"
@@ -118,35 +112,35 @@ def _headline(w: _Words) -> Text:
     text = Text()
     number = turn.get("number", "?")
     if turn.get("seat") is None:
-        text.append(w("soc.term.turn", n=number), style="bold")
+        text.append(w("term.turn", n=number), style="bold")
     elif turn["seat"] == view.get("seat"):
-        text.append(w("soc.table.turn.you", n=number, left=turn.get("actions_left", 0)),
+        text.append(w("table.turn.you", n=number, left=turn.get("actions_left", 0)),
                     style="bold")
     else:
         who = w.seat(turn["seat"])
-        text.append(w("soc.table.turn", n=number, who=who, left=turn.get("actions_left", 0)),
+        text.append(w("table.turn", n=number, who=who, left=turn.get("actions_left", 0)),
                     style="bold")
     if view.get("status", "running") != "running":
         result = w.term("result", result_key(view))
         reason = view.get("end_reason") or ""
         over = (
-            w("soc.term.over_reason", result=result, reason=w.term("end", reason))
+            w("term.over_reason", result=result, reason=w.term("end", reason))
             if reason
-            else w("soc.term.over", result=result)
+            else w("term.over", result=result)
         )
         text.append(" - " + over, style="bold magenta")
     elif waiting.get("chance"):
-        text.append(" - " + w("soc.waiting_chance"))
+        text.append(" - " + w("waiting_chance"))
     elif waiting.get("seat") is not None:
         what = w.term("decision", waiting.get("decision", "none"))
         if waiting["seat"] == view.get("seat"):
-            text.append(" - " + w("soc.term.waiting_you", what=what))
+            text.append(" - " + w("term.waiting_you", what=what))
         else:
-            text.append(" - " + w("soc.waiting", who=w.seat(waiting["seat"]), what=what))
+            text.append(" - " + w("waiting", who=w.seat(waiting["seat"]), what=what))
     used = turn.get("used") or []
     if used:
         names = ", ".join(w.term("group", u) for u in used)
-        text.append("; " + w("soc.term.used", actions=names), style="dim")
+        text.append("; " + w("term.used", actions=names), style="dim")
     return text
 
 
@@ -164,31 +158,31 @@ def _board(w: _Words) -> Table:
     table.add_column()
     free = "." * max(0, SWORDS - white - black)
     table.add_row(
-        escape(w("soc.board.round_table")),
+        escape(w("board.round_table")),
         f"[green]{'W' * white}[/green][red]{'B' * black}[/red]{free}  "
-        + escape(w("soc.result.swords", white=white, black=black)),
+        + escape(w("result.swords", white=white, black=black)),
     )
     table.add_row(
-        escape(w("soc.term.siege")),
+        escape(w("term.siege")),
         f"[red]{_meter(siege, SIEGE_LIMIT)}[/red]  {siege} / {SIEGE_LIMIT}",
     )
     decks_text = ", ".join(
-        f"{w(f'soc.board.{kind}_deck')} {decks.get(kind, '?')} "
-        f"({w('soc.board.discard', n=decks.get(f'{kind}_discard', '?'))})"
+        f"{w(f'board.{kind}_deck')} {decks.get(kind, '?')} "
+        f"({w('board.discard', n=decks.get(f'{kind}_discard', '?'))})"
         for kind in ("white", "black")
     )
-    table.add_row(escape(w("soc.term.decks")), escape(decks_text))
+    table.add_row(escape(w("term.decks")), escape(decks_text))
     shown = []
     for relic, where in view.get("relics", {}).items():
         name = w.term("relic", relic)
         if isinstance(where, int) and not isinstance(where, bool):
-            shown.append(w("soc.board.relic_owned", relic=name, who=w.seat(where)))
+            shown.append(w("board.relic_owned", relic=name, who=w.seat(where)))
         elif where == "lost":
-            shown.append(w("soc.board.relic_lost", relic=name))
+            shown.append(w("board.relic_lost", relic=name))
         else:
-            shown.append(w("soc.board.relic_on_quest", relic=name))
+            shown.append(w("board.relic_on_quest", relic=name))
     if shown:
-        table.add_row(escape(w("soc.term.relics")), escape(", ".join(shown)))
+        table.add_row(escape(w("term.relics")), escape(", ".join(shown)))
     effects = view.get("effects", {})
     active = []
     for flag, card in (("vivien", "vivien"), ("mist", "mist-of-avalon"),
@@ -200,9 +194,9 @@ def _board(w: _Words) -> Table:
     if effects.get("heroism"):
         active.append(f"{w.term('white', 'heroism')} ({w.term('place', effects['heroism'])})")
     if effects.get("merlin"):
-        active.append(w("soc.board.merlin_at", place=w.term("place", effects["merlin"])))
+        active.append(w("board.merlin_at", place=w.term("place", effects["merlin"])))
     if active:
-        table.add_row(escape(w("soc.term.effects")), escape(", ".join(active)))
+        table.add_row(escape(w("term.effects")), escape(", ".join(active)))
     return table
 
 
@@ -215,21 +209,21 @@ def _black_entries(w: _Words, entries: Sequence[Mapping[str, Any]]) -> str:
         else:
             value = str(entry.get("value", w.term("black", entry.get("card"))))
             if entry.get("face_down"):
-                value += f" ({w('soc.board.face_down_yours')})"
+                value += f" ({w('board.face_down_yours')})"
             parts.append(value)
     return " ".join(parts) if parts else "-"
 
 
 def _quest_progress(w: _Words, key: str, quest: Mapping[str, Any]) -> str:
-    over = w("soc.board.quest_over")
+    over = w("board.quest_over")
     if key in ("black-knight", "lancelot"):
         side = ""
         if key == "lancelot":
             if quest.get("side") == "over":
                 return over
-            side = w("soc.board.dragon") + ": " if quest.get("side") == "dragon" else ""
+            side = w("board.dragon") + ": " if quest.get("side") == "dragon" else ""
         return side + w(
-            "soc.term.combat",
+            "term.combat",
             white=_values(quest.get("white", [])),
             black=_black_entries(w, quest.get("black", [])),
         )
@@ -239,14 +233,14 @@ def _quest_progress(w: _Words, key: str, quest: Mapping[str, Any]) -> str:
         position = int(quest.get("position", 0))
         track = ["-"] * (2 * EXCALIBUR_HOME + 1)
         track[max(0, min(len(track) - 1, position + EXCALIBUR_HOME))] = "X"
-        evil, knights = w("soc.board.evil_side"), w("soc.board.knights_side")
+        evil, knights = w("board.evil_side"), w("board.knights_side")
         return f"{evil} [{''.join(track)}] {knights} ({position:+d})"
     if key == "grail":
         if quest.get("over"):
             return over
         cards = int(quest.get("grail_cards", 0))
         text = f"{_meter(cards, GRAIL_SPOTS, 'G')} " + w(
-            "soc.term.grail", white=cards, black=w.blacks(quest.get("black", []))
+            "term.grail", white=cards, black=w.blacks(quest.get("black", []))
         )
         if quest.get("dark_forest"):
             text += "; " + w.term("black", "dark-forest")
@@ -256,7 +250,7 @@ def _quest_progress(w: _Words, key: str, quest: Mapping[str, Any]) -> str:
         text = (
             f"{_meter(figures, WAR_FIGURES, 'P' if key == 'picts' else 'S')} "
             f"{figures}/{WAR_FIGURES}; "
-            + w("soc.term.white_cards", values=_values(quest.get("white", [])))
+            + w("term.white_cards", values=_values(quest.get("white", [])))
         )
         if quest.get("mordred"):
             text += "; " + w.term("black", "mordred")
@@ -265,10 +259,10 @@ def _quest_progress(w: _Words, key: str, quest: Mapping[str, Any]) -> str:
 
 
 def _quests(w: _Words) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, title=escape(w("soc.term.quests")), title_justify="left")
-    table.add_column(escape(w("soc.term.col.quest")), style="bold")
-    table.add_column(escape(w("soc.term.col.progress")), no_wrap=True)
-    table.add_column(escape(w("soc.term.col.knights")))
+    table = Table(box=box.SIMPLE_HEAD, title=escape(w("term.quests")), title_justify="left")
+    table.add_column(escape(w("term.col.quest")), style="bold")
+    table.add_column(escape(w("term.col.progress")), no_wrap=True)
+    table.add_column(escape(w("term.col.knights")))
     for key, quest in w.view.get("quests", {}).items():
         table.add_row(
             escape(w.term("place", key)),
@@ -279,21 +273,21 @@ def _quests(w: _Words) -> Table:
 
 
 def _knights(w: _Words) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, title=escape(w("soc.term.knights")), title_justify="left")
+    table = Table(box=box.SIMPLE_HEAD, title=escape(w("term.knights")), title_justify="left")
     for column in ("seat", "knight", "life", "where", "hand", "relics", "loyalty", "notes"):
-        table.add_column(escape(w(f"soc.term.col.{column}")))
+        table.add_column(escape(w(f"term.col.{column}")))
     for knight in w.view.get("knights", []):
         seat = knight.get("seat")
         life = int(knight.get("life", 0))
         status = knight.get("status", "in-play")
         notes = [] if status == "in-play" else [w.term("status", status)]
         if knight.get("captured"):
-            notes.append(w("soc.status.captured"))
+            notes.append(w("status.captured"))
         if knight.get("accusation_used"):
-            notes.append(w("soc.knights.accused"))
+            notes.append(w("knights.accused"))
         location = knight.get("location")
         loyalty = knight.get("loyalty")
-        mine = f" ({w('term.seat.you')})" if seat == w.view.get("seat") else ""
+        mine = f" ({w.catalog.text('term.seat.you')})" if seat == w.me else ""
         table.add_row(
             f"{seat}{escape(mine)}",
             escape(w.term("knight", knight["knight"]) if knight.get("knight") else "-"),
@@ -315,73 +309,73 @@ def _table_lines(w: _Words) -> list[str]:
     if table.get("offer"):
         eligible = table.get("offer_to", [])
         if len(eligible) == view.get("players"):
-            to = w("soc.term.offer_anyone")
+            to = w("term.offer_anyone")
         else:
-            to = w("soc.term.offer_to", who=w.seats(eligible))
+            to = w("term.offer_to", who=w.seats(eligible))
         cards = ", ".join(w.term("white", k) for k in table["offer"])
-        line = f"{w('soc.table.offer')} {cards} ({to})."
+        line = f"{w('table.offer')} {cards} ({to})."
         giver = table.get("offer_giver")
         if giver == view.get("seat"):
-            line += " " + w("soc.term.offer_giver_you")
+            line += " " + w("term.offer_giver_you")
         elif giver is not None:
-            line += " " + w("soc.table.offer_giver", who=w.short(giver))
+            line += " " + w("table.offer_giver", who=w.short(giver))
         lines.append(line)
     if table.get("pledges"):
-        lines.append(f"{w('soc.table.pledges')} {w.seats(table['pledges'])}")
+        lines.append(f"{w('table.pledges')} {w.seats(table['pledges'])}")
     fight = table.get("siege_fight", {})
     if fight.get("cards") or fight.get("die"):
         values = [int(v) for v in fight.get("cards", [])]
-        parts = [w("soc.table.siege_cards", cards=_values(values), total=sum(values))]
+        parts = [w("table.siege_cards", cards=_values(values), total=sum(values))]
         if fight.get("die"):
-            parts.append(w("soc.table.die", n=fight["die"]))
+            parts.append(w("table.die", n=fight["die"]))
         if fight.get("kay_bonus"):
             parts.append(f"{w.term('knight', 'kay')} +{fight['kay_bonus']}")
-        lines.append(f"{w('soc.table.siege_fight')} {', '.join(parts)}")
+        lines.append(f"{w('table.siege_fight')} {', '.join(parts)}")
     if table.get("contributions_made"):
-        lines.append(w("soc.table.contributed", who=w.seats(table["contributions_made"])))
+        lines.append(w("table.contributed", who=w.seats(table["contributions_made"])))
     in_play = []
     for entry in table.get("black_in_play", []):
         if entry.get("hidden"):
             quest = w.term("place", entry.get("quest", ""))
-            in_play.append(w("soc.table.hidden_combat", quest=quest))
+            in_play.append(w("table.hidden_combat", quest=quest))
         else:
             in_play.append(w.term("black", entry.get("card")))
     if in_play:
-        lines.append(f"{w('soc.table.black_in_play')} {', '.join(in_play)}")
+        lines.append(f"{w('table.black_in_play')} {', '.join(in_play)}")
     if table.get("held_by") is not None and table.get("held_count"):
-        lines.append(w("soc.table.held", who=w.short(table["held_by"]), n=table["held_count"]))
+        lines.append(w("table.held", who=w.short(table["held_by"]), n=table["held_count"]))
     return lines
 
 
 def _private(w: _Words, you: Mapping[str, Any]) -> Table:
     knight = w.knight_of(w.view.get("seat"))
-    title = w("soc.private.title_knight", knight=knight) if knight else w("soc.term.you")
+    title = w("private.title_knight", knight=knight) if knight else w("term.you")
     table = Table(show_header=False, box=box.ROUNDED, title=escape(title), title_justify="left")
     table.add_column()
     hand = you.get("hand", {})
     count = sum(int(n) for n in hand.values())
-    table.add_row(escape(w("soc.term.hand", count=count, cards=w.counted(hand))))
+    table.add_row(escape(w("term.hand", count=count, cards=w.counted(hand))))
     loyalty = you.get("loyalty")
-    side = w.term("loyalty", loyalty) if loyalty else w("soc.term.not_dealt")
-    line = escape(w("soc.term.loyalty", loyalty=side))
+    side = w.term("loyalty", loyalty) if loyalty else w("term.not_dealt")
+    line = escape(w("term.loyalty", loyalty=side))
     table.add_row(f"[bold red]{line}[/bold red]" if loyalty == "traitor" else line)
     if you.get("contribution"):
         card = w.term("white", you["contribution"])
-        table.add_row(escape(w("soc.private.contribution", card=card)))
+        table.add_row(escape(w("private.contribution", card=card)))
     for holder, cards in (you.get("known_hands") or {}).items():
         who = w.short(int(holder))
-        table.add_row(escape(w("soc.private.known_hand", who=who, cards=w.counted(cards))))
+        table.add_row(escape(w("private.known_hand", who=who, cards=w.counted(cards))))
     for entry in you.get("black_deck_known", []):
-        where = "soc.private.deck_top" if entry["from"] == "top" else "soc.private.deck_bottom"
+        where = "private.deck_top" if entry["from"] == "top" else "private.deck_bottom"
         card = w.term("black", entry["card"])
         table.add_row(escape(w(where, n=int(entry["depth"]) + 1, card=card)))
     if you.get("held_black"):
-        table.add_row(escape(w("soc.private.held_black", cards=w.blacks(you["held_black"]))))
+        table.add_row(escape(w("private.held_black", cards=w.blacks(you["held_black"]))))
     if you.get("ordered_black"):
         ordered = w.blacks(you["ordered_black"])
-        table.add_row(escape(w("soc.private.ordered_black", cards=ordered)))
+        table.add_row(escape(w("private.ordered_black", cards=ordered)))
     if you.get("merlins_in_discard") is not None:
-        table.add_row(escape(w("soc.term.merlins_discard", n=you["merlins_in_discard"])))
+        table.add_row(escape(w("term.merlins_discard", n=you["merlins_in_discard"])))
     return table
 
 
@@ -392,7 +386,7 @@ def render_soc_view(view: Mapping[str, Any], catalog: Catalog) -> RenderableType
     lines = _table_lines(w)
     if lines:
         table = Table(
-            show_header=False, box=box.ROUNDED, title=escape(w("soc.table.title")),
+            show_header=False, box=box.ROUNDED, title=escape(w("table.title")),
             title_justify="left",
         )
         table.add_column()

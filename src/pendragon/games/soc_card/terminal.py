@@ -30,7 +30,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from rich import box
@@ -40,9 +40,9 @@ from rich.table import Table
 from rich.text import Text
 
 from pendragon.cli.render import render_generic
-from pendragon.core.events import Event, Param, Seat, Term
+from pendragon.core.events import Seat, Term
 from pendragon.games.soc_card.rules.cards import CARDS, KIND, KNIGHT_KEYS, QUESTS
-from pendragon.i18n import Catalog
+from pendragon.i18n import Catalog, GameWords
 
 NAME = "soc-card"
 #: Swords of one colour that end the game (SCG-END-1): the length of each sword track.
@@ -74,50 +74,8 @@ def allowed_quests(view: Mapping[str, Any]) -> list[str]:
     return [QUESTS[q] for q in CARDS[KIND[top["card"]]].allows]
 
 
-class _Words:
-    """The catalog and the observation together: words for keys, cards, seats and events."""
-
-    def __init__(self, view: Mapping[str, Any], catalog: Catalog) -> None:
-        self.view = view
-        self.catalog = catalog
-        self.me: int | None = view.get("seat")
-
-    def __call__(self, key: str, **params: str | int) -> str:
-        return self.catalog.text(f"{NAME}.{key}", **params)
-
-    def event(self, key: str, **params: Param) -> str:
-        """An event of the game's catalog, with its ``.you`` form when ``seat`` is the
-        reader (as the log words it)."""
-        return self.catalog.render(Event(f"{NAME}.{key}", params), self.seat, self.me)
-
-    def seat(self, seat: int) -> str:
-        """"you" for the reader, else "Seat N" as the terminal's narration names seats."""
-        if seat == self.me:
-            return self.catalog.text("term.seat.you")
-        return self.catalog.text("core.seat", n=seat)
-
-    def card(self, key: str) -> str:
-        return self.catalog.text(f"{NAME}.card.{key}")
-
-    def cards(self, keys: Sequence[str]) -> str:
-        return ", ".join(self.card(k) for k in keys) if keys else self("board.none")
-
-    def quest(self, key: str) -> str:
-        return self.catalog.text(f"{NAME}.quest.{key}")
-
-    def loyalty(self, key: str) -> str:
-        return self.catalog.text(f"{NAME}.loyalty.{key}")
-
-    def knight(self, key: str) -> str:
-        return self.catalog.text(f"{NAME}.knight.{key}")
-
-
-def _quest_term(key: str) -> Term:
-    return Term(f"{NAME}.quest.{key}")
-
-
 # ---------------------------------------------------------------------- sections
-def _headline(w: _Words) -> RenderableType:
+def _headline(w: GameWords) -> RenderableType:
     view = w.view
     lines: list[RenderableType] = []
     if view["status"] != "playing":
@@ -137,7 +95,7 @@ def _headline(w: _Words) -> RenderableType:
     return Group(*lines)
 
 
-def _result(w: _Words) -> str:
+def _result(w: GameWords) -> str:
     view = w.view
     parts = [w(f"result.{view['status']}")]
     if view.get("end_reason"):
@@ -147,7 +105,7 @@ def _result(w: _Words) -> str:
     return " - ".join(parts)
 
 
-def _top_lines(w: _Words) -> list[str]:
+def _top_lines(w: GameWords) -> list[str]:
     """The top card of the threat pile: its face, or Morgan #1's announcement."""
     pile = w.view["pile"]
     top = pile.get("top")
@@ -155,10 +113,10 @@ def _top_lines(w: _Words) -> list[str]:
         return [f"{w('board.top')}: {w('board.empty')}"]
     if not top.get("face_down"):
         card = CARDS[KIND[top["card"]]]
-        text = f"{w('board.top')}: {w.card(card.key)}"
+        text = f"{w('board.top')}: {w.term('card', card.key)}"
         if card.is_quest:
             return [text]
-        return [text, w.catalog.text(f"{NAME}.card.{card.key}.text")]
+        return [text, w(f"card.{card.key}.text")]
     lines = [
         f"{w('board.top')}: {w('board.face-down')}",
         w.event("board.announced-by", seat=Seat(int(top["by"])),
@@ -166,11 +124,11 @@ def _top_lines(w: _Words) -> list[str]:
     ]
     you = w.view.get("you") or {}
     if you.get("top_card"):
-        lines.append(w("board.your-card", card=w.card(you["top_card"])))
+        lines.append(w("board.your-card", card=w.term("card", you["top_card"])))
     return lines
 
 
-def _pile(w: _Words) -> Table:
+def _pile(w: GameWords) -> Table:
     view = w.view
     table = Table(show_header=False, box=box.ROUNDED, title=escape(w("board.pile")),
                   title_justify="left")
@@ -182,7 +140,7 @@ def _pile(w: _Words) -> Table:
     return table
 
 
-def _quests(w: _Words) -> Table:
+def _quests(w: GameWords) -> Table:
     """The five quests: name, worth in swords, and whether the top card's symbol opens it."""
     view = w.view
     opened = set(allowed_quests(view))
@@ -190,15 +148,15 @@ def _quests(w: _Words) -> Table:
     token = you.get("merlin_4_token")
     table = Table(box=box.SIMPLE_HEAD, title=escape(w("board.quests")), title_justify="left")
     for quest in QUESTS:
-        table.add_column(escape(w.quest(quest)), style="bold" if quest in opened else "dim")
-    worth = [escape(w.catalog.text(f"{NAME}.quest.{q}.text")) for q in QUESTS]
+        table.add_column(escape(w.term("quest", quest)), style="bold" if quest in opened else "dim")
+    worth = [escape(w(f"quest.{q}.text")) for q in QUESTS]
     marks = [f"[bold green]{escape(w('board.open'))}[/bold green]" if q in opened else ""
              for q in QUESTS]
     table.add_row(*worth)
     table.add_row(*marks)
     if token:
-        table.add_row(*[escape(w("board.token-quest", quest=w.quest(q))) if q == token else ""
-                        for q in QUESTS])
+        table.add_row(*[escape(w("board.token-quest", quest=w.term("quest", q)))
+                        if q == token else "" for q in QUESTS])
     return table
 
 
@@ -208,7 +166,7 @@ def _track(count: int, mark: str, style: str) -> str:
     return f"[{style}]{mark * count}[/{style}]" + "." * (places - count)
 
 
-def _swords(w: _Words) -> Text:
+def _swords(w: GameWords) -> Text:
     swords = w.view["swords"]
     white, black = int(swords["white"]), int(swords["black"])
     return Text.from_markup(
@@ -219,7 +177,7 @@ def _swords(w: _Words) -> Text:
     )
 
 
-def _decks(w: _Words) -> Text:
+def _decks(w: GameWords) -> Text:
     view = w.view
     parts = [f"{w('board.deck')}: {view['deck']}", f"{w('board.discard')}: {view['discard']}",
              f"{w('board.aside')}: {view['morgans_aside']}"]
@@ -228,9 +186,9 @@ def _decks(w: _Words) -> Text:
     return Text("  |  ".join(parts))
 
 
-def _in_force(w: _Words) -> Text | None:
+def _in_force(w: GameWords) -> Text | None:
     view = w.view
-    active = [w.card(key) for key in ("morgan-1", "morgan-2") if view["in_force"].get(key)]
+    active = [w.term("card", key) for key in ("morgan-1", "morgan-2") if view["in_force"].get(key)]
     if view.get("merlin_4_token"):
         active.append(w("board.token"))
     if not active:
@@ -238,30 +196,32 @@ def _in_force(w: _Words) -> Text | None:
     return Text(f"{w('board.in-force')}: {', '.join(active)}", style="magenta")
 
 
-def _piles(w: _Words) -> list[Text]:
+def _piles(w: GameWords) -> list[Text]:
     """The pile being resolved, or the last one resolved: cards as the table saw them."""
     view = w.view
     lines: list[Text] = []
     resolving = view.get("resolving")
     if resolving:
-        head = w("board.resolving", quest=w.quest(resolving["quest"]))
-        lines.append(Text(f"{head}: {w.cards(resolving['cards'])}", style="bold"))
+        head = w("board.resolving", quest=w.term("quest", resolving["quest"]))
+        lines.append(Text(f"{head}: {w.terms('card', resolving['cards'])}", style="bold"))
     last = view.get("last_resolution")
     if last and not resolving:
-        text = f"{w('board.last', quest=w.quest(last['quest']))}: {w.cards(last['cards'])}"
+        head = w("board.last", quest=w.term("quest", last["quest"]))
+        text = f"{head}: {w.terms('card', last['cards'])}"
         if last.get("token"):
-            text += "; " + w("board.token-quest", quest=w.quest(last["token"]))
+            text += "; " + w("board.token-quest", quest=w.term("quest", last["token"]))
         if last.get("bonus"):
             text += "; " + w("board.last-bonus", number=int(last["bonus"]))
         lines.append(Text(text, style="dim"))
     played = {k: n for k, n in (view.get("knights_played") or {}).items() if n}
     if played:
-        names = ", ".join(w.knight(k) + (f" x{n}" if n > 1 else "") for k, n in played.items())
+        names = ", ".join(w.term("knight", k) + (f" x{n}" if n > 1 else "")
+                          for k, n in played.items())
         lines.append(Text(f"{w('board.knights-played')}: {names}", style="dim"))
     return lines
 
 
-def _players(w: _Words) -> Table:
+def _players(w: GameWords) -> Table:
     view = w.view
     table = Table(box=box.SIMPLE_HEAD, title=escape(w("board.players")), title_justify="left")
     for column in ("player", "loyalty", "notes"):
@@ -284,14 +244,14 @@ def _players(w: _Words) -> Table:
             notes.append(w("board.knights", count=int(entry["knights"])))
         if hand.get("seat") == seat:
             notes.append(w.event("board.holds", seat=Seat(seat), count=int(hand["count"])))
-        shown = w.loyalty(loyalty) if loyalty else "?"
+        shown = w.term("loyalty", loyalty) if loyalty else "?"
         style = "bold red" if loyalty == "traitor" else ""
         table.add_row(escape(w.seat(seat)), f"[{style}]{escape(shown)}[/{style}]" if style
                       else escape(shown), escape(", ".join(notes)))
     return table
 
 
-def _private(w: _Words, you: Mapping[str, Any]) -> Table:
+def _private(w: GameWords, you: Mapping[str, Any]) -> Table:
     """The seat's own cards and what it alone knows (``you`` of the observation)."""
     table = Table(show_header=False, box=box.ROUNDED, title=escape(w("board.yours")),
                   title_justify="left")
@@ -299,7 +259,7 @@ def _private(w: _Words, you: Mapping[str, Any]) -> Table:
     table.add_column()
     loyalty = you.get("loyalty")
     if loyalty:
-        text = Text(f"{w.loyalty(loyalty)} - {w(f'loyalty.{loyalty}.text')}",
+        text = Text(f"{w.term('loyalty', loyalty)} - {w(f'loyalty.{loyalty}.text')}",
                     style="bold red" if loyalty == "traitor" else "bold green")
         table.add_row(escape(w("board.loyalty")), text)
     else:
@@ -307,25 +267,25 @@ def _private(w: _Words, you: Mapping[str, Any]) -> Table:
     if you.get("offer"):
         offer = you["offer"]
         table.add_row(escape(w("board.offer")),
-                      escape(f"{w.loyalty(offer)} - {w('board.offer.text')}"))
+                      escape(f"{w.term('loyalty', offer)} - {w('board.offer.text')}"))
     hand = you.get("hand") or []
     table.add_row(escape(w("board.hand")),
-                  escape(w.cards(hand) if hand else w("board.no-hand")))
+                  escape(w.terms("card", hand) if hand else w("board.no-hand")))
     knights = you.get("knights")
     if knights is not None:
-        held = [w.knight(k) + (f" x{n}" if n > 1 else "")
-                + f" ({w.catalog.text(f'{NAME}.knight.{k}.text')})"
+        held = [w.term("knight", k) + (f" x{n}" if n > 1 else "")
+                + f" ({w(f'knight.{k}.text')})"
                 for k, n in knights.items() if k in KNIGHT_KEYS]
         table.add_row(escape(w("board.your-knights")),
                       escape("\n".join(held) if held else w("board.none")))
     known: list[str] = []
     if you.get("merlin_4_token"):
-        known.append(w("board.token-yours", quest=w.quest(you["merlin_4_token"])))
+        known.append(w("board.token-yours", quest=w.term("quest", you["merlin_4_token"])))
     if you.get("deck_seen"):
-        known.append(w("board.deck-seen", cards=w.cards(you["deck_seen"])))
+        known.append(w("board.deck-seen", cards=w.terms("card", you["deck_seen"])))
     for seat, loyalty_seen in sorted((you.get("known_loyalties") or {}).items()):
         known.append(w("board.known-loyalty", who=w.seat(int(seat)),
-                       loyalty=w.loyalty(loyalty_seen)))
+                       loyalty=w.term("loyalty", loyalty_seen)))
     if known:
         table.add_row(escape(w("board.known")), escape("\n".join(known)))
     return table
@@ -333,7 +293,7 @@ def _private(w: _Words, you: Mapping[str, Any]) -> Table:
 
 def render_soc_card_view(view: Mapping[str, Any], catalog: Catalog) -> RenderableType:
     """The whole drawing of ``view`` (see the module docstring)."""
-    w = _Words(view, catalog)
+    w = GameWords(catalog, NAME, view.get("seat"), view)
     parts: list[RenderableType] = [_headline(w), _pile(w), _swords(w), _decks(w)]
     in_force = _in_force(w)
     if in_force is not None:
