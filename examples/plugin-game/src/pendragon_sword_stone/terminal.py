@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pendragon.i18n import Catalog
+from pendragon.i18n import Catalog, GameWords
 from rich import box
 from rich.console import Group, RenderableType
 from rich.markup import escape
@@ -34,30 +34,14 @@ from rich.text import Text
 
 from pendragon_sword_stone.rules import CARDS, NAME
 
-_CARD_KEYS = {card.value: f"{NAME}.card.{card.key}" for card in CARDS}
+_CARD_KEYS = {card.value: card.key for card in CARDS}
 #: Width of the stone's gauge in characters.
 _GAUGE = 30
 
 
-class _Words:
-    """The catalog with the viewer: words for keys, cards and seats."""
-
-    def __init__(self, view: Mapping[str, Any], catalog: Catalog) -> None:
-        self.view = view
-        self.catalog = catalog
-
-    def __call__(self, key: str, **params: str | int) -> str:
-        return self.catalog.text(f"{NAME}.{key}", **params)
-
-    def seat(self, seat: int) -> str:
-        if seat == self.view.get("seat") and "term.seat.you" in self.catalog:
-            return self.catalog.text("term.seat.you")
-        return self.catalog.text("core.seat", n=seat)
-
-    def cards(self, values: Sequence[int]) -> str:
-        if not values:
-            return self("board.none")
-        return ", ".join(self.catalog.text(_CARD_KEYS[int(v)]) for v in values)
+def _cards(w: GameWords, values: Sequence[int]) -> str:
+    """The names of the cards of ``values``, by commas (the game's "none" for no card)."""
+    return w.terms("card", (_CARD_KEYS[int(value)] for value in values))
 
 
 def _gauge(total: int, target: int) -> str:
@@ -65,16 +49,16 @@ def _gauge(total: int, target: int) -> str:
     return "[" + "#" * filled + "." * (_GAUGE - filled) + "]"
 
 
-def _result(w: _Words) -> str:
+def _result(w: GameWords) -> str:
     winner = w.view.get("winner")
     if winner is None:
         return w("result.stalemate")
-    if winner == w.view.get("seat"):
+    if winner == w.me:
         return w("result.win.you")
     return w("result.win", seat=w.seat(int(winner)))
 
 
-def _knights(w: _Words) -> Table:
+def _knights(w: GameWords) -> Table:
     view = w.view
     table = Table(title=w("board.knights"), box=box.SIMPLE, show_header=False,
                   title_justify="left")
@@ -84,24 +68,24 @@ def _knights(w: _Words) -> Table:
     revealed = view.get("revealed")
     for seat, size in enumerate(view["hand_sizes"]):
         marker = w("board.to-play") if view.get("to_play") == seat else ""
-        cards = w.cards(revealed[seat]) if revealed else w("board.hand", count=int(size))
+        cards = _cards(w, revealed[seat]) if revealed else w("board.hand", count=int(size))
         table.add_row(escape(w.seat(seat)), escape(cards), marker)
     return table
 
 
 def render_sword_stone(view: Mapping[str, Any], catalog: Catalog) -> RenderableType:
     """The stone and its gauge, the cards laid on it, the knights, the deck, the hand."""
-    w = _Words(view, catalog)
+    w = GameWords(catalog, NAME, view.get("seat"), view)
     total, target = int(view["total"]), int(view["target"])
     parts: list[RenderableType] = [
         Text(w("board.stone", total=total, target=target), style="bold"),
         Text(_gauge(total, target)),
-        Text(f"{w('board.pulled')}: {w.cards(view['stone'])}"),
+        Text(f"{w('board.pulled')}: {_cards(w, view['stone'])}"),
         _knights(w),
         Text(w("board.deck", count=int(view["deck"]))),
     ]
     if "hand" in view:
-        parts.append(Text(f"{w('board.your-hand')}: {w.cards(view['hand'])}", style="bold"))
+        parts.append(Text(f"{w('board.your-hand')}: {_cards(w, view['hand'])}", style="bold"))
     if view.get("over"):
         parts.append(Text(_result(w), style="bold"))
     return Group(*parts)
