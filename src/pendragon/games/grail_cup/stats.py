@@ -4,10 +4,8 @@
 player of the first round (the seal's holder, the rearmost knight, GC-SETUP-*) won.
 
 >>> import pendragon
->>> from pendragon.bots import make_bot
->>> from pendragon.runner import play_game
->>> game = pendragon.load_game("grail-cup", players=4, seed=1)
->>> final = play_game(game, [make_bot("random", seat) for seat in range(4)])
+>>> from pendragon.runner import random_playout
+>>> final = random_playout(pendragon.load_game("grail-cup", players=4, seed=1), seed=1)
 >>> figures = grail_cup_stats(final)
 >>> figures["rounds"] >= 1, isinstance(figures["first_player_win"], bool)
 (True, True)

@@ -5,10 +5,8 @@ whether a traitor was dealt, won, or was unmasked, how many knights died, and th
 knights' accusations (SOC-ACCUSE-1) with how many hit a traitor.
 
 >>> import pendragon
->>> from pendragon.bots import make_bot
->>> from pendragon.runner import play_game
->>> game = pendragon.load_game("soc", players=3, seed=1)
->>> final = play_game(game, [make_bot("random", seat) for seat in range(3)])
+>>> from pendragon.runner import random_playout
+>>> final = random_playout(pendragon.load_game("soc", players=3, seed=1), seed=1)
 >>> figures = soc_stats(final)
 >>> figures["deaths"] in range(4), isinstance(figures["loyal_win"], bool)
 (True, True)

@@ -6,10 +6,8 @@ accusation (SCG-ACCUSE-3), the loyal players' accusations and how many hit a tra
 swords and the turns.
 
 >>> import pendragon
->>> from pendragon.bots import make_bot
->>> from pendragon.runner import play_game
->>> game = pendragon.load_game("soc-card", players=4, seed=1)
->>> final = play_game(game, [make_bot("random", seat) for seat in range(4)])
+>>> from pendragon.runner import random_playout
+>>> final = random_playout(pendragon.load_game("soc-card", players=4, seed=1), seed=1)
 >>> figures = soc_card_stats(final)
 >>> isinstance(figures["loyal_win"], bool), figures["white_swords"] >= 0
 (True, True)
