@@ -104,10 +104,19 @@ class StealthTraitor(SocHeuristicBot):
     A Fate played while stealthy is played because the loyal policy plays it (a card for
     every knight).
 
-    >>> import pendragon
-    >>> from pendragon.runner import play_game
-    >>> game = pendragon.load_game("soc", players=5, seed=11)
-    >>> play_game(game, [StealthTraitor(seed=s) for s in range(5)]).is_terminal()
+    The moment comes once and stays, whatever happens after:
+
+    >>> bot = StealthTraitor(seed=1)
+    >>> knight = {"life": 4, "status": "hidden"}
+    >>> obs = {"seat": 2, "siege_engines": 4, "round_table": {"white": 3, "black": 1},
+    ...        "knights": [knight, knight, knight]}
+    >>> bot.is_decisive(obs)
+    False
+    >>> obs["siege_engines"] = 9
+    >>> bot.is_decisive(obs)
+    True
+    >>> obs["siege_engines"] = 2
+    >>> bot.is_decisive(obs)
     True
     """
 

@@ -432,15 +432,9 @@ class SocCardState(State):
         card ``seat`` has not seen, exactly ``traitors`` hold a traitor card; the other
         unseen loyalty cards (Vivien's offers, the set-aside and undealt ones) are redealt.
         ``ValueError`` for a seat ``seat`` has seen or a deal the loyalty deck cannot make.
-
-        >>> import pendragon, random
-        >>> state = pendragon.load_game("soc-card", players=4, seed=3).new_initial_state()
-        >>> state.play_random_chance()
-        >>> world = state.with_traitors(0, [2], random.Random(1))
-        >>> [world.observation(s)["you"]["loyalty"] for s in (1, 2, 3)]
-        ['loyal', 'traitor', 'loyal']
-        >>> world.observation(0) == state.observation(0)
-        True
+        The contract is :meth:`pendragon.core.api.State.with_traitors` (example: soc's
+        ``SocState.with_traitors``); ``tests/test_soc_belief.py`` checks this one keeps the
+        deck.
         """
         other = self.clone()
         if self.result == E.RUNNING:
