@@ -68,6 +68,16 @@ def note_private(
         st.log.append((private, seats, others))
 
 
+def note_secret(st: SocCardState, seat: int, key: str, **secret: Term) -> None:
+    """Record what ``seat`` alone learns: ``<key>-known`` with ``secret`` for him, ``key``
+    (who, not what) for everyone else. Callers test ``st.log`` first, so that no term is
+    made outside narration."""
+    if st.log is not None:
+        who = Seat(seat)
+        st.log.append((Event(f"{key}-known", {"seat": who, **secret}), 1 << seat,
+                       Event(key, {"seat": who})))
+
+
 # ---------------------------------------------------------------------- reads and moves
 def holds(st: SocCardState, seat: int, knight: int) -> bool:
     """Whether ``seat`` holds a Knight card ``knight``."""

@@ -28,6 +28,7 @@ from pendragon.games.soc_card.rules.common import (
     loyalty_term,
     note,
     note_private,
+    note_secret,
     weighted,
 )
 from pendragon.games.soc_card.rules.questing import set_merlins_aside
@@ -154,12 +155,7 @@ def _knight_drawn(st: SocCardState, seat: int, _b: int, action: int) -> None:
     st.knight_deck[knight] -= 1
     st.knights[seat * NUM_KNIGHTS + knight] += 1
     if st.log is not None:
-        note_private(
-            st, 1 << seat,
-            Event("soc-card.log.knight-draw-known", {"seat": Seat(seat),
-                                                     "knight": knight_term(knight)}),
-            Event("soc-card.log.knight-draw", {"seat": Seat(seat)}),
-        )
+        note_secret(st, seat, "soc-card.log.knight-draw", knight=knight_term(knight))
 
 
 def _morgan_in(st: SocCardState, _a: int, _b: int, action: int) -> None:

@@ -17,6 +17,7 @@ from pendragon.games.soc_card.rules.common import (
     loyalty_term,
     note,
     note_private,
+    note_secret,
     push_asks,
     weighted,
 )
@@ -137,12 +138,7 @@ def _offered(st: SocCardState, seat: int, _b: int, action: int) -> None:
     st.offer[seat] = loyalty
     st.peeks[:] = [mask & ~(1 << seat) for mask in st.peeks]  # he may swap now
     if st.log is not None:
-        note_private(
-            st, 1 << seat,
-            Event("soc-card.log.vivien-card-known", {"seat": Seat(seat),
-                                                     "loyalty": loyalty_term(loyalty)}),
-            Event("soc-card.log.vivien-card", {"seat": Seat(seat)}),
-        )
+        note_secret(st, seat, "soc-card.log.vivien-card", loyalty=loyalty_term(loyalty))
 
 
 def _give(st: SocCardState, seat: int, _b: int, action: int) -> None:

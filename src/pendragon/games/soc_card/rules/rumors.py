@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pendragon.core.events import Event, Seat
+from pendragon.core.events import Seat
 from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import tasks as T
 from pendragon.games.soc_card.rules.cards import (
@@ -26,7 +26,7 @@ from pendragon.games.soc_card.rules.common import (
     card_term,
     discard_hand,
     note,
-    note_private,
+    note_secret,
     quest_term,
     weighted,
 )
@@ -109,21 +109,12 @@ def take_drawn(st: SocCardState, seat: int, purpose: int, kind: int) -> None:
     if purpose == 0:
         st.flight = kind
         if st.morgan_1 and IS_QUEST[kind] and st.log is not None:
-            note_private(
-                st, 1 << seat,
-                Event("soc-card.log.draw-secret-known", {"seat": Seat(seat),
-                                                         "card": card_term(kind)}),
-                Event("soc-card.log.draw-secret", {"seat": Seat(seat)}),
-            )
+            note_secret(st, seat, "soc-card.log.draw-secret", card=card_term(kind))
     else:
         st.hold.append(kind)
         st.hold_seat = seat
         if st.log is not None:
-            note_private(
-                st, 1 << seat,
-                Event("soc-card.log.draw-known", {"seat": Seat(seat), "card": card_term(kind)}),
-                Event("soc-card.log.draw", {"seat": Seat(seat)}),
-            )
+            note_secret(st, seat, "soc-card.log.draw", card=card_term(kind))
 
 
 def _after_listen(st: SocCardState, seat: int, _b: int) -> None:
@@ -183,11 +174,7 @@ def _merlin_4(st: SocCardState, seat: int, _b: int, action: int) -> None:
     st.merlin_4_quest = quest
     st.merlin_4_by = seat
     if st.log is not None:
-        note_private(
-            st, 1 << seat,
-            Event("soc-card.log.merlin-4-known", {"seat": Seat(seat), "quest": quest_term(quest)}),
-            Event("soc-card.log.merlin-4", {"seat": Seat(seat)}),
-        )
+        note_secret(st, seat, "soc-card.log.merlin-4", quest=quest_term(quest))
     if is_resolving(st):  # Gawain's Merlin #4 acts on the pile laid out (SCG-RULING-16)
         set_merlins_aside(st)
 
