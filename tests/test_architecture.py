@@ -128,7 +128,8 @@ def test_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_no_import_cycle_at_run_time() -> None:
-    """Each layer only looks down: no module imports, directly or round about, one that imports it."""
+    """Each layer only looks down: no module imports, directly or round about, one that
+    imports it."""
     assert cycles(import_graph()) == []
 
 
