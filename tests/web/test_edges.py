@@ -86,6 +86,8 @@ def _seats(game: str) -> list[dict[str, Any]]:
     return [{"kind": "human", "name": f"P{i}"} for i in range(count)]
 
 
+# Options are checked before anything is stored: one database is enough (11 s a run).
+@pytest.mark.parametrize("server", ["sqlite"], indirect=True)
 def test_no_option_of_any_game_makes_the_server_open_a_path_or_echo_a_file(
     server: LiveServer,
 ) -> None:
