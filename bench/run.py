@@ -7,7 +7,9 @@ the others a quarter of it) it measures:
 * applied actions per second, split into decisions and chance steps, and their total;
 * the mean cost of ``clone()`` at mid-game positions, in microseconds;
 * the mean cost of ``observation_tensor`` at the same positions (for the seat to act, or
-  seat 0 at a chance node), in microseconds: the research environments' share of a step.
+  seat 0 at a chance node), in microseconds: the research environments' share of a step;
+* the mean cost of narrating one action at the same positions to every seat and the
+  spectator, in microseconds: what the table and the terminal pay for each move.
 
 Prints a table and writes ``bench/results/<game>.json`` with the machine's description.
 Figures are for comparing versions on one machine; nothing asserts on them.
@@ -66,6 +68,8 @@ class Result:
     clone_us_mean: float
     clone_us_median: float
     tensor_us_mean: float
+    #: Narrating one action to every seat and the spectator (a fresh copy's cost taken off).
+    narrate_us_mean: float
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -167,6 +171,15 @@ def _tensor_seat(state: State) -> int:
     return player if player >= 0 else 0
 
 
+def _narrate_all(state: State) -> None:
+    """Narrate the position's first legal action (its own draw at a chance node) to every
+    seat and the spectator, on a fresh copy (a game may keep what it narrated per position)."""
+    copy = state.clone()
+    action = copy.sample_chance() if copy.is_chance_node() else copy.legal_actions()[0]
+    for viewer in (None, *range(copy.game.num_players())):
+        copy.narrate(action, viewer)
+
+
 def measure(
     name: str, players: int, seconds: float, max_games: int,
     options: dict[str, Any] | None = None,
@@ -189,6 +202,9 @@ def measure(
     clones = [_cost_us(s.clone) for s in positions]
     tensors = [_cost_us(functools.partial(s.observation_tensor, _tensor_seat(s)))
                for s in positions]
+    # Narration to every watcher, the fresh copy's cost taken off.
+    narrations = [_cost_us(functools.partial(_narrate_all, s)) - clone
+                  for s, clone in zip(positions, clones, strict=True)]
     return Result(
         players=players,
         games=games,
@@ -204,6 +220,7 @@ def measure(
         clone_us_mean=statistics.fmean(clones),
         clone_us_median=statistics.median(clones),
         tensor_us_mean=statistics.fmean(tensors),
+        narrate_us_mean=statistics.fmean(narrations),
         options=dict(options or {}),
     )
 
@@ -211,7 +228,7 @@ def measure(
 def _table(name: str, results: Sequence[Result]) -> Table:
     table = Table(title=f"{name}: random games on one core")
     headers = ("seats", "games", "games/s", "decisions/s", "chance/s", "steps/s", "avg length",
-               "clone µs", "tensor µs")
+               "clone µs", "tensor µs", "narrate µs")
     for column in headers:
         table.add_column(column, justify="right")
     for r in results:
@@ -220,7 +237,7 @@ def _table(name: str, results: Sequence[Result]) -> Table:
             f"{r.players}{extra}", str(r.games), f"{r.games_per_second:,.1f}",
             f"{r.decisions_per_second:,.0f}", f"{r.chance_steps_per_second:,.0f}",
             f"{r.steps_per_second:,.0f}", f"{r.mean_game_length:,.1f}", f"{r.clone_us_mean:,.1f}",
-            f"{r.tensor_us_mean:,.1f}",
+            f"{r.tensor_us_mean:,.1f}", f"{r.narrate_us_mean:,.1f}",
         )
     return table
 

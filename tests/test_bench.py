@@ -28,3 +28,4 @@ def test_bench_writes_results_for_every_player_count(
         assert abs(record["mean_game_length"] - length) < 1e-9
         assert record["clone_positions"] == run.CLONE_POSITIONS
         assert record["clone_us_mean"] > 0 and record["tensor_us_mean"] > 0
+        assert record["narrate_us_mean"] > 0
