@@ -190,6 +190,27 @@ def test_a_newcomer_joins_left_of_arthur() -> None:
     assert state.game.deserialize_state(state.serialize()).n == 5
 
 
+def test_a_stored_newcomers_seat_is_shown_before_the_state_is_accepted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """VAR-JOIN: a stored state is refused unless every seat it has, a newcomer's too, can
+    be shown (``core.storage.check_playable`` with the state's own seat count)."""
+    state = dealt(players=4, seed=1)
+    seat = state.join()
+    state.play_random_chance()
+    text = state.serialize()
+    shown = SocState.observation
+
+    def newcomer_unshowable(self: SocState, viewer: int | None) -> Any:
+        if viewer == seat:
+            raise IndexError("no such seat")
+        return shown(self, viewer)
+
+    monkeypatch.setattr(SocState, "observation", newcomer_unshowable)
+    with pytest.raises(pendragon.CorruptStateError, match="cannot be played"):
+        state.game.deserialize_state(text)
+
+
 def test_no_join_beyond_the_table() -> None:
     """VAR-JOIN: no eighth seat in the base game."""
     state = dealt(players=7, seed=1)

@@ -166,9 +166,11 @@ def check_stored_options(game: Game, saved: Any) -> None:
         raise CorruptStateError(f"state options {options} differ from the game's {mine}")
 
 
-def check_playable(state: State) -> None:
+def check_playable(state: State, seats: int | None = None) -> None:
     """The last look at a state rebuilt from outside: it offers a choice unless it is over,
-    its chance outcomes add up to 1, and it shows itself to every seat and to a spectator.
+    its chance outcomes add up to 1, and it shows itself to every seat and to a spectator
+    (``seats``: how many the state has, the game's count unless a game lets players join
+    mid-game).
     Whatever fails becomes :class:`CorruptStateError` (a rule tripping on an impossible
     position raises a ``LookupError`` or worse, which must not reach a server's caller).
 
@@ -181,7 +183,7 @@ def check_playable(state: State) -> None:
         if state.is_chance_node() and abs(sum(p for _, p in state.chance_outcomes()) - 1.0) > 1e-9:
             raise CorruptStateError("the state's chance outcomes do not add up to 1")
         state.observation(None)
-        for seat in range(state.game.num_players()):
+        for seat in range(state.game.num_players() if seats is None else seats):
             state.observation(seat)
             state.observation_tensor(seat)
     except CorruptStateError:

@@ -103,8 +103,10 @@ class EndReason(enum.IntEnum):
 
 
 #: Each end reason's name in the observation and the catalogs (``soc.end.<name>``).
-END_REASON_KEYS = ("", "swords", "siege", "black-swords", "all-dead", "exhausted",
-                   "all-captured")
+END_REASON_KEYS = tuple(
+    "" if reason is EndReason.NONE else reason.name.lower().replace("_", "-")
+    for reason in EndReason
+)
 
 
 class T(enum.IntEnum):

@@ -305,15 +305,7 @@ class SocState(ViewRules):
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
         state._check_agenda()
-        check_playable(state)
-        if state.n > game.num_players():
-            # VAR-JOIN: check_playable shows the game's seats; a newcomer's is shown here.
-            try:
-                for seat in range(game.num_players(), state.n):
-                    state.observation(seat)
-                    state.observation_tensor(seat)
-            except (ArithmeticError, LookupError, TypeError, ValueError, AssertionError) as error:
-                raise CorruptStateError(f"the state cannot be played: {error!r}") from None
+        check_playable(state, seats=state.n)  # VAR-JOIN: a newcomer's seat is shown too
         return state
 
     def _check_agenda(self) -> None:
