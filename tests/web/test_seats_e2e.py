@@ -194,9 +194,15 @@ def test_item_2_a_seat_handed_to_a_bot_stays_its_owners_and_nobody_holds_two(
     bob_page.wait_for_function(
         "text => !document.querySelector('[data-testid=seat-1]').innerText.includes(text)",
         arg=kept)
+    # The seat row and the log line are separate messages: wait for the line, do not read
+    # the log the moment the row changes.
+    reclaimed = ENGLISH.text("table.event.reclaim.you")
+    bob_page.wait_for_function(
+        "text => document.querySelector('[data-testid=log]').innerText.includes(text)",
+        arg=reclaimed)
     log = bob_page.locator("[data-testid=log]").inner_text()
     assert ENGLISH.text("table.event.to-bot.you", bot=bot_name) in log
-    assert ENGLISH.text("table.event.reclaim.you") in log
+    assert reclaimed in log
     shot(bob_page, "seats-item2-reclaimed")
     assert bob.observed_seats() == {1} and spectator.observed_seats() == {None}
     assert ann.observed_seats() <= {0, None}
