@@ -223,8 +223,21 @@ def record_of(
 
 
 def dumps(record: GameRecord) -> str:
-    """The record as the text of a record file (JSON, one action a line)."""
-    return json.dumps(record.to_json(), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    """The record as the text of a record file: JSON, a field a line, a seat and an action
+    a line (so that two records of one game compare line by line)."""
+    lines = []
+    for key, value in record.to_json().items():
+        if key in ("seats", "actions") and value:
+            items = ",\n  ".join(_compact(item) for item in value)
+            text = f"[\n  {items}\n ]"
+        else:
+            text = _compact(value)
+        lines.append(f" {_compact(key)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
 
 
 def write_record(path: str | Path, record: GameRecord) -> Path:

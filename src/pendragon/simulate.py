@@ -41,6 +41,7 @@ from pendragon.core import registry
 from pendragon.core.api import Game, State
 from pendragon.core.errors import InvalidOptionError
 from pendragon.core.plugins import plugin_for
+from pendragon.records import RecordSeat, record_of, write_record
 from pendragon.runner import bot_seed, play_game
 
 #: Multiplier separating the seeds of successive runs (a prime, so runs do not overlap).
@@ -174,6 +175,9 @@ class SimulationConfig:
     workers: int = 1
     backend: str = "process"
     ray_address: str | None = None
+    #: Where each game's record goes (``<game>-<seed>.json``, written where the game is
+    #: played: an absolute path on this machine; :mod:`pendragon.records`), if anywhere.
+    records_dir: str | None = None
 
     def seat_bots(self, seats: int) -> tuple[str, ...]:
         """The bot name of every seat."""
@@ -225,6 +229,10 @@ def play_one(config: SimulationConfig, index: int) -> GameRecord:
     [[final]] = play_paired(config.game, [panel], range(index, index + 1), config.seed,
                             config.options)
     seed = final.game.seed
+    if config.records_dir is not None:
+        names = config.seat_bots(final.game.num_players())
+        write_record(Path(config.records_dir) / f"{config.game}-{seed}.json",
+                     record_of(final, [RecordSeat(name, name) for name in names]))
     public = final.observation(None)
     hook = game_stats(config.game)
     return GameRecord(
@@ -261,6 +269,9 @@ def simulate(
     """
     if config.games < 1:
         raise ValueError("games must be at least 1")
+    if config.records_dir is not None and config.backend == "ray" and config.ray_address:
+        raise ValueError("records are written where the games are played: not on a Ray "
+                         "cluster (use the process backend or a local Ray)")
     # Validate names and options once, before any worker starts.
     probe = registry.load_game(config.game, **{**dict(config.options), "seed": 0})
     for name in set(config.seat_bots(probe.num_players())):

@@ -3,6 +3,8 @@
 ``pendragon games`` lists the installed games (plugins), their pieces and options;
 ``pendragon play GAME`` plays one in the terminal against bots;
 ``pendragon simulate GAME`` plays many games between bots and reports the figures;
+``pendragon replay FILE`` steps through a game record (``--record``/``--records`` of the
+two above write them; the format: docs/records.md);
 ``pendragon balance <game>`` prints the designer's table of a game (win rates by player
 count and variant); ``pendragon balance soc --traitor-panel`` the loyal-policy x
 traitor-policy matrix of Shadows over Camelot (docs/bots.md, "Traitor panel").
@@ -25,6 +27,7 @@ from rich.table import Table
 
 import pendragon
 from pendragon.bots import Bot, bot_names, check_bot, make_bot, table_bot
+from pendragon.cli.records_cli import check_record_path, play_and_record
 from pendragon.cli.terminal import play_in_terminal
 from pendragon.core.api import Game
 from pendragon.core.errors import PendragonError
@@ -79,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=default_language(),
         help="language of the game's words (default: from your locale, else en)",
     )
+    play.add_argument(
+        "--record", default=None, metavar="FILE",
+        help="write the game's record to FILE when it ends or you leave (docs/records.md)",
+    )
+    play.add_argument("--name", default="Player",
+                      help="your name in the record (default Player)")
     simulate = commands.add_parser(
         "simulate", help="play many games between bots and report win rates"
     )
@@ -107,6 +116,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="a game option (repeatable; see `pendragon games`)",
     )
     simulate.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    simulate.add_argument(
+        "--records", default=None, metavar="DIR",
+        help="also write each game's record to DIR as GAME-SEED.json (docs/records.md; "
+        "not with --ray-address: the records are written where the games are played)",
+    )
+    replay = commands.add_parser(
+        "replay", help="step through a game record (docs/records.md)",
+        description="Step through a game record: Enter the next action, b back, a number "
+        "to that action, q to quit. When the input is not a terminal, print the whole "
+        "game's narration, then the board.",
+    )
+    replay.add_argument("file", help="the record (written by play --record, simulate "
+                        "--records or the web replay's download)")
+    replay.add_argument("--seat", type=int, default=None,
+                        help="see the game as this seat saw it (default: a spectator)")
+    replay.add_argument("--to", type=int, default=None, metavar="N",
+                        help="start at (or, not in a terminal, stop at) action N")
+    replay.add_argument(
+        "--lang", choices=LANGUAGES, default=default_language(),
+        help="language of the game's words (default: from your locale, else en)",
+    )
     balance = commands.add_parser(
         "balance", help="the designer's table of a game: win rates by player count and variant"
     )
@@ -306,6 +336,7 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
 
     from rich.progress import Progress
 
+    from pendragon.cli.records_cli import records_dir
     from pendragon.simulate import SimulationConfig, simulate, write_outputs
 
     options = _game_options(args)
@@ -317,6 +348,7 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
     config = SimulationConfig(
         args.game, options, bots, games=args.games, seed=args.seed, workers=args.workers,
         backend=args.backend, ray_address=args.ray_address,
+        records_dir=records_dir(args.records, args.backend, args.ray_address),
     )
     with Progress(console=console, disable=args.no_progress, transient=True) as progress:
         task = progress.add_task(f"{args.game}: {args.games} games", total=args.games)
@@ -324,6 +356,8 @@ def run_simulate(args: argparse.Namespace, console: Console) -> int:
     console.print(summary_table(result.summary, escape(f"{args.game} {options} bots={args.bots}")))
     for path in write_outputs(result, Path(args.out)):
         console.print(f"wrote {path}")
+    if config.records_dir is not None:
+        console.print(f"wrote {args.games} records to {config.records_dir}")
     return 0
 
 
@@ -523,6 +557,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console(highlight=False)
     if args.command == "games":
         return list_games(console)
+    if args.command == "replay":
+        from pendragon.cli.records_cli import run_replay
+
+        try:
+            return run_replay(args.file, args.seat, args.to, args.lang, console)
+        except ValueError as error:  # a bad record (RecordError) or --seat/--to
+            print(f"pendragon: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
     if args.command in ("simulate", "balance"):
         try:
             if args.command == "simulate":
@@ -534,6 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         game, bots = prepare_play(args)
         words = catalog(args.lang)
+        record = None if args.record is None else check_record_path(args.record)
     except ValueError as error:
         # Bad names and option values from the command line (the core's errors are
         # ValueErrors too; so is a catalog that cannot be read): a message and exit code
@@ -541,6 +584,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pendragon: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     console.print(escape(words.text("term.seed", seed=game.seed)))
+    if record is not None:
+        bot = args.bots if args.bots is not None else table_bot(args.game)
+        return play_and_record(game, args.seat, bots, console, words, record, args.name, bot)
     return play_in_terminal(game, args.seat, bots, console, catalog=words)
 
 
