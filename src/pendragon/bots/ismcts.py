@@ -342,6 +342,45 @@ class ISMCTSBot(PolicyBot[None]):
         self.last_search = (done, choice != prior)
         return choice
 
+    def root_rewards(self, state: State, seat: int, budget: int | None = None,
+                     min_sweeps: int = 1) -> tuple[int, dict[int, list[float]]]:
+        """For estimates rather than play (the coach, :mod:`pendragon.coach`): the policy's
+        choice in ``state`` and every legal action's reward for ``seat`` in each paired
+        sweep, none dropped. Up to ``iterations`` sweeps; with ``budget`` (simulated
+        actions), it stops once another sweep would overspend it, after ``min_sweeps``.
+        The sweeps are drawn as :meth:`search` draws them (the same worlds, rollouts and
+        leaves); the bot's own play is untouched.
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+        >>> state.play_random_chance()
+        >>> bot = ISMCTSBot(seed=2, iterations=2, min_iterations=2)
+        >>> prior, rewards = bot.root_rewards(state, state.current_player())
+        >>> sorted(rewards) == state.legal_actions() and prior in rewards
+        True
+        >>> {len(r) for r in rewards.values()}, {v for r in rewards.values() for v in r} <= {-1, 1}
+        ({2}, True)
+        """
+        if self._policy is None:
+            self._policy = self._make_policy(state.game.name, self.seed, root=True)
+        legal = state.legal_actions()
+        prior = self._policy.step(state) if len(legal) > 1 else legal[0]
+        rewards: dict[int, list[float]] = {action: [] for action in legal}
+        follower = self._rollout_memory(state)
+        lengths = done = 0
+        while done < self.iterations:
+            world = sample_world(self._policy, state, seat, self._rng)
+            sweep_seed = self._rng.getrandbits(32)
+            for action in legal:
+                child = world.clone()
+                child.apply_action(action)
+                rewards[action].append(self._rollout(child, seat, sweep_seed, world, follower))
+                lengths += child.version - state.version
+            done += 1
+            if budget is not None and done >= min_sweeps and lengths + lengths / done > budget:
+                break
+        return prior, rewards
+
     def _decide(self, prior: int, rewards: dict[int, list[float]], done: int,
                 confidence: float = DEFAULT_CONFIDENCE) -> int:
         """The action with the best mean, if it clears the margin and ``confidence``

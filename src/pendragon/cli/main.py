@@ -5,6 +5,7 @@
 ``pendragon simulate GAME`` plays many games between bots and reports the figures;
 ``pendragon replay FILE`` steps through a game record (``--record``/``--records`` of the
 two above write them; the format: docs/records.md);
+``pendragon review FILE`` the coach's review of a recorded game (docs/bots.md, "Coach");
 ``pendragon balance <game>`` prints the designer's table of a game (win rates by player
 count and variant); ``pendragon balance soc --traitor-panel`` the loyal-policy x
 traitor-policy matrix of Shadows over Camelot (docs/bots.md, "Traitor panel").
@@ -27,6 +28,7 @@ from rich.table import Table
 
 import pendragon
 from pendragon.bots import Bot, bot_names, check_bot, make_bot, table_bot
+from pendragon.cli import review_cli
 from pendragon.cli.records_cli import check_record_path, play_and_record
 from pendragon.cli.terminal import play_in_terminal
 from pendragon.core.api import Game
@@ -137,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang", choices=LANGUAGES, default=default_language(),
         help="language of the game's words (default: from your locale, else en)",
     )
+    review_cli.add_parser(commands)
     balance = commands.add_parser(
         "balance", help="the designer's table of a game: win rates by player count and variant"
     )
@@ -563,6 +566,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return run_replay(args.file, args.seat, args.to, args.lang, console)
         except ValueError as error:  # a bad record (RecordError) or --seat/--to
+            print(f"pendragon: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    if args.command == "review":
+        try:
+            return review_cli.run_review(args, console)
+        except (ValueError, OSError) as error:  # a bad record (RecordError), --chart, a file
             print(f"pendragon: error: {error}", file=sys.stderr)
             return EXIT_USAGE
     if args.command in ("simulate", "balance"):

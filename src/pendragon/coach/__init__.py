@@ -1,0 +1,29 @@
+"""The coach (issue 31): hints and reviews from the search bot, one seat's information only.
+
+* :func:`hint` — the search's move for a seat, its estimated chance of winning and why,
+  as an event every language words (:mod:`pendragon.coach.hint`);
+* :func:`review` — a finished game, decision by decision: the chance before, after the
+  move played and after the search's move, the drop and a mark, and the chart of the
+  win chance (:mod:`pendragon.coach.review`);
+* :func:`estimate` — the figures both are made of (:mod:`pendragon.coach.estimate`).
+
+Every result has ``to_json()`` for the web table. How estimates are made, the marks'
+thresholds, the budgets and the calibration: docs/bots.md, "Coach".
+"""
+
+from pendragon.coach.estimate import BUDGETS, Budget, Estimate, Side, budget_for, estimate, side_of
+from pendragon.coach.hint import Hint, hint, percent
+from pendragon.coach.review import (
+    CALIBRATION_ERROR,
+    THRESHOLDS,
+    Mark,
+    Review,
+    ReviewedMove,
+    decisions_of,
+    mark_for,
+    review,
+)
+
+__all__ = ["BUDGETS", "CALIBRATION_ERROR", "THRESHOLDS", "Budget", "Estimate", "Hint", "Mark",
+           "Review", "ReviewedMove", "Side", "budget_for", "decisions_of", "estimate", "hint",
+           "mark_for", "percent", "review", "side_of"]

@@ -1,0 +1,111 @@
+"""A hint: the search's move for one seat, its estimated chance, and why in a sentence.
+
+The reason is an :class:`~pendragon.core.events.Event` (worded in every language by the
+catalogs, keys ``coach.hint.*``), built from the figures alone:
+
+* ``coach.hint.only``: the move is the only one;
+* ``coach.hint.better``: the move's chance is the best, and the next best is named with
+  its own;
+* ``coach.hint.close``: another move reads a higher chance, but not by the search's
+  margin and confidence (docs/bots.md, "Coach"): the move stands, and the hint says the
+  difference is within the noise.
+
+>>> import pendragon
+>>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+>>> state.play_random_chance()
+>>> found = hint(state, state.current_player(), budget=2000, seed=1)
+>>> found.action in state.legal_actions(), found.reason.key.startswith("coach.hint.")
+(True, True)
+>>> from pendragon.i18n import catalog
+>>> catalog("en").render(found.reason).startswith("Play ")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pendragon.coach.estimate import Estimate, Side, estimate
+from pendragon.core.api import State
+from pendragon.core.events import Event, Term
+
+
+def percent(chance: float) -> int:
+    """A chance as a whole percentage (what a reader is shown).
+
+    >>> percent(0.625), percent(0.004), percent(1.0)
+    (63, 0, 100)
+    """
+    return max(0, min(100, int(chance * 100 + 0.5)))
+
+
+def side_term(side: Side) -> Term:
+    """The name of ``side`` in the catalogs (``coach.side.loyal``, ``.traitors``, ``.own``)."""
+    return Term(f"coach.side.{side}")
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The search's move for ``seat``, its chance and the reason, JSON-ready
+    (:meth:`to_json`) for the web table."""
+
+    seat: int
+    action: int
+    action_text: str
+    chance: float
+    error: float
+    side: Side
+    sweeps: int
+    reason: Event
+    #: Every legal action with its chance, best first: (action, text, chance).
+    alternatives: tuple[tuple[int, str, float], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The hint as plain JSON data (the reason as an event's JSON)."""
+        return {
+            "seat": self.seat, "action": self.action, "action_text": self.action_text,
+            "chance": round(self.chance, 4), "error": _finite(self.error), "side": self.side,
+            "sweeps": self.sweeps, "reason": self.reason.to_json(),
+            "alternatives": [{"action": a, "text": t, "chance": round(c, 4)}
+                             for a, t, c in self.alternatives],
+        }
+
+
+def _finite(value: float) -> float | None:
+    return None if value != value or value in (float("inf"), float("-inf")) else round(value, 4)
+
+
+def reason_for(state: State, found: Estimate) -> Event:
+    """Why the search's move, in one event built from ``found``'s figures."""
+    move = found.choice
+    params: dict[str, Any] = {"action": state.action_event(move),
+                              "side": side_term(found.side),
+                              "chance": percent(found.chance(move))}
+    others = [a for a in found.ranked() if a != move]
+    if not others:
+        return Event("coach.hint.only", params)
+    other = others[0]
+    params["other"] = state.action_event(other)
+    params["other_chance"] = percent(found.chance(other))
+    if found.chance(other) > found.chance(move):
+        return Event("coach.hint.close", params)
+    return Event("coach.hint.better", params)
+
+
+def hint(state: State, seat: int | None = None, budget: int | None = None,
+         seed: int = 0) -> Hint:
+    """The search's move for ``seat`` (default: the seat to act, which it must be) in
+    ``state``, from that seat's information only: what the ISMCTS bot seeded with
+    ``seed`` would play, with the chance of its side winning after it. ``budget``:
+    simulated actions (default: the game's review budget, :func:`coach.budget_for`)."""
+    seat = state.current_player() if seat is None else seat
+    found = estimate(state, seat, seed=seed, budget=budget)
+    move = found.choice
+    return Hint(
+        seat=seat, action=move, action_text=state.action_to_string(move),
+        chance=found.chance(move), error=found.error(move), side=found.side,
+        sweeps=found.sweeps, reason=reason_for(state, found),
+        alternatives=tuple((a, state.action_to_string(a), found.chance(a))
+                           for a in found.ranked()),
+    )

@@ -1,0 +1,264 @@
+"""The review of a finished game: every decision's chance before, after the move played
+and after the search's move, the drop, and a mark.
+
+For each decision of a seat with two or more legal actions (chance and forced moves are
+not decisions), the deciding seat's search runs from that seat's information only, as a
+table's bot would (one search bot per seat follows the game, as at the table), and
+estimates the seat's chance after every legal action on the same worlds and rollouts
+(:mod:`pendragon.coach.estimate`). Then:
+
+* **best**: the search's move (the policy's unless beaten with confidence);
+* **before**: the chance of the position with the best move: what the seat could have
+  kept, as a chess engine's evaluation before a move; **after best** is the same figure;
+* **after**: the chance after the move played;
+* **drop**: ``after best - after``, never below 0 (a move the search could not tell from
+  its own is no loss);
+* **mark**, by the drop in percentage points (:data:`THRESHOLDS`), and only when the drop
+  is also more than two standard errors of its paired sweeps (a drop within the noise is
+  not marked): *inaccuracy* from 5 points, *mistake* from 10, *blunder* from 20.
+
+Why these: a decision rarely moves a whole game of 100-300 decisions by more than a few
+points, so 5 points is already a move worth a second look; 20 points (one game in five
+turned from a win into a loss) is a move that changes the game. They are lichess's
+inaccuracy/mistake/blunder steps (5, 10, 15 points of winning chance) with the last one
+wider, because our estimates come from a few dozen rollouts, not a chess engine.
+
+The chart: in the two Camelot games the loyal side's chance at each decision as the
+deciding seat sees it (a traitor's estimate of its own side, turned round); in Grail Cup
+each knight's own chance at each of its decisions.
+
+A review is a function of the game, its actions and ``seed``: the same inputs give the
+same figures (every generator is seeded).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS, ISMCTSBot
+from pendragon.coach.estimate import Budget, Side, budget_for, coach_bot, estimate_with
+from pendragon.core import rng
+from pendragon.core.api import Game, State
+
+Mark = Literal["inaccuracy", "mistake", "blunder"]
+
+#: Marks by the least drop (in chance, 0..1) that earns them, worst first.
+THRESHOLDS: tuple[tuple[Mark, float], ...] = (
+    ("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
+#: A drop is marked only if it exceeds this many standard errors of its paired sweeps...
+NOISE_ERRORS = 2.0
+#: ...over at least this many sweeps (two or three sweeps can agree by chance and show
+#: no spread at all; the search bot overrules its policy after six at the earliest).
+MIN_MARK_SWEEPS = DEFAULT_MIN_ITERATIONS
+
+#: Called as a review goes: (decisions reviewed, decisions in all).
+Progress = Callable[[int, int], None]
+
+#: Calibration of the estimates, per game: the mean absolute gap between estimate and
+#: outcome over the reliability table's buckets (weighted by count), from
+#: ``bench/calibration.py`` (docs/bots.md, "Coach calibration").
+CALIBRATION_ERROR: dict[str, float] = {}
+
+
+def mark_for(drop: float, error: float = 0.0, sweeps: int = MIN_MARK_SWEEPS) -> Mark | None:
+    """The mark of a drop of ``drop`` (0..1) whose paired standard error over ``sweeps``
+    sweeps is ``error``.
+
+    >>> mark_for(0.04), mark_for(0.05), mark_for(0.12), mark_for(0.2)
+    (None, 'inaccuracy', 'mistake', 'blunder')
+    >>> mark_for(0.25, error=0.15) is None  # within two standard errors: noise
+    True
+    >>> mark_for(0.5, sweeps=2) is None  # too few sweeps to tell
+    True
+    """
+    if drop <= NOISE_ERRORS * error or sweeps < MIN_MARK_SWEEPS:
+        return None
+    for mark, least in THRESHOLDS:
+        if drop >= least - 1e-12:
+            return mark
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedMove:
+    """One decision of the game, as the deciding seat's search saw it."""
+
+    #: Index of the move in the game's actions.
+    index: int
+    seat: int
+    side: Side
+    played: int
+    played_text: str
+    best: int
+    best_text: str
+    #: The seat's chances (0..1): with the best move (= before) and after the move played.
+    before: float
+    after: float
+    #: ``before - after``, never below 0, and its paired standard error.
+    drop: float
+    drop_error: float
+    #: Standard error of ``before``.
+    error: float
+    sweeps: int
+    mark: Mark | None
+    #: The loyal side's chance before the move, as the seat sees it (``None`` in a race).
+    loyal_before: float | None
+
+    @property
+    def after_best(self) -> float:
+        """The chance after the search's move (the same as :attr:`before`)."""
+        return self.before
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data."""
+        return {
+            "index": self.index, "seat": self.seat, "side": self.side,
+            "played": self.played, "played_text": self.played_text,
+            "best": self.best, "best_text": self.best_text,
+            "before": round(self.before, 4), "after": round(self.after, 4),
+            "after_best": round(self.before, 4), "drop": round(self.drop, 4),
+            "drop_error": _finite(self.drop_error), "error": _finite(self.error),
+            "sweeps": self.sweeps, "mark": self.mark,
+            "loyal_before": None if self.loyal_before is None else round(self.loyal_before, 4),
+        }
+
+
+def _finite(value: float) -> float | None:
+    return round(value, 4) if math.isfinite(value) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A finished game's review: every decision (:class:`ReviewedMove`) and the chart.
+
+    ``chart``: series name -> points (move index, chance): ``"loyal"`` in the Camelot
+    games, ``"seat N"`` for each knight in Grail Cup.
+    """
+
+    game: str
+    players: int
+    seed: int
+    budget: Budget
+    moves: tuple[ReviewedMove, ...]
+    chart: dict[str, list[tuple[int, float]]]
+    returns: tuple[float, ...]
+    #: Mean standard error of the chances before the moves (how sure, from the sweeps).
+    mean_error: float
+    #: The game's calibration error (:data:`CALIBRATION_ERROR`), if measured.
+    calibration_error: float | None = None
+    marks: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as plain JSON data (for ``--json`` and the web table)."""
+        return {
+            "format": "pendragon-review", "version": 1,
+            "game": self.game, "players": self.players, "seed": self.seed,
+            "budget": {"actions": self.budget.actions, "min_sweeps": self.budget.min_sweeps,
+                       "max_sweeps": self.budget.max_sweeps},
+            "thresholds": {mark: least for mark, least in THRESHOLDS},
+            "noise_errors": NOISE_ERRORS,
+            "returns": list(self.returns),
+            "mean_error": round(self.mean_error, 4),
+            "calibration_error": self.calibration_error,
+            "marks": dict(self.marks),
+            "moves": [move.to_json() for move in self.moves],
+            "chart": {name: [[i, round(c, 4)] for i, c in points]
+                      for name, points in self.chart.items()},
+        }
+
+
+def decisions_of(game: Game, actions: Sequence[int]) -> list[int]:
+    """The indices of ``actions`` that are decisions: a seat to act with two or more
+    legal actions (not chance, not a forced move, not a table operation)."""
+    state = game.new_initial_state()
+    found = []
+    for index, action in enumerate(actions):
+        if (not state.is_table_operation(action) and state.current_player() >= 0
+                and len(state.legal_actions()) > 1):
+            found.append(index)
+        _apply(state, action)
+    return found
+
+
+def _apply(state: State, action: int) -> None:
+    """Apply a move or a table operation of the history (a player joining mid-game)."""
+    if state.is_table_operation(action):
+        state.apply_table_operation(action)
+    else:
+        state.apply_action(action)
+
+
+def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
+           seed: int = 0, budget: Budget | None = None) -> Review:
+    """Review the game ``game`` played by ``actions`` (its whole history, chance included,
+    as ``State.history()`` gives it). ``progress(done, total)`` is called after each
+    decision; ``budget`` overrides the game's (:func:`budget_for`). The same arguments
+    give the same review.
+
+    >>> import pendragon
+    >>> from pendragon.runner import random_playout
+    >>> game = pendragon.load_game("grail-cup", players=2, seed=3)
+    >>> state = random_playout(game, seed=3)
+    >>> done = review(game, state.history(), budget=Budget(actions=300, max_sweeps=2))
+    >>> len(done.moves) == len(decisions_of(game, state.history())), sorted(done.chart)
+    (True, ['seat 0', 'seat 1'])
+    """
+    chosen = budget or budget_for(game.name)
+    wanted = set(decisions_of(game, actions))
+    total = len(wanted)
+    bots: dict[int, ISMCTSBot] = {}  # one per seat, made at its first decision
+    state = game.new_initial_state()
+    moves: list[ReviewedMove] = []
+    for index, action in enumerate(actions):
+        if index in wanted:
+            seat = state.current_player()
+            if seat not in bots:
+                bots[seat] = coach_bot(rng.mix(seed, seat), chosen)
+            moves.append(_review_one(state, index, action, bots[seat], chosen))
+            if progress is not None:
+                progress(len(moves), total)
+        _apply(state, action)
+    if not state.is_terminal():
+        raise ValueError("the actions do not finish the game: only a finished game is reviewed")
+    marks: dict[str, int] = {}
+    for move in moves:
+        if move.mark is not None:
+            marks[move.mark] = marks.get(move.mark, 0) + 1
+    errors = [m.error for m in moves if math.isfinite(m.error)]
+    return Review(
+        game=game.name, players=game.num_players(), seed=seed, budget=chosen,
+        moves=tuple(moves), chart=_chart(moves, len(state.returns())),
+        returns=tuple(state.returns()),
+        mean_error=sum(errors) / len(errors) if errors else 0.0,
+        calibration_error=CALIBRATION_ERROR.get(game.name), marks=marks,
+    )
+
+
+def _review_one(state: State, index: int, action: int, bot: ISMCTSBot,
+                chosen: Budget) -> ReviewedMove:
+    seat = state.current_player()
+    found = estimate_with(bot, state, seat, chosen)
+    best = found.choice
+    before = found.chance(best)
+    after = found.chance(action)
+    drop = max(0.0, before - after) if action != best else 0.0
+    drop_error = found.difference_error(best, action) if action != best else 0.0
+    return ReviewedMove(
+        index=index, seat=seat, side=found.side,
+        played=action, played_text=state.action_to_string(action),
+        best=best, best_text=state.action_to_string(best),
+        before=before, after=after, drop=drop, drop_error=drop_error,
+        error=found.error(best), sweeps=found.sweeps, mark=mark_for(drop, drop_error, found.sweeps),
+        loyal_before=found.loyal_chance(best),
+    )
+
+
+def _chart(moves: Sequence[ReviewedMove], players: int) -> dict[str, list[tuple[int, float]]]:
+    if any(move.loyal_before is not None for move in moves):
+        return {"loyal": [(m.index, m.loyal_before) for m in moves
+                          if m.loyal_before is not None]}
+    return {f"seat {seat}": [(m.index, m.before) for m in moves if m.seat == seat]
+            for seat in range(players)}
