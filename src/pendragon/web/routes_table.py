@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from pendragon.web.api_models import (
     AuthHeader,
@@ -24,6 +24,7 @@ from pendragon.web.api_models import (
 )
 from pendragon.web.errors import TableError
 from pendragon.web.manager import TableManager
+from pendragon.web.record_download import file_name, record_text
 from pendragon.web.security import parse_token
 from pendragon.web.tables import LiveTable
 
@@ -177,6 +178,16 @@ def table_routes(manager: Callable[[], TableManager]) -> APIRouter:
         body = {"table": info, "length": table.state.version, "steps": table.replay_steps(),
                 "returns": table.state.returns()}
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @router.get("/api/replay/record")
+    async def replay_record(authorization: AuthHeader = None) -> Response:
+        """A finished game's record file (docs/records.md), for download; before
+        ``/api/replay/{version}``, which would take ``record`` for a version."""
+        table, _viewer = await authed(authorization)
+        _refuse_unless_over(table)
+        return Response(record_text(table), media_type="application/json", headers={
+            "Cache-Control": "no-store",
+            "Content-Disposition": f'attachment; filename="{file_name(table)}"'})
 
     @router.get("/api/replay/{version}")
     async def replay_position(version: int, authorization: AuthHeader = None) -> JSONResponse:

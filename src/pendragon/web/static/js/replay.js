@@ -95,6 +95,20 @@ function controls() {
     el("span", { class: "replay-step", "data-testid": "replay-step" }, t("replay.step", { n: version, total: replay.length })));
 }
 
+/** Save the game's record file (docs/records.md): fetched with the token, which a plain
+ * link could not send. */
+async function downloadRecord() {
+  const response = await fetch("/api/replay/record", { headers: { Authorization: `Bearer ${token}` } });
+  if (!response.ok) return;
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const url = URL.createObjectURL(await response.blob());
+  const link = el("a", { href: url, download: named ? named[1] : "record.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 function render() {
   const obs = game.revealAll ? game.revealAll(position.spectator, position.observations) : position.spectator;
   const ctx = context(obs);
@@ -118,7 +132,8 @@ function render() {
         game.drawTable ? game.drawTable(obs, ctx) : null,
         game.drawSecrets ? game.drawSecrets(position.observations, ctx) : null),
       el("div", { class: "side-column" },
-        el("section", { class: "panel" }, el("h2", {}, t("replay.final")), el("p", { class: "result" }, resultText(cache.get(replay.length)?.spectator || obs, ctx))),
+        el("section", { class: "panel" }, el("h2", {}, t("replay.final")), el("p", { class: "result" }, resultText(cache.get(replay.length)?.spectator || obs, ctx)),
+          el("button", { type: "button", "data-testid": "replay-download", on: { click: downloadRecord } }, t("replay.download"))),
         el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), log))));
   document.title = `${t("replay.title")} — ${t("app.title")}`;
 }
