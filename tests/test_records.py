@@ -301,7 +301,9 @@ def test_a_record_naming_a_local_file_is_refused(tmp_path: Path) -> None:
     final, record = played("grail-cup", 2, 1)
     track = pendragon.game_class("grail-cup")
     assert any(not spec.remote for spec in track.option_specs)
-    foreign = broken(record, options={**record.options, "track_file": "/etc/passwd"})
+    local = tmp_path / "not-a-track.txt"
+    local.write_text("not a track\n")
+    foreign = broken(record, options={**record.options, "track_file": str(local)})
     with pytest.raises(RecordError, match="'track_file' names something on the machine"):
         loads(foreign)
     # With the reader's consent the option reaches the game (which refuses that file).

@@ -41,9 +41,9 @@ from pendragon.records import (
     write_record,
 )
 
-#: Exit codes of ``pendragon replay``.
+#: Exit codes of ``pendragon replay`` (a bad record is a usage error, 2, as a bad option).
 EXIT_OK = 0
-EXIT_BAD_RECORD = 1
+EXIT_INTERRUPTED = 130
 
 
 def now_iso() -> str:
@@ -224,6 +224,9 @@ class RecordReplay:
                 answer = self.read_line(self.words.text("term.record.prompt")).strip().lower()
             except EOFError:
                 return EXIT_OK
+            except KeyboardInterrupt:
+                self.console.print()
+                return EXIT_INTERRUPTED
             if answer in ("q", "quit", "exit"):
                 return EXIT_OK
             if answer == "":
