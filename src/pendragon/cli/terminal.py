@@ -52,6 +52,8 @@ EXIT_INTERRUPTED = 130
 _HELP_COMMANDS = ("?", "h", "help")
 _QUIT_COMMANDS = ("q", "quit", "exit")
 _VIEW_COMMANDS = ("v", "view")
+#: Ask the coach (``pendragon.coach.hint``): the search's move for the human's seat.
+_HINT_COMMANDS = ("hint", "!")
 _ENGLISH_YES = ("y", "yes")
 
 # A menu number: ASCII digits only (str.isdigit also accepts "²", which int() rejects).
@@ -286,8 +288,8 @@ class TerminalGame:
 
     def _show_help(self) -> None:
         lines = [escape(self.text("term.help.intro"))]
-        for command, key in (("v", "term.help.view"), ("?", "term.help.help"),
-                             ("q", "term.help.quit")):
+        for command, key in (("v", "term.help.view"), ("hint", "term.help.hint"),
+                             ("?", "term.help.help"), ("q", "term.help.quit")):
             lines.append(f"  [bold]{command}[/bold]  {escape(self.text(key))}")
         self.console.print("\n".join(lines))
 
@@ -316,11 +318,23 @@ class TerminalGame:
             elif lowered in _VIEW_COMMANDS:
                 self._show_view(state, view)
                 self._show_menu(choices)
+            elif lowered in _HINT_COMMANDS:
+                self._show_hint(state, choices)
             else:
                 chosen, problem = parse_choice(answer, choices, self.words)
                 if chosen is not None:
                     return chosen
                 self.console.print(f"[red]{escape(problem)}[/red]")
+
+    def _show_hint(self, state: State, choices: list[Choice]) -> None:
+        """The coach's hint for the human's seat (from that seat's information only, as
+        every bot decides), seeded by the position so that asking twice says the same."""
+        from pendragon.coach import hint
+
+        self.console.print(f"[dim]{escape(self.text('term.hint.thinking'))}[/dim]")
+        found = hint(state, self.seat, seed=state.version)
+        number = next(c.number for c in choices if c.action == found.action)
+        self.console.print(f"[bold cyan]{number}[/bold cyan]  {escape(self.say(found.reason))}")
 
     def _confirm_quit(self) -> None:
         answer = self._read(self.text("term.quit.confirm")).strip().lower()

@@ -190,16 +190,15 @@ def estimate_with(bot: ISMCTSBot, state: State, seat: int, budget: Budget) -> Es
 
 
 def estimate(state: State, seat: int, seed: int = 0, budget: int | None = None,
-             max_sweeps: int | None = None) -> Estimate:
+             max_sweeps: int | None = None, min_sweeps: int | None = None) -> Estimate:
     """``seat``'s chances after each of its legal actions in ``state`` (its decision),
     from its information only; seeded, so the same position gives the same estimate.
-    ``budget`` (simulated actions) and ``max_sweeps`` override the game's
-    (:func:`budget_for`)."""
+    ``budget`` (simulated actions), ``max_sweeps`` and ``min_sweeps`` override the
+    game's (:func:`budget_for`)."""
     if state.is_terminal() or state.current_player() == CHANCE:
         raise ValueError("an estimate needs a seat's decision, not chance or the game's end")
     chosen = budget_for(state.game.name)
-    if budget is not None or max_sweeps is not None:
-        chosen = Budget(actions=budget if budget is not None else chosen.actions,
-                        min_sweeps=min(chosen.min_sweeps, max_sweeps or chosen.max_sweeps),
-                        max_sweeps=max_sweeps or chosen.max_sweeps)
+    most = max_sweeps or chosen.max_sweeps
+    chosen = Budget(actions=budget if budget is not None else chosen.actions,
+                    min_sweeps=min(most, min_sweeps or chosen.min_sweeps), max_sweeps=most)
     return estimate_with(coach_bot(rng.mix(seed, seat), chosen), state, seat, chosen)

@@ -26,9 +26,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pendragon.coach.estimate import Estimate, Side, estimate
+from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS
+from pendragon.coach.estimate import Estimate, Side, budget_for, estimate
 from pendragon.core.api import State
 from pendragon.core.events import Event, Term
+
+#: A hint searches this many times a review's budget (one decision, not a whole game: a
+#: second or two on one core)...
+HINT_BUDGET_FACTOR = 4
+#: ...and at least as many sweeps as the search bot needs before it may overrule its
+#: policy, however long the rollouts.
+HINT_MIN_SWEEPS = DEFAULT_MIN_ITERATIONS
 
 
 def percent(chance: float) -> int:
@@ -98,9 +106,12 @@ def hint(state: State, seat: int | None = None, budget: int | None = None,
     """The search's move for ``seat`` (default: the seat to act, which it must be) in
     ``state``, from that seat's information only: what the ISMCTS bot seeded with
     ``seed`` would play, with the chance of its side winning after it. ``budget``:
-    simulated actions (default: the game's review budget, :func:`coach.budget_for`)."""
+    simulated actions (default: :data:`HINT_BUDGET_FACTOR` times the game's review
+    budget, :func:`coach.budget_for`), with at least :data:`HINT_MIN_SWEEPS` sweeps."""
     seat = state.current_player() if seat is None else seat
-    found = estimate(state, seat, seed=seed, budget=budget)
+    if budget is None:
+        budget = HINT_BUDGET_FACTOR * budget_for(state.game.name).actions
+    found = estimate(state, seat, seed=seed, budget=budget, min_sweeps=HINT_MIN_SWEEPS)
     move = found.choice
     return Hint(
         seat=seat, action=move, action_text=state.action_to_string(move),

@@ -34,7 +34,7 @@ same figures (every generator is seeded).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -192,11 +192,13 @@ def _apply(state: State, action: int) -> None:
 
 
 def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
-           seed: int = 0, budget: Budget | None = None) -> Review:
+           seed: int = 0, budget: Budget | None = None,
+           only: Collection[int] | None = None) -> Review:
     """Review the game ``game`` played by ``actions`` (its whole history, chance included,
     as ``State.history()`` gives it). ``progress(done, total)`` is called after each
-    decision; ``budget`` overrides the game's (:func:`budget_for`). The same arguments
-    give the same review.
+    decision; ``budget`` overrides the game's (:func:`budget_for`); ``only``: review
+    these indices of ``actions`` alone (those that are decisions; the web table may
+    review one move on request). The same arguments give the same review.
 
     >>> import pendragon
     >>> from pendragon.runner import random_playout
@@ -208,6 +210,8 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     """
     chosen = budget or budget_for(game.name)
     wanted = set(decisions_of(game, actions))
+    if only is not None:
+        wanted &= set(only)
     total = len(wanted)
     bots: dict[int, ISMCTSBot] = {}  # one per seat, made at its first decision
     state = game.new_initial_state()

@@ -1,0 +1,145 @@
+"""Calibration of the coach's estimates (issue 31 item 4): are decisions estimated at p won
+about p of the time?
+
+For each game, heuristic bots play seeded games (game ``k`` has seed ``seed * 1_000_003 +
+k``, bots ``runner.bot_seed``); at ``--per-game`` decisions of each game with two or more
+legal actions (evenly spaced over the game's decisions), the coach estimates the deciding
+seat's chance of winning after the search's move (``coach.estimate``, the game's review
+budget, the same figure a review calls "before" and a hint reports). At the end of the
+game each estimate meets its outcome: did the seat's side win? Estimates are bucketed by
+tenths; for each bucket: count, mean estimate, observed win rate with its 95% Wilson
+interval. The calibration error is the count-weighted mean of |mean estimate - observed|
+over the buckets; the Brier score is the mean squared gap over all estimates.
+
+Prints a Markdown table per game and writes ``bench/results/calibration.json``.
+
+    python -m bench.calibration [--games N] [--per-game N] [--seed S] [--only GAME] [--no-pin]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pendragon
+from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
+from pendragon.bots.heuristic import HeuristicBot
+from pendragon.coach import estimate
+from pendragon.coach.review import decisions_of
+from pendragon.core.api import CHANCE
+from pendragon.runner import bot_seed
+from pendragon.simulate import wilson_interval
+
+#: The games and their table sizes.
+GAMES: dict[str, int] = {"soc": 5, "soc-card": 5, "grail-cup": 4}
+
+
+def game_seed(seed: int, k: int) -> int:
+    """The seed of game ``k`` of a run."""
+    return seed * 1_000_003 + k
+
+
+def sample_game(name: str, players: int, seed: int, per_game: int) -> list[tuple[float, bool]]:
+    """(estimate, won) at ``per_game`` decisions of one heuristic game of ``name``."""
+    game = pendragon.load_game(name, players=players, seed=seed)
+    bots = [HeuristicBot(bot_seed(seed, s)) for s in range(players)]
+    first = game.new_initial_state()
+    actions: list[int] = []
+    while not first.is_terminal():
+        player = first.current_player()
+        action = first.sample_chance() if player == CHANCE else bots[player].step(first)
+        first.apply_action(action)
+        actions.append(action)
+    returns = first.returns()
+    decisions = decisions_of(game, actions)
+    step = max(1, len(decisions) // per_game)
+    chosen = set(decisions[step // 2::step][:per_game])
+    state = game.new_initial_state()
+    found: list[tuple[float, bool]] = []
+    for index, action in enumerate(actions):
+        if index in chosen:
+            seat = state.current_player()
+            result = estimate(state, seat, seed=seed)
+            found.append((result.chance(result.choice), returns[seat] > 0))
+        state.apply_action(action)
+    return found
+
+
+def reliability(samples: Sequence[tuple[float, bool]]) -> dict[str, Any]:
+    """The reliability table of ``samples`` by tenths, the calibration error and Brier score.
+
+    >>> table = reliability([(0.05, False), (0.95, True), (0.92, False)])
+    >>> [(row["bucket"], row["count"]) for row in table["buckets"]]
+    [('0.0-0.1', 1), ('0.9-1.0', 2)]
+    >>> round(table["calibration_error"], 3), round(table["brier"], 3)
+    (0.307, 0.284)
+    """
+    rows = []
+    gap = 0.0
+    for tenth in range(10):
+        inside = [(p, won) for p, won in samples
+                  if tenth == min(9, int(p * 10))]
+        if not inside:
+            continue
+        mean = sum(p for p, _ in inside) / len(inside)
+        wins = sum(won for _, won in inside)
+        low, high = wilson_interval(wins, len(inside))
+        observed = wins / len(inside)
+        gap += len(inside) * abs(mean - observed)
+        rows.append({"bucket": f"{tenth / 10:.1f}-{(tenth + 1) / 10:.1f}", "count": len(inside),
+                     "mean_estimate": mean, "observed": observed, "low": low, "high": high})
+    count = len(samples)
+    return {"buckets": rows, "estimates": count,
+            "calibration_error": gap / count if count else 0.0,
+            "brier": sum((p - won) ** 2 for p, won in samples) / count if count else 0.0}
+
+
+def markdown(name: str, table: dict[str, Any]) -> str:
+    """The reliability table of one game as Markdown."""
+    lines = [f"{name} ({table['estimates']} estimates, calibration error "
+             f"{100 * table['calibration_error']:.1f} points, Brier {table['brier']:.3f})", "",
+             "| bucket | count | mean estimate | observed win rate | 95% interval |",
+             "| --- | --- | --- | --- | --- |"]
+    for row in table["buckets"]:
+        lines.append(f"| {row['bucket']} | {row['count']} | {100 * row['mean_estimate']:.1f}% | "
+                     f"{100 * row['observed']:.1f}% | [{100 * row['low']:.1f}%, "
+                     f"{100 * row['high']:.1f}%] |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the calibration and print/write the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=60, help="games per game (default 60)")
+    parser.add_argument("--per-game", type=int, default=8,
+                        help="estimates per game (default 8)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", default=None, help="one game only")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin to one core")
+    args = parser.parse_args(argv)
+    cpu = None if args.no_pin else pin_to_one_core()
+    results: dict[str, Any] = {"settings": vars(args), "machine": machine_info(cpu), "games": {}}
+    for name, players in GAMES.items():
+        if args.only is not None and name != args.only:
+            continue
+        started = time.process_time()
+        samples: list[tuple[float, bool]] = []
+        for k in range(args.games):
+            samples += sample_game(name, players, game_seed(args.seed, k), args.per_game)
+        table = reliability(samples)
+        table["players"] = players
+        table["cpu_seconds"] = time.process_time() - started
+        results["games"][name] = table
+        print(markdown(f"{name}, {players} players", table))
+        print(f"({table['cpu_seconds']:.0f} s of CPU)\n", flush=True)
+    RESULTS_DIR.mkdir(exist_ok=True)
+    suffix = "" if args.only is None else f"_{args.only}"
+    (RESULTS_DIR / f"calibration{suffix}.json").write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

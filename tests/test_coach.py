@@ -1,0 +1,253 @@
+"""The coach (issue 31 items 2, 3 and 4): hints and reviews from one seat's information,
+marks by documented thresholds, the review's command line and the terminal's hint."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import pendragon
+from pendragon.bots.heuristic import HeuristicBot
+from pendragon.cli.main import main
+from pendragon.cli.review_cli import sparkline
+from pendragon.cli.terminal import TerminalGame
+from pendragon.coach import (
+    THRESHOLDS,
+    Budget,
+    Estimate,
+    decisions_of,
+    estimate,
+    hint,
+    mark_for,
+    review,
+)
+from pendragon.coach.hint import reason_for
+from pendragon.core.api import CHANCE, State
+from pendragon.i18n import LANGUAGES, catalog
+from pendragon.records import RecordSeat, record_of, write_record
+from pendragon.runner import bot_seed, play_game
+from tests.test_honest_histories import _twins
+
+#: A small search: tests check behaviour, not the strength of the figures.
+SMALL = 600
+
+
+# ---------------------------------------------------------------------- item 2: hints
+@pytest.mark.parametrize("case", [("soc", 13, 60), ("soc-card", 1, 20), ("grail-cup", 3, 40)],
+                         ids=lambda case: case[0])
+def test_a_hint_does_not_change_when_other_seats_hidden_information_is_redealt(
+        case: tuple[str, int, int]) -> None:
+    """Issue 31 item 2: a hint is computed from its seat's information only, as bots are
+    (tests/test_honest_histories.py builds games the seat cannot tell apart: another
+    loyalty deal, other seats' cards or clover tokens dealt otherwise)."""
+    state, twins = _twins(*case)
+    seat = state.current_player()
+    found = hint(state, seat, budget=SMALL, seed=3).to_json()
+    for twin in twins:
+        assert hint(twin, seat, budget=SMALL, seed=3).to_json() == found
+
+
+def test_a_hint_is_the_searchs_move_with_a_reason_in_every_language() -> None:
+    """Issue 31 item 2: the move, its chance, and a sentence built from the figures."""
+    state = pendragon.load_game("grail-cup", players=3, seed=2).new_initial_state()
+    state.play_random_chance()
+    found = hint(state, budget=SMALL, seed=1)
+    assert found.action in state.legal_actions()
+    assert found.chance == dict((a, c) for a, _, c in found.alternatives)[found.action]
+    assert found.reason.params["chance"] == round(100 * found.chance)
+    for language in LANGUAGES:
+        text = catalog(language).render(found.reason)
+        assert f"{found.reason.params['chance']}" in text and "{" not in text
+
+
+def test_the_reason_says_when_another_move_reads_higher_within_the_noise() -> None:
+    """Issue 31 item 2: the reason is honest: the search keeps its policy's move unless
+    beaten with confidence, and then says that the other's higher figure is noise."""
+    state = pendragon.load_game("grail-cup", players=3, seed=2).new_initial_state()
+    state.play_random_chance()
+    legal = state.legal_actions()
+    seat = state.current_player()
+    close = Estimate(seat, "own", legal[0], legal[0],
+                     {legal[0]: (1.0, -1.0), legal[1]: (1.0, 1.0),
+                      **{a: (-1.0, -1.0) for a in legal[2:]}})
+    assert reason_for(state, close).key == "coach.hint.close"
+    clear = Estimate(seat, "own", legal[0], legal[0],
+                     {a: (1.0, 1.0) if a == legal[0] else (-1.0, 1.0) for a in legal})
+    reason = reason_for(state, clear)
+    assert reason.key == "coach.hint.better"
+    assert (reason.params["chance"], reason.params["other_chance"]) == (100, 50)
+    only = Estimate(seat, "own", legal[0], legal[0], {legal[0]: (1.0, -1.0)})
+    assert reason_for(state, only).key == "coach.hint.only"
+
+
+def test_a_traitors_chance_is_its_own_side_and_the_chart_turns_it_round() -> None:
+    """Issue 31 item 2: a traitor's estimate is the traitors' chance; the loyal side's is
+    one minus it."""
+    traitor = Estimate(0, "traitors", 1, 1, {1: (1.0, 1.0, 1.0, -1.0)})
+    assert traitor.chance(1) == 0.75 and traitor.loyal_chance(1) == 0.25
+    assert Estimate(0, "own", 1, 1, {1: (1.0,)}).loyal_chance(1) is None
+
+
+def test_a_hint_is_asked_at_the_seats_own_decision() -> None:
+    state = pendragon.load_game("grail-cup", players=3, seed=2).new_initial_state()
+    state.play_random_chance()
+    other = (state.current_player() + 1) % 3
+    with pytest.raises(ValueError, match="not to act"):
+        estimate(state, other, budget=SMALL)
+
+
+# ---------------------------------------------------------------------- item 3: reviews
+def test_marks_follow_the_documented_thresholds_on_the_drop() -> None:
+    """Issue 31 item 3: inaccuracy from 5 points, mistake from 10, blunder from 20; none
+    within two standard errors of the paired sweeps, nor over fewer than six sweeps."""
+    assert dict(THRESHOLDS) == {"blunder": 0.20, "mistake": 0.10, "inaccuracy": 0.05}
+    assert [mark_for(d) for d in (0.0, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 0.9)] == [
+        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert mark_for(0.30, error=0.16) is None
+    assert mark_for(0.30, error=0.14) == "blunder"
+    assert mark_for(0.30, sweeps=5) is None
+
+
+def _heuristic_game(name: str, players: int, seed: int) -> tuple[pendragon.Game, State]:
+    game = pendragon.load_game(name, players=players, seed=seed)
+    return game, play_game(game, [HeuristicBot(bot_seed(seed, s)) for s in range(players)])
+
+
+def test_a_review_reproduces_with_its_seed() -> None:
+    """Issue 31 item 3: every generator is seeded: the same game, actions and seed give
+    the same figures, and every decision (not chance, not forced moves) is reviewed."""
+    game, final = _heuristic_game("soc-card", 3, 4)
+    small = Budget(actions=100, min_sweeps=1, max_sweeps=2)
+    first = review(game, final.history(), seed=7, budget=small)
+    assert review(game, final.history(), seed=7, budget=small).to_json() == first.to_json()
+    assert [m.index for m in first.moves] == decisions_of(game, final.history())
+    assert set(first.chart) == {"loyal"}
+    assert all(0 <= c <= 1 for _, c in first.chart["loyal"])
+    for move in first.moves:
+        expected = 0.0 if move.best == move.played else max(0.0, move.before - move.after)
+        assert move.drop == expected
+
+
+def test_a_review_refuses_an_unfinished_game() -> None:
+    game, final = _heuristic_game("grail-cup", 2, 1)
+    with pytest.raises(ValueError, match="finished"):
+        review(game, final.history()[:-5], budget=Budget(actions=50, min_sweeps=1, max_sweeps=1))
+
+
+def test_a_clearly_bad_move_is_a_blunder() -> None:
+    """Issue 31 item 3: in a Grail Cup race near its end (seed 2, 3 knights, heuristic
+    play to action 92), seat 0 may move 3 spaces or 1; the search reads move:3 as a sure
+    win and move:1 as a near-certain loss (found with budget 1500). Played move:1, then the
+    game finished by the bots: the review marks that move a blunder, with move:3 best."""
+    game = pendragon.load_game("grail-cup", players=3, seed=2)
+    bots = [HeuristicBot(bot_seed(2, s)) for s in range(3)]
+    state = game.new_initial_state()
+    while state.version < 92:
+        player = state.current_player()
+        state.apply_action(state.sample_chance() if player == CHANCE else bots[player].step(state))
+    assert state.current_player() == 0
+    bad = state.string_to_action("move:1")
+    state.apply_action(bad)
+    while not state.is_terminal():
+        player = state.current_player()
+        state.apply_action(state.sample_chance() if player == CHANCE else bots[player].step(state))
+    done = review(game, state.history(), only={92})
+    (move,) = done.moves
+    assert (move.index, move.played_text, move.best_text) == (92, "move:1", "move:3")
+    assert move.mark == "blunder", move
+
+
+def test_grail_cup_charts_each_knight() -> None:
+    game, final = _heuristic_game("grail-cup", 3, 3)
+    done = review(game, final.history(), budget=Budget(actions=50, min_sweeps=1, max_sweeps=1))
+    assert sorted(done.chart) == ["seat 0", "seat 1", "seat 2"]
+    assert all(m.loyal_before is None for m in done.moves)
+
+
+# ---------------------------------------------------------------------- the terminal
+def _record(tmp_path: Path, finished: bool = True) -> Path:
+    game, final = _heuristic_game("grail-cup", 2, 5)
+    if not finished:
+        state = game.new_initial_state()
+        state.replay(final.history()[:20])
+        final = state
+    path = tmp_path / ("game.json" if finished else "unfinished.json")
+    write_record(path, record_of(final, [RecordSeat("Ann", None), RecordSeat("Bob", "random")]))
+    return path
+
+
+def test_pendragon_review_writes_the_figures_and_a_chart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31 item 3: ``pendragon review FILE --json OUT --chart FILE``."""
+    pytest.importorskip("matplotlib")
+    record = _record(tmp_path)
+    out, png, svg = tmp_path / "review.json", tmp_path / "chart.png", tmp_path / "chart.svg"
+    assert main(["review", str(record), "--json", str(out), "--chart", str(png),
+                 "--budget", "100", "--lang", "en"]) == 0
+    data = json.loads(out.read_text())
+    assert data["format"] == "pendragon-review" and data["game"] == "grail-cup"
+    assert data["moves"] and set(data["chart"]) == {"seat 0", "seat 1"}
+    assert data["record"]["seats"] == ["Ann", "Bob"]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    printed = capsys.readouterr().out
+    assert "Seat 0 (Ann)" in printed and "Wrote the chart" in printed
+    assert main(["review", str(record), "--chart", str(svg), "--budget", "100"]) == 0
+    assert svg.read_text().lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"format": "chess-pgn"}', ""])
+def test_pendragon_review_refuses_a_broken_file(tmp_path: Path, content: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(content)
+    assert main(["review", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("pendragon: error:") and "Traceback" not in error
+
+
+def test_pendragon_review_refuses_an_unfinished_game_and_an_unknown_chart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(_record(tmp_path, finished=False))]) == 2
+    assert "unfinished" in capsys.readouterr().err
+    assert main(["review", str(_record(tmp_path)), "--chart", str(tmp_path / "c.jpg")]) == 2
+    assert ".png or .svg" in capsys.readouterr().err
+    assert main(["review", str(tmp_path / "missing.json")]) == 2
+
+
+def test_sparkline() -> None:
+    assert sparkline([0.0, 1.0]) == "▁█" and sparkline([]) == ""
+
+
+def test_the_terminal_prints_a_hint_when_asked() -> None:
+    """Issue 31 item 2: ``hint`` at the prompt prints the coach's move (its menu number)
+    and the reason, in the player's language; the help names it."""
+    lines = iter(["?", "hint"])
+
+    def read(prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    game = pendragon.load_game("grail-cup", players=2, seed=2)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200, highlight=False)
+    TerminalGame(game, 0, {1: HeuristicBot(1)}, console, read, catalog("pl")).run()
+    shown = buffer.getvalue()
+    assert "hint" in shown and catalog("pl").text("term.help.hint") in shown
+    assert "Zagraj:" in shown and "Szansa na wygraną (ty)" in shown
+
+
+def test_every_coach_message_is_worded_in_every_language() -> None:
+    """Issue 31 item 2: the reasons, sides and marks exist in all four catalogs (the
+    catalogs' own completeness test checks the rest)."""
+    keys = [f"coach.hint.{k}" for k in ("better", "close", "only")]
+    keys += [f"coach.side.{k}" for k in ("loyal", "traitors", "own")]
+    keys += [f"coach.mark.{k}" for k, _ in THRESHOLDS]
+    for language in LANGUAGES:
+        words = catalog(language)
+        assert all(key in words for key in keys), language
