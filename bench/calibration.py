@@ -14,6 +14,10 @@ over the buckets; the Brier score is the mean squared gap over all estimates.
 Prints a Markdown table per game and writes ``bench/results/calibration.json``.
 
     python -m bench.calibration [--games N] [--per-game N] [--seed S] [--only GAME] [--no-pin]
+
+``--review-time GAME PLAYERS SEED`` instead times one review (``coach.review`` with its
+game's budget and seed 1) of a game played by heuristic bots, in CPU seconds of this
+process: the figures of docs/bots.md, "Coach".
 """
 
 from __future__ import annotations
@@ -27,10 +31,10 @@ from typing import Any
 import pendragon
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from pendragon.bots.heuristic import HeuristicBot
-from pendragon.coach import estimate
+from pendragon.coach import estimate, review
 from pendragon.coach.review import decisions_of
 from pendragon.core.api import CHANCE
-from pendragon.runner import bot_seed
+from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import wilson_interval
 
 #: The games and their table sizes.
@@ -66,6 +70,19 @@ def sample_game(name: str, players: int, seed: int, per_game: int) -> list[tuple
             found.append((result.chance(result.choice), returns[seat] > 0))
         state.apply_action(action)
     return found
+
+
+def review_time(name: str, players: int, seed: int) -> str:
+    """One review of a heuristic game of ``name``, timed in CPU seconds."""
+    game = pendragon.load_game(name, players=players, seed=seed)
+    final = play_game(game, [HeuristicBot(bot_seed(seed, s)) for s in range(players)])
+    started = time.process_time()
+    done = review(game, final.history(), seed=1)
+    cpu = time.process_time() - started
+    sweeps = [move.sweeps for move in done.moves]
+    return (f"{name} {players} players, seed {seed}: {len(final.history())} actions, "
+            f"{len(done.moves)} decisions, {cpu:.1f} s of CPU, "
+            f"{sum(sweeps) / max(1, len(sweeps)):.1f} sweeps a decision, marks {done.marks}")
 
 
 def reliability(samples: Sequence[tuple[float, bool]]) -> dict[str, Any]:
@@ -119,8 +136,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default=None, help="one game only")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one core")
+    parser.add_argument("--review-time", nargs=3, default=None, metavar=("GAME", "PLAYERS", "SEED"),
+                        help="time one review instead (see above)")
     args = parser.parse_args(argv)
     cpu = None if args.no_pin else pin_to_one_core()
+    if args.review_time is not None:
+        name, players, seed = args.review_time
+        print(review_time(name, int(players), int(seed)))
+        return 0
     results: dict[str, Any] = {"settings": vars(args), "machine": machine_info(cpu), "games": {}}
     for name, players in GAMES.items():
         if args.only is not None and name != args.only:

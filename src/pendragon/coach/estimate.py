@@ -56,7 +56,7 @@ class Budget:
 #: the card game and Grail Cup in under 30 s (measured figures in docs/bots.md, "Coach").
 BUDGETS: dict[str, Budget] = {
     "soc": Budget(actions=5000, min_sweeps=2, max_sweeps=16),
-    "soc-card": Budget(actions=1200, min_sweeps=4, max_sweeps=24),
+    "soc-card": Budget(actions=1000, min_sweeps=4, max_sweeps=16),
     "grail-cup": Budget(actions=2400, min_sweeps=2, max_sweeps=24),
 }
 #: A game without its own budget.

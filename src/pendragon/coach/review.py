@@ -60,7 +60,7 @@ Progress = Callable[[int, int], None]
 #: Calibration of the estimates, per game: the mean absolute gap between estimate and
 #: outcome over the reliability table's buckets (weighted by count), from
 #: ``bench/calibration.py`` (docs/bots.md, "Coach calibration").
-CALIBRATION_ERROR: dict[str, float] = {}
+CALIBRATION_ERROR: dict[str, float] = {"soc": 0.098, "soc-card": 0.043, "grail-cup": 0.131}
 
 
 def mark_for(drop: float, error: float = 0.0, sweeps: int = MIN_MARK_SWEEPS) -> Mark | None:
