@@ -40,6 +40,8 @@ class CreateTable(_Body):
     turn_timer: int = 0
     #: Newcomers may join mid-game, with the host's consent (where the game seats them).
     join_mid_game: bool = False
+    #: A seated player may ask the coach for a hint at his turn (issue 31, item 2).
+    hints: bool = False
 
 
 class Move(_Body):
@@ -72,6 +74,19 @@ class Pace(_Body):
     """``POST /api/table/pace``: seconds before each bot move (one of ``BOT_PACES``)."""
 
     seconds: int | float
+
+
+class HintRequest(_Body):
+    """``POST /api/table/hint``: the version the seat is deciding on. No seat: a hint is
+    only ever for the token's own seat."""
+
+    version: int
+
+
+class HintsSetting(_Body):
+    """``POST /api/table/hints``: whether the table allows hints (the host's choice)."""
+
+    allowed: bool
 
 
 class TakeSeat(_Body):

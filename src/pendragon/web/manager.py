@@ -43,6 +43,7 @@ from pendragon.web.limits import (
 )
 from pendragon.web.lobby import open_tables
 from pendragon.web.options import table_options
+from pendragon.web.reviews import ReviewDesk
 from pendragon.web.seats import new_pass
 from pendragon.web.security import (
     MAX_NAME,
@@ -83,6 +84,8 @@ class TableManager:
         self._listener: threading.Thread | None = None
         self._stop_listener = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: The reviews of finished games (issue 31, item 3): one at a time, kept in memory.
+        self.reviews = ReviewDesk(self.settings, store.storage)
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -126,6 +129,7 @@ class TableManager:
             table.stop_timer()
             for watcher in list(table.watchers):
                 watcher.close()
+        await self.reviews.close()
         await asyncio.to_thread(self.scheduler.shutdown)
         if self._listener is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 2.0)

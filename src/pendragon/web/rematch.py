@@ -51,6 +51,8 @@ class Rematch(TableMoves):
                 opened=frozenset(s for s in self.opened if self.seats[s].token_hash),
                 join_mid_game=self.join_mid_game, host_hash=self.host_hash,
             )
+            if self.hints_allowed:  # the host's hint setting carries over
+                await table.allow_hints_at_creation()
             await self.manager.store.write(SetRematch(self.table_id, table.table_id))
             self.rematch = table.table_id
             self.push_state()

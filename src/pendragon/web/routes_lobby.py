@@ -93,6 +93,8 @@ def lobby_routes(manager: Callable[[], TableManager], settings: Settings) -> API
             client=client_address(request.scope, settings.limits),
             listed=body.listed, turn_timer=body.turn_timer, join_mid_game=body.join_mid_game,
         )
+        if body.hints:  # the host allows hints (issue 31, item 2): announced in the log
+            await table.allow_hints_at_creation()
         host = table.pop_host_token()
         return {
             "table": table.table_id,

@@ -27,7 +27,16 @@ Routes (see ``docs/web.md`` for the protocol):
 ``POST /api/table/join/invite``         the host invites a newcomer to join
 ``POST /api/table/reclaim``             take one's seat back from the bot keeping it
 ``POST /api/table/leave``               give one's seat up for good ``{"bot"}``
+``POST /api/table/pace``               a seat or the host sets the bots' pace
+                                        ``{"seconds"}``
+``POST /api/table/hints``               the host allows hints or turns them off
+                                        ``{"allowed"}``
+``POST /api/table/hint``                the coach's move for one's own seat at one's
+                                        turn ``{"version"}`` (announced, not told)
 ``GET /api/replay``, ``/api/replay/V``  a finished game, move by move, secrets revealed
+``GET /api/replay/record``              the finished game's record file (download)
+``POST``/``GET /api/replay/review``     begin / follow the coach's review of the
+                                        finished game (progress, then the figures)
 ``GET /api/lobby``                      the open tables (listed, with free seats)
 ``POST /api/lobby/T/seats/{s}/sit``     take a free seat of a listed table ``{"name"}``
 ``POST``/``GET /api/table/rematch``     start / find the rematch: one's own new link
@@ -37,7 +46,8 @@ Routes (see ``docs/web.md`` for the protocol):
 
 The routes live by concern: :mod:`~pendragon.web.routes_site` (pages, translations, board
 modules, health, metrics), :mod:`~pendragon.web.routes_lobby` (games, new tables, the
-lobby), :mod:`~pendragon.web.routes_table` (one table's API, rematch, replay) and
+lobby), :mod:`~pendragon.web.routes_table` (one table's API, rematch, replay),
+:mod:`~pendragon.web.routes_coach` (hints and reviews) and
 :mod:`~pendragon.web.websocket`; :mod:`~pendragon.web.middleware` checks every request
 first. This module assembles the application (:func:`create_app`) and runs it:
 :func:`serve_main` (``pendragon serve``).
@@ -72,6 +82,7 @@ from pendragon.web.middleware import (
     describe_validation,
     error_response,
 )
+from pendragon.web.routes_coach import coach_routes
 from pendragon.web.routes_lobby import lobby_routes
 from pendragon.web.routes_site import STATIC_DIR, site_routes
 from pendragon.web.routes_table import table_routes
@@ -148,6 +159,8 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     app.include_router(site_routes(manager))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(lobby_routes(manager, settings))
+    # Before the table's routes: /api/replay/{version} would take "review" for a version.
+    app.include_router(coach_routes(manager))
     app.include_router(table_routes(manager))
     app.include_router(websocket_routes(manager, settings, limiter))
     return app
@@ -186,6 +199,12 @@ def build_parser() -> argparse.ArgumentParser:
                              " slows the server down) or threads")
     parser.add_argument("--metrics", action="store_true",
                         help="record move-to-push latencies at /api/metrics")
+    parser.add_argument("--hint-budget", type=int, default=0, metavar="N",
+                        help="simulated actions one hint may spend (default 0: the coach's own,"
+                             " four times the game's review budget)")
+    parser.add_argument("--review-budget", type=int, default=0, metavar="N",
+                        help="simulated actions per decision of a review (default 0: the"
+                             " game's, docs/bots.md \"Coach\")")
     _add_limit_arguments(parser)
     parser.add_argument("--log-level", default="warning",
                         choices=("critical", "error", "warning", "info", "debug"))
@@ -270,6 +289,8 @@ def serve_main(argv: Sequence[str] | None = None) -> int:
         bot_threads=max(0, args.bot_threads),
         bot_processes=args.bot_pool == "process",
         metrics=args.metrics,
+        hint_budget=max(0, args.hint_budget),
+        review_budget=max(0, args.review_budget),
         limits=limits,
     )
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")

@@ -18,6 +18,11 @@ CHAT_WINDOW = 10.0
 BOT_PACES: tuple[float, ...] = (0.4, 1.0, 2.0, 4.0)
 #: The announcements of a new pace (by a seat, by the host): the last one is the pace.
 PACE_EVENTS = ("table.event.pace", "table.event.pace-host")
+#: The host's announcements that hints are allowed / off at a table (issue 31, item 2): the
+#: last one says whether they are; a table without one has them off.
+HINTS_EVENTS = ("table.event.hints-on", "table.event.hints-off")
+#: The announcement that a seat asked the coach for a hint (never what it said).
+HINT_ASKED = "table.event.hint"
 
 
 @dataclass
@@ -43,6 +48,11 @@ class Settings:
     #: table bot, ``GamePlugin.table_bot``, so that in soc a traitor who runs out of time
     #: does not show himself).
     timeout_bot: str | None = None
+    #: Simulated actions one hint may spend (0: the coach's own, four times the game's
+    #: review budget; ``coach.hint``), and one decision of a review (0: the game's,
+    #: ``coach.budget_for``). Tests make them small.
+    hint_budget: int = 0
+    review_budget: int = 0
     #: Rate limits, caps on bot tables and bot thinking, idle unloading.
     limits: Limits = field(default_factory=Limits)
 

@@ -36,7 +36,7 @@ from pendragon.web.narration import (
     replay_position,
     replay_steps,
 )
-from pendragon.web.settings import BOT_PACES, CHAT_KEPT, PACE_EVENTS
+from pendragon.web.settings import BOT_PACES, CHAT_KEPT, HINTS_EVENTS, PACE_EVENTS
 from pendragon.web.storage import ChatRecord, NoticeRecord, PassRecord, TableRecord
 from pendragon.web.watchers import Watcher, dumps
 
@@ -115,6 +115,9 @@ class TableCore:
         #: When someone last opened or left the table, and when it last moved (monotonic).
         self.last_visit = time.monotonic()
         self.last_move = self.last_visit
+        #: The coach's hint for the decision under way: ((version, seat), its task), made
+        #: once per decision however often it is asked (:mod:`pendragon.web.hints`).
+        self.hint_job: tuple[tuple[int, int], asyncio.Task[dict[str, Any]]] | None = None
 
     # ------------------------------------------------------------------ facts
     @property
@@ -172,6 +175,16 @@ class TableCore:
                 # The pace's term, "table.pace.<milliseconds>" (worded "1 s", "0,4 s").
                 return int(notice.event["p"]["pace"]["term"].rsplit(".", 1)[1]) / 1000
         return self.manager.settings.bot_delay
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether a seated player may ask the coach for a hint (issue 31, item 2): the
+        host's last announcement of it (stored, so it survives a restart and reaches every
+        process); off at a table where he never allowed them."""
+        for notice in reversed(self.notices):
+            if notice.event.get("k") in HINTS_EVENTS:
+                return bool(notice.event.get("k") == HINTS_EVENTS[0])
+        return False
 
     def public_options(self) -> dict[str, Any]:
         """The options pages may see (never the seed)."""
@@ -244,6 +257,7 @@ class TableCore:
             # opened his link); empty once it has begun.
             "waiting_for": [] if self.started else self.seats_not_arrived(),
             "bot_paces": list(BOT_PACES),
+            "hints": self.hints_allowed,
         }
 
     # ------------------------------------------------------------------ log
@@ -328,6 +342,7 @@ class TableCore:
             "timer": self.timer_view(),
             "rematch": self.rematch,
             "bot_pace": self.pace,
+            "hints": self.hints_allowed,
             "started": self.started,
             "waiting_for": [] if self.started else self.seats_not_arrived(),
         }

@@ -13,6 +13,7 @@ lock; it is made of one class per concern, each in its module:
 :mod:`~pendragon.web.lobby`        arrivals, the game's beginning, the lobby's seats
 :mod:`~pendragon.web.rematch`      the rematch of a finished game
 :mod:`~pendragon.web.chat`         the chat
+:mod:`~pendragon.web.hints`        the host's hint setting and a seat's hint (issue 31)
 =================================  ====================================================
 
 Every table of a process is reached through :class:`pendragon.web.manager.TableManager`.
@@ -22,6 +23,7 @@ The names other code has imported from here stay importable from here.
 from __future__ import annotations
 
 from pendragon.web.chat import Chat
+from pendragon.web.hints import Hints
 from pendragon.web.lobby import Lobby
 from pendragon.web.options import remote_option_names
 from pendragon.web.rematch import Rematch
@@ -32,6 +34,6 @@ from pendragon.web.settings import Settings
 __all__ = ["LiveTable", "Settings", "remote_option_names"]
 
 
-class LiveTable(Lobby, Rematch, Chat):
+class LiveTable(Lobby, Rematch, Chat, Hints):
     """One table in memory, with every concern of a table. Create through
     :class:`~pendragon.web.manager.TableManager`."""

@@ -1,0 +1,206 @@
+"""The review of a finished game in the web replay (issue 31, item 3): ``coach.review`` of
+a table's game, one at a time per server process, with its progress, kept in memory.
+
+A review takes from seconds (a short Grail Cup race) to a minute or two of CPU (a
+5-player Shadows over Camelot game), so it runs in a process of its own at a lower
+priority (a thread when the server's bots think in threads), never on the event loop. While
+it runs, :meth:`ReviewDesk.status` says how far it is (``{"state": "running", "done",
+"total"}``); another table's review asked meanwhile is refused (503 ``review_busy``), and
+the page asks again later. A finished review is kept in memory for
+:data:`REVIEWS_KEPT` tables (it is not stored: the same game, seed and budget give the
+same figures, so after a restart it is computed again).
+
+Each reviewed move gets ``seconds``: how long its seat took, from the action log's time of
+each write (the move's, less the previous action's; a bot's includes the table's pace).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import pickle
+import queue as queue_module
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+
+from pendragon.coach import Budget, budget_for
+from pendragon.core.api import Game
+from pendragon.web.coach_work import review_in_process, review_json
+from pendragon.web.errors import TableError
+from pendragon.web.settings import Settings
+from pendragon.web.storage import Storage, actions_table
+
+if TYPE_CHECKING:
+    from pendragon.web.table_core import TableCore
+
+log = logging.getLogger("pendragon.web")
+
+#: Finished reviews kept in memory (the least recently asked are forgotten).
+REVIEWS_KEPT = 64
+#: The review's seed: fixed, so the web's review of a game is the one ``pendragon review``
+#: gives its downloaded record at the same budget.
+REVIEW_SEED = 0
+
+
+@dataclass
+class ReviewJob:
+    """A review under way: its table and how far it is."""
+
+    table_id: str
+    done: int = 0
+    total: int = 0
+    task: asyncio.Task[None] | None = None
+    process: Any = None
+
+
+class ReviewDesk:
+    """The reviews of one server process: the one running, the ones done."""
+
+    def __init__(self, settings: Settings, storage: Storage) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.done: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.failed: dict[str, str] = {}
+        self.running: ReviewJob | None = None
+
+    def budget(self, game: str) -> Budget:
+        """The review's budget for ``game``: the game's, or the server's ``review_budget``
+        simulated actions per decision."""
+        chosen = budget_for(game)
+        if self.settings.review_budget > 0:
+            chosen = replace(chosen, actions=self.settings.review_budget)
+        return chosen
+
+    def status(self, table_id: str) -> dict[str, Any]:
+        """``{"state": "done", "review"}``, ``{"state": "running", "done", "total"}``,
+        ``{"state": "failed", "message"}`` or ``{"state": "none"}`` (never asked)."""
+        if table_id in self.done:
+            self.done.move_to_end(table_id)
+            return {"state": "done", "review": self.done[table_id]}
+        job = self.running
+        if job is not None and job.table_id == table_id:
+            return {"state": "running", "done": job.done, "total": job.total}
+        if table_id in self.failed:
+            return {"state": "failed", "message": self.failed[table_id]}
+        return {"state": "none"}
+
+    def start(self, table: TableCore) -> dict[str, Any]:
+        """Begin the review of ``table``'s finished game unless it is done or under way;
+        its status. 503 ``review_busy`` while another table's review runs."""
+        status = self.status(table.table_id)
+        if status["state"] in ("done", "running"):
+            return status
+        if self.running is not None:
+            raise TableError("review_busy", "another game's review is running on this server;"
+                             " try again in a minute", 503)
+        self.failed.pop(table.table_id, None)
+        job = ReviewJob(table.table_id)
+        self.running = job
+        job.task = asyncio.get_running_loop().create_task(
+            self._run(job, table.game, list(table.state.history())))
+        return self.status(table.table_id)
+
+    async def _run(self, job: ReviewJob, game: Game, actions: list[int]) -> None:
+        try:
+            budget = self.budget(game.name)
+            if self.settings.bot_processes and self.settings.bot_threads > 0:
+                found = await self._in_process(job, game, actions, budget)
+            else:
+                def progress(message: tuple[str, int, int]) -> None:
+                    """Called in the review's thread after each decision."""
+                    job.done, job.total = message[1], message[2]
+
+                found = await asyncio.to_thread(review_json, game, actions, budget,
+                                                REVIEW_SEED, progress)
+            times = await asyncio.to_thread(action_times, self.storage, job.table_id)
+            with_times(found, times)
+            self.done[job.table_id] = found
+            while len(self.done) > REVIEWS_KEPT:
+                self.done.popitem(last=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.exception("the review of table %s failed", job.table_id)
+            self.failed[job.table_id] = str(error) or type(error).__name__
+        finally:
+            if self.running is job:
+                self.running = None
+
+    async def _in_process(self, job: ReviewJob, game: Game, actions: list[int],
+                          budget: Budget) -> dict[str, Any]:
+        """The review in a process of its own; its progress read from a queue."""
+        context = multiprocessing.get_context("spawn")
+        messages = context.Queue()
+        process = context.Process(
+            target=review_in_process, name="pendragon-review", daemon=True,
+            args=(pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL), actions, budget,
+                  REVIEW_SEED, messages))
+        process.start()
+        job.process = process
+        try:
+            while True:
+                try:
+                    message = await asyncio.to_thread(messages.get, True, 0.25)
+                except queue_module.Empty:
+                    if not process.is_alive():
+                        raise RuntimeError("the review's process stopped") from None
+                    continue
+                if message[0] == "progress":
+                    job.done, job.total = int(message[1]), int(message[2])
+                elif message[0] == "done":
+                    result: dict[str, Any] = message[1]
+                    return result
+                else:
+                    raise RuntimeError(str(message[1]))
+        finally:
+            if process.is_alive():
+                process.terminate()
+            await asyncio.to_thread(process.join, 5.0)
+            messages.close()
+
+    async def close(self) -> None:
+        """Stop the review under way (the server stops)."""
+        job = self.running
+        if job is None:
+            return
+        if job.process is not None and job.process.is_alive():
+            job.process.terminate()
+        if job.task is not None:
+            job.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await job.task
+
+
+def action_times(storage: Storage, table_id: str) -> list[float]:
+    """When each action of the table's log was stored (seconds since the epoch), in order."""
+    with storage.engine.connect() as conn:
+        rows: Sequence[Any] = conn.execute(
+            sa.select(actions_table.c.at)
+            .where(actions_table.c.table_id == table_id)
+            .order_by(actions_table.c.idx)
+        ).scalars().all()
+    return [float(at) for at in rows]
+
+
+def with_times(found: dict[str, Any], times: Sequence[float]) -> None:
+    """Give each reviewed move of ``found`` its ``seconds``: the time of its write less the
+    previous action's (``None`` for the first action, or where the log has no time).
+
+    >>> found = {"moves": [{"index": 0}, {"index": 2}, {"index": 9}]}
+    >>> with_times(found, [10.0, 10.0, 13.5])
+    >>> [m["seconds"] for m in found["moves"]], found["times"]
+    ([None, 3.5, None], True)
+    """
+    for move in found["moves"]:
+        index = move["index"]
+        seconds = None
+        if 0 < index < len(times):
+            seconds = round(max(0.0, times[index] - times[index - 1]), 3)
+        move["seconds"] = seconds
+    found["times"] = bool(times)

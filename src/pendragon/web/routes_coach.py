@@ -1,0 +1,59 @@
+"""The coach's routes (issue 31, items 2-3): the host's hint setting, a seat's hint, and the
+review of a finished game in the replay. Included before :mod:`~pendragon.web.routes_table`,
+whose ``/api/replay/{version}`` would otherwise take ``review`` for a version."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from pendragon.web.api_models import AuthHeader, HintRequest, HintsSetting, bearer
+from pendragon.web.errors import TableError
+from pendragon.web.manager import TableManager
+
+
+def coach_routes(manager: Callable[[], TableManager]) -> APIRouter:
+    """``/api/table/hints``, ``/api/table/hint`` and ``/api/replay/review``."""
+    router = APIRouter()
+
+    @router.post("/api/table/hints")
+    async def hints_setting(body: HintsSetting, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The host allows hints at the table, or turns them off (announced in the log)."""
+        table, access = await manager().identify(bearer(authorization))
+        await table.set_hints(access, body.allowed)
+        return {"ok": True, "allowed": table.hints_allowed}
+
+    @router.post("/api/table/hint")
+    async def ask_hint(body: HintRequest, authorization: AuthHeader = None) -> JSONResponse:
+        """The coach's move for the token's own seat, at its turn (only to the asker; the
+        log tells everyone that the seat asked)."""
+        table, access = await manager().identify(bearer(authorization))
+        found = await table.ask_hint(access, body.version)
+        return JSONResponse(found, headers={"Cache-Control": "no-store"})
+
+    async def finished_table(authorization: str | None) -> Any:
+        table, _viewer = await manager().authenticate(bearer(authorization))
+        if not table.finished:  # the replay's own rule
+            raise TableError("not_finished", "the review opens when the game is over")
+        return table
+
+    @router.post("/api/replay/review")
+    async def start_review(authorization: AuthHeader = None) -> JSONResponse:
+        """Begin the review of the finished game (or report the one under way or done);
+        503 ``review_busy`` while another game's review runs on this server."""
+        table = await finished_table(authorization)
+        return JSONResponse(manager().reviews.start(table),
+                            headers={"Cache-Control": "no-store"})
+
+    @router.get("/api/replay/review")
+    async def review_status(authorization: AuthHeader = None) -> JSONResponse:
+        """How far the review is (``running``, ``done`` with the review, ``failed``,
+        ``none``)."""
+        table = await finished_table(authorization)
+        return JSONResponse(manager().reviews.status(table.table_id),
+                            headers={"Cache-Control": "no-store"})
+
+    return router
