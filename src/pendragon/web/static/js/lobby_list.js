@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { heldTokens } from "./seats.js";
 
 /** What the host chose for the new table, sent with POST /api/tables. */
-export const tableSettings = { listed: false, turn_timer: 0 };
+export const tableSettings = { listed: false, turn_timer: 0, hints: false };
 
 let lobby = { tables: [], turn_timers: [0] }; // the answer of GET /api/lobby
 let problem = null;
@@ -35,9 +35,14 @@ export function settingsFields() {
         seconds ? t("lobby.turn_timer_seconds", { n: seconds }) : t("lobby.turn_timer_none"))),
   );
   timer.addEventListener("change", () => (tableSettings.turn_timer = Number(timer.value)));
+  // Hints on request (issue 31, item 2): off unless the host allows them.
+  const hints = el("input", { type: "checkbox", id: "hints", "data-testid": "hints", checked: tableSettings.hints });
+  hints.addEventListener("change", () => (tableSettings.hints = hints.checked));
   return el("fieldset", { class: "table-settings" },
     el("div", { class: "field check" }, listed, el("label", { for: "listed" }, t("lobby.listed")),
       el("small", { class: "help" }, t("lobby.listed_help"))),
+    el("div", { class: "field check" }, hints, el("label", { for: "hints" }, t("lobby.hints")),
+      el("small", { class: "help" }, t("lobby.hints_help"))),
     el("div", { class: "field" }, el("label", { for: "turn-timer" }, t("lobby.turn_timer")), timer,
       el("small", { class: "help" }, t("lobby.turn_timer_help"))));
 }

@@ -3,6 +3,7 @@
 import { $, el, fetchJson, fill } from "./dom.js";
 import { initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
 import { onScreenWidthChange, seatColor } from "./common.js";
+import { markBadge, reviewPanel } from "./review.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
 let game = null;
@@ -113,7 +114,9 @@ function render() {
   const obs = game.revealAll ? game.revealAll(position.spectator, position.observations) : position.spectator;
   const ctx = context(obs);
   const steps = replay.steps.slice(0, version);
-  const lines = steps.slice(-400).map((entry) => el("li", { class: `log-line ${entry.s === null ? "chance" : ""}` }, renderEvents(entry.events, ctx.events)));
+  // The review's marks on the moves (issue 31, item 3), once it is done.
+  const lines = steps.slice(-400).map((entry) => el("li", { class: `log-line ${entry.s === null ? "chance" : ""}`, "data-i": entry.i },
+    renderEvents(entry.events, ctx.events), markBadge(entry.i)));
   const log = el("ol", { class: "log", "data-testid": "log" }, lines);
   requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
   const status = statusText(obs, ctx);
@@ -134,6 +137,7 @@ function render() {
       el("div", { class: "side-column" },
         el("section", { class: "panel" }, el("h2", {}, t("replay.final")), el("p", { class: "result" }, resultText(cache.get(replay.length)?.spectator || obs, ctx)),
           el("button", { type: "button", "data-testid": "replay-download", on: { click: downloadRecord } }, t("replay.download"))),
+        reviewPanel({ token, length: replay.length, version, jump: load, seatName, onChange: render }),
         el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), log))));
   document.title = `${t("replay.title")} — ${t("app.title")}`;
 }

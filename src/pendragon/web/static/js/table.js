@@ -8,6 +8,7 @@ import { holdsAnotherSeat, heldTokens, invitationLinks, inviteButton, mayJoin, m
 import { afterRender } from "./table_extras.js";
 import { numberChoice, splitNumbered } from "./choices.js";
 import { paceControl } from "./pace.js";
+import { hintBox, hintedAction, hintKey, hintsSetting } from "./hint.js";
 import { onScreenWidthChange, seatColor } from "./common.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
@@ -187,7 +188,8 @@ let actionsCache = { key: null, node: null };
 
 function actionsPanel() {
   const key = JSON.stringify([view.message.version, view.message.legal, view.pending, view.notice,
-    view.message.finished, document.documentElement.lang, view.seats.map((s) => [s.controller, s.name])]);
+    view.message.finished, document.documentElement.lang, view.seats.map((s) => [s.controller, s.name]),
+    view.message.hints, hintKey()]);
   if (actionsCache.key === key && actionsCache.node) return actionsCache.node;
   actionsCache = { key, node: buildActionsPanel() };
   return actionsCache.node;
@@ -221,6 +223,8 @@ function buildActionsPanel() {
     children.push(el("a", { class: "button primary", href: `/replay#${token}`, "data-testid": "replay-link" }, t("table.replay")));
   } else if (message.legal.length) {
     children.push(el("p", { class: "prompt" }, renderEvent(message.decision, ctx.events)));
+    children.push(hintBox(view, token, ctx, render, errorText)); // issue 31, item 2
+    const hinted = hintedAction(view);
     const groups = new Map();
     for (const action of message.legal) {
       const group = game.actionGroup ? game.actionGroup(action.text, message.observation, ctx) : "";
@@ -230,7 +234,7 @@ function buildActionsPanel() {
     const makeButton = (action) => {
       const button = el("button", {
         type: "button",
-        class: "action",
+        class: action.id === hinted ? "action hinted" : "action",
         disabled: view.pending,
         title: eventHint(action.label) || undefined,
         "data-testid": "action",
@@ -307,6 +311,7 @@ function seatsPanel() {
   if (view.info.role === "host" && view.info.join_mid_game && !finished) extra.push(inviteButton(token, null, render, showError));
   if (view.info.role === "host") extra.push(...invitationLinks());
   extra.push(paceControl(view, token, showError, render)); // the bots' pace (issue 27, item 9)
+  extra.push(hintsSetting(view, token, showError, render)); // hints allowed? (issue 31, item 2)
   if (me() !== null && !finished) extra.push(renameForm());
   return el("section", { class: "panel seats" }, el("h2", {}, t("table.seats")), el("ul", {}, rows), extra);
 }

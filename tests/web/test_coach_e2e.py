@@ -1,0 +1,146 @@
+"""The coach in Chromium (issue 31, items 2 and 3): a hint asked at the table, and the
+review of a finished game in the replay page (its chart, a point that moves the replay,
+the time bars, marks on the moves). Short Grail Cup races and small coach budgets keep each
+test to seconds. Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pendragon.i18n import catalog
+from tests.web.browser import ARTIFACTS, needs_chromium
+from tests.web.support import LiveServer, auth, live_server, view, wait_for
+from tests.web.test_coach_web import COACHED
+
+pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
+
+pytestmark = needs_chromium
+
+ENGLISH = catalog("en")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'tables.sqlite3'}"
+    with live_server(url, COACHED) as running:
+        yield running
+
+
+def new_page(browser: Any) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+def create(server: LiveServer, seats: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+    with server.http() as http:
+        response = http.post("/api/tables", json={"game": "grail-cup", "seats": seats, **fields})
+        assert response.status_code == 201, response.text
+        created: dict[str, Any] = response.json()
+        http.post("/api/table/start", headers=auth(created["host"]["token"]))
+    return created
+
+
+def test_a_player_asks_for_a_hint_at_the_table(server: LiveServer, browser: Any) -> None:
+    """Issue 31 item 2: at a table that allows hints, the seat to act presses "Hint": the
+    coach's move is highlighted among his moves, its reason (with the win chance) shown,
+    and the log says he asked; the page says hints are allowed."""
+    created = create(server, [{"kind": "human", "name": "Ann"},
+                              {"kind": "bot", "bot": "random"}], hints=True)
+    ann = created["seats"][0]["token"]
+    context, page, errors = new_page(browser)
+    try:
+        page.goto(f"{server.base}/table#{ann}")
+        status = page.locator("[data-testid=hints-status]")
+        status.wait_for(timeout=15000)
+        assert status.get_attribute("data-allowed") == "true"
+        assert status.inner_text() == ENGLISH.text("table.hints_on")
+        ask = page.locator("[data-testid=hint-ask]")
+        ask.wait_for(timeout=15000)
+        assert ask.inner_text() == ENGLISH.text("table.hint")
+        ask.click()
+        answer = page.locator("[data-testid=hint-answer]")
+        answer.wait_for(timeout=20000)
+        text = answer.get_attribute("data-action")
+        hinted = page.locator("button.action.hinted")
+        assert hinted.count() == 1 and hinted.get_attribute("data-action") == text
+        assert "%" in answer.inner_text()
+        assert answer.inner_text().startswith(ENGLISH.text("table.hint_title"))
+        page.locator("[data-testid=log]").get_by_text(
+            ENGLISH.text("table.event.hint.you")).wait_for(timeout=5000)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "coach-hint.png"), full_page=True)
+        assert errors == []
+    finally:
+        context.close()
+    with server.http() as http:  # what the page showed is what the server told Ann alone
+        state = view(http, ann)["state"]
+        found = http.post("/api/table/hint", headers=auth(ann),
+                          json={"version": state["version"]}).json()
+    assert found["action_text"] == text
+
+
+def test_the_replay_reviews_the_game_and_a_point_jumps_there(server: LiveServer,
+                                                             browser: Any) -> None:
+    """Issue 31 item 3: on a finished game's replay, "Review" shows its progress, then the
+    chart of each knight's win chance beside the move list and a time bar per move;
+    clicking a point moves the replay to that move; a marked move carries its mark in the
+    move list (a mark put into the server's answer, since a review this small runs too few
+    simulations to mark anything)."""
+    created = create(server, [{"kind": "bot", "bot": "random"}] * 2)
+    spectator = created["spectator"]["token"]
+    with server.http() as http:
+        wait_for(http, spectator, lambda b: b["state"]["finished"], timeout=60)
+    context, page, errors = new_page(browser)
+    marked: list[int] = []
+
+    def add_a_mark(route: Any) -> None:
+        response = route.fetch()
+        body = response.json()
+        if body.get("state") == "done" and body["review"]["moves"]:
+            move = body["review"]["moves"][0]
+            move["mark"] = "blunder"
+            body["review"]["marks"] = {"blunder": 1}
+            marked[:] = [move["index"]]
+        route.fulfill(response=response, body=json.dumps(body))
+
+    try:
+        page.route("**/api/replay/review", add_a_mark)
+        page.goto(f"{server.base}/replay#{spectator}")
+        button = page.locator("[data-testid=replay-review]")
+        button.wait_for(timeout=15000)
+        button.click()
+        chart = page.locator("[data-testid=review-chart]")
+        chart.wait_for(timeout=45000)
+        points = page.locator("[data-testid=review-point]")
+        count = points.count()
+        assert count > 2
+        assert page.locator("[data-testid=review-time]").count() > 0
+        # Beside the move list: the review's panel sits in the same column as the log.
+        assert page.locator(".side-column [data-testid=review] + .log-panel").count() == 1
+        target = points.nth(count // 2)
+        index = int(target.get_attribute("data-index") or "-1")
+        target.click()
+        page.wait_for_function(
+            "(n) => document.querySelector('[data-testid=replay-slider]').value === String(n)",
+            arg=index, timeout=10000)
+        length = int(page.locator("[data-testid=replay-slider]").get_attribute("max") or "0")
+        assert page.locator("[data-testid=replay-step]").inner_text() == ENGLISH.text(
+            "replay.step", n=index, total=length)
+        # The mark on the move list, once the replay shows that move.
+        assert marked
+        page.locator("[data-testid=replay-last]").click()
+        badge = page.locator(f"[data-testid=log] li[data-i='{marked[0]}'] [data-testid=review-mark]")
+        badge.wait_for(timeout=10000)
+        assert badge.inner_text() == ENGLISH.text("coach.mark.blunder")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "coach-review.png"), full_page=True)
+        assert errors == []
+    finally:
+        context.close()
