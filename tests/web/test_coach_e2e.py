@@ -136,7 +136,8 @@ def test_the_replay_reviews_the_game_and_a_point_jumps_there(server: LiveServer,
         # The mark on the move list, once the replay shows that move.
         assert marked
         page.locator("[data-testid=replay-last]").click()
-        badge = page.locator(f"[data-testid=log] li[data-i='{marked[0]}'] [data-testid=review-mark]")
+        line = page.locator(f"[data-testid=log] li[data-i='{marked[0]}']")
+        badge = line.locator("[data-testid=review-mark]")
         badge.wait_for(timeout=10000)
         assert badge.inner_text() == ENGLISH.text("coach.mark.blunder")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -129,29 +129,33 @@ def test_a_hint_is_for_ones_own_seat_at_ones_turn_and_announced(server: LiveServ
             assert "coach.hint." not in str(body["state"]["log"])
         # The table did not move: the hint is advice, not a move.
         assert view(http, mover)["state"]["version"] == version
+        # A bot keeping the seat warm (waiting the slowest pace before its move): none.
+        assert http.post("/api/table/pace", headers=auth(mover), json={"seconds": 4}).is_success
+        assert http.post(f"/api/table/seats/{seat}/bot", headers=auth(mover),
+                         json={"bot": "random"}).is_success
+        kept = http.post("/api/table/hint", headers=auth(mover), json={"version": version})
+        assert kept.status_code == 409 and error_code(kept) == "bot_seat"
 
 
 def test_no_hint_for_a_bot_seat_or_once_the_game_is_over(server: LiveServer) -> None:
     """Issue 31 item 2: a seat a bot keeps warm gets none (``bot_seat``), nor anyone once
-    the game is over (``game_over``)."""
+    the game is over (``game_over``); the rematch allows hints as the table did."""
     with server.http() as http:
         created = grail_cup(http, [{"kind": "human", "name": "Ann"},
                                    {"kind": "bot", "bot": "random"}], hints=True)
         ann = created["seats"][0]["token"]
         assert http.post("/api/table/seats/0/bot", headers=auth(ann),
                          json={"bot": "random"}).status_code == 200
-        state = view(http, ann)["state"]
-        if not state["finished"]:
-            answer = http.post("/api/table/hint", headers=auth(ann),
-                               json={"version": state["version"]})
-            assert answer.status_code == 409
-            assert error_code(answer) in ("bot_seat", "stale_version", "game_over")
         final = wait_for(http, ann, lambda b: b["state"]["finished"], timeout=60)["state"]
         over = http.post("/api/table/hint", headers=auth(ann), json={"version": final["version"]})
         assert over.status_code == 409 and error_code(over) == "game_over"
         late = http.post("/api/table/hints", headers=auth(created["host"]["token"]),
                          json={"allowed": False})
         assert late.status_code == 409 and error_code(late) == "game_over"
+        # The rematch keeps the host's choice.
+        rematch = http.post("/api/table/rematch", headers=auth(ann))
+        assert rematch.status_code == 200, rematch.text
+        assert view(http, rematch.json()["token"])["state"]["hints"] is True
 
 
 def finished_bots_table(http: httpx.Client) -> dict[str, Any]:
