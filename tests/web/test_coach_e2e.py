@@ -22,6 +22,19 @@ pytestmark = needs_chromium
 
 ENGLISH = catalog("en")
 
+#: The index of a point of the review's chart past the first third of the game that is the
+#: topmost element where it is drawn.
+UNCOVERED_POINT = """() => {
+  const points = [...document.querySelectorAll('[data-testid=review-point]')];
+  const wanted = points.slice(Math.floor(points.length / 3)).concat(points);
+  for (const point of wanted) {
+    const box = point.getBoundingClientRect();
+    const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    if (top === point) return Number(point.dataset.index);
+  }
+  return -1;
+}"""
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
@@ -124,12 +137,19 @@ def test_the_replay_reviews_the_game_and_a_point_jumps_there(server: LiveServer,
         assert page.locator("[data-testid=review-time]").count() > 0
         # Beside the move list: the review's panel sits in the same column as the log.
         assert page.locator(".side-column [data-testid=review] + .log-panel").count() == 1
-        target = points.nth(count // 2)
-        index = int(target.get_attribute("data-index") or "-1")
-        target.click()
-        page.wait_for_function(
-            "(n) => document.querySelector('[data-testid=replay-slider]').value === String(n)",
-            arg=index, timeout=10000)
+        # A point in the middle of the game that no later point covers (a long game's
+        # points crowd together), clicked where it is drawn.
+        index = page.evaluate(UNCOVERED_POINT)
+        assert isinstance(index, int) and index > 0
+        page.locator(f"[data-testid=review-point][data-index='{index}']").click()
+        slider = page.locator("[data-testid=replay-slider]")
+        try:
+            page.wait_for_function(
+                "(n) => document.querySelector('[data-testid=replay-slider]').value === String(n)",
+                arg=index, timeout=10000)
+        except Exception:  # say where the replay went instead
+            raise AssertionError(f"clicked move {index}, the replay shows"
+                                 f" {slider.input_value()}") from None
         length = int(page.locator("[data-testid=replay-slider]").get_attribute("max") or "0")
         assert page.locator("[data-testid=replay-step]").inner_text() == ENGLISH.text(
             "replay.step", n=index, total=length)

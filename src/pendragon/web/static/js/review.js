@@ -111,14 +111,29 @@ function chart(review, series, x, replay) {
         class: `review-point${mark ? ` marked mark-${mark}` : ""}`, tabindex: 0, role: "button",
         "data-testid": "review-point", "data-index": i, "data-mark": mark || "" },
       svg("title", {}, pointTitle(i, p, move, replay)));
-      const jump = () => replay.jump(i);
-      dot.addEventListener("click", jump);
-      dot.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") jump(); });
+      dot.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") replay.jump(i); });
       nodes.push(dot);
     }
   }
-  return svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-chart", role: "img",
+  const drawn = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-chart", role: "img",
     "aria-label": t("replay.review"), "data-testid": "review-chart" }, nodes);
+  // A long game's points crowd together: a click jumps to the point clicked, or anywhere
+  // else on the chart to the move nearest across.
+  drawn.addEventListener("click", (event) => {
+    const index = event.target && event.target.dataset ? event.target.dataset.index : undefined;
+    if (index !== undefined) {
+      replay.jump(Number(index));
+      return;
+    }
+    const box = drawn.getBoundingClientRect();
+    const at = ((event.clientX - box.left) / box.width) * WIDTH;
+    let nearest = null;
+    for (const move of review.moves) {
+      if (nearest === null || Math.abs(x(move.index) - at) < Math.abs(x(nearest) - at)) nearest = move.index;
+    }
+    if (nearest !== null) replay.jump(nearest);
+  });
+  return drawn;
 }
 
 function pointTitle(i, p, move, replay) {
