@@ -8,6 +8,7 @@ The server here gives hints and reviews a small budget (``hint_budget``,
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -15,7 +16,10 @@ from typing import Any
 import httpx
 import pytest
 
+from pendragon.web.coach_work import hint_in_worker, hint_json, hint_seed
+from pendragon.web.limits import dumps_sharing
 from pendragon.web.server import build_parser
+from tests.test_honest_histories import _twins
 from tests.web.support import FAST, LiveServer, auth, begin_game, live_server, view, wait_for
 
 COACHED = dataclasses.replace(FAST, hint_budget=300, review_budget=60)
@@ -156,6 +160,25 @@ def test_no_hint_for_a_bot_seat_or_once_the_game_is_over(server: LiveServer) -> 
         rematch = http.post("/api/table/rematch", headers=auth(ann))
         assert rematch.status_code == 200, rematch.text
         assert view(http, rematch.json()["token"])["state"]["hints"] is True
+
+
+def test_the_tables_hint_does_not_change_when_other_seats_secrets_are_redealt() -> None:
+    """Issue 31 item 2, as tests/test_coach.py checks ``coach.hint``: what the table's bot
+    pool runs for a hint (in a worker process's form: the state pickled and back), with the
+    table's seed for hints, is the same in games the seat cannot tell apart (other seats'
+    allies and clover tokens dealt otherwise)."""
+    state, twins = _twins("grail-cup", 3, 40)
+    seat = state.current_player()
+
+    def table_hint(position: Any) -> dict[str, Any]:
+        game = pickle.dumps(position.game)
+        found, _cpu = hint_in_worker(game, dumps_sharing(position, position.game), seat,
+                                     COACHED.hint_budget, hint_seed(position, seat))
+        return found
+
+    found = table_hint(state)
+    assert found == hint_json(state, seat, COACHED.hint_budget, hint_seed(state, seat))[0]
+    assert twins and all(table_hint(twin) == found for twin in twins)
 
 
 def finished_bots_table(http: httpx.Client) -> dict[str, Any]:

@@ -14,8 +14,23 @@ import time
 from typing import Any
 
 from pendragon.coach import Budget, hint, review
+from pendragon.core import rng
 from pendragon.core.api import Game, State
 from pendragon.web.limits import BOT_NICE, loads_sharing
+
+
+def hint_seed(state: State, seat: int) -> int:
+    """The seed of a table's hint for ``seat``: from the position's version and the seat,
+    which the seat knows, never from the table's seed, which would tell the search (through
+    its worlds) something of the real deal.
+
+    >>> import pendragon
+    >>> state = pendragon.load_game("grail-cup", players=2, seed=5).new_initial_state()
+    >>> hint_seed(state, 1) == hint_seed(pendragon.load_game("grail-cup", players=2,
+    ...     seed=6).new_initial_state(), 1)
+    True
+    """
+    return rng.mix(state.version, seat)
 
 
 def hint_json(state: State, seat: int, budget: int, seed: int) -> tuple[dict[str, Any], float]:

@@ -27,11 +27,10 @@ import logging
 import pickle
 from typing import Any
 
-from pendragon.core import rng
 from pendragon.core.api import State
 from pendragon.core.events import Event, Seat
 from pendragon.web.access import HOST_ROLE, HUMAN, SEAT_ROLE, Access
-from pendragon.web.coach_work import hint_in_worker, hint_json
+from pendragon.web.coach_work import hint_in_worker, hint_json, hint_seed
 from pendragon.web.errors import TableError
 from pendragon.web.limits import PRIORITY_PEOPLE, dumps_sharing
 from pendragon.web.moves import TableMoves
@@ -120,8 +119,7 @@ class Hints(TableMoves):
         """``coach.hint`` for ``seat`` in ``state`` in the bot pool (a person waits: the
         people's priority), counted in this table's share of thinking time."""
         budget = self.manager.settings.hint_budget
-        # The position's version and the seat, not the table's seed: what the seat knows.
-        seed = rng.mix(state.version, seat)
+        seed = hint_seed(state, seat)
         scheduler = self.manager.scheduler
         if scheduler.processes:
             game = pickle.dumps(state.game, protocol=pickle.HIGHEST_PROTOCOL)
