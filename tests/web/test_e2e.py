@@ -210,7 +210,8 @@ def test_a_seat_never_receives_another_seats_hidden_cards(
                                   "can_join", "returns",
                                   "timer", "rematch",  # public (issue 17, item 10)
                                   "started", "waiting_for",  # public (issue 27, item 5)
-                                  "bot_pace"}  # public (issue 27, item 9)
+                                  "bot_pace",  # public (issue 27, item 9)
+                                  "hints"}  # public: whether the host allows them (issue 31)
             for other in others:
                 if other["you"]["hand"] and other["you"]["hand"] != mine["you"]["hand"]:
                     assert other["you"] != state["observation"]["you"]
