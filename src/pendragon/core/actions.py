@@ -38,7 +38,7 @@ class ActionCatalog:
     def __len__(self) -> int:
         return len(self._names)
 
-    def text(self, action: int) -> str:
+    def text(self, action: object) -> str:
         """The text form of ``action``; :class:`MalformedActionError` if it is no id."""
         if isinstance(action, bool) or not isinstance(action, int) or not (
             0 <= action < len(self._names)

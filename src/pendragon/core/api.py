@@ -23,7 +23,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, Generic
+
+from mypy_extensions import mypyc_attr
+from typing_extensions import TypeVar
 
 from pendragon.core import rng
 from pendragon.core.actions import ActionCatalog
@@ -41,17 +44,17 @@ from pendragon.core.options import OptionSpec, OptionValue, resolve_options
 from pendragon.core.storage import whole_number, whole_numbers
 
 #: ``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``).
-CHANCE = -1
+CHANCE: Final = -1
 #: ``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``).
-TERMINAL = -4
+TERMINAL: Final = -4
 #: What the history of a world drawn by :meth:`State.resample_hidden` holds in place of each
 #: action played before the draw: how many actions were played is public (the version), which
 #: ones is not. An id of the catalog, so a world still serialises as any state does.
-UNKNOWN_PAST = 0
+UNKNOWN_PAST: Final = 0
 #: A world's chance stream counts from here (it is reseeded anyway): a reached state never
 #: counts more chance events than it has actions, so the count tells a world from a state
 #: reached by play, through every game's ``clone`` and ``serialize``.
-_WORLD_CHANCE_COUNT = 1 << 62
+_WORLD_CHANCE_COUNT: Final = 1 << 62
 
 Observation = dict[str, Any]
 
@@ -93,9 +96,10 @@ class PublicRecord:
     events: tuple[Event, ...]
 
 
-S = TypeVar("S", bound="State")
+S = TypeVar("S", bound="State[Any]")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """An immutable game with its options. Create states with :meth:`new_initial_state`.
 
@@ -243,25 +247,39 @@ class Game(ABC):
         """An upper bound on the number of actions (chance included) in any game."""
         return self.info.max_game_length
 
+    def __reduce__(self) -> tuple[Any, tuple[type[Game], dict[str, Any]]]:
+        """A game pickles as its class and options (it is rebuilt from them: a compiled game
+        pickles no other way)."""
+        return _unpickle_game, (type(self), dict(self.options))
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" for k, v in self.options.items() if k != "seed")
         return f"{type(self).__name__}({shown})"
 
 
+@mypyc_attr(native_class=False)
 class NoHistoryError(RuntimeError):
     """``history()`` or ``public_history()`` asked of a world drawn by
     :meth:`State.resample_hidden`: a world has no past of its own (a programming error of
     the caller, which should follow the real game or its own observations instead)."""
 
 
-class State(ABC):
-    """One position of a game. Mutated only by :meth:`apply_action`."""
+#: The game class of a state class (``SocState`` is ``State[SocGame]``).
+GameT = TypeVar("GameT", bound=Game, default=Game, covariant=True)
 
-    __slots__ = (
-        "game", "_history", "_chance_count", "_rng_seed", "_legal_at", "_legal", "_outcomes",
-    )
 
-    def __init__(self, game: Game) -> None:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State(ABC, Generic[GameT]):
+    """One position of a game. Mutated only by :meth:`apply_action`.
+
+    A state's constructor is cheap (it sets the base fields and nothing else): the game's
+    :meth:`Game.new_initial_state` sets up a new game, and a compiled game's ``clone``
+    starts from ``type(self)(self.game)`` (a compiled class has no bare allocator).
+    """
+
+    game: GameT
+
+    def __init__(self, game: GameT) -> None:
         self.game = game
         self._history: list[int] = []
         self._chance_count = 0
@@ -338,10 +356,9 @@ class State(ABC):
         """
 
     def copy_base(self: S) -> S:
-        """A new, uninitialised state of this state's class with this base class's fields
-        copied (the game, the history, the chance stream) and no cached legal actions:
-        where a game's :meth:`clone` starts before it copies its own fields (no
-        ``__init__`` runs, so nothing is built to be overwritten).
+        """A new state of this state's class (from its cheap constructor) with this base
+        class's fields copied (the game, the history, the chance stream) and no cached legal
+        actions: where a game's :meth:`clone` starts before it copies its own fields.
 
         >>> import pendragon
         >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
@@ -350,15 +367,30 @@ class State(ABC):
         >>> copy.history() == state.history() and copy.history() is not state._history
         True
         """
-        new = object.__new__(type(self))
-        new.game = self.game
+        new = type(self)(self.game)
         new._history = self._history.copy()
         new._chance_count = self._chance_count
         new._rng_seed = self._rng_seed
-        new._legal_at = -1
-        new._legal = []
-        new._outcomes = []
         return new
+
+    def __copy__(self: S) -> S:
+        """``copy.copy`` and ``copy.deepcopy`` are :meth:`clone` (a compiled state has no
+        ``__dict__`` for them to copy)."""
+        return self.clone()
+
+    def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, tuple[Game, str]]:
+        """A state pickles as its game and its serialized text (the web table's bot
+        workers receive states this way; a compiled state pickles no other way).
+
+        >>> import pickle, pendragon
+        >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
+        >>> pickle.loads(pickle.dumps(state)).serialize() == state.serialize()
+        True
+        """
+        return _unpickle_state, (self.game, self.serialize())
 
     def history_fields(self) -> dict[str, Any]:
         """This base class's fields as JSON data, for a game's :meth:`serialize`:
@@ -520,7 +552,7 @@ class State(ABC):
         # Bots list the legal actions and apply_action checks them again: compute once
         # per position. The version only goes up, so it identifies the position.
         version = len(self._history)
-        if getattr(self, "_legal_at", -1) != version:
+        if self._legal_at != version:
             player = self.current_player()
             if player == TERMINAL:
                 self._legal = []
@@ -531,6 +563,13 @@ class State(ABC):
                 self._legal = self._legal_actions()
             self._legal_at = version
         return self._legal
+
+    def keep_legal(self, actions: list[int]) -> None:
+        """For the rules: ``actions`` are this position's legal actions, already listed (a
+        game that checks whether a decision has a choice before it stops there hands the
+        list over, and :meth:`legal_actions` does not list it again)."""
+        self._legal = actions
+        self._legal_at = len(self._history)
 
     def invalidate_cache(self) -> None:
         """Forget cached legal actions (after editing a state's fields directly)."""
@@ -562,8 +601,11 @@ class State(ABC):
         """Whether the game is over."""
         return self.current_player() == TERMINAL
 
-    def apply_action(self, action: int) -> None:
-        """Apply ``action``; raise without changing anything if it is not legal now."""
+    def apply_action(self, action: object) -> None:
+        """Apply ``action``; raise without changing anything if it is not legal now.
+
+        (``action`` is typed ``object`` because anything may arrive from a client, and a
+        compiled ``int`` parameter would take ``True`` for 1 before it could be refused.)"""
         if isinstance(action, bool) or not isinstance(action, int):
             raise MalformedActionError(f"{action!r} is not an action id")
         if not 0 <= action < self.game.num_distinct_actions():
@@ -636,6 +678,14 @@ class State(ABC):
         """Resolve chance nodes with the state's own stream until a seat must decide."""
         while self.current_player() == CHANCE:
             self.apply_action(self.sample_chance())
+
+
+def _unpickle_state(game: Game, text: str) -> State:
+    return game.deserialize_state(text)
+
+
+def _unpickle_game(cls: type[Game], options: dict[str, Any]) -> Game:
+    return cls(options)
 
 
 def legal_texts(state: State) -> Sequence[str]:

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Final, Union
 
 #: A key: lowercase words and digits joined by dots, dashes, underscores and colons.
-_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-_:")
+_KEY_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-_:")
 
 
 def _check_key(key: str) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from pendragon.core.errors import InvalidOptionError, UnknownOptionError
 
@@ -31,7 +31,7 @@ OptionValue = int | str | bool | None
 
 #: Longest part of a refused value an error message repeats (a remote client's value is
 #: bounded only by the request's size).
-SHOWN = 40
+SHOWN: Final = 40
 
 
 def _shown(value: Any) -> str:
@@ -106,7 +106,8 @@ class OptionSpec:
 
 #: The ``seed`` option every game declares: the seed of its chance stream (``None``: a
 #: fresh one from the system). Its meaning is the core's (:class:`~pendragon.core.api.Game`).
-SEED_OPTION = OptionSpec("seed", int, None, "seed of the game's chance stream", nullable=True)
+SEED_OPTION: Final = OptionSpec("seed", int, None, "seed of the game's chance stream",
+                                nullable=True)
 
 
 def remote_specs(specs: Sequence[OptionSpec]) -> tuple[OptionSpec, ...]:

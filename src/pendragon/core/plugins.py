@@ -40,14 +40,14 @@ from importlib.metadata import entry_points
 from importlib.resources import files
 from importlib.util import resolve_name
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 #: The entry-point group games are published in.
-ENTRY_POINT_GROUP = "pendragon.games"
+ENTRY_POINT_GROUP: Final = "pendragon.games"
 #: A plugin's catalogs when it names its package and no other folder.
-_LOCALE = "locale"
+_LOCALE: Final = "locale"
 #: The pieces named by ``"module:attribute"`` besides the rules.
-_MODULE_PIECES = ("heuristic", "rollout", "terminal", "web_adapter", "fixtures", "stats",
+_MODULE_PIECES: Final = ("heuristic", "rollout", "terminal", "web_adapter", "fixtures", "stats",
                   "balance")
 
 
@@ -206,7 +206,7 @@ def _import(reference: str, what: str) -> Any:
         raise PluginError(f"{what}: {module_name} has no {attribute!r}") from None
 
 
-_SOURCES: dict[str, str] = {}
+_SOURCES: Final[dict[str, str]] = {}
 
 
 def plugin_source(name: str) -> str | None:

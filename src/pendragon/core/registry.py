@@ -14,13 +14,13 @@ pendragon.core.errors.UnknownGameError: unknown game 'chess'; registered games: 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from pendragon.core.api import Game
 from pendragon.core.errors import UnknownGameError
 from pendragon.core.plugins import PluginError, installed_plugins
 
-_GAMES: dict[str, type[Game]] = {}
+_GAMES: Final[dict[str, type[Game]]] = {}
 
 
 def register_game(game_class: type[Game]) -> type[Game]:

@@ -15,8 +15,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
 
 
 def mix(seed: int, counter: int) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.errors import BadFixtureError, CorruptStateError, PendragonError
 from pendragon.core.options import _shown
@@ -36,9 +36,9 @@ if TYPE_CHECKING:
 
 #: Longest list a stored field may hold (a history of a long game is far shorter): bounds
 #: the work a hostile text can ask for.
-MAX_LIST = 100_000
+MAX_LIST: Final = 100_000
 #: What a malformed structure raises when a reader indexes into it.
-_LOOKUP_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+_LOOKUP_ERRORS: Final = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
 def read_json(text: object) -> Any:

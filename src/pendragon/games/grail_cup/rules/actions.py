@@ -26,29 +26,31 @@ True
 
 from __future__ import annotations
 
+from typing import Final
+
 from pendragon.core.actions import CatalogBuilder
 from pendragon.games.grail_cup.rules.data import ALLY_KEYS, CLOVER_KEYS, DIE_KEYS
 from pendragon.games.grail_cup.rules.track import MAX_SPACES
 
-MAX_SEATS = 8
-MOVES = 6
+MAX_SEATS: Final = 8
+MOVES: Final = 6
 
 _layout = CatalogBuilder()
 _block = _layout.block
-KEEP = _block([f"keep:{k}" for k in ALLY_KEYS])
-PASS_LEFT = _block(["pass:left", "pass:right"])
-PASS_RIGHT = PASS_LEFT + 1
-CURSE = _block([f"curse:{k}" for k in ALLY_KEYS])
-NAME = _block([f"name:{s}" for s in range(MAX_SEATS)])
-LOOK = _block([f"look:{s}" for s in range(MAX_SPACES)])
-PLACE = _block([f"place:{k}" for k in CLOVER_KEYS])
-MOVE = _block([f"move:{n}" for n in range(1, MOVES + 1)])
-DRAGON = _block([f"dragon:{s}" for s in range(MAX_SPACES)])
-SPEAR_YES = _block(["spear:yes", "spear:no"])
-SPEAR_NO = SPEAR_YES + 1
-TARGET = _block([f"target:{s}" for s in range(MAX_SEATS)])
-ALLY = _block([f"ally:{k}" for k in ALLY_KEYS])
-CLOVER = _block([f"clover:{k}" for k in CLOVER_KEYS])
-DIE_ROLL = _block([f"die:{k}" for k in DIE_KEYS])
-NUM_ACTIONS = len(_layout)
-CATALOG = _layout.build()
+KEEP: Final = _block([f"keep:{k}" for k in ALLY_KEYS])
+PASS_LEFT: Final = _block(["pass:left", "pass:right"])
+PASS_RIGHT: Final = PASS_LEFT + 1
+CURSE: Final = _block([f"curse:{k}" for k in ALLY_KEYS])
+NAME: Final = _block([f"name:{s}" for s in range(MAX_SEATS)])
+LOOK: Final = _block([f"look:{s}" for s in range(MAX_SPACES)])
+PLACE: Final = _block([f"place:{k}" for k in CLOVER_KEYS])
+MOVE: Final = _block([f"move:{n}" for n in range(1, MOVES + 1)])
+DRAGON: Final = _block([f"dragon:{s}" for s in range(MAX_SPACES)])
+SPEAR_YES: Final = _block(["spear:yes", "spear:no"])
+SPEAR_NO: Final = SPEAR_YES + 1
+TARGET: Final = _block([f"target:{s}" for s in range(MAX_SEATS)])
+ALLY: Final = _block([f"ally:{k}" for k in ALLY_KEYS])
+CLOVER: Final = _block([f"clover:{k}" for k in CLOVER_KEYS])
+DIE_ROLL: Final = _block([f"die:{k}" for k in DIE_KEYS])
+NUM_ACTIONS: Final = len(_layout)
+CATALOG: Final = _layout.build()

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class DieFace:
 
 
 #: The nine allies, index = number - 1 (GC-ALLY-1).
-ALLIES: tuple[Ally, ...] = (
+ALLIES: Final[tuple[Ally, ...]] = (
     Ally(1, "sorceress", "GC-ALLY-SORCERESS-1"),
     Ally(2, "squire", "GC-ALLY-SQUIRE-1"),
     Ally(3, "merlin", "GC-ALLY-MERLIN-1"),
@@ -50,43 +51,43 @@ ALLIES: tuple[Ally, ...] = (
     Ally(8, "fairy", "GC-ALLY-FAIRY-1"),
     Ally(9, "unicorn", "GC-ALLY-UNICORN-1"),
 )
-NUM_ALLIES = len(ALLIES)
-ALLY_KEYS: tuple[str, ...] = tuple(a.key for a in ALLIES)
+NUM_ALLIES: Final = len(ALLIES)
+ALLY_KEYS: Final[tuple[str, ...]] = tuple(a.key for a in ALLIES)
 SORCERESS, SQUIRE, MERLIN, BLACKSMITH, TAMER, PRINCESS, PRIEST, FAIRY, UNICORN = range(9)
 
 #: The 18 clover tokens (GC-CLOVER-1).
-CLOVERS: tuple[Clover, ...] = (
+CLOVERS: Final[tuple[Clover, ...]] = (
     Clover("boots", 4, "GC-CLOVER-BOOTS"),
     Clover("goblin", 4, "GC-CLOVER-GOBLIN"),
     Clover("dragon-bait", 4, "GC-CLOVER-BAIT"),
     Clover("fake-grail", 3, "GC-CLOVER-FAKE"),
     Clover("magnet", 3, "GC-CLOVER-MAGNET"),
 )
-NUM_CLOVERS = len(CLOVERS)
-CLOVER_KEYS: tuple[str, ...] = tuple(c.key for c in CLOVERS)
-CLOVER_TOTAL: tuple[int, ...] = tuple(c.count for c in CLOVERS)
-TOKENS = sum(CLOVER_TOTAL)
+NUM_CLOVERS: Final = len(CLOVERS)
+CLOVER_KEYS: Final[tuple[str, ...]] = tuple(c.key for c in CLOVERS)
+CLOVER_TOTAL: Final[tuple[int, ...]] = tuple(c.count for c in CLOVERS)
+TOKENS: Final = sum(CLOVER_TOTAL)
 BOOTS, GOBLIN, BAIT, FAKE_GRAIL, MAGNET = range(5)
 
 #: The village die: seal x1, thief x2, spear x3 (GC-VILLAGE-2).
-DIE: tuple[DieFace, ...] = (
+DIE: Final[tuple[DieFace, ...]] = (
     DieFace("seal", 1, "GC-VILLAGE-SEAL"),
     DieFace("thief", 2, "GC-VILLAGE-THIEF"),
     DieFace("spear", 3, "GC-VILLAGE-SPEAR"),
 )
-DIE_KEYS: tuple[str, ...] = tuple(f.key for f in DIE)
+DIE_KEYS: Final[tuple[str, ...]] = tuple(f.key for f in DIE)
 SEAL, THIEF, SPEAR = range(3)
 
 #: Spear tokens in the game (GC-SPEAR-1).
-SPEARS = 12
+SPEARS: Final = 12
 
 #: Allies set aside each round before the draft, (face up, face down), by player count
 #: (GC-DRAFT-2, GC-RULING-2, GC-RULING-3).
-ASIDE: dict[int, tuple[int, int]] = {
+ASIDE: Final[dict[int, tuple[int, int]]] = {
     2: (3, 1), 3: (0, 1), 4: (3, 1), 5: (2, 1), 6: (1, 1), 7: (0, 1), 8: (0, 1),
 }
 
 #: Rounds after which the leading knight wins (GC-RULING-13): far beyond any real game.
-MAX_ROUNDS = 60
+MAX_ROUNDS: Final = 60
 #: Clover tokens one ally's resolution may reveal in a chain (GC-RULING-14).
-CHAIN_CAP = 12
+CHAIN_CAP: Final = 12

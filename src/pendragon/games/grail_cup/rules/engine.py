@@ -14,7 +14,7 @@ Rule IDs (``GC-...``) refer to ``docs/rules/grail-cup.md``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pendragon.core.events import Event, Seat, Term
 from pendragon.games.grail_cup.rules import actions as A
@@ -52,8 +52,8 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------- ally locations
 DECK, ASIDE_UP, ASIDE_DOWN, PACKET, RANDOM, DISCARD = range(6)
 #: ``HAND + seat``: drafted by that seat this round.
-HAND = 10
-LOCATION_NAMES = ("deck", "aside-up", "aside-down", "packet", "random-discard", "discard")
+HAND: Final = 10
+LOCATION_NAMES: Final = ("deck", "aside-up", "aside-down", "packet", "random-discard", "discard")
 
 # ---------------------------------------------------------------- task codes
 (
@@ -62,8 +62,8 @@ LOCATION_NAMES = ("deck", "aside-up", "aside-down", "packet", "random-discard", 
     NAME, LOOK, MERLIN_DONE, PLACE, CHOOSE_MOVE, MOVE_DRAGON, STEPS, TO, BACK,
     SPEAR, LAND, CLOVER, LAY, RETURN, DIE_ROLL, FAKE, STEAL, ROUND_END,
 ) = range(1, 35)
-NUM_TASKS = 35
-TASK_NAMES: dict[int, str] = {
+NUM_TASKS: Final = 35
+TASK_NAMES: Final[dict[int, str]] = {
     DEAL: "deal", SETUP_END: "setup-end", ROUND: "round", ASIDE_UP_DRAW: "aside-up",
     ASIDE_DOWN_DRAW: "aside-down", SIGHT: "sight", PICK: "draft", DIRECTION: "direction",
     DRAFT_REST: "draft-rest", RANDOM_DISCARD: "random-discard", TAKE_ASIDE: "take-aside",
@@ -74,13 +74,13 @@ TASK_NAMES: dict[int, str] = {
     LAY: "lay", RETURN: "return", DIE_ROLL: "die", FAKE: "fake-grail",
     STEAL: "magnet", ROUND_END: "round-end",
 }
-CHANCE_TASKS = frozenset({DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD, LAY,
+CHANCE_TASKS: Final = frozenset({DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD, LAY,
                           DIE_ROLL})
-DECISION_TASKS = frozenset({PICK, DIRECTION, CURSE, NAME, LOOK, PLACE, CHOOSE_MOVE,
+DECISION_TASKS: Final = frozenset({PICK, DIRECTION, CURSE, NAME, LOOK, PLACE, CHOOSE_MOVE,
                             MOVE_DRAGON, SPEAR, FAKE, STEAL})
-WAITING = CHANCE_TASKS | DECISION_TASKS
+WAITING: Final = CHANCE_TASKS | DECISION_TASKS
 #: Waiting tasks that a position read from outside may hold with nothing to offer.
-GUARDED = frozenset({PICK, RANDOM_DISCARD, DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, LAY, LOOK,
+GUARDED: Final = frozenset({PICK, RANDOM_DISCARD, DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, LAY, LOOK,
                      STEAL, SPEAR})
 #: CHOOSE_MOVE's ``b``: whose distances.
 MERLIN_MOVES, FAIRY_MOVES = 0, 1
@@ -620,7 +620,7 @@ def _round_end(s: GrailCupState, a: int, b: int, c: int) -> None:
     s.agenda += [(LAND, s.squire, s.pos[s.squire], 0), (TO, s.squire, s.pos[s.named] + 1, 0)]
 
 
-AUTOMATIC: dict[int, Callable[[GrailCupState, int, int, int], None]] = {
+AUTOMATIC: Final[dict[int, Callable[[GrailCupState, int, int, int], None]]] = {
     SETUP_END: _setup_end, ROUND: _round, SIGHT: _sight, DRAFT_REST: _draft_rest,
     TAKE_ASIDE: _take_aside, FINAL_DISCARD: _final_discard, CALL: _call, RESOLVE: _resolve,
     STRIKE: _strike, MERLIN_DONE: _merlin_done, STEPS: _steps, TO: _to, BACK: _back,
@@ -813,7 +813,7 @@ def _steal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
         emit(s, _log("steal", seat=Seat(seat), knight=Seat(victim)))
 
 
-HANDLERS: dict[int, Callable[[GrailCupState, int, int, int, int], None]] = {
+HANDLERS: Final[dict[int, Callable[[GrailCupState, int, int, int, int], None]]] = {
     DEAL: _deal, ASIDE_UP_DRAW: _aside_up, ASIDE_DOWN_DRAW: _aside_down,
     RANDOM_DISCARD: _random_discard, LAY: _lay,
     DIE_ROLL: _die, PICK: _pick, DIRECTION: _direction, CURSE: _curse, NAME: _name,

@@ -15,7 +15,7 @@ pendragon.core.errors.BadFixtureError: fixture: players must be 2..8, got 9
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from pendragon.core.errors import BadFixtureError, CorruptStateError
 from pendragon.core.storage import fixture_errors, fixture_fields, fixture_options
@@ -23,11 +23,11 @@ from pendragon.games.grail_cup.rules import engine as E
 from pendragon.games.grail_cup.rules.data import ALLY_KEYS, CLOVER_KEYS, SPEARS
 from pendragon.games.grail_cup.rules.state import GrailCupState
 
-_KEYS = {
+_KEYS: Final = {
     "players", "seed", "options", "phase", "knights", "dragon", "clovers", "clover_known",
     "round", "seal", "hands", "aside_up", "call", "curse", "sorceress", "squire", "named",
 }
-_KNIGHT_KEYS = {"space", "spears"}
+_KNIGHT_KEYS: Final = {"space", "spears"}
 
 
 def _fail(message: str) -> BadFixtureError:
@@ -72,8 +72,8 @@ def _load(data: Any) -> GrailCupState:
     players = _int(data.get("players", 2), "players", 2, 8)
     seed = _int(data.get("seed", 0), "seed", 0, 1 << 62)
     options = fixture_options(data, {"track", "track_file"}, prefix="fixture: ")
-    game = load_game("grail-cup", players=players, seed=seed, **options)
-    state = GrailCupState(game)
+    state = load_game("grail-cup", players=players, seed=seed, **options).new_initial_state()
+    assert isinstance(state, GrailCupState)
     phase = data.get("phase", "call")
     if phase not in ("setup", "draft", "call"):
         raise _fail(f"phase must be setup, draft or call, got {phase!r}")

@@ -45,8 +45,9 @@ pendragon.core.errors.InvalidOptionError: option 'track' must be one of 'standar
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
+from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game
 from pendragon.core.options import SEED_OPTION, OptionSpec
 from pendragon.core.storage import read_json
@@ -58,9 +59,9 @@ from pendragon.games.grail_cup.rules.view import tensor_size
 
 #: Bound on steps in one round: about 16 for the deal and the draft, and per called ally a
 #: handful of decisions plus at most CHAIN_CAP clover links of a few steps each.
-MAX_STEPS_PER_ROUND = 1000
+MAX_STEPS_PER_ROUND: Final = 1000
 #: Set-up steps: one deal per seat.
-MAX_SETUP_STEPS = 8
+MAX_SETUP_STEPS: Final = 8
 
 
 class GrailCupGame(Game):
@@ -95,7 +96,10 @@ class GrailCupGame(Game):
         ),
     )
 
-    catalog = A.CATALOG
+    @property
+    def catalog(self) -> ActionCatalog:
+        """The action catalog (the same whatever the options)."""
+        return A.CATALOG
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
@@ -116,6 +120,7 @@ class GrailCupGame(Game):
     def new_initial_state(self) -> GrailCupState:
         """The state before the deal of start spaces (a chance node)."""
         state = GrailCupState(self)
+        state.set_up()
         return state
 
     def deserialize_state(self, text: str) -> GrailCupState:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State, winner_takes_all
 from pendragon.core.errors import CorruptStateError
@@ -44,25 +44,28 @@ from pendragon.games.grail_cup.rules.data import (
 )
 from pendragon.games.grail_cup.rules.track import Track
 
-FORMAT = "grail-cup"
-FORMAT_VERSION = 2
+FORMAT: Final = "grail-cup"
+FORMAT_VERSION: Final = 2
 #: Scalar fields, stored by name.
-SCALARS = (
+SCALARS: Final = (
     "n", "round_no", "first", "direction", "next_stamp", "supply", "dragon", "seal_roller",
     "revealed", "last_called", "curse", "sorceress", "squire", "named", "flight", "chain",
     "winner", "epoch",
 )
 #: Integer list fields, stored by name.
-LISTS = ("pos", "stamp", "spears", "ally_loc", "sightings", "merlin_spaces", "pin", "known",
+LISTS: Final = ("pos", "stamp", "spears", "ally_loc", "sightings", "merlin_spaces", "pin", "known",
          "born", "fill", "bag", "last_round", "clovers_seen", "die_seen")
 
 #: List fields kept as tuples (replaced, never changed in place), which clones share.
-SHARED = ("born", "fill", "bag")
+SHARED: Final = ("born", "fill", "bag")
+
+if TYPE_CHECKING:  # named in GrailCupState's base, State["GrailCupGame"]
+    from pendragon.games.grail_cup.rules.game import GrailCupGame  # noqa: F401
 
 EventRecord = tuple[Event, int, Event | None]
 
 
-class GrailCupState(State):
+class GrailCupState(State["GrailCupGame"]):
     """One position of Grail Cup (fields are plain ints and int lists; see ``engine``).
 
     >>> from pendragon.games.grail_cup.rules.fixtures import load_state
@@ -76,18 +79,11 @@ class GrailCupState(State):
     [13, 30]
     """
 
-    __slots__ = (
-        "track", "n", "round_no", "first", "direction", "pos", "stamp", "next_stamp",
-        "spears", "supply", "dragon", "seal_roller", "ally_loc", "revealed", "last_called",
-        "sightings", "curse", "sorceress", "squire", "named", "merlin_spaces", "pin", "known",
-        "born", "fill", "bag", "epoch", "flight", "chain", "agenda", "winner", "last_round",
-        "clovers_seen", "die_seen", "_events",
-    )
-
-    def __init__(self, game: Any) -> None:
-        super().__init__(game)
-        track: Track = game.track
-        n = game.num_players()
+    def set_up(self) -> None:
+        """The position before the deal of start spaces (a chance node): a state's
+        constructor is cheap (``State``), so the game calls this for a new game."""
+        track: Track = self.game.track
+        n = self.game.num_players()
         self.track = track
         self.n = n
         self.round_no = 0
@@ -139,12 +135,19 @@ class GrailCupState(State):
         self.agenda += [(E.LAY, 0, space, 0) for space in reversed(track.clover_spaces)]
 
     # ------------------------------------------------------------------ the API
-    # The engine's functions are the methods themselves: a random playout asks who is to
-    # act some four times a step, and a wrapping call cost 5% of it.
-    current_player = E.current_player
-    _legal_actions = E.legal_actions
-    _chance_outcomes = E.chance_outcomes
-    _apply = E.apply
+    # The engine's functions do the work (a compiled build calls them directly).
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` or ``TERMINAL``."""
+        return E.current_player(self)
+
+    def _legal_actions(self) -> list[int]:
+        return E.legal_actions(self)
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return E.chance_outcomes(self)
+
+    def _apply(self, action: int) -> None:
+        E.apply(self, action)
 
     def returns(self) -> list[float]:
         """+1 for the winner, -1 for every other seat; 0 while the race runs (GC-END-2)."""
@@ -267,6 +270,7 @@ class GrailCupState(State):
         data = stored_format(data, "Grail Cup", FORMAT, FORMAT_VERSION)
         check_stored_options(game, data["options"])
         state = GrailCupState(game)
+        state.set_up()
         state.restore_history_fields(data)
         for name in SCALARS:
             object.__setattr__(state, name, whole_number(data[name], name))

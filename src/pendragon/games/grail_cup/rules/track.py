@@ -36,27 +36,28 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Final
 
 from pendragon.core.errors import InvalidOptionError
 from pendragon.games.grail_cup.rules.data import TOKENS
 
 #: Space kinds, in the order of their codes.
-KINDS: tuple[str, ...] = (
+KINDS: Final[tuple[str, ...]] = (
     "start", "trail", "clover", "village", "castle", "castle-clover", "church", "dragon",
     "finish",
 )
 START, TRAIL, CLOVER, VILLAGE, CASTLE, CASTLE_CLOVER, CHURCH, DRAGON, FINISH = range(9)
 #: Most spaces a track may have (the action catalog names spaces by index).
-MAX_SPACES = 100
+MAX_SPACES: Final = 100
 #: Fewest spaces: the start spaces, the finish, and room for eight knights and the dragon.
-MIN_SPACES = 20
+MIN_SPACES: Final = 20
 #: Longest track file read (bytes).
-MAX_FILE = 64 * 1024
-STANDARD = "standard.track"
+MAX_FILE: Final = 64 * 1024
+STANDARD: Final = "standard.track"
 #: The tracks shipped with the game, by the name the ``track`` option takes.
-SHIPPED: dict[str, str] = {"standard": STANDARD}
+SHIPPED: Final[dict[str, str]] = {"standard": STANDARD}
 #: Numbers a start space may carry (GC-SETUP-3).
-START_NUMBERS = range(1, 10)
+START_NUMBERS: Final = range(1, 10)
 
 
 class TrackError(InvalidOptionError):

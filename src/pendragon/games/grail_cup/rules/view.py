@@ -25,7 +25,7 @@ and per track space the clover kind the viewer knows there (5 per space).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.events import Event, Seat, Term
 from pendragon.games.grail_cup.rules import actions as A
@@ -213,7 +213,7 @@ def decision_event(s: GrailCupState) -> Event:
 
 
 #: Every message key the rules use, for the catalog checks in the tests.
-LOG_KEYS = (
+LOG_KEYS: Final = (
     "start", "round", "aside-up", "aside-down", "keep", "keep-known", "direction",
     "random-discard", "take-aside", "final-discard", "final-discard-known", "ally-called",
     "ally-missing", "move", "stay", "dragon-blocks", "spear-used", "spear-kept",
@@ -223,4 +223,4 @@ LOG_KEYS = (
     "nothing-to-steal", "steal", "pushed-back", "no-church", "no-knight-ahead", "chain-spent",
     "win", "round-cap",
 )
-DIE_TERMS = tuple(f"grail-cup.die.{k}" for k in DIE_KEYS)
+DIE_TERMS: Final = tuple(f"grail-cup.die.{k}" for k in DIE_KEYS)

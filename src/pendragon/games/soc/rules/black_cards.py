@@ -48,8 +48,6 @@ from pendragon.games.soc.rules.quests import QuestRules
 class BlackCardRules(QuestRules):
     """What happens from the moment a black card leaves the deck."""
 
-    __slots__ = ()
-
     def on_black_drawn(self, seat: int, purpose: int, kind: int) -> None:
         if purpose == Purpose.PEEK:  # SOC-KNIGHT-PERCIVAL: only he learns it
             self.to_black_top(kind, 1 << seat)

@@ -19,24 +19,29 @@ when the expansion is switched on.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
+from typing import Final
 
 
-class Location(enum.IntEnum):
-    """Where a knight can stand. The Lancelot board becomes the Dragon's after Lancelot."""
+class Location:
+    """Where a knight can stand. The Lancelot board becomes the Dragon's after Lancelot.
 
-    CAMELOT = 0
-    BLACK_KNIGHT = 1
-    LANCELOT = 2  # the Lancelot / Dragon board
-    EXCALIBUR = 3
-    GRAIL = 4
-    PICTS = 5
-    SAXONS = 6
+    Plain ``int`` constants, as are the other code classes of the rules (``data.T``...): a
+    compiled build folds them into the code, where an ``IntEnum`` member is looked up.
+    """
+
+    CAMELOT: Final = 0
+    BLACK_KNIGHT: Final = 1
+    LANCELOT: Final = 2  # the Lancelot / Dragon board
+    EXCALIBUR: Final = 3
+    GRAIL: Final = 4
+    PICTS: Final = 5
+    SAXONS: Final = 6
 
 
-LOCATION_KEYS = ("camelot", "black-knight", "lancelot", "excalibur", "grail", "picts", "saxons")
-LOCATION_NAMES = (
+LOCATION_KEYS: Final = (
+    "camelot", "black-knight", "lancelot", "excalibur", "grail", "picts", "saxons")
+LOCATION_NAMES: Final = (
     "Camelot",
     "the Black Knight",
     "Lancelot / the Dragon",
@@ -45,9 +50,9 @@ LOCATION_NAMES = (
     "the Picts",
     "the Saxons",
 )
-NUM_LOCATIONS = len(LOCATION_KEYS)
+NUM_LOCATIONS: Final = len(LOCATION_KEYS)
 #: Location of a knight who is dead or unmasked (off the board).
-OFF_BOARD = -1
+OFF_BOARD: Final = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,61 +162,61 @@ def _black() -> tuple[BlackCard, ...]:
     return tuple(BlackCard(i, *row) for i, row in enumerate(rows))
 
 
-WHITE: tuple[WhiteCard, ...] = _white()
-BLACK: tuple[BlackCard, ...] = _black()
-NUM_WHITE = len(WHITE)
-NUM_BLACK = len(BLACK)
-WHITE_BY_KEY = {c.key: c.index for c in WHITE}
-BLACK_BY_KEY = {c.key: c.index for c in BLACK}
+WHITE: Final[tuple[WhiteCard, ...]] = _white()
+BLACK: Final[tuple[BlackCard, ...]] = _black()
+NUM_WHITE: Final = len(WHITE)
+NUM_BLACK: Final = len(BLACK)
+WHITE_BY_KEY: Final = {c.key: c.index for c in WHITE}
+BLACK_BY_KEY: Final = {c.key: c.index for c in BLACK}
 
 # White kind indices used by the rules.
 FIGHT_1, FIGHT_2, FIGHT_3, FIGHT_4, FIGHT_5, FIGHT_ANY = range(6)
-FIGHT_KINDS = (FIGHT_1, FIGHT_2, FIGHT_3, FIGHT_4, FIGHT_5)
-GRAIL_CARD = WHITE_BY_KEY["grail"]
-MERLIN = WHITE_BY_KEY["merlin"]
-CONVOCATION = WHITE_BY_KEY["convocation"]
-FATE = WHITE_BY_KEY["fate"]
-HEROISM = WHITE_BY_KEY["heroism"]
-LADY = WHITE_BY_KEY["lady-of-the-lake"]
-MESSENGER = WHITE_BY_KEY["messenger"]
-PIETY = WHITE_BY_KEY["piety"]
-CLAIRVOYANCE = WHITE_BY_KEY["clairvoyance"]
-REINFORCEMENTS = WHITE_BY_KEY["reinforcements"]
-SPECIAL_KINDS = tuple(c.index for c in WHITE if c.special)
-CALL_FOR_HELP = WHITE_BY_KEY["call-for-help"]
-DISPEL = WHITE_BY_KEY["dispel"]
-DIVINE_FAVOR = WHITE_BY_KEY["divine-favor"]
-DRAGON_SLAYER = WHITE_BY_KEY["dragon-slayer"]
-MERLIN_RESCUE = WHITE_BY_KEY["merlin-to-the-rescue"]
-NEW_HOPE = WHITE_BY_KEY["new-hope"]
-TOURNAMENT = WHITE_BY_KEY["tournament"]
-TRUCE = WHITE_BY_KEY["truce"]
+FIGHT_KINDS: Final = (FIGHT_1, FIGHT_2, FIGHT_3, FIGHT_4, FIGHT_5)
+GRAIL_CARD: Final = WHITE_BY_KEY["grail"]
+MERLIN: Final = WHITE_BY_KEY["merlin"]
+CONVOCATION: Final = WHITE_BY_KEY["convocation"]
+FATE: Final = WHITE_BY_KEY["fate"]
+HEROISM: Final = WHITE_BY_KEY["heroism"]
+LADY: Final = WHITE_BY_KEY["lady-of-the-lake"]
+MESSENGER: Final = WHITE_BY_KEY["messenger"]
+PIETY: Final = WHITE_BY_KEY["piety"]
+CLAIRVOYANCE: Final = WHITE_BY_KEY["clairvoyance"]
+REINFORCEMENTS: Final = WHITE_BY_KEY["reinforcements"]
+SPECIAL_KINDS: Final = tuple(c.index for c in WHITE if c.special)
+CALL_FOR_HELP: Final = WHITE_BY_KEY["call-for-help"]
+DISPEL: Final = WHITE_BY_KEY["dispel"]
+DIVINE_FAVOR: Final = WHITE_BY_KEY["divine-favor"]
+DRAGON_SLAYER: Final = WHITE_BY_KEY["dragon-slayer"]
+MERLIN_RESCUE: Final = WHITE_BY_KEY["merlin-to-the-rescue"]
+NEW_HOPE: Final = WHITE_BY_KEY["new-hope"]
+TOURNAMENT: Final = WHITE_BY_KEY["tournament"]
+TRUCE: Final = WHITE_BY_KEY["truce"]
 #: Standard white kinds that may be healed with (three identical cards).
-HEAL_KINDS = (FIGHT_1, FIGHT_2, FIGHT_3, FIGHT_4, FIGHT_5, FIGHT_ANY, GRAIL_CARD)
+HEAL_KINDS: Final = (FIGHT_1, FIGHT_2, FIGHT_3, FIGHT_4, FIGHT_5, FIGHT_ANY, GRAIL_CARD)
 
 # Black kind indices used by the rules.
-BLACK_KNIGHT_KINDS = (0, 1, 2, 3)
-DRAGON_OFFSET = 4
-LANCELOT_KINDS = (4, 5, 6, 7)
+BLACK_KNIGHT_KINDS: Final = (0, 1, 2, 3)
+DRAGON_OFFSET: Final = 4
+LANCELOT_KINDS: Final = (4, 5, 6, 7)
 #: The Dragon side of a Lancelot/Dragon card is worth 4 more.
-DRAGON_BONUS = 4
-DESPAIR = BLACK_BY_KEY["despair"]
-EXCALIBUR_CARD = BLACK_BY_KEY["excalibur"]
-MERCENARIES = BLACK_BY_KEY["mercenaries"]
-PICTS_CARD = BLACK_BY_KEY["picts"]
-SAXONS_CARD = BLACK_BY_KEY["saxons"]
-DESOLATION = BLACK_BY_KEY["desolation"]
-DARK_FOREST = BLACK_BY_KEY["dark-forest"]
-GUINEVERE = BLACK_BY_KEY["guinevere"]
-MIST = BLACK_BY_KEY["mist-of-avalon"]
-MORDRED = BLACK_BY_KEY["mordred"]
+DRAGON_BONUS: Final = 4
+DESPAIR: Final = BLACK_BY_KEY["despair"]
+EXCALIBUR_CARD: Final = BLACK_BY_KEY["excalibur"]
+MERCENARIES: Final = BLACK_BY_KEY["mercenaries"]
+PICTS_CARD: Final = BLACK_BY_KEY["picts"]
+SAXONS_CARD: Final = BLACK_BY_KEY["saxons"]
+DESOLATION: Final = BLACK_BY_KEY["desolation"]
+DARK_FOREST: Final = BLACK_BY_KEY["dark-forest"]
+GUINEVERE: Final = BLACK_BY_KEY["guinevere"]
+MIST: Final = BLACK_BY_KEY["mist-of-avalon"]
+MORDRED: Final = BLACK_BY_KEY["mordred"]
 MORGAN_1, MORGAN_2, MORGAN_3, MORGAN_4, MORGAN_5 = (
     BLACK_BY_KEY[f"morgan-{i}"] for i in range(1, 6)
 )
-VIVIEN = BLACK_BY_KEY["vivien"]
-COMBAT_BLACK_KINDS = BLACK_KNIGHT_KINDS + LANCELOT_KINDS
-WITCH_1 = BLACK_BY_KEY["witch-1"]
-WITCH_KINDS = tuple(BLACK_BY_KEY[f"witch-{i}"] for i in range(1, 8))
+VIVIEN: Final = BLACK_BY_KEY["vivien"]
+COMBAT_BLACK_KINDS: Final = BLACK_KNIGHT_KINDS + LANCELOT_KINDS
+WITCH_1: Final = BLACK_BY_KEY["witch-1"]
+WITCH_KINDS: Final = tuple(BLACK_BY_KEY[f"witch-{i}"] for i in range(1, 8))
 
 
 def _knights() -> tuple[Knight, ...]:
@@ -238,15 +243,15 @@ def _knights() -> tuple[Knight, ...]:
     )
 
 
-KNIGHTS: tuple[Knight, ...] = _knights()
-NUM_KNIGHTS = len(KNIGHTS)
-KNIGHT_BY_KEY = {k.key: k.index for k in KNIGHTS}
+KNIGHTS: Final[tuple[Knight, ...]] = _knights()
+NUM_KNIGHTS: Final = len(KNIGHTS)
+KNIGHT_BY_KEY: Final = {k.key: k.index for k in KNIGHTS}
 ARTHUR, GALAHAD, GAWAIN, KAY, PALAMEDES, PERCIVAL, TRISTAN = range(7)
 GAHERIS, GARETH, GERAINT, LAMORAK, OWAIN, BEDIVERE, BORS, CARADOC = range(7, 15)
-BASE_KNIGHTS = tuple(k.index for k in KNIGHTS if not k.expansion)
+BASE_KNIGHTS: Final = tuple(k.index for k in KNIGHTS if not k.expansion)
 
 #: Travel cards of the expansion (listed now so that action ids are stable).
-TRAVEL_KEYS = (
+TRAVEL_KEYS: Final = (
     "nothing-happens",
     "vision",
     "merlin-travels",

@@ -22,201 +22,213 @@ the action itself.
 
 from __future__ import annotations
 
-import enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from pendragon.core.api import State
 from pendragon.games.soc.rules.cards import NUM_BLACK, NUM_WHITE
 
-if TYPE_CHECKING:
-    from pendragon.games.soc.rules.game import SocGame
+if TYPE_CHECKING:  # named in SocData's base, State["SocGame"]
+    from pendragon.games.soc.rules.game import SocGame  # noqa: F401
 
-FACE_DOWN_BASE = 64
-KNOWN_BASE = 64
+FACE_DOWN_BASE: Final = 64
+KNOWN_BASE: Final = 64
 #: A relic's owner field: still on its quest, or out of the game (lost, used, owner dead).
-ON_QUEST = -1
-GONE = -2
+ON_QUEST: Final = -1
+GONE: Final = -2
 
 Task = tuple[int, int, int, int]
 #: A change the table sees, recorded while narrating: ``(kind, a, b, c)``, kinds below.
 Note = tuple[int, int, int, int]
 #: A quest ends: (location, won 0/1).
-NOTE_QUEST = 1
+NOTE_QUEST: Final = 1
 #: A knight's life changes: (seat, change).
-NOTE_LIFE = 2
+NOTE_LIFE: Final = 2
 #: A knight dies: (seat,).
-NOTE_DIES = 3
+NOTE_DIES: Final = 3
 #: Swords laid (or taken away) on the Round Table: (white, black).
-NOTE_SWORDS = 4
+NOTE_SWORDS: Final = 4
 #: White swords turned black (a false accusation, SOC-ACCUSE-3; the end, SOC-TRAITOR-3):
 #: (count,).
-NOTE_TURNED = 5
+NOTE_TURNED: Final = 5
 #: Siege engines added or removed: (change,).
-NOTE_SIEGE = 6
+NOTE_SIEGE: Final = 6
 #: A relic changes hands: (relic index in :data:`RELIC_KEYS`, old owner, new owner).
-NOTE_RELIC = 7
+NOTE_RELIC: Final = 7
 #: A black card read out to the table (SOC-EVIL-2): (drawer, kind).
-NOTE_READ = 8
+NOTE_READ: Final = 8
 #: A traitor still hidden when the game ends shows himself (SOC-TRAITOR-3): (seat,).
-NOTE_TRAITOR = 9
+NOTE_TRAITOR: Final = 9
 #: The game ends (SOC-END-1, SOC-END-2): (result, reason).
-NOTE_OVER = 10
+NOTE_OVER: Final = 10
 #: The relics, in the order the observation and the narration list them.
-RELIC_KEYS = ("excalibur", "grail", "armor")
+RELIC_KEYS: Final = ("excalibur", "grail", "armor")
 EXCALIBUR_RELIC, GRAIL_RELIC, ARMOR_RELIC = 0, 1, 2
 
 
-class Status(enum.IntEnum):
+class Status:
     """Where a seat's knight stands in the game."""
 
-    IN_PLAY = 0
-    DEAD = 1
-    UNMASKED = 2
+    IN_PLAY: Final = 0
+    DEAD: Final = 1
+    UNMASKED: Final = 2
 
 
-class Loyalty(enum.IntEnum):
+class Loyalty:
     """A loyalty card."""
 
-    UNDEALT = -1
-    LOYAL = 0
-    TRAITOR = 1
+    UNDEALT: Final = -1
+    LOYAL: Final = 0
+    TRAITOR: Final = 1
 
 
-class Result(enum.IntEnum):
+class Result:
     """How the game ended."""
 
-    RUNNING = 0
-    LOYAL_WIN = 1
-    EVIL_WIN = 2
+    RUNNING: Final = 0
+    LOYAL_WIN: Final = 1
+    EVIL_WIN: Final = 2
 
 
-class EndReason(enum.IntEnum):
+class EndReason:
     """Why the game ended (for statistics)."""
 
-    NONE = 0
-    SWORDS = 1  # 12 swords laid, counted
-    SIEGE = 2  # 12 siege engines
-    BLACK_SWORDS = 3  # 7 black swords
-    ALL_DEAD = 4  # every loyal knight dead
-    EXHAUSTED = 5  # the round cap (SOC-RULING-45)
-    ALL_CAPTURED = 6  # every knight still acting is captured, none can free him (MC-RULING-14)
+    NONE: Final = 0
+    SWORDS: Final = 1  # 12 swords laid, counted
+    SIEGE: Final = 2  # 12 siege engines
+    BLACK_SWORDS: Final = 3  # 7 black swords
+    ALL_DEAD: Final = 4  # every loyal knight dead
+    EXHAUSTED: Final = 5  # the round cap (SOC-RULING-45)
+    # every knight still acting is captured, none can free him (MC-RULING-14)
+    ALL_CAPTURED: Final = 6
+
+
+def constants(codes: type) -> dict[str, int]:
+    """The names and values of a class of code constants, in their order (``T``...).
+
+    >>> constants(Result)
+    {'RUNNING': 0, 'LOYAL_WIN': 1, 'EVIL_WIN': 2}
+    """
+    return {name: value for name, value in vars(codes).items()
+            if name.isupper() and isinstance(value, int)}
 
 
 #: Each end reason's name in the observation and the catalogs (``soc.end.<name>``).
-END_REASON_KEYS = tuple(
-    "" if reason is EndReason.NONE else reason.name.lower().replace("_", "-")
-    for reason in EndReason
+END_REASON_KEYS: Final = tuple(
+    "" if value == EndReason.NONE else name.lower().replace("_", "-")
+    for name, value in constants(EndReason).items()
 )
 
 
-class T(enum.IntEnum):
+class T:
     """Agenda task codes. ``C_`` tasks are chance nodes, ``D_`` decisions, others automatic."""
 
     # chance
-    C_KNIGHT = 1
-    C_LOYALTY = 2
-    C_WHITE = 3  # (seat, purpose)
-    C_BLACK = 4  # (seat, purpose)
-    C_DIE = 5  # (seat)
-    C_HANDCARD = 6  # (victim, thief)
-    C_RANDSEAT = 7
+    C_KNIGHT: Final = 1
+    C_LOYALTY: Final = 2
+    C_WHITE: Final = 3  # (seat, purpose)
+    C_BLACK: Final = 4  # (seat, purpose)
+    C_DIE: Final = 5  # (seat)
+    C_HANDCARD: Final = 6  # (victim, thief)
+    C_RANDSEAT: Final = 7
     # decisions
-    D_CONTRIB = 20
-    D_SHARE = 21
-    D_EVIL = 22
-    D_HEROIC = 23
-    D_FACE = 24  # (seat, card, quest)
-    D_ARMOR = 25  # (seat, purpose)
-    D_PERC_BOTTOM = 26
-    D_POOL = 27  # (seat, card)
-    D_EXCAL = 28  # (owner, card)
-    D_WAR_TARGET = 29  # (seat, card)
-    D_GRAIL = 30  # (owner, dying)
-    D_SIEGE = 31
-    D_KAY = 32  # (kay, quest or -1 for a siege fight)
-    D_MERLIN = 33
-    D_HEROISM = 34
-    D_PIETY = 35
-    D_REINF = 36
-    D_FATE = 37
-    D_MSG_TARGET = 38
-    D_MSG_CARD = 39  # (seat, target, given)
-    D_ARTHUR_TARGET = 40
-    D_ARTHUR_CARD = 41  # (arthur, target)
-    D_ARTHUR_RETURN = 42  # (target, arthur)
-    D_CLAIRV = 43
-    D_CONVOKE = 44  # (seat, player)
-    D_VOLUNTEER = 45  # (seat, morgan card)
-    D_DISCARD = 46  # (seat, remaining)
-    D_TRAITOR_TARGET = 47
-    D_TRAITOR_EVIL = 48
+    D_CONTRIB: Final = 20
+    D_SHARE: Final = 21
+    D_EVIL: Final = 22
+    D_HEROIC: Final = 23
+    D_FACE: Final = 24  # (seat, card, quest)
+    D_ARMOR: Final = 25  # (seat, purpose)
+    D_PERC_BOTTOM: Final = 26
+    D_POOL: Final = 27  # (seat, card)
+    D_EXCAL: Final = 28  # (owner, card)
+    D_WAR_TARGET: Final = 29  # (seat, card)
+    D_GRAIL: Final = 30  # (owner, dying)
+    D_SIEGE: Final = 31
+    D_KAY: Final = 32  # (kay, quest or -1 for a siege fight)
+    D_MERLIN: Final = 33
+    D_HEROISM: Final = 34
+    D_PIETY: Final = 35
+    D_REINF: Final = 36
+    D_FATE: Final = 37
+    D_MSG_TARGET: Final = 38
+    D_MSG_CARD: Final = 39  # (seat, target, given)
+    D_ARTHUR_TARGET: Final = 40
+    D_ARTHUR_CARD: Final = 41  # (arthur, target)
+    D_ARTHUR_RETURN: Final = 42  # (target, arthur)
+    D_CLAIRV: Final = 43
+    D_CONVOKE: Final = 44  # (seat, player)
+    D_VOLUNTEER: Final = 45  # (seat, morgan card)
+    D_DISCARD: Final = 46  # (seat, remaining)
+    D_TRAITOR_TARGET: Final = 47
+    D_TRAITOR_EVIL: Final = 48
     # automatic
-    START_TURN = 60
-    END_TURN = 61
-    BLACK_AFTER_POOL = 62  # (card, seat)
-    BLACK_RESOLVE = 63  # (card, seat)
-    DYING = 64
-    QUEST_CHECK = 65  # (quest, finisher)
-    COMBAT_COMPARE = 66  # (quest, finisher)
-    SHARE_NEXT = 67
-    SIEGE_RESOLVE = 68
-    CONVOKE_RESOLVE = 69
-    MORGAN_FALLBACK = 70  # (card, drawer)
-    CHAIN_DRAW = 71  # (seat)
-    REVEAL_CONTRIB = 72
-    DRAW_BLACK = 73  # (seat, purpose)
-    SETUP_MERLIN = 74  # (seat)
-    EXCAL_OFFER = 75  # (card, seat)
-    CLAIRV_DRAW = 76  # (seat, remaining)
-    ARMOR_SECOND = 77  # (seat, purpose)
-    PERC_ARMOR_SECOND = 78
-    SETUP_CONTRIB = 79
+    START_TURN: Final = 60
+    END_TURN: Final = 61
+    BLACK_AFTER_POOL: Final = 62  # (card, seat)
+    BLACK_RESOLVE: Final = 63  # (card, seat)
+    DYING: Final = 64
+    QUEST_CHECK: Final = 65  # (quest, finisher)
+    COMBAT_COMPARE: Final = 66  # (quest, finisher)
+    SHARE_NEXT: Final = 67
+    SIEGE_RESOLVE: Final = 68
+    CONVOKE_RESOLVE: Final = 69
+    MORGAN_FALLBACK: Final = 70  # (card, drawer)
+    CHAIN_DRAW: Final = 71  # (seat)
+    REVEAL_CONTRIB: Final = 72
+    DRAW_BLACK: Final = 73  # (seat, purpose)
+    SETUP_MERLIN: Final = 74  # (seat)
+    EXCAL_OFFER: Final = 75  # (card, seat)
+    CLAIRV_DRAW: Final = 76  # (seat, remaining)
+    ARMOR_SECOND: Final = 77  # (seat, purpose)
+    PERC_ARMOR_SECOND: Final = 78
+    SETUP_CONTRIB: Final = 79
     # Merlin's Company and the optional rules
-    C_TRAVEL = 8  # (seat, destination)
-    D_LAMORAK = 49  # (seat, life still to lose)
-    D_VALUE = 50  # (seat, context, location)
-    D_TRAVEL = 51  # (seat, travel card, destination)
-    D_CALL = 52  # (seat, caller)
-    D_DISPEL = 53
-    D_TRUCE = 54
-    D_SLAYER = 55
-    D_SLAYER_PLAY = 56  # (seat, remaining)
-    D_TOURNAMENT = 57
-    D_RESCUE = 58
-    D_KNIGHTING = 59  # (decider, quest)
-    D_WITCH4 = 19  # (seat)
-    D_FREE_CARD = 18  # (seat, captive)
-    GAHERIS_TAKE = 80
-    BEDIVERE_DRAW = 81
-    AMBUSH_AFTER = 82  # (seat, destination)
-    CALL_RESOLVE = 83  # (caller)
+    C_TRAVEL: Final = 8  # (seat, destination)
+    D_LAMORAK: Final = 49  # (seat, life still to lose)
+    D_VALUE: Final = 50  # (seat, context, location)
+    D_TRAVEL: Final = 51  # (seat, travel card, destination)
+    D_CALL: Final = 52  # (seat, caller)
+    D_DISPEL: Final = 53
+    D_TRUCE: Final = 54
+    D_SLAYER: Final = 55
+    D_SLAYER_PLAY: Final = 56  # (seat, remaining)
+    D_TOURNAMENT: Final = 57
+    D_RESCUE: Final = 58
+    D_KNIGHTING: Final = 59  # (decider, quest)
+    D_WITCH4: Final = 19  # (seat)
+    D_FREE_CARD: Final = 18  # (seat, captive)
+    GAHERIS_TAKE: Final = 80
+    BEDIVERE_DRAW: Final = 81
+    AMBUSH_AFTER: Final = 82  # (seat, destination)
+    CALL_RESOLVE: Final = 83  # (caller)
 
 
-CHANCE_TASKS = frozenset(t for t in T if t.name.startswith("C_"))
+#: Each task code's name (``C_KNIGHT``...).
+TASK_NAMES: Final = {value: name for name, value in constants(T).items()}
+CHANCE_TASKS: Final = frozenset(t for t, name in TASK_NAMES.items() if name.startswith("C_"))
 #: Travel card kinds (Merlin's Company), in the order of ``cards.TRAVEL_KEYS``.
 NOTHING, VISION, MERLIN_TRAVELS, LOST, AMBUSHED, CHARGED, CAPTURED = range(7)
-TRAVEL_COUNTS = (3, 1, 5, 2, 2, 2, 1)
+TRAVEL_COUNTS: Final = (3, 1, 5, 2, 2, 2, 1)
 #: Bits of the persistent Morgan's Witch cards on the table.
-WITCH_NO_SACRIFICE = 1  # witch 2: until a quest is won
-WITCH_DOUBLE_ACCUSE = 2  # witch 5: for the rest of the game
-WITCH_MERLIN_GONE = 4  # witch 6: for the rest of the game
-WITCH_ABSENT_PAY = 8  # witch 7: until the next lost quest
-WITCH_BITS = ((2, WITCH_NO_SACRIFICE), (5, WITCH_DOUBLE_ACCUSE), (6, WITCH_MERLIN_GONE),
-              (7, WITCH_ABSENT_PAY))
+WITCH_NO_SACRIFICE: Final = 1  # witch 2: until a quest is won
+WITCH_DOUBLE_ACCUSE: Final = 2  # witch 5: for the rest of the game
+WITCH_MERLIN_GONE: Final = 4  # witch 6: for the rest of the game
+WITCH_ABSENT_PAY: Final = 8  # witch 7: until the next lost quest
+WITCH_BITS: Final = ((2, WITCH_NO_SACRIFICE), (5, WITCH_DOUBLE_ACCUSE), (6, WITCH_MERLIN_GONE),
+                     (7, WITCH_ABSENT_PAY))
 #: A "?" Fight card on a board or in a fight is ``FIGHT_ANY + VALUE_BASE * value``.
-VALUE_BASE = 64
-DECISION_TASKS = frozenset(t for t in T if t.name.startswith("D_"))
+VALUE_BASE: Final = 64
+DECISION_TASKS: Final = frozenset(t for t, name in TASK_NAMES.items() if name.startswith("D_"))
 
 
-class Purpose(enum.IntEnum):
+class Purpose:
     """Why a card is drawn."""
 
-    HAND = 0  # white: into the seat's hand
-    OFFER = 1  # white: revealed for sharing
-    PLAY = 2  # black: the drawer plays it
-    CHAIN = 3  # black: played in Morgan's chain (SOC-B-MORGAN-3)
-    HELD = 4  # black: held privately (Armor, Clairvoyance, Percival)
-    PEEK = 5  # black: Percival looks at it
+    HAND: Final = 0  # white: into the seat's hand
+    OFFER: Final = 1  # white: revealed for sharing
+    PLAY: Final = 2  # black: the drawer plays it
+    CHAIN: Final = 3  # black: played in Morgan's chain (SOC-B-MORGAN-3)
+    HELD: Final = 4  # black: held privately (Armor, Clairvoyance, Percival)
+    PEEK: Final = 5  # black: Percival looks at it
 
 
 class Heroic:
@@ -226,114 +238,33 @@ class Heroic:
     on the hot path of ``legal_actions``.
     """
 
-    MOVE = 1
-    QUEST = 2
-    SPECIAL = 4
-    HEAL = 8
-    ACCUSE = 16
-    NAMES = ((1, "move"), (2, "quest"), (4, "special"), (8, "heal"), (16, "accuse"))
+    MOVE: Final = 1
+    QUEST: Final = 2
+    SPECIAL: Final = 4
+    HEAL: Final = 8
+    ACCUSE: Final = 16
+    NAMES: Final = ((1, "move"), (2, "quest"), (4, "special"), (8, "heal"), (16, "accuse"))
 
 
 class TurnFlag:
     """Bits of the things done this turn (plain ints, see :class:`Heroic`)."""
 
-    SACRIFICED = 1
-    TRISTAN_FREE = 2
-    GALAHAD_FREE = 4
-    ARTHUR_USED = 8
-    PEEKED = 16
-    SKIP_HEROIC = 32
-    PERC_ARMOR = 64  # Percival used the Armor while peeking: his draw is the known top card
-    GAHERIS = 128
-    BEDIVERE = 256
-    CARADOC = 512
-    MERLIN_DRAWN = 1024
+    SACRIFICED: Final = 1
+    TRISTAN_FREE: Final = 2
+    GALAHAD_FREE: Final = 4
+    ARTHUR_USED: Final = 8
+    PEEKED: Final = 16
+    SKIP_HEROIC: Final = 32
+    PERC_ARMOR: Final = 64  # Percival used the Armor while peeking: his draw is the known top card
+    GAHERIS: Final = 128
+    BEDIVERE: Final = 256
+    CARADOC: Final = 512
+    MERLIN_DRAWN: Final = 1024
 
 
-class SocData(State):
+class SocData(State["SocGame"]):
     """All the fields of a Shadows over Camelot position (see the module docstring)."""
 
-    __slots__ = (
-        "_narration_memo",
-        "log",  # a list only on narration's dry run (see Notes above), else None
-        "n",
-        "knight",
-        "life",
-        "loc",
-        "status",
-        "loyalty",
-        "accused",
-        "loyalty_shown",
-        "hands",
-        "known",
-        "excalibur_owner",
-        "grail_owner",
-        "armor_owner",
-        "white_deck",
-        "white_discard",
-        "black_deck",
-        "black_top",
-        "black_bottom",
-        "black_discard",
-        "black_discard_unseen",
-        "limbo",
-        "bk_white",
-        "bk_black",
-        "ld_white",
-        "ld_black",
-        "ld_phase",
-        "excal_pos",
-        "excal_over",
-        "grail_white",
-        "grail_black",
-        "grail_over",
-        "dark_forest",
-        "war_white",
-        "war_figures",
-        "mordred",
-        "heroism",
-        "vivien",
-        "mist",
-        "white_swords",
-        "black_swords",
-        "siege",
-        "turn_seat",
-        "first_seat",
-        "turns",
-        "actions_left",
-        "used_types",
-        "turn_flags",
-        "agenda",
-        "offer",
-        "offer_eligible",
-        "offer_giver",
-        "contrib",
-        "siege_cards",
-        "siege_die",
-        "kay_bonus",
-        "pledges",
-        "cancelled",
-        "held",
-        "held_seat",
-        "picks",
-        "answered",
-        "volunteer",
-        "doomed",
-        "result",
-        "end_reason",
-        "merlin_loc",
-        "travel_deck",
-        "travel_discard",
-        "black_removed",
-        "white_removed",
-        "witches",
-        "divine_favor",
-        "captured",
-        "seat_order",
-        "siege_won",
-    )
-
-    game: SocGame
     #: The notes of narration's dry run of an action (``view.narrate``); ``None`` otherwise.
     log: list[Note] | None
 
@@ -420,7 +351,7 @@ class SocData(State):
 
     # Fields copied by value (ints/bools) and by one-level list copy; used by clone and
     # serialization so that the list of fields is written once.
-    SCALARS = (
+    SCALARS: ClassVar[tuple[str, ...]] = (
         "n", "excalibur_owner", "grail_owner", "armor_owner", "ld_phase", "excal_pos",
         "excal_over", "grail_white", "grail_over", "dark_forest", "mordred", "heroism",
         "vivien", "mist", "white_swords", "black_swords", "siege", "turn_seat", "first_seat",
@@ -428,7 +359,7 @@ class SocData(State):
         "kay_bonus", "cancelled", "held_seat", "volunteer", "doomed", "result", "end_reason",
         "merlin_loc", "witches", "divine_favor", "siege_won",
     )
-    FLAT_LISTS = (
+    FLAT_LISTS: ClassVar[tuple[str, ...]] = (
         "knight", "life", "loc", "status", "loyalty", "accused", "loyalty_shown", "white_deck",
         "white_discard", "black_deck", "black_top", "black_bottom", "black_discard",
         "black_discard_unseen", "limbo", "bk_white", "bk_black", "ld_white", "ld_black",

@@ -12,7 +12,7 @@ Rule modules register three kinds of handler per task code (see ``data.T``):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from pendragon.games.soc.rules.cards import (
     BLACK,
@@ -54,13 +54,11 @@ LegalHandler = Callable[["Engine", int, int, int], list[int]]
 DecideHandler = Callable[["Engine", int, int, int, int], None]
 
 #: The round cap of SOC-RULING-45.
-MAX_ROUNDS = 400
+MAX_ROUNDS: Final = 400
 
 
 class Engine(SocData):
     """Agenda execution, card movement, life and death, end of game."""
-
-    __slots__ = ()
 
     AUTO: ClassVar[dict[int, AutoHandler]] = {}
     LEGAL: ClassVar[dict[int, LegalHandler]] = {}
@@ -125,8 +123,14 @@ class Engine(SocData):
         return True
 
     def _decision_ready(self, code: int, a: int, b: int, c: int) -> bool:
-        """Whether a decision task still has a decider; otherwise it is dropped."""
-        return bool(self.LEGAL[code](self, a, b, c))
+        """Whether a decision task still has a decider; otherwise it is dropped. When it
+        has, the agenda stops at it: its legal actions, just listed, are kept for
+        ``legal_actions`` (listing a heroic turn's options is a third of a playout)."""
+        legal = self.LEGAL[code](self, a, b, c)
+        if not legal:
+            return False
+        self.keep_legal(legal)
+        return True
 
     def top(self) -> Task:
         """The task waiting for an action."""
@@ -427,7 +431,7 @@ class Engine(SocData):
             return self.finish(Result.EVIL_WIN, EndReason.EXHAUSTED)
         return False
 
-    def finish(self, result: Result, reason: EndReason) -> bool:
+    def finish(self, result: int, reason: int) -> bool:
         """Record the end of the game; a traitor still hidden shows himself (SOC-TRAITOR-3)."""
         if self.log is not None:
             for seat in range(self.n):

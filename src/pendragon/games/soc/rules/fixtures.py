@@ -22,7 +22,7 @@ pendragon.core.errors.BadFixtureError: knights[0].hand: unknown white card 'figh
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from pendragon.core.errors import BadFixtureError
 from pendragon.core.storage import fixture_errors, fixture_options
@@ -50,15 +50,15 @@ from pendragon.games.soc.rules.data import (
 from pendragon.games.soc.rules.game import SocGame
 from pendragon.games.soc.rules.state import SocState
 
-_TOP_KEYS = {
+_TOP_KEYS: Final = {
     "players", "seed", "options", "knights", "turn", "round_table", "siege_engines",
     "quests", "relics", "effects", "black_top", "white_deck", "first_seat",
 }
-_KNIGHT_KEYS = {
+_KNIGHT_KEYS: Final = {
     "knight", "life", "location", "loyalty", "hand", "status", "accusation_used", "captured",
 }
-_STATUS = {"in-play": Status.IN_PLAY, "dead": Status.DEAD, "unmasked": Status.UNMASKED}
-_RELICS = {"excalibur": "excalibur_owner", "grail": "grail_owner", "armor": "armor_owner"}
+_STATUS: Final = {"in-play": Status.IN_PLAY, "dead": Status.DEAD, "unmasked": Status.UNMASKED}
+_RELICS: Final = {"excalibur": "excalibur_owner", "grail": "grail_owner", "armor": "armor_owner"}
 
 
 def _fail(where: str, message: str) -> BadFixtureError:
@@ -109,8 +109,7 @@ def load_state(data: Any) -> SocState:
     options = fixture_options(data)
     with fixture_errors("options: "):
         game = SocGame({"players": players, "seed": data.get("seed", 0), **options})
-    state: SocState = object.__new__(SocState)
-    SocState.__init__(state, game)
+    state = SocState(game)
     state._init_data(players, [0] * NUM_WHITE, [0] * NUM_BLACK)
     white_used = [0] * NUM_WHITE
     black_used = [0] * NUM_BLACK

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import pendragon.games.soc.rules.actions as A
+from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game
 from pendragon.core.errors import InvalidOptionError
 from pendragon.core.options import SEED_OPTION, OptionSpec
@@ -23,9 +24,9 @@ from pendragon.games.soc.rules.view import TENSOR_SIZE
 #: Upper bound of steps in one turn: two heroic actions with their longest sub-decisions
 #: (a Convocation answered by 7 and 7 cards shared, Morgan's chain of 3 cards each with a
 #: round of Merlin pledges, Excalibur and Grail offers, reward sharing) stays far below it.
-MAX_STEPS_PER_TURN = 200
+MAX_STEPS_PER_TURN: Final = 200
 #: Set-up steps: coats of arms, loyalty, 5 cards each, contributions and their sharing.
-MAX_SETUP_STEPS = 8 * (1 + 1 + 5 + 1 + 1)
+MAX_SETUP_STEPS: Final = 8 * (1 + 1 + 5 + 1 + 1)
 
 
 class SocGame(Game):
@@ -91,7 +92,10 @@ class SocGame(Game):
             "3 players: no one sees his own loyalty before 6 swords (VAR-THREE)",
         ),
     )
-    catalog = A.CATALOG
+    @property
+    def catalog(self) -> ActionCatalog:
+        """The action catalog (the same whatever the options)."""
+        return A.CATALOG
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
@@ -165,8 +169,7 @@ class SocGame(Game):
 
     def new_initial_state(self) -> SocState:
         """The deal: coats of arms, loyalty, a Merlin and 5 white cards each (SOC-SETUP-*)."""
-        state: SocState = object.__new__(SocState)
-        SocState.__init__(state, self)
+        state = SocState(self)
         n = self.num_players()
         state._init_data(n, self.white_total[:], self.black_total[:])
         tasks: list[tuple[int, int, int, int]] = []

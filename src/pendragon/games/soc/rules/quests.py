@@ -8,6 +8,7 @@ quest's reward is a private draw instead (SOC-RULING-69).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.cards import (
@@ -46,11 +47,11 @@ from pendragon.games.soc.rules.data import (
 from pendragon.games.soc.rules.engine import Engine
 
 #: Fight kinds a knight may play (the "?" card only exists with the expansion).
-FIGHTS = (*FIGHT_KINDS, FIGHT_ANY)
+FIGHTS: Final = (*FIGHT_KINDS, FIGHT_ANY)
 #: Excalibur's river: the sword starts at 0 and is won at +5, lost at -5 (SOC-RULING-16).
-EXCALIBUR_HOME = 5
-GRAIL_SPOTS = 7
-WARS = (Location.PICTS, Location.SAXONS)
+EXCALIBUR_HOME: Final = 5
+GRAIL_SPOTS: Final = 7
+WARS: Final = (Location.PICTS, Location.SAXONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,7 @@ class Outcome:
 
 
 #: (victory, defeat) per quest; the Lancelot board's entry is chosen by its phase.
-OUTCOMES: dict[str, tuple[Outcome, Outcome]] = {
+OUTCOMES: Final[dict[str, tuple[Outcome, Outcome]]] = {
     "black-knight": (Outcome(1, 3, 1), Outcome(1, 0, -1)),  # SOC-BK-3, SOC-BK-4
     "lancelot": (Outcome(1, 4, 1), Outcome(1, 0, -1)),  # SOC-LANCELOT-3, -4
     "dragon": (Outcome(2, 7, 2), Outcome(2, 0, -2)),  # SOC-DRAGON-3, -4
@@ -107,8 +108,6 @@ def combination_allows(values: list[int], max_count: int, max_distinct: int) -> 
 
 class QuestRules(Engine):
     """Quest plays, quest ends, rewards and their sharing."""
-
-    __slots__ = ()
 
     # ------------------------------------------------------------------ status
     def quest_open(self, location: int) -> bool:

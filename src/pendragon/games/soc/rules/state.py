@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Collection
-from typing import Any
+from typing import Any, Final
 
 import pendragon.games.soc.rules.actions as A
 from pendragon.core.api import CHANCE, TERMINAL
@@ -24,6 +24,7 @@ from pendragon.games.soc.rules.cards import (
     DIVINE_FAVOR,
     GAHERIS,
     NUM_BLACK,
+    NUM_LOCATIONS,
     NUM_WHITE,
     WITCH_KINDS,
     Location,
@@ -39,6 +40,7 @@ from pendragon.games.soc.rules.data import (
     CHANCE_TASKS,
     FACE_DOWN_BASE,
     KNOWN_BASE,
+    TASK_NAMES,
     TRAVEL_COUNTS,
     VALUE_BASE,
     WITCH_BITS,
@@ -49,14 +51,12 @@ from pendragon.games.soc.rules.data import (
 )
 from pendragon.games.soc.rules.view import ViewRules
 
-FORMAT = "pendragon-soc-state"
-FORMAT_VERSION = 1
+FORMAT: Final = "pendragon-soc-state"
+FORMAT_VERSION: Final = 1
 
 
 class SocState(ViewRules):
     """A position of Shadows over Camelot. Create it with ``game.new_initial_state()``."""
-
-    __slots__ = ()
 
     # ------------------------------------------------------------------ API glue
     def current_player(self) -> int:
@@ -184,10 +184,12 @@ class SocState(ViewRules):
     def _seat_newcomer(self) -> None:
         seat = self.n
         self.n += 1
-        for name, value in (("knight", -1), ("life", 4), ("loc", Location.CAMELOT),
-                            ("status", Status.IN_PLAY), ("loyalty", -1), ("accused", False),
-                            ("loyalty_shown", False), ("contrib", -1), ("captured", False)):
-            getattr(self, name).append(value)
+        for numbers, value in ((self.knight, -1), (self.life, 4), (self.loc, Location.CAMELOT),
+                               (self.status, Status.IN_PLAY), (self.loyalty, -1),
+                               (self.contrib, -1)):
+            numbers.append(value)
+        for flags in (self.accused, self.loyalty_shown, self.captured):
+            flags.append(False)  # (kept apart: a compiled int list would store 0, not False)
         self.hands.append([0] * NUM_WHITE)
         arthur = self.seat_of_knight(0)
         left_of = arthur if arthur >= 0 else self.first_seat
@@ -223,8 +225,88 @@ class SocState(ViewRules):
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> SocState:
-        new: SocState = object.__new__(SocState)
-        _copy_fields(self, new)
+        new = SocState(self.game)
+        # Every field, spelled out: a clone is on every search step's path, and a compiled
+        # class copies each field natively (a loop of getattr/setattr would not).
+        new._history = self._history[:]
+        new._chance_count = self._chance_count
+        new._rng_seed = self._rng_seed
+        new.log = None  # a copy records nothing unless its narrator asks
+        new.hands = [hand[:] for hand in self.hands]
+        new.war_white = [self.war_white[0][:], self.war_white[1][:]]
+        new.known = {key: cards[:] for key, cards in self.known.items()} if self.known else {}
+        new.n = self.n
+        new.excalibur_owner = self.excalibur_owner
+        new.grail_owner = self.grail_owner
+        new.armor_owner = self.armor_owner
+        new.ld_phase = self.ld_phase
+        new.excal_pos = self.excal_pos
+        new.excal_over = self.excal_over
+        new.grail_white = self.grail_white
+        new.grail_over = self.grail_over
+        new.dark_forest = self.dark_forest
+        new.mordred = self.mordred
+        new.heroism = self.heroism
+        new.vivien = self.vivien
+        new.mist = self.mist
+        new.white_swords = self.white_swords
+        new.black_swords = self.black_swords
+        new.siege = self.siege
+        new.turn_seat = self.turn_seat
+        new.first_seat = self.first_seat
+        new.turns = self.turns
+        new.actions_left = self.actions_left
+        new.used_types = self.used_types
+        new.turn_flags = self.turn_flags
+        new.offer_giver = self.offer_giver
+        new.siege_die = self.siege_die
+        new.kay_bonus = self.kay_bonus
+        new.cancelled = self.cancelled
+        new.held_seat = self.held_seat
+        new.volunteer = self.volunteer
+        new.doomed = self.doomed
+        new.result = self.result
+        new.end_reason = self.end_reason
+        new.merlin_loc = self.merlin_loc
+        new.witches = self.witches
+        new.divine_favor = self.divine_favor
+        new.siege_won = self.siege_won
+        new.knight = self.knight[:]
+        new.life = self.life[:]
+        new.loc = self.loc[:]
+        new.status = self.status[:]
+        new.loyalty = self.loyalty[:]
+        new.accused = self.accused[:]
+        new.loyalty_shown = self.loyalty_shown[:]
+        new.white_deck = self.white_deck[:]
+        new.white_discard = self.white_discard[:]
+        new.black_deck = self.black_deck[:]
+        new.black_top = self.black_top[:]
+        new.black_bottom = self.black_bottom[:]
+        new.black_discard = self.black_discard[:]
+        new.black_discard_unseen = self.black_discard_unseen[:]
+        new.limbo = self.limbo[:]
+        new.bk_white = self.bk_white[:]
+        new.bk_black = self.bk_black[:]
+        new.ld_white = self.ld_white[:]
+        new.ld_black = self.ld_black[:]
+        new.grail_black = self.grail_black[:]
+        new.war_figures = self.war_figures[:]
+        new.agenda = self.agenda[:]
+        new.offer = self.offer[:]
+        new.offer_eligible = self.offer_eligible[:]
+        new.contrib = self.contrib[:]
+        new.siege_cards = self.siege_cards[:]
+        new.pledges = self.pledges[:]
+        new.held = self.held[:]
+        new.picks = self.picks[:]
+        new.answered = self.answered[:]
+        new.travel_deck = self.travel_deck[:]
+        new.travel_discard = self.travel_discard[:]
+        new.black_removed = self.black_removed[:]
+        new.white_removed = self.white_removed[:]
+        new.captured = self.captured[:]
+        new.seat_order = self.seat_order[:]
         return new
 
     # ------------------------------------------------------------------ storage
@@ -260,16 +342,15 @@ class SocState(ViewRules):
         data = stored_format(data, "Shadows over Camelot", FORMAT, FORMAT_VERSION)
         # The state stores its game's options whole (its seed too, which is ignored).
         check_stored_options(game, data["options"])
-        state: SocState = object.__new__(SocState)
-        state.game = game
+        state = SocState(game)
         state.restore_history_fields(data)
         state.log = None
         for name in cls.SCALARS:
             value = data[name]
             if isinstance(value, bool):
-                object.__setattr__(state, name, value)
+                setattr(state, name, value)
             else:
-                object.__setattr__(state, name, whole_number(value, name))
+                setattr(state, name, whole_number(value, name))
         for name in cls.FLAT_LISTS:
             if name == "agenda":
                 tasks = data[name]
@@ -278,7 +359,7 @@ class SocState(ViewRules):
                 agenda = []
                 for task in tasks:
                     parts = whole_numbers(task, "agenda task")
-                    if len(parts) != 4 or parts[0] not in T._value2member_map_:
+                    if len(parts) != 4 or parts[0] not in TASK_NAMES:
                         raise CorruptStateError(f"bad agenda task {task!r}")
                     agenda.append((parts[0], parts[1], parts[2], parts[3]))
                 state.agenda = agenda
@@ -292,9 +373,9 @@ class SocState(ViewRules):
                 flags = data[name]
                 if not isinstance(flags, list) or not all(isinstance(x, bool) for x in flags):
                     raise CorruptStateError(f"{name} must be a list of true/false")
-                object.__setattr__(state, name, list(flags))
+                setattr(state, name, list(flags))
             else:
-                object.__setattr__(state, name, whole_numbers(data[name], name))
+                setattr(state, name, whole_numbers(data[name], name))
         state.hands = [whole_numbers(h, "hand") for h in data["hands"]]
         state.war_white = [whole_numbers(w, "war_white") for w in data["war_white"]]
         state.known = {}
@@ -320,9 +401,9 @@ class SocState(ViewRules):
         for code, a, b, _c in self.agenda:
             seat_arg = a if code not in _CARD_FIRST else b
             if code in _CARD_FIRST and not 0 <= a < NUM_BLACK and code != T.QUEST_CHECK:
-                raise CorruptStateError(f"agenda task {T(code).name} names no black card")
+                raise CorruptStateError(f"agenda task {TASK_NAMES[code]} names no black card")
             if not -1 <= seat_arg < self.n:
-                raise CorruptStateError(f"agenda task {T(code).name} names seat {seat_arg}")
+                raise CorruptStateError(f"agenda task {TASK_NAMES[code]} names seat {seat_arg}")
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self) -> None:
@@ -396,7 +477,7 @@ class SocState(ViewRules):
             if not 0 <= self.life[seat] <= 6:
                 raise CorruptStateError(f"seat {seat} has life {self.life[seat]}")
             if self.status[seat] == Status.IN_PLAY and self.loyalty[-1] >= 0 and not (
-                0 <= self.loc[seat] < len(Location)
+                0 <= self.loc[seat] < NUM_LOCATIONS
             ):
                 raise CorruptStateError(f"seat {seat} stands nowhere")
         for (viewer, holder), cards in self.known.items():
@@ -648,40 +729,14 @@ class SocState(ViewRules):
             self.loyalty[p] = card
 
 
-_LIMBO_A = frozenset((T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL))
+_LIMBO_A: Final = frozenset((T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL))
 #: Tasks whose first argument is a card or a quest and whose second is a seat.
-_CARD_FIRST = frozenset(
+_CARD_FIRST: Final = frozenset(
     (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL, T.MORGAN_FALLBACK, T.QUEST_CHECK,
      T.COMBAT_COMPARE)
 )
-_LIMBO_B = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
+_LIMBO_B: Final = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
 
-
-
-def _make_copier() -> Any:
-    """Compile one straight-line function copying every field (clone is on the hot path
-    of search bots; a loop of getattr/setattr over the field names costs twice as much)."""
-    lines = [
-        "def _copy_fields(src, dst):",
-        "    dst.game = src.game",
-        "    dst._history = src._history[:]",
-        "    dst._chance_count = src._chance_count",
-        "    dst._rng_seed = src._rng_seed",
-        "    dst._legal_at = -1",
-        "    dst.log = None",  # a copy records nothing unless its narrator asks
-        "    dst.hands = [hand[:] for hand in src.hands]",
-        "    dst.war_white = [src.war_white[0][:], src.war_white[1][:]]",
-        "    dst.known = {key: cards[:] for key, cards in src.known.items()} if src.known else {}",
-    ]
-    lines += [f"    dst.{name} = src.{name}" for name in SocState.SCALARS]
-    lines += [f"    dst.{name} = src.{name}[:]" for name in SocState.FLAT_LISTS]
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)  # noqa: S102 - source built from constant names
-    copier: Any = namespace["_copy_fields"]
-    return copier
-
-
-_copy_fields = _make_copier()
 
 
 def _weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:

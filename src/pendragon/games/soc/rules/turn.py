@@ -7,6 +7,8 @@ Percival, Tristan), SOC-RULING-2..5, -22, -24..26, -37, -40, -63, -70.
 
 from __future__ import annotations
 
+from typing import Final
+
 import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.cards import (
     ARTHUR,
@@ -22,6 +24,7 @@ from pendragon.games.soc.rules.cards import (
     HEAL_KINDS,
     KAY,
     MERLIN,
+    NUM_LOCATIONS,
     NUM_WHITE,
     OWAIN,
     PERCIVAL,
@@ -56,8 +59,6 @@ from pendragon.games.soc.rules.white_cards import WhiteCardRules
 
 class TurnRules(WhiteCardRules):
     """The flow of a game from the deal to the last turn."""
-
-    __slots__ = ()
 
     # ------------------------------------------------------------------ set-up
     def _auto_setup_merlin(self, seat: int, _b: int, _c: int) -> None:
@@ -334,7 +335,7 @@ class TurnRules(WhiteCardRules):
         elif A.FREE <= action < A.FREE + self.n:
             self._use(Heroic.SPECIAL)
             self.push(T.D_FREE_CARD, seat, action - A.FREE)
-        elif A.MOVE <= action < A.MOVE + len(Location):
+        elif A.MOVE <= action < A.MOVE + NUM_LOCATIONS:
             if (
                 self.knight[seat] == TRISTAN
                 and self.loc[seat] == Location.CAMELOT
@@ -618,7 +619,7 @@ class TurnRules(WhiteCardRules):
             self.draw_black(seat, Purpose.PLAY)
 
 
-R = TurnRules
+R: Final = TurnRules
 R.AUTO.update(
     {
         T.SETUP_MERLIN: R._auto_setup_merlin,  # type: ignore[dict-item]

@@ -31,7 +31,7 @@ rotated so the observer is block 0; see :data:`TENSOR_LAYOUT`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import pendragon.games.soc.rules.actions as A
 from pendragon.core.api import CHANCE, TERMINAL
@@ -69,6 +69,7 @@ from pendragon.games.soc.rules.data import (
     NOTE_TRAITOR,
     NOTE_TURNED,
     RELIC_KEYS,
+    TASK_NAMES,
     WITCH_BITS,
     Heroic,
     Loyalty,
@@ -81,17 +82,17 @@ from pendragon.games.soc.rules.data import (
 from pendragon.games.soc.rules.quests import fight_value
 from pendragon.games.soc.rules.turn import TurnRules
 
-_STATUS = ("in-play", "dead", "unmasked")
-_DECISIONS = sorted(DECISION_TASKS)
-_DECISION_NAMES: dict[T, str] = {
-    code: code.name[2:].lower().replace("_", "-") for code in DECISION_TASKS
+_STATUS: Final = ("in-play", "dead", "unmasked")
+_DECISIONS: Final = sorted(DECISION_TASKS)
+_DECISION_NAMES: Final[dict[int, str]] = {
+    code: TASK_NAMES[code][2:].lower().replace("_", "-") for code in DECISION_TASKS
 }
 #: Tasks whose card argument is a black card that may be in limbo.
-_BLACK_CARD_TASKS = (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL)
+_BLACK_CARD_TASKS: Final = (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL)
 
 #: Action labels more specific than ``soc.action.<kind>`` (see ``ViewRules.action_event``):
 #: ``<decision>.<text>``, ``<text>``, ``heroic.play.<quest>`` or ``<decision>.<kind>``.
-SPECIFIC_ACTION_LABELS = frozenset({
+SPECIFIC_ACTION_LABELS: Final = frozenset({
     "armor.choose-black", "arthur-card.play", "arthur-return.play", "arthur-target.seat",
     "clairv.choose-black", "contrib.play", "convoke.pass", "deal-loyalty:loyal",
     "deal-loyalty:traitor", "discard.play", "excal.pass", "fate:loyal", "fate:reveal",
@@ -102,18 +103,18 @@ SPECIFIC_ACTION_LABELS = frozenset({
     "target:siege", "traitor-target.seat", "volunteer.pass", "war-target.target",
 })
 #: The parameter an action's argument becomes, by the action's kind.
-_ARGUMENT_PARAM = {
+_ARGUMENT_PARAM: Final = {
     "play": "white", "special": "white", "heal": "white", "white-card": "white",
     "choose-black": "black", "black-card": "black", "move": "place", "target": "place",
     "seat": "seat", "accuse": "seat", "free": "seat", "random-seat": "seat", "leave": "seat",
     "value": "value", "die": "value", "deal-knight": "knight", "travel": "travel",
 }
 #: The catalog family of each term parameter (``soc.<family>.<key>``).
-_TERM_FAMILY = {"white": "white", "black": "black", "place": "place", "knight": "knight",
+_TERM_FAMILY: Final = {"white": "white", "black": "black", "place": "place", "knight": "knight",
                 "travel": "travel"}
 
 #: (name, length) of each block of the observation tensor, in order.
-TENSOR_LAYOUT: tuple[tuple[str, int], ...] = (
+TENSOR_LAYOUT: Final[tuple[tuple[str, int], ...]] = (
     ("seats", MAX_SEATS * (4 + 1 + NUM_LOCATIONS + 1 + 3 + 1 + 2 + 2 + NUM_KNIGHTS)),
     ("swords_siege", 3),
     ("black_knight", 5 + 3),
@@ -129,7 +130,7 @@ TENSOR_LAYOUT: tuple[tuple[str, int], ...] = (
     ("table", NUM_WHITE + 3 + NUM_BLACK),
     ("expansion", NUM_LOCATIONS + 1 + len(WITCH_BITS) + 1 + MAX_SEATS),
 )
-TENSOR_SIZE = sum(size for _, size in TENSOR_LAYOUT)
+TENSOR_SIZE: Final = sum(size for _, size in TENSOR_LAYOUT)
 
 
 def _one_hot_rows(size: int, none_row: bool) -> tuple[tuple[float, ...], ...]:
@@ -141,21 +142,21 @@ def _one_hot_rows(size: int, none_row: bool) -> tuple[tuple[float, ...], ...]:
 
 # The tensor's one-hot blocks, built once (observation_tensor is on every learner's step).
 #: "seat present" then the status one-hot, by status.
-_STATUS_ROWS = tuple((1.0, *row) for row in _one_hot_rows(len(_STATUS), False))
-_LOCATION_ROWS = _one_hot_rows(NUM_LOCATIONS, True)
+_STATUS_ROWS: Final = tuple((1.0, *row) for row in _one_hot_rows(len(_STATUS), False))
+_LOCATION_ROWS: Final = _one_hot_rows(NUM_LOCATIONS, True)
 #: A place or none as the last slot (-1 reads it): Heroism's and Merlin's blocks.
-_LOCATION_OR_NONE_ROWS = _one_hot_rows(NUM_LOCATIONS + 1, False)
-_KNIGHT_ROWS = _one_hot_rows(NUM_KNIGHTS, True)
+_LOCATION_OR_NONE_ROWS: Final = _one_hot_rows(NUM_LOCATIONS + 1, False)
+_KNIGHT_ROWS: Final = _one_hot_rows(NUM_KNIGHTS, True)
 #: The decision awaited, or none (-1, the last slot).
-_DECISION_ROWS = _one_hot_rows(len(_DECISIONS) + 1, False)
-_DECISION_INDEX = {int(code): index for index, code in enumerate(_DECISIONS)}
-_EMPTY_SEAT = (0.0,) * (TENSOR_LAYOUT[0][1] // MAX_SEATS)
+_DECISION_ROWS: Final = _one_hot_rows(len(_DECISIONS) + 1, False)
+_DECISION_INDEX: Final = {int(code): index for index, code in enumerate(_DECISIONS)}
+_EMPTY_SEAT: Final = (0.0,) * (TENSOR_LAYOUT[0][1] // MAX_SEATS)
 #: Zeros for the seats beyond a table of ``n`` (the captured flags' padding).
-_EMPTY_SEATS = tuple((0.0,) * (MAX_SEATS - n) for n in range(MAX_SEATS + 1))
+_EMPTY_SEATS: Final = tuple((0.0,) * (MAX_SEATS - n) for n in range(MAX_SEATS + 1))
 #: Three-slot one-hots: Lancelot's phase; the seat's own loyalty (loyal, traitor, unknown).
-_THREE_ROWS = _one_hot_rows(3, False)
-_NO_WHITE = (0.0,) * NUM_WHITE
-_NO_BLACK = (0.0,) * NUM_BLACK
+_THREE_ROWS: Final = _one_hot_rows(3, False)
+_NO_WHITE: Final = (0.0,) * NUM_WHITE
+_NO_BLACK: Final = (0.0,) * NUM_BLACK
 
 
 def _loc_key(location: int) -> str | None:
@@ -164,8 +165,6 @@ def _loc_key(location: int) -> str | None:
 
 class ViewRules(TurnRules):
     """Observation, tensor and narration."""
-
-    __slots__ = ()
 
     # ------------------------------------------------------------------ helpers
     def loyalty_visible(self, viewer: int | None, seat: int) -> bool:
@@ -204,8 +203,8 @@ class ViewRules(TurnRules):
             return "none"
         code = self.agenda[-1][0]
         if code in CHANCE_TASKS:
-            return "chance-" + T(code).name[2:].lower()
-        return _DECISION_NAMES.get(T(code), "none")
+            return "chance-" + TASK_NAMES[code][2:].lower()
+        return _DECISION_NAMES.get(code, "none")
 
     # ------------------------------------------------------------------ observation
     def observation(self, seat: int | None) -> dict[str, Any]:

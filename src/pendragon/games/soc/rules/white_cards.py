@@ -6,6 +6,8 @@ Rule IDs: SOC-HERO-6, SOC-W-*, SOC-KNIGHT-ARTHUR, SOC-RULING-18, -23, -27, -28, 
 
 from __future__ import annotations
 
+from typing import Final
+
 import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.black_cards import BlackCardRules
 from pendragon.games.soc.rules.cards import (
@@ -25,6 +27,7 @@ from pendragon.games.soc.rules.cards import (
     MIST,
     MORDRED,
     NEW_HOPE,
+    NUM_LOCATIONS,
     NUM_WHITE,
     PIETY,
     REINFORCEMENTS,
@@ -49,8 +52,6 @@ from pendragon.games.soc.rules.quests import WARS
 
 class WhiteCardRules(BlackCardRules):
     """Playing special white cards and passing cards between knights."""
-
-    __slots__ = ()
 
     def merlin_targets(self) -> list[int]:
         """SOC-RULING-18: what a Merlin card can remove right now."""
@@ -242,7 +243,7 @@ class WhiteCardRules(BlackCardRules):
         self.play_on_quest(seat, action - A.PLAY)
 
     def _legal_rescue(self, seat: int, _b: int, _c: int) -> list[int]:
-        return [A.TARGET + loc for loc in range(1, len(Location)) if loc != self.merlin_loc]
+        return [A.TARGET + loc for loc in range(1, NUM_LOCATIONS) if loc != self.merlin_loc]
 
     def _decide_rescue(self, action: int, seat: int, _b: int, _c: int) -> None:
         self.agenda.pop()
@@ -352,7 +353,7 @@ class WhiteCardRules(BlackCardRules):
     def _legal_heroism(self, seat: int, _b: int, _c: int) -> list[int]:
         return [
             A.TARGET + loc
-            for loc in range(1, len(Location))
+            for loc in range(1, NUM_LOCATIONS)
             if self.quest_open(loc)
         ]
 
@@ -489,7 +490,7 @@ class WhiteCardRules(BlackCardRules):
         self.pass_card(seat, arthur, action - A.PLAY)
 
 
-W = WhiteCardRules
+W: Final = WhiteCardRules
 W.AUTO.update(
     {
         T.CALL_RESOLVE: W._auto_call_resolve,  # type: ignore[dict-item]

@@ -23,6 +23,8 @@ Chance outcomes: ``rumor:<card>``, ``deal-loyalty:<loyal|traitor>``,
 
 from __future__ import annotations
 
+from typing import Final
+
 from pendragon.core.actions import CatalogBuilder
 from pendragon.games.soc_card.rules.cards import (
     CARDS,
@@ -35,46 +37,45 @@ from pendragon.games.soc_card.rules.cards import (
     QUESTS,
 )
 
-MAX_SEATS = 7
+MAX_SEATS: Final = 7
 #: Numbers a player may say aloud under Morgan #2 (SCG-MORGAN-2, SCG-RULING-12).
-MAX_COUNT = 63
+MAX_COUNT: Final = 63
 
 _layout = CatalogBuilder()
-_block = _layout.block
-LISTEN = _block(["listen"])
-QUEST = _block([f"quest:{q}" for q in QUESTS])
-ACCUSE = _block([f"accuse:{s}" for s in range(MAX_SEATS)])
-ANNOUNCE = _block([f"announce:{q}" for q in QUESTS])
-COUNT = _block([f"count:{n}" for n in range(1, MAX_COUNT + 1)])
-GIVE = _block([f"give:{s}" for s in range(MAX_SEATS)])
-KEEP = _block(["keep"])
-SWAP = _block(["swap"])
-PLACE = _block([f"place:{c.key}" for c in CARDS])
-MERLIN_4 = _block([f"merlin-4:{q}" for q in QUESTS])
-PLAY = _block([f"play:{k}" for k in KNIGHT_KEYS])
-PASS = _block(["pass"])
-GALAHAD = _block([f"galahad:{s}" for s in range(MAX_SEATS)])
-GAWAIN = _block([f"gawain:{c.key}" for c in CARDS])
-MERLIN_6 = _block([f"merlin-6:{q}" for q in QUESTS])
-MERLIN_6_ADD = _block([f"merlin-6-add:{n}" for n in range(4)])
+LISTEN: Final[int] = _layout.block(["listen"])
+QUEST: Final[int] = _layout.block([f"quest:{q}" for q in QUESTS])
+ACCUSE: Final[int] = _layout.block([f"accuse:{s}" for s in range(MAX_SEATS)])
+ANNOUNCE: Final[int] = _layout.block([f"announce:{q}" for q in QUESTS])
+COUNT: Final[int] = _layout.block([f"count:{n}" for n in range(1, MAX_COUNT + 1)])
+GIVE: Final[int] = _layout.block([f"give:{s}" for s in range(MAX_SEATS)])
+KEEP: Final[int] = _layout.block(["keep"])
+SWAP: Final[int] = _layout.block(["swap"])
+PLACE: Final[int] = _layout.block([f"place:{c.key}" for c in CARDS])
+MERLIN_4: Final[int] = _layout.block([f"merlin-4:{q}" for q in QUESTS])
+PLAY: Final[int] = _layout.block([f"play:{k}" for k in KNIGHT_KEYS])
+PASS: Final[int] = _layout.block(["pass"])
+GALAHAD: Final[int] = _layout.block([f"galahad:{s}" for s in range(MAX_SEATS)])
+GAWAIN: Final[int] = _layout.block([f"gawain:{c.key}" for c in CARDS])
+MERLIN_6: Final[int] = _layout.block([f"merlin-6:{q}" for q in QUESTS])
+MERLIN_6_ADD: Final[int] = _layout.block([f"merlin-6-add:{n}" for n in range(4)])
 # Chance outcomes.
-RUMOR = _block([f"rumor:{c.key}" for c in CARDS])
-DEAL_LOYALTY = _block([f"deal-loyalty:{k}" for k in LOYALTY_KEYS])
-MORGAN_ASIDE = _block([f"morgan-aside:{CARDS[k].key}" for k in MORGAN_KINDS])
-VIVIEN_CARD = _block([f"vivien-card:{k}" for k in LOYALTY_KEYS])
-KNIGHT = _block([f"knight:{k}" for k in KNIGHT_KEYS])
-MORGAN_IN = _block([f"morgan-in:{CARDS[k].key}" for k in MORGAN_KINDS])
+RUMOR: Final[int] = _layout.block([f"rumor:{c.key}" for c in CARDS])
+DEAL_LOYALTY: Final[int] = _layout.block([f"deal-loyalty:{k}" for k in LOYALTY_KEYS])
+MORGAN_ASIDE: Final[int] = _layout.block([f"morgan-aside:{CARDS[k].key}" for k in MORGAN_KINDS])
+VIVIEN_CARD: Final[int] = _layout.block([f"vivien-card:{k}" for k in LOYALTY_KEYS])
+KNIGHT: Final[int] = _layout.block([f"knight:{k}" for k in KNIGHT_KEYS])
+MORGAN_IN: Final[int] = _layout.block([f"morgan-in:{CARDS[k].key}" for k in MORGAN_KINDS])
 # Appended later: Morgan #1's announcement names the card, its value included (issue 28;
 # ``announce:<quest>`` above is kept for the ids but is never legal any more).
-ANNOUNCE_CARD = _block([f"announce-card:{CARDS[k].key}" for k in QUEST_KINDS])
+ANNOUNCE_CARD: Final[int] = _layout.block([f"announce-card:{CARDS[k].key}" for k in QUEST_KINDS])
 
-CATALOG = _layout.build()
-NUM_ACTIONS = len(CATALOG)
+CATALOG: Final = _layout.build()
+NUM_ACTIONS: Final = len(CATALOG)
 
 #: Morgan kind -> offset in the MORGAN_ASIDE / MORGAN_IN blocks.
-MORGAN_OFFSET = {kind: i for i, kind in enumerate(MORGAN_KINDS)}
+MORGAN_OFFSET: Final = {kind: i for i, kind in enumerate(MORGAN_KINDS)}
 #: Quest card kind -> offset in the ANNOUNCE_CARD block, and back.
-ANNOUNCE_OFFSET = {kind: i for i, kind in enumerate(QUEST_KINDS)}
-ANNOUNCED_KIND = QUEST_KINDS
+ANNOUNCE_OFFSET: Final = {kind: i for i, kind in enumerate(QUEST_KINDS)}
+ANNOUNCED_KIND: Final = QUEST_KINDS
 
 assert NUM_QUESTS == 5 and len(CARDS) == NUM_KINDS

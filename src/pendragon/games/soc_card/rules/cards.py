@@ -19,23 +19,23 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any
+from typing import Any, Final
 
 #: Quests in a fixed order; a quest is its index.
-QUESTS: tuple[str, ...] = ("picts", "saxons", "dragon", "excalibur", "grail")
+QUESTS: Final[tuple[str, ...]] = ("picts", "saxons", "dragon", "excalibur", "grail")
 PICTS, SAXONS, DRAGON, EXCALIBUR, GRAIL = range(5)
-NUM_QUESTS = len(QUESTS)
+NUM_QUESTS: Final = len(QUESTS)
 
 #: Card kinds (the ``kind`` field).
 QUEST, MORGAN, MERLIN, MORDRED, VIVIEN = "quest", "morgan", "merlin", "mordred", "vivien"
 
 #: Knight cards of the expert variant, in a fixed order; a knight is its index.
-KNIGHT_KEYS: tuple[str, ...] = ("arthur", "tristan", "gawain", "galahad", "percival")
+KNIGHT_KEYS: Final[tuple[str, ...]] = ("arthur", "tristan", "gawain", "galahad", "percival")
 ARTHUR, TRISTAN, GAWAIN, GALAHAD, PERCIVAL = range(5)
 
 #: Loyalty cards.
 LOYAL, TRAITOR = 0, 1
-LOYALTY_KEYS: tuple[str, ...] = ("loyal", "traitor")
+LOYALTY_KEYS: Final[tuple[str, ...]] = ("loyal", "traitor")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,29 +116,29 @@ def _load(data: dict[str, Any]) -> tuple[tuple[Card, ...], tuple[int, ...], tupl
     return tuple(cards), swords, knights
 
 
-_DATA: dict[str, Any] = json.loads(
+_DATA: Final[dict[str, Any]] = json.loads(
     files("pendragon.games.soc_card.rules").joinpath("rumor_deck.json").read_text("utf-8")
 )
 CARDS, QUEST_SWORDS, KNIGHT_COUNTS = _load(_DATA)
 #: Card index by key.
-KIND: dict[str, int] = {card.key: card.index for card in CARDS}
-NUM_KINDS = len(CARDS)
+KIND: Final[dict[str, int]] = {card.key: card.index for card in CARDS}
+NUM_KINDS: Final = len(CARDS)
 #: Morgans shuffled into the deck at set-up; the rest are set aside (SCG-SETUP-3).
-MORGANS_IN_DECK = int(_DATA["morgans_in_deck"])
+MORGANS_IN_DECK: Final = int(_DATA["morgans_in_deck"])
 
-MORGAN_KINDS = tuple(c.index for c in CARDS if c.kind == MORGAN)
-MERLIN_KINDS = tuple(c.index for c in CARDS if c.kind == MERLIN)
-QUEST_KINDS = tuple(c.index for c in CARDS if c.kind == QUEST)
-IS_QUEST = tuple(c.kind == QUEST for c in CARDS)
-IS_MORGAN = tuple(c.kind == MORGAN for c in CARDS)
-CARD_QUEST = tuple(c.quest for c in CARDS)
-CARD_VALUE = tuple(c.value for c in CARDS)
+MORGAN_KINDS: Final = tuple(c.index for c in CARDS if c.kind == MORGAN)
+MERLIN_KINDS: Final = tuple(c.index for c in CARDS if c.kind == MERLIN)
+QUEST_KINDS: Final = tuple(c.index for c in CARDS if c.kind == QUEST)
+IS_QUEST: Final = tuple(c.kind == QUEST for c in CARDS)
+IS_MORGAN: Final = tuple(c.kind == MORGAN for c in CARDS)
+CARD_QUEST: Final = tuple(c.quest for c in CARDS)
+CARD_VALUE: Final = tuple(c.value for c in CARDS)
 
-MORGAN_8 = KIND["morgan-8"]
-MERLIN_6 = KIND["merlin-6"]
-MERLIN_4 = KIND["merlin-4"]
-MORDRED_KIND = KIND["mordred"]
-VIVIEN_KIND = KIND["vivien"]
+MORGAN_8: Final = KIND["morgan-8"]
+MERLIN_6: Final = KIND["merlin-6"]
+MERLIN_4: Final = KIND["merlin-4"]
+MORDRED_KIND: Final = KIND["mordred"]
+VIVIEN_KIND: Final = KIND["vivien"]
 
 
 def morgan_number(kind: int) -> int:

@@ -7,7 +7,7 @@ them; callers build an event's terms only under ``if st.log is not None``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pendragon.core.events import Event, Seat, Term
 from pendragon.games.soc_card.rules import tasks as T
@@ -22,11 +22,11 @@ from pendragon.games.soc_card.rules.cards import (
 if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
 
-NUM_KNIGHTS = len(KNIGHT_KEYS)
+NUM_KNIGHTS: Final = len(KNIGHT_KEYS)
 #: Swords on the table needed before anyone may accuse (SCG-ACCUSE-1).
-ACCUSE_MIN_SWORDS = 4
+ACCUSE_MIN_SWORDS: Final = 4
 #: Swords of one colour that end the game (SCG-END-1).
-END_SWORDS = 7
+END_SWORDS: Final = 7
 #: Results.
 RUNNING, LOYAL_WIN, EVIL_WIN = 0, 1, 2
 #: Why the game ended.

@@ -23,7 +23,7 @@ module          mechanism
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pendragon.games.soc_card.rules import knights, loyalty, questing, rumors, turn
 from pendragon.games.soc_card.rules import tasks as T
@@ -47,12 +47,12 @@ __all__ = [
     "RUNNING", "chance", "chance_outcomes", "decide", "knight_count", "legal", "run",
 ]
 
-_MODULES = (turn, rumors, questing, loyalty, knights)
-AUTOMATIC: dict[int, Callable[[SocCardState, int, int], None]] = {}
-LEGAL: dict[int, Callable[[SocCardState, int, int], list[int]]] = {}
-DECIDE: dict[int, Callable[[SocCardState, int, int, int], None]] = {}
-OUTCOMES: dict[int, Callable[[SocCardState], list[tuple[int, float]]]] = {}
-CHANCE: dict[int, Callable[[SocCardState, int, int, int], None]] = {}
+_MODULES: Final = (turn, rumors, questing, loyalty, knights)
+AUTOMATIC: Final[dict[int, Callable[[SocCardState, int, int], None]]] = {}
+LEGAL: Final[dict[int, Callable[[SocCardState, int, int], list[int]]]] = {}
+DECIDE: Final[dict[int, Callable[[SocCardState, int, int, int], None]]] = {}
+OUTCOMES: Final[dict[int, Callable[[SocCardState], list[tuple[int, float]]]]] = {}
+CHANCE: Final[dict[int, Callable[[SocCardState, int, int, int], None]]] = {}
 for _module in _MODULES:
     AUTOMATIC.update(getattr(_module, "AUTOMATIC", {}))
     LEGAL.update(getattr(_module, "LEGAL", {}))

@@ -16,7 +16,7 @@ pendragon.core.errors.BadFixtureError: pile: unknown card 'grail-9'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from pendragon.core.errors import BadFixtureError, CorruptStateError
 from pendragon.core.storage import (
@@ -39,7 +39,7 @@ from pendragon.games.soc_card.rules.cards import (
 from pendragon.games.soc_card.rules.game import SocCardGame
 from pendragon.games.soc_card.rules.state import SocCardState
 
-_KEYS = {
+_KEYS: Final = {
     "players", "seed", "options", "turn", "loyalty", "revealed", "accused", "swords",
     "pile", "deck", "morgans_aside", "in_force", "merlin_4", "knights", "knight_deck",
 }
@@ -231,4 +231,4 @@ def _load(data: Any) -> SocCardState:
     return state
 
 
-KIND_NAMES = {index: name for name, index in KIND.items()}
+KIND_NAMES: Final = {index: name for name, index in KIND.items()}

@@ -9,8 +9,9 @@ Version history: 1 — first version (rumor deck data format 1, environment vers
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
+from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game
 from pendragon.core.options import SEED_OPTION, OptionSpec
 from pendragon.core.storage import read_json
@@ -25,13 +26,13 @@ from pendragon.games.soc_card.rules.view import TENSOR_SIZE
 #: table (6 + 6) and every quest or accusation lays one or more, so at most 13 layings
 #: reach it; if play goes on every loyalty card is open, no sword flips any more and the
 #: next check (at most 13 layings later) always decides (SCG-END-5).
-MAX_LAYINGS = 26
+MAX_LAYINGS: Final = 26
 #: Turns between two layings: each adds a rumor card to the pile (at most every card of the
 #: game) or is a Galahad look, or a quest that Arthur turned into a listen.
-MAX_TURNS_BETWEEN = 64 + 1 + 3
+MAX_TURNS_BETWEEN: Final = 64 + 1 + 3
 #: Steps of one turn: decision, draw, announcement, count, Vivien's five steps, Merlin
 #: #4/#6, Tristan's look through at most 64 cards, and a quest's questions and draws.
-MAX_STEPS_PER_TURN = 200
+MAX_STEPS_PER_TURN: Final = 200
 
 
 class SocCardGame(Game):
@@ -58,7 +59,10 @@ class SocCardGame(Game):
                    "promo cards Morgan #8 and Merlin #6 join the rumor deck (SCG-PROMO-*)"),
     )
 
-    catalog = A.CATALOG
+    @property
+    def catalog(self) -> ActionCatalog:
+        """The action catalog (the same whatever the options)."""
+        return A.CATALOG
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
@@ -89,6 +93,7 @@ class SocCardGame(Game):
     def new_initial_state(self) -> SocCardState:
         """Before the deal: loyalty cards (SCG-SETUP-2), then Morgans aside (SCG-SETUP-3)."""
         state = SocCardState(self)
+        state.set_up()
         agenda = [T.task(T.BEGIN_TURN, 0)]
         agenda += [T.task(T.C_ASIDE)] * self.morgans_aside
         if self._players > 1:

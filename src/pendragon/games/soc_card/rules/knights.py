@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pendragon.core.events import Event, Seat
 from pendragon.games.soc_card.rules import actions as A
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
 
 #: The Knight card each question is about.
-_ASKED = {T.D_ARTHUR: ARTHUR, T.D_GAWAIN: GAWAIN, T.D_PERCIVAL: PERCIVAL}
+_ASKED: Final = {T.D_ARTHUR: ARTHUR, T.D_GAWAIN: GAWAIN, T.D_PERCIVAL: PERCIVAL}
 
 
 def use_knight(st: SocCardState, seat: int, knight: int) -> None:
@@ -181,8 +181,8 @@ def _deck_order(st: SocCardState, seat: int, _b: int, action: int) -> None:
             Event("soc-card.log.deck-card", {"seat": Seat(seat), "number": len(st.known)}))
 
 
-AUTOMATIC = {T.GAWAIN_CHECK: _gawain_check}
-LEGAL = {
+AUTOMATIC: Final = {T.GAWAIN_CHECK: _gawain_check}
+LEGAL: Final = {
     T.D_ARTHUR: _ask_legal,
     T.D_GAWAIN: _ask_legal,
     T.D_PERCIVAL: _ask_legal,
@@ -191,11 +191,11 @@ LEGAL = {
     T.D_TRAITOR_TRISTAN: lambda st, seat, b: ([A.PLAY + TRISTAN] if holds(st, seat, TRISTAN)
                                               else []) + [A.PASS],
 }
-DECIDE = {T.D_ARTHUR: _answer, T.D_GAWAIN: _answer, T.D_PERCIVAL: _answer,
+DECIDE: Final = {T.D_ARTHUR: _answer, T.D_GAWAIN: _answer, T.D_PERCIVAL: _answer,
           T.D_GAWAIN_PICK: _gawain_pick, T.D_TRAITOR_TRISTAN: _traitor_tristan}
-OUTCOMES = {
+OUTCOMES: Final = {
     T.C_KNIGHT: lambda st: weighted(A.KNIGHT, st.knight_deck),
     T.C_MORGAN_IN: lambda st: weighted(A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]),
     T.C_TRISTAN: lambda st: weighted(A.RUMOR, st.deck),
 }
-CHANCE = {T.C_KNIGHT: _knight_drawn, T.C_MORGAN_IN: _morgan_in, T.C_TRISTAN: _deck_order}
+CHANCE: Final = {T.C_KNIGHT: _knight_drawn, T.C_MORGAN_IN: _morgan_in, T.C_TRISTAN: _deck_order}

@@ -3,7 +3,7 @@ reveals (SCG-SETUP-1, -2, SCG-ACCUSE-1..3, SCG-VIVIEN-*, SCG-END-*)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pendragon.core.events import Event, Seat
 from pendragon.games.soc_card.rules import actions as A
@@ -173,7 +173,7 @@ def _keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
         )
 
 
-AUTOMATIC = {
+AUTOMATIC: Final = {
     T.ACCUSE_SWORDS: _accuse_swords,
     T.END_CHECK: _end_check,
     T.END_REVEAL: _end_reveal,
@@ -181,13 +181,13 @@ AUTOMATIC = {
     T.END_DECIDE: _end_decide,
     T.VIVIEN: _vivien,
 }
-LEGAL = {
+LEGAL: Final = {
     T.D_GIVE: lambda st, seat, b: [A.GIVE + s for s in range(st.n) if s != seat],
     T.D_KEEP: lambda st, seat, b: [A.KEEP, A.SWAP],
 }
-DECIDE = {T.D_GIVE: _give, T.D_KEEP: _keep_or_swap}
-OUTCOMES = {
+DECIDE: Final = {T.D_GIVE: _give, T.D_KEEP: _keep_or_swap}
+OUTCOMES: Final = {
     T.C_LOYALTY: lambda st: weighted(A.DEAL_LOYALTY, st.loyal_pool),
     T.C_VIVIEN: lambda st: weighted(A.VIVIEN_CARD, st.loyal_aside),
 }
-CHANCE = {T.C_LOYALTY: _deal, T.C_VIVIEN: _offered}
+CHANCE: Final = {T.C_LOYALTY: _deal, T.C_VIVIEN: _offered}

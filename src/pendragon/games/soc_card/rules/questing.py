@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pendragon.core.events import Seat
 from pendragon.games.soc_card.rules import tasks as T
@@ -148,4 +148,4 @@ def finish(st: SocCardState, quest: int, seat: int) -> None:
     st.agenda.append(T.task(T.END_CHECK))
 
 
-AUTOMATIC = {T.RESOLVE: reveal_pile, T.FINISH: finish}
+AUTOMATIC: Final = {T.RESOLVE: reveal_pile, T.FINISH: finish}

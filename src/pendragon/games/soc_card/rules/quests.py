@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from pendragon.games.soc_card.rules.cards import (
     CARD_QUEST,
@@ -44,13 +45,13 @@ from pendragon.games.soc_card.rules.cards import (
 
 #: Quests whose highest numbered card each Merlin removes (SCG-MERLIN-1..3); Merlin #4
 #: removes from the quest on its token (SCG-MERLIN-4).
-MERLIN_REMOVES: dict[int, tuple[int, ...]] = {
+MERLIN_REMOVES: Final[dict[int, tuple[int, ...]]] = {
     1: (PICTS, SAXONS),
     2: (DRAGON, GRAIL),
     3: (EXCALIBUR, GRAIL),
 }
 #: A combined Picts-and-Saxons quest under Morgan #8 is keyed by PICTS and worth this many.
-COMBINED_SWORDS = 2
+COMBINED_SWORDS: Final = 2
 
 
 def merlin_targets(number: int, merlin_4_quest: int) -> tuple[int, ...]:

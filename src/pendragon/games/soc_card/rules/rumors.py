@@ -5,7 +5,7 @@ SCG-MORGAN-0..2, SCG-MERLIN-0, -4, SCG-ACCUSE-4, SCG-PROMO-2)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pendragon.core.events import Seat
 from pendragon.games.soc_card.rules import actions as A
@@ -219,8 +219,8 @@ def _deck_outcomes(st: SocCardState) -> list[tuple[int, float]]:
     return weighted(A.RUMOR, st.deck)
 
 
-AUTOMATIC = {T.AFTER_LISTEN: _after_listen, T.PLACE_CHECK: _place_check}
-LEGAL = {
+AUTOMATIC: Final = {T.AFTER_LISTEN: _after_listen, T.PLACE_CHECK: _place_check}
+LEGAL: Final = {
     T.D_ANNOUNCE: _announce_legal,
     T.D_COUNT: lambda st, a, b: list(range(A.COUNT, A.COUNT + A.MAX_COUNT)),
     T.D_PLACE: lambda st, a, b: [A.PLACE + k for k in sorted(set(st.hold))],
@@ -228,7 +228,7 @@ LEGAL = {
     T.D_MERLIN_6: lambda st, a, b: [A.MERLIN_6 + q for q in range(NUM_QUESTS)],
     T.D_MERLIN_6_ADD: lambda st, a, b: list(range(A.MERLIN_6_ADD, A.MERLIN_6_ADD + 4)),
 }
-DECIDE = {
+DECIDE: Final = {
     T.D_ANNOUNCE: _announce,
     T.D_COUNT: _count,
     T.D_PLACE: _place,
@@ -236,8 +236,8 @@ DECIDE = {
     T.D_MERLIN_6: _merlin_6,
     T.D_MERLIN_6_ADD: _merlin_6_add,
 }
-OUTCOMES = {
+OUTCOMES: Final = {
     T.C_DRAW: _deck_outcomes,
     T.C_ASIDE: lambda st: weighted(A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]),
 }
-CHANCE = {T.C_DRAW: _draw, T.C_ASIDE: _set_aside}
+CHANCE: Final = {T.C_DRAW: _draw, T.C_ASIDE: _set_aside}

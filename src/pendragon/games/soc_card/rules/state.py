@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
 from pendragon.core.errors import CorruptStateError
@@ -35,24 +35,23 @@ from pendragon.games.soc_card.rules.cards import (
 if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.game import SocCardGame
 
-_FORMAT = 1
+_FORMAT: Final = 1
 #: Serialized fields that are lists of ints, with their lengths (None: free length).
-_INT_FIELDS = (
+_INT_FIELDS: Final = (
     "white", "black", "silence", "morgan_1", "morgan_2", "merlin_4_quest", "merlin_4_by",
     "merlin_6_bonus", "flight", "hold_seat", "percival", "turn", "result", "end_reason",
     "deck_size", "discard_size", "vivien_drawer", "vivien_receiver", "last_quest", "last_token",
     "last_bonus",
 )
-_LIST_FIELDS = (
+_LIST_FIELDS: Final = (
     "deck", "known", "known_seen", "discard", "hidden_discard", "hidden_seen", "pile",
     "pile_down", "pile_by", "aside", "loyalty", "loyal_aside", "loyal_pool", "revealed",
     "accused", "knight_deck", "knights", "knights_played", "offer", "hold", "agenda",
     "last_pile", "peeks",
 )
-_SLOTS = tuple(_INT_FIELDS + _LIST_FIELDS) + ("n", "solo", "expert", "log")
 
 
-class SocCardState(State):
+class SocCardState(State["SocCardGame"]):
     """A position of Shadows over Camelot: The Card Game.
 
     >>> import pendragon
@@ -66,12 +65,10 @@ class SocCardState(State):
     1
     """
 
-    __slots__ = _SLOTS
-
-    game: SocCardGame
-
-    def __init__(self, game: SocCardGame) -> None:
-        super().__init__(game)
+    def set_up(self) -> None:
+        """The opening position (a state's constructor is cheap: ``State``; the game calls
+        this for a new game)."""
+        game = self.game
         n = game.num_players()
         self.n = n
         self.solo = n == 1
@@ -250,6 +247,7 @@ class SocCardState(State):
         if set(data) != expected:
             raise CorruptStateError(f"fields differ: {sorted(set(data) ^ expected)}")
         state = cls(game)
+        state.set_up()
         for name in _INT_FIELDS:
             setattr(state, name, whole_number(data[name], name))
         for name in _LIST_FIELDS:

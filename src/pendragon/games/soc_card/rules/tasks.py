@@ -8,56 +8,58 @@ and resumes, even in the middle of Vivien's exchange or a Gawain draw.
 
 from __future__ import annotations
 
-# Automatic tasks.
-BEGIN_TURN = 1  # a: seat
-NEXT_TURN = 2  # a: seat whose turn ends
-AFTER_LISTEN = 3  # a: seat (the card in flight is laid or announced)
-RESOLVE = 4  # a: quest, b: seat
-FINISH = 5  # a: quest, b: seat
-END_CHECK = 6
-END_REVEAL = 7  # a: seat
-FLIP = 8  # a: seat (a traitor revealed at the end)
-END_DECIDE = 9
-ACCUSE_SWORDS = 10  # a: accused seat (shows his card now), b: accuser
-VIVIEN = 11  # a: drawer
-GAWAIN_CHECK = 12  # a: seat
-PLACE_CHECK = 13  # a: seat (an unmasked traitor's two cards)
-# Chance nodes.
-C_LOYALTY = 20  # a: seat dealt
-C_ASIDE = 21  # a Morgan set aside at set-up
-C_DRAW = 22  # a: seat, b: 0 listen (to the flight), 1 into the seat's hand
-C_VIVIEN = 23  # a: seat offered a set-aside loyalty card
-C_KNIGHT = 24  # a: seat drawing a Knight card
-C_MORGAN_IN = 25  # a set-aside Morgan shuffled into the deck
-C_TRISTAN = 26  # a: seat looking through the deck (fixes the next unknown card)
-# Decisions of seat a.
-D_TURN = 40
-D_ANNOUNCE = 41
-D_COUNT = 42
-D_GIVE = 43
-D_KEEP = 44
-D_PLACE = 45
-D_MERLIN_4 = 46
-D_ARTHUR = 47  # b: the quester
-D_GAWAIN = 48
-D_GAWAIN_PICK = 49
-D_PERCIVAL = 50
-D_MERLIN_6 = 51
-D_MERLIN_6_ADD = 52  # b: quest
-D_TRAITOR_TRISTAN = 53  # an unmasked traitor with Knight cards, before his draw
+from typing import Final
 
-AUTOMATIC = frozenset(range(1, 20))
-CHANCE_TASKS = frozenset(range(20, 40))
-DECISIONS = frozenset(range(40, 54))
-ALL_TASKS = AUTOMATIC | CHANCE_TASKS | DECISIONS
-KNOWN = frozenset(
+# Automatic tasks.
+BEGIN_TURN: Final = 1  # a: seat
+NEXT_TURN: Final = 2  # a: seat whose turn ends
+AFTER_LISTEN: Final = 3  # a: seat (the card in flight is laid or announced)
+RESOLVE: Final = 4  # a: quest, b: seat
+FINISH: Final = 5  # a: quest, b: seat
+END_CHECK: Final = 6
+END_REVEAL: Final = 7  # a: seat
+FLIP: Final = 8  # a: seat (a traitor revealed at the end)
+END_DECIDE: Final = 9
+ACCUSE_SWORDS: Final = 10  # a: accused seat (shows his card now), b: accuser
+VIVIEN: Final = 11  # a: drawer
+GAWAIN_CHECK: Final = 12  # a: seat
+PLACE_CHECK: Final = 13  # a: seat (an unmasked traitor's two cards)
+# Chance nodes.
+C_LOYALTY: Final = 20  # a: seat dealt
+C_ASIDE: Final = 21  # a Morgan set aside at set-up
+C_DRAW: Final = 22  # a: seat, b: 0 listen (to the flight), 1 into the seat's hand
+C_VIVIEN: Final = 23  # a: seat offered a set-aside loyalty card
+C_KNIGHT: Final = 24  # a: seat drawing a Knight card
+C_MORGAN_IN: Final = 25  # a set-aside Morgan shuffled into the deck
+C_TRISTAN: Final = 26  # a: seat looking through the deck (fixes the next unknown card)
+# Decisions of seat a.
+D_TURN: Final = 40
+D_ANNOUNCE: Final = 41
+D_COUNT: Final = 42
+D_GIVE: Final = 43
+D_KEEP: Final = 44
+D_PLACE: Final = 45
+D_MERLIN_4: Final = 46
+D_ARTHUR: Final = 47  # b: the quester
+D_GAWAIN: Final = 48
+D_GAWAIN_PICK: Final = 49
+D_PERCIVAL: Final = 50
+D_MERLIN_6: Final = 51
+D_MERLIN_6_ADD: Final = 52  # b: quest
+D_TRAITOR_TRISTAN: Final = 53  # an unmasked traitor with Knight cards, before his draw
+
+AUTOMATIC: Final = frozenset(range(1, 20))
+CHANCE_TASKS: Final = frozenset(range(20, 40))
+DECISIONS: Final = frozenset(range(40, 54))
+ALL_TASKS: Final = AUTOMATIC | CHANCE_TASKS | DECISIONS
+KNOWN: Final = frozenset(
     {BEGIN_TURN, NEXT_TURN, AFTER_LISTEN, RESOLVE, FINISH, END_CHECK, END_REVEAL, FLIP,
      END_DECIDE, ACCUSE_SWORDS, VIVIEN, GAWAIN_CHECK, PLACE_CHECK, C_LOYALTY, C_ASIDE, C_DRAW,
      C_VIVIEN, C_KNIGHT, C_MORGAN_IN, C_TRISTAN, *range(40, 54)}
 )
 
 #: Decision names (``soc-card.decision.<name>``).
-DECISION_NAMES = {
+DECISION_NAMES: Final = {
     D_TURN: "turn",
     D_ANNOUNCE: "announce",
     D_COUNT: "count",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import knights, loyalty, rumors
@@ -69,6 +69,6 @@ def _turn(st: SocCardState, seat: int, _b: int, action: int) -> None:
         raise AssertionError(f"not a turn action: {action}")
 
 
-AUTOMATIC = {T.BEGIN_TURN: _begin_turn, T.NEXT_TURN: _next_turn}
-LEGAL = {T.D_TURN: _turn_legal}
-DECIDE = {T.D_TURN: _turn}
+AUTOMATIC: Final = {T.BEGIN_TURN: _begin_turn, T.NEXT_TURN: _next_turn}
+LEGAL: Final = {T.D_TURN: _turn_legal}
+DECIDE: Final = {T.D_TURN: _turn}

@@ -48,7 +48,7 @@ one-hot (7), decision one-hot (15), own knights (5, /3), own hand (43, /3), own 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.events import Event, Seat, Term
@@ -67,11 +67,11 @@ from pendragon.games.soc_card.rules.cards import (
 if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
 
-_DECISIONS = sorted(T.DECISION_NAMES)
-TENSOR_SIZE = 2 + 3 + 1 + 3 + NUM_KINDS + 1 + NUM_QUESTS + 5 + 2 + 7 * 5 + 7 + len(_DECISIONS) + 1 \
-    + 5 + NUM_KINDS + 2 + 3
-_STATUS = {E.RUNNING: "playing", E.LOYAL_WIN: "loyal-win", E.EVIL_WIN: "evil-win"}
-_END = {E.END_NONE: None, E.END_SWORDS_REASON: "swords", E.END_MORGAN_7: "morgan-7"}
+_DECISIONS: Final = sorted(T.DECISION_NAMES)
+TENSOR_SIZE: Final = 2 + 3 + 1 + 3 + NUM_KINDS + 1 + NUM_QUESTS + 5 + 2 + 7 * 5 + 7 \
+    + len(_DECISIONS) + 1 + 5 + NUM_KINDS + 2 + 3
+_STATUS: Final = {E.RUNNING: "playing", E.LOYAL_WIN: "loyal-win", E.EVIL_WIN: "evil-win"}
+_END: Final = {E.END_NONE: None, E.END_SWORDS_REASON: "swords", E.END_MORGAN_7: "morgan-7"}
 
 
 def decision_name(st: SocCardState) -> str:
