@@ -191,30 +191,24 @@ def test_a_traitor_hidden_to_the_end_is_named_when_the_game_ends() -> None:
     assert named, "no game of the stealth traitor ended with him hidden"
 
 
-def test_consequences_are_worked_out_once_for_every_viewer(monkeypatch: Any) -> None:
+def test_consequences_are_worked_out_once_for_every_viewer() -> None:
     """A table narrates each action to every seat and the spectators: the consequences,
     the same for all, are worked out once per position and action (and again after the
-    position is edited in place and its caches invalidated)."""
-    from pendragon.games.soc.rules.data import Note
-    from pendragon.games.soc.rules.view import ViewRules
-
+    position is edited in place and its caches invalidated). Read off the position's memo
+    (a compiled build's methods cannot be patched to count calls)."""
     state = pendragon.load_game("soc", players=5, seed=2).new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.sample_chance())
-    calls: list[int] = []
-    work = ViewRules._notes_of
-
-    def counting(self: ViewRules, action: int) -> list[Note]:
-        calls.append(action)
-        return work(self, action)
-
-    monkeypatch.setattr(ViewRules, "_notes_of", counting)
     action = state.legal_actions()[0]
-    told = [state.narrate(action, viewer) for viewer in (*range(5), None)]
-    assert len(calls) == 1
+    told = [state.narrate(action, 0)]
+    worked_out = state._narration_memo
+    assert worked_out is not None and worked_out[0] == (len(state.history()), action)
+    told += [state.narrate(action, viewer) for viewer in (*range(1, 5), None)]
+    assert state._narration_memo is worked_out  # the other viewers reused it
     state.invalidate_cache()
+    assert state._narration_memo is None
     assert state.narrate(action, None) == told[-1]  # worked out again, the same words
-    assert len(calls) == 2
+    assert state._narration_memo is not worked_out
 
 
 @pytest.mark.parametrize(("card", "told"), [
