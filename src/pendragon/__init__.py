@@ -8,6 +8,8 @@
 True
 """
 
+# First: whether the compiled build of the rules and the core runs, or the pure one.
+from pendragon import build  # noqa: F401
 from pendragon.core.api import CHANCE, TERMINAL, Game, GameInfo, State
 from pendragon.core.errors import (
     CorruptStateError,

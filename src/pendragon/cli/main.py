@@ -27,6 +27,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import pendragon
+from pendragon import build as pendragon_build
 from pendragon.bots import Bot, bot_names, check_bot, make_bot, table_bot
 from pendragon.cli import review_cli
 from pendragon.cli.records_cli import check_record_path, play_and_record
@@ -298,6 +299,7 @@ def list_games(console: Console) -> int:
         "Set players and seed with --players/--seed, the others as flags"
         " (--expansion merlins-company, --squires) or with --option KEY=VALUE."
     )
+    console.print(f"Rules and core: {escape(pendragon_build.describe())}.", highlight=False)
     return 0
 
 

@@ -1,0 +1,122 @@
+"""The build hook: compiles the rules of every game and the core with mypyc.
+
+``pyproject.toml`` holds the project's metadata; this file only adds the compiled modules.
+Compiled: every module of ``pendragon/core`` and of each game's ``rules`` package (their
+``__init__`` files stay Python). The same ``.py`` files stay installed beside their compiled
+modules and are the reference: ``pendragon.build`` runs them instead when
+``PENDRAGON_PURE=1`` is set, when nothing was compiled, or when a source changed after the
+build (it names the stale module). The build writes ``pendragon/_compiled.json``: each
+compiled module with the SHA-256 of the source it was built from.
+
+The build falls back to pure Python, saying so in one line, when ``PENDRAGON_PURE=1`` is set
+at build time, when mypyc is not installed, or when no C compiler works. Compiling takes
+about two and a half minutes on 2 cores (docs/architecture.md, "The compiled core").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+SRC = ROOT / "src"
+#: The compiled modules, as globs under ``src``; a game plugged in from another package is
+#: never compiled here (it runs as Python, subclassing the compiled core).
+COMPILED = ("pendragon/core/*.py", "pendragon/games/*/rules/*.py")
+#: The file the runtime reads to know what was compiled and from which sources.
+MANIFEST = "pendragon/_compiled.json"
+#: The shared library's name (``pendragon__mypyc``, a top-level module).
+GROUP = "pendragon"
+
+
+def compiled_sources() -> list[Path]:
+    """The ``.py`` files to compile, sorted (``__init__`` files excluded)."""
+    found = {path for pattern in COMPILED for path in SRC.glob(pattern)}
+    return sorted(path for path in found if path.name != "__init__.py")
+
+
+def module_name(path: Path) -> str:
+    """``src/pendragon/core/api.py`` -> ``pendragon.core.api``."""
+    return ".".join(path.relative_to(SRC).with_suffix("").parts)
+
+
+def manifest_text(sources: list[Path]) -> str:
+    """The manifest: every compiled module with the hash of its source."""
+    modules = {
+        module_name(path): hashlib.sha256(path.read_bytes()).hexdigest() for path in sources
+    }
+    return json.dumps({"format": "pendragon-compiled", "version": 1, "modules": modules},
+                      indent=1, sort_keys=True) + "\n"
+
+
+def why_pure() -> str | None:
+    """Why this build cannot compile (``None``: it can)."""
+    if os.environ.get("PENDRAGON_PURE", "") not in ("", "0"):
+        return "PENDRAGON_PURE is set"
+    try:
+        import mypyc  # noqa: F401
+    except ImportError:
+        return "mypyc is not installed"
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
+        return "no Python headers (Python.h)"
+    return None
+
+
+class BuildCompiled(build_ext):
+    """Builds the compiled modules, then writes the manifest beside them (in place for an
+    editable install). A failed build leaves no manifest: the package then runs pure."""
+
+    def _target(self) -> Path:
+        """Where the compiled modules land: the sources (in place, or an editable install)
+        or the build directory (a wheel)."""
+        return SRC if self.inplace or self.editable_mode else Path(self.build_lib)
+
+    def run(self) -> None:
+        manifest = self._target() / MANIFEST
+        manifest.unlink(missing_ok=True)
+        super().run()
+        if self.extensions:  # (none when the build is pure)
+            manifest.parent.mkdir(parents=True, exist_ok=True)
+            manifest.write_text(manifest_text(compiled_sources()))
+
+    def get_outputs(self) -> list[str]:
+        """The manifest is an output too (so an editable install or a wheel keeps it)."""
+        return [*super().get_outputs(), str(self._target() / MANIFEST)]
+
+
+def extensions() -> list[object]:
+    """mypyc's extension modules, or none (with one line saying why)."""
+    reason = why_pure()
+    if reason is not None:
+        print(f"pendragon: building pure Python ({reason})", file=sys.stderr)
+        return []
+    from mypyc.build import mypycify
+
+    previous = os.getcwd()
+    os.chdir(ROOT)  # mypyc names modules from paths relative to the working directory
+    try:
+        sources = [str(path.relative_to(ROOT)) for path in compiled_sources()]
+        return list(mypycify(sources, opt_level="3", multi_file=True, group_name=GROUP))
+    finally:
+        os.chdir(previous)
+
+
+def expected_mode() -> str:
+    """The build this machine should run: ``compiled`` where it can compile (``make test``
+    checks that the test session runs it, so that a failed build never passes unseen)."""
+    return "pure" if why_pure() else "compiled"
+
+
+if __name__ == "__main__":  # (the build backend runs this file as __main__)
+    setup(ext_modules=extensions(), cmdclass={"build_ext": BuildCompiled})
