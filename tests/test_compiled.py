@@ -1,0 +1,151 @@
+"""The compiled core (issue 30): two builds of one source, which one runs, and that they agree.
+
+``setup.py`` compiles ``pendragon/core`` and every game's ``rules`` with mypyc;
+``pendragon.build`` chooses at import: compiled, or pure with ``PENDRAGON_PURE=1``, with
+nothing compiled, or with a source edited after the build (a warning names it). These tests
+run in both of ``make test``'s passes; the ones that need a compiled build skip, saying so,
+where none was made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import pendragon
+from pendragon import build
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+GAMES = ("soc", "soc-card", "grail-cup")
+
+needs_compiled = pytest.mark.skipif(
+    not build.MANIFEST.exists(), reason="no compiled build here (no C compiler, or pure)")
+
+
+def _run(code: str, env: dict[str, str] | None = None, path: Path = SRC) -> str:
+    """Run ``code`` in a new interpreter importing the package from ``path``."""
+    environment = {k: v for k, v in os.environ.items() if k != build.PURE_VARIABLE}
+    environment.update(env or {})
+    environment["PYTHONPATH"] = str(path)
+    done = subprocess.run([sys.executable, "-W", "always", "-c", code], env=environment,
+                          capture_output=True, text=True, check=True, cwd=path)
+    return done.stdout + done.stderr
+
+
+def _games_digest() -> str:
+    """Twelve seeded random games of each game, every state's text hashed: the code that
+    plays them is the same in both builds, so the digests must be too."""
+    import random
+
+    digest = hashlib.sha256()
+    for name in GAMES:
+        for seed in range(4):
+            game = pendragon.load_game(name, players=4, seed=seed)
+            state = game.new_initial_state()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(state.sample_chance())
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+                digest.update(state.serialize().encode())
+            digest.update(repr(state.returns()).encode())
+    return digest.hexdigest()
+
+
+DIGEST_CODE = ("import sys; sys.path.insert(0, {tests!r}); from tests.test_compiled import "
+               "_games_digest; import pendragon; print(pendragon.build.MODE, _games_digest())")
+
+
+def test_the_other_build_plays_the_same_games() -> None:
+    """Issue 30 item 2: the same seed plays the same game in both builds (states compared
+    at every step, in a second interpreter running the other build)."""
+    other = {"PENDRAGON_PURE": "1"} if build.MODE == "compiled" else {}
+    mode, digest = _run(DIGEST_CODE.format(tests=str(ROOT)), other).split()[-2:]
+    if build.MODE == "pure" and mode == "pure":
+        pytest.skip("no compiled build here: both runs are pure")
+    assert mode != build.MODE
+    assert digest == _games_digest()
+
+
+def test_pure_variable_runs_every_module_from_its_source() -> None:
+    """Issue 30 item 1: PENDRAGON_PURE=1 runs the pure build, and says so."""
+    out = _run("import pendragon, pendragon.core.api as a, pendragon.games.soc.rules.engine as e;"
+               " print(pendragon.build.describe(), a.__file__, e.__file__)",
+               {"PENDRAGON_PURE": "1"})
+    assert out.startswith("pure (PENDRAGON_PURE is set)")
+    assert out.split()[-2].endswith("api.py") and out.split()[-1].endswith("engine.py")
+
+
+@needs_compiled
+def test_the_compiled_build_runs_when_it_matches_its_sources() -> None:
+    out = _run("import pendragon, pendragon.core.api as a; print(pendragon.build.MODE, a.__file__)")
+    mode, where = out.split()[-2:]
+    assert mode == "compiled" and not where.endswith(".py")
+
+
+@needs_compiled
+def test_an_edited_source_runs_pure_and_the_warning_names_it(tmp_path: Path) -> None:
+    """Issue 30 item 3: after a compiled module's source is edited, what runs is the edited
+    code (every module pure, never a mix of the builds), with a warning naming it."""
+    copy = tmp_path / "src"
+    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    engine = copy / "pendragon" / "games" / "grail_cup" / "rules" / "engine.py"
+    engine.write_text(engine.read_text(encoding="utf-8") + "\nEDITED = 1\n", encoding="utf-8")
+    out = _run("import pendragon, pendragon.core.api as a;"
+               " import pendragon.games.grail_cup.rules.engine as e;"
+               " print(pendragon.build.MODE, a.__file__, e.EDITED)", path=copy)
+    assert "pendragon.games.grail_cup.rules.engine changed since the compiled build" in out
+    assert "StaleBuildWarning" in out
+    mode, where, edited = out.split()[-3:]
+    assert (mode, edited) == ("pure", "1") and where.endswith("api.py")
+
+
+@needs_compiled
+def test_the_manifest_lists_every_compiled_module_with_its_source_hash() -> None:
+    manifest = json.loads(build.MANIFEST.read_text(encoding="utf-8"))
+    sources = sorted(p for pattern in ("pendragon/core/*.py", "pendragon/games/*/rules/*.py")
+                     for p in SRC.glob(pattern) if p.name != "__init__.py")
+    assert sorted(manifest["modules"]) == sorted(
+        ".".join(p.relative_to(SRC).with_suffix("").parts) for p in sources)
+    for path in sources:
+        name = ".".join(path.relative_to(SRC).with_suffix("").parts)
+        assert manifest["modules"][name] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_build_without_a_c_compiler_is_pure_and_says_why() -> None:
+    """Issue 30 item 1: no compiler (or PENDRAGON_PURE at build time) builds pure, with one
+    line saying why, instead of failing the install."""
+    code = "import setup; exts = setup.extensions(); print('extensions', len(exts))"
+    out = _run(code, {"CC": "/nonexistent/cc"}, path=ROOT)
+    assert "pendragon: building pure Python (no C compiler (/nonexistent/cc))" in out
+    assert out.split()[-2:] == ["extensions", "0"]
+    out = _run(code, {"PENDRAGON_PURE": "1"}, path=ROOT)
+    assert "building pure Python (PENDRAGON_PURE is set)" in out
+
+
+def test_the_makefile_installs_the_build_requirements_of_pyproject() -> None:
+    """The Makefile builds without isolation, so it installs what the build backend needs:
+    exactly pyproject's [build-system] requires."""
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    line = re.search(r"^BUILD_REQUIRES := (.*)$", makefile, re.M)
+    assert line is not None and sorted(line.group(1).split()) == sorted(requires)
+
+
+def test_games_command_says_which_build_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from pendragon.cli.main import main
+
+    assert main(["games"]) == 0
+    assert f"Rules and core: {build.describe()}." in capsys.readouterr().out.replace("\n", " ")
