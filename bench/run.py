@@ -114,6 +114,8 @@ def machine_info(cpu: int | None) -> dict[str, Any]:
         "processor": platform.processor(),
         "cpu_count": os.cpu_count(),
         "pinned_cpu": cpu,
+        # The build of the rules and the core that ran (compiled or pure, and why).
+        "build": pendragon.build.describe(),
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
     }
 
@@ -261,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cpu = None if args.no_pin else pin_to_one_core()
     info = machine_info(cpu)
     console = Console(width=max(100, shutil.get_terminal_size().columns))
+    console.print(f"Rules and core: {pendragon.build.describe()}", highlight=False)
     names = [args.game] if args.game else pendragon.registered_games()
     for name in names:
         # Warm up (imports, caches, CPU frequency) so the first table is not penalised.
