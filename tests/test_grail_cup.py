@@ -426,6 +426,10 @@ def test_a_stored_state_missing_a_later_option_loads_at_its_default() -> None:
     ({"chance_count": -1}, "chance stream"),
     ({"rng_seed": True}, "whole number"),
     ({"agenda": [[E.DEAL, 9, 0, 0]]}, "bad agenda task"),
+    # GC-ALLY-MERLIN-1: Merlin's rearranging follows his looks (found by the fuzz suite: a
+    # stored state with it and no space looked at was taken, and broke on the next move).
+    ({"agenda": [[E.SETUP_END, 0, 0, 0], [E.MERLIN_DONE, 0, 0, 0]], "merlin_spaces": []},
+     "bad agenda task merlin-done"),
 ])
 def test_a_tampered_stored_state_is_refused(change: dict[str, Any], message: str) -> None:
     game, data = _stored()

@@ -105,6 +105,10 @@ def _python_modules() -> list[str]:
     return sorted(names)
 
 
+#: The modules this process runs compiled (empty when it runs pure).
+_COMPILED: set[str] = set()
+
+
 def select() -> tuple[str, str]:
     """Decide the mode (and install the pure import hook when pure); ``(mode, reason)``."""
     modules = _manifest()
@@ -120,6 +124,7 @@ def select() -> tuple[str, str]:
                 f"pendragon: {', '.join(stale)} changed since the compiled build; running "
                 "pure Python (`make build` compiles again)", StaleBuildWarning, stacklevel=3)
         else:
+            _COMPILED.update(modules)
             return "compiled", f"{len(modules)} modules compiled with mypyc"
     names = sorted(modules) if modules else _python_modules()
     if any(_has_extension(name) for name in names):
@@ -138,7 +143,7 @@ def is_compiled_source(path: Path) -> bool:
         parts = path.resolve().relative_to(_ROOT).with_suffix("").parts
     except ValueError:
         return False
-    return ".".join(parts) in (_manifest() or {})
+    return ".".join(parts) in _COMPILED
 
 
 def describe() -> str:

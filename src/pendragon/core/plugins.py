@@ -48,7 +48,7 @@ ENTRY_POINT_GROUP: Final = "pendragon.games"
 _LOCALE: Final = "locale"
 #: The pieces named by ``"module:attribute"`` besides the rules.
 _MODULE_PIECES: Final = ("heuristic", "rollout", "terminal", "web_adapter", "fixtures", "stats",
-                  "balance")
+                         "balance")
 
 
 class PluginError(ValueError):

@@ -75,13 +75,13 @@ TASK_NAMES: Final[dict[int, str]] = {
     STEAL: "magnet", ROUND_END: "round-end",
 }
 CHANCE_TASKS: Final = frozenset({DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD, LAY,
-                          DIE_ROLL})
+                                 DIE_ROLL})
 DECISION_TASKS: Final = frozenset({PICK, DIRECTION, CURSE, NAME, LOOK, PLACE, CHOOSE_MOVE,
-                            MOVE_DRAGON, SPEAR, FAKE, STEAL})
+                                   MOVE_DRAGON, SPEAR, FAKE, STEAL})
 WAITING: Final = CHANCE_TASKS | DECISION_TASKS
 #: Waiting tasks that a position read from outside may hold with nothing to offer.
 GUARDED: Final = frozenset({PICK, RANDOM_DISCARD, DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, LAY, LOOK,
-                     STEAL, SPEAR})
+                            STEAL, SPEAR})
 #: CHOOSE_MOVE's ``b``: whose distances.
 MERLIN_MOVES, FAIRY_MOVES = 0, 1
 #: MOVE_DRAGON's ``b``: who moves the dragon.

@@ -54,7 +54,7 @@ SCALARS: Final = (
 )
 #: Integer list fields, stored by name.
 LISTS: Final = ("pos", "stamp", "spears", "ally_loc", "sightings", "merlin_spaces", "pin", "known",
-         "born", "fill", "bag", "last_round", "clovers_seen", "die_seen")
+                "born", "fill", "bag", "last_round", "clovers_seen", "die_seen")
 
 #: List fields kept as tuples (replaced, never changed in place), which clones share.
 SHARED: Final = ("born", "fill", "bag")
@@ -424,6 +424,9 @@ class GrailCupState(State["GrailCupGame"]):
                 ok = ok and 0 <= b < len(self.merlin_spaces) - 1 and all(
                     self.pin[sp] >= 0 for sp in self.merlin_spaces
                 )
+            elif code == E.MERLIN_DONE:
+                # Pushed by Merlin's last look (GC-ALLY-MERLIN-1): he has looked somewhere.
+                ok = ok and b == 0 and bool(self.merlin_spaces)
             elif code in (E.CHOOSE_MOVE, E.MOVE_DRAGON):
                 ok = ok and b in (0, 1)
             elif code == E.SPEAR:

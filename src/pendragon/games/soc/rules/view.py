@@ -111,7 +111,7 @@ _ARGUMENT_PARAM: Final = {
 }
 #: The catalog family of each term parameter (``soc.<family>.<key>``).
 _TERM_FAMILY: Final = {"white": "white", "black": "black", "place": "place", "knight": "knight",
-                "travel": "travel"}
+                       "travel": "travel"}
 
 #: (name, length) of each block of the observation tensor, in order.
 TENSOR_LAYOUT: Final[tuple[tuple[str, int], ...]] = (

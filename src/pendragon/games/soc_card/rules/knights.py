@@ -192,7 +192,7 @@ LEGAL: Final = {
                                               else []) + [A.PASS],
 }
 DECIDE: Final = {T.D_ARTHUR: _answer, T.D_GAWAIN: _answer, T.D_PERCIVAL: _answer,
-          T.D_GAWAIN_PICK: _gawain_pick, T.D_TRAITOR_TRISTAN: _traitor_tristan}
+                 T.D_GAWAIN_PICK: _gawain_pick, T.D_TRAITOR_TRISTAN: _traitor_tristan}
 OUTCOMES: Final = {
     T.C_KNIGHT: lambda st: weighted(A.KNIGHT, st.knight_deck),
     T.C_MORGAN_IN: lambda st: weighted(A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]),
