@@ -2,7 +2,7 @@
 
 ``pyproject.toml`` holds the project's metadata; this file only adds the compiled modules.
 Compiled: every module of ``pendragon/core`` and of each game's ``rules`` package (their
-``__init__`` files stay Python). The same ``.py`` files stay installed beside their compiled
+``__init__`` files and ``core/errors.py`` stay Python). The same ``.py`` files stay installed beside their compiled
 modules and are the reference: ``pendragon.build`` runs them instead when
 ``PENDRAGON_PURE=1`` is set, when nothing was compiled, or when a source changed after the
 build (it names the stale module). The build writes ``pendragon/_compiled.json``: each
@@ -31,6 +31,9 @@ SRC = ROOT / "src"
 #: The compiled modules, as globs under ``src``; a game plugged in from another package is
 #: never compiled here (it runs as Python, subclassing the compiled core).
 COMPILED = ("pendragon/core/*.py", "pendragon/games/*/rules/*.py")
+#: Modules of those that stay Python: the error classes (cold, and a compiled exception
+#: class would lose its class-level ``code``).
+KEPT_PYTHON = ("pendragon/core/errors.py",)
 #: The file the runtime reads to know what was compiled and from which sources.
 MANIFEST = "pendragon/_compiled.json"
 #: The shared library's name (``pendragon__mypyc``, a top-level module).
@@ -40,7 +43,8 @@ GROUP = "pendragon"
 def compiled_sources() -> list[Path]:
     """The ``.py`` files to compile, sorted (``__init__`` files excluded)."""
     found = {path for pattern in COMPILED for path in SRC.glob(pattern)}
-    return sorted(path for path in found if path.name != "__init__.py")
+    kept = {SRC / name for name in KEPT_PYTHON}
+    return sorted(path for path in found if path.name != "__init__.py" and path not in kept)
 
 
 def module_name(path: Path) -> str:

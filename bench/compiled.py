@@ -8,7 +8,7 @@ best round of each counts. Also measured, at mid-game positions: ``clone()`` in 
 Run for the build that is installed, and (``--both``) again in a subprocess with
 ``PENDRAGON_PURE=1``, so the pure figure stands beside the compiled one:
 
-    python -m bench.compiled [--players 5] [--rounds 5] [--seconds 1.0] [--both]
+    python -m bench.compiled [--players 5] [--rounds 5] [--seconds 1.0] [--ismcts N] [--both]
 
 Nothing asserts on the figures; docs/research.md and the README record them with this
 command. Needs the ``rl`` extra (OpenSpiel).
@@ -103,8 +103,33 @@ def _random_step(state: Any, rng: random.Random) -> int:
     return int(action)
 
 
-def measure(players: int, rounds: int, seconds: float) -> dict[str, Any]:
-    """Best-of-rounds decisions/s and mid-game clone µs of every contender."""
+def ismcts_ms(name: str, players: int, decisions: int) -> float:
+    """Mean milliseconds of one ISMCTS decision (the table's search bot at its default
+    budget, heuristic rollouts) over ``decisions`` decisions of seeded games: the same
+    positions and the same searches in either build."""
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    spent, made, seed = 0.0, 0, 0
+    while made < decisions:
+        game = pendragon.load_game(name, players=players, seed=seed)
+        state = game.new_initial_state()
+        bots = [ISMCTSBot(seed=seed * 10 + seat) for seat in range(players)]
+        while not state.is_terminal() and made < decisions:
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance())
+                continue
+            began = time.perf_counter()
+            action = bots[state.current_player()].step(state)
+            spent += time.perf_counter() - began
+            made += 1
+            state.apply_action(action)
+        seed += 1
+    return spent / made * 1000
+
+
+def measure(players: int, rounds: int, seconds: float, ismcts: int = 0) -> dict[str, Any]:
+    """Best-of-rounds decisions/s and mid-game clone µs of every contender, and the mean
+    time of ``ismcts`` search decisions of each of our games (none: 0)."""
     contenders = {f"{name} {players}p": _ours(name, players) for name in GAMES}
     contenders["hanabi (C++) 2p"] = _hanabi(None)
     contenders[f"hanabi (C++) {players}p"] = _hanabi(players)
@@ -117,8 +142,11 @@ def measure(players: int, rounds: int, seconds: float) -> dict[str, Any]:
                 decisions += playout(rng)
             best[label] = max(best[label], decisions / (time.perf_counter() - began))
     clones = {label: _mid_game_clone_us(start, rng) for label, (_p, start) in contenders.items()}
+    search = {f"{name} {players}p": ismcts_ms(name, players, ismcts)
+              for name in GAMES} if ismcts else {}
     return {"mode": build.describe(), "players": players, "rounds": rounds,
-            "seconds": seconds, "decisions_per_second": best, "clone_us": clones}
+            "seconds": seconds, "decisions_per_second": best, "clone_us": clones,
+            "ismcts_ms": search}
 
 
 def _print(result: dict[str, Any]) -> None:
@@ -128,6 +156,8 @@ def _print(result: dict[str, Any]) -> None:
     print(f"{'contender':<20} {'decisions/s':>12} {'x Hanabi':>9} {'clone µs':>9}")
     for label, rate in rates.items():
         print(f"{label:<20} {rate:>12,.0f} {rate / yardstick:>9.2f} {clones[label]:>9.2f}")
+    for label, ms in result["ismcts_ms"].items():
+        print(f"ISMCTS decision, {label}: {ms:.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,11 +165,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--ismcts", type=int, default=0, metavar="N",
+                        help="also time N ISMCTS decisions of each game")
     parser.add_argument("--both", action="store_true",
                         help="measure the pure build too, in a subprocess")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    result = measure(args.players, args.rounds, args.seconds)
+    result = measure(args.players, args.rounds, args.seconds, args.ismcts)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -147,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.both and build.MODE == "compiled":
         command = [sys.executable, "-m", "bench.compiled", "--json", "--players",
                    str(args.players), "--rounds", str(args.rounds), "--seconds",
-                   str(args.seconds)]
+                   str(args.seconds), "--ismcts", str(args.ismcts)]
         pure = subprocess.run(command, env={**os.environ, "PENDRAGON_PURE": "1"},
                               check=True, capture_output=True, text=True)
         _print(json.loads(pure.stdout))
