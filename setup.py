@@ -87,8 +87,15 @@ class BuildCompiled(build_ext):
         return SRC if self.inplace or self.editable_mode else Path(self.build_lib)
 
     def run(self) -> None:
-        manifest = self._target() / MANIFEST
+        target = self._target()
+        manifest = target / MANIFEST
         manifest.unlink(missing_ok=True)
+        # A module compiled by an earlier build and no longer now would shadow its source.
+        wanted = {module_name(path) for path in compiled_sources()}
+        for built in (target / "pendragon").rglob("*.so"):
+            name = ".".join(built.relative_to(target).parts).split(".cpython")[0]
+            if name not in wanted:
+                built.unlink()
         super().run()
         if self.extensions:  # (none when the build is pure)
             manifest.parent.mkdir(parents=True, exist_ok=True)
