@@ -14,13 +14,14 @@ pendragon.core.errors.UnknownGameError: unknown game 'chess'; registered games: 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from pendragon.core.api import Game
 from pendragon.core.errors import UnknownGameError
 from pendragon.core.plugins import PluginError, installed_plugins
 
-_GAMES: Final[dict[str, type[Game]]] = {}
+#: Registered game classes by name (not Final: the tests swap the registry for a copy).
+_GAMES: dict[str, type[Game]] = {}
 
 
 def register_game(game_class: type[Game]) -> type[Game]:

@@ -47,6 +47,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game
 from pendragon.core.options import SEED_OPTION, OptionSpec
@@ -64,6 +66,8 @@ MAX_STEPS_PER_ROUND: Final = 1000
 MAX_SETUP_STEPS: Final = 8
 
 
+# A variant may subclass the game in Python (a compiled class allows it only if told).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GrailCupGame(Game):
     """Grail Cup for 2-8 players on the standard or a loaded track.
 

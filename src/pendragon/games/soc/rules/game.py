@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import mypyc_attr
+
 import pendragon.games.soc.rules.actions as A
 from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game
@@ -29,6 +31,8 @@ MAX_STEPS_PER_TURN: Final = 200
 MAX_SETUP_STEPS: Final = 8 * (1 + 1 + 5 + 1 + 1)
 
 
+# A variant may subclass the game in Python (a compiled class allows it only if told).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SocGame(Game):
     """Shadows over Camelot (base game).
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game
 from pendragon.core.options import SEED_OPTION, OptionSpec
@@ -35,6 +37,8 @@ MAX_TURNS_BETWEEN: Final = 64 + 1 + 3
 MAX_STEPS_PER_TURN: Final = 200
 
 
+# A variant may subclass the game in Python (a compiled class allows it only if told).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SocCardGame(Game):
     """Shadows over Camelot: The Card Game (1 to 7 players).
 
