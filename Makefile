@@ -38,7 +38,7 @@ PURE_SUITES := src/pendragon/core src/pendragon/games/soc/rules src/pendragon/ga
 	tests/test_compiled.py
 
 # `make play` installs the pure build: it starts in well under two minutes on a new machine;
-# `make build` compiles (about two minutes more), and later starts use the compiled build.
+# `make build` compiles (about 50 s more), and later starts use the compiled build.
 $(PLAY_STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	$(PIP) install --quiet -c $(CONSTRAINTS) pip $(filter setuptools%,$(BUILD_REQUIRES))
 	PENDRAGON_PURE=1 $(PIP) install --quiet --no-build-isolation -c $(CONSTRAINTS) -e '.[web]'
