@@ -6,6 +6,7 @@ it (in a docstring or comment of the test that checks it).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -33,7 +34,9 @@ def defined_ids(reference: str) -> set[str]:
 ALL_DEFINED = set().union(*(defined_ids(name) for name in REFERENCES))
 
 
-def cited_ids() -> set[str]:
+@functools.cache
+def cited_ids() -> frozenset[str]:
+    """Every rule ID the tests cite (read once: every rule's test asks)."""
     cited: set[str] = set()
     for path in (ROOT / "tests").rglob("*.yaml"):
         for scenario in read_scenarios(path):
@@ -41,7 +44,7 @@ def cited_ids() -> set[str]:
     for path in (ROOT / "tests").rglob("*.py"):
         if path.name != Path(__file__).name:
             cited.update(RULE_ID.findall(path.read_text(encoding="utf-8")))
-    return cited
+    return frozenset(cited)
 
 
 def test_cited_rules_exist() -> None:
