@@ -83,7 +83,7 @@ def run_review(args: argparse.Namespace, console: Console) -> int:
     replayed = replay_record(read_record(args.file))
     if not replayed.final.is_terminal():
         raise ReviewError(f"{args.file}: the game is unfinished; only a finished game is reviewed")
-    budget = budget_for(replayed.game.name)
+    budget = budget_for(replayed.game.name, replayed.game.num_players())
     if args.budget is not None:
         if args.budget < 1:
             raise ReviewError("--budget must be at least 1")

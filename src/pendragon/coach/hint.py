@@ -110,7 +110,8 @@ def hint(state: State, seat: int | None = None, budget: int | None = None,
     budget, :func:`coach.budget_for`), with at least :data:`HINT_MIN_SWEEPS` sweeps."""
     seat = state.current_player() if seat is None else seat
     if budget is None:
-        budget = HINT_BUDGET_FACTOR * budget_for(state.game.name).actions
+        budget = HINT_BUDGET_FACTOR * budget_for(
+            state.game.name, state.game.num_players()).actions
     found = estimate(state, seat, seed=seed, budget=budget, min_sweeps=HINT_MIN_SWEEPS)
     move = found.choice
     return Hint(

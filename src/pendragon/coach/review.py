@@ -208,7 +208,7 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     >>> len(done.moves) == len(decisions_of(game, state.history())), sorted(done.chart)
     (True, ['seat 0', 'seat 1'])
     """
-    chosen = budget or budget_for(game.name)
+    chosen = budget or budget_for(game.name, game.num_players())
     wanted = set(decisions_of(game, actions))
     if only is not None:
         wanted &= set(only)

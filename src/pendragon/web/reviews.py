@@ -69,10 +69,10 @@ class ReviewDesk:
         self.failed: dict[str, str] = {}
         self.running: ReviewJob | None = None
 
-    def budget(self, game: str) -> Budget:
-        """The review's budget for ``game``: the game's, or the server's ``review_budget``
-        simulated actions per decision."""
-        chosen = budget_for(game)
+    def budget(self, game: str, players: int | None = None) -> Budget:
+        """The review's budget for ``game`` at ``players`` seats: the game's, or the
+        server's ``review_budget`` simulated actions per decision."""
+        chosen = budget_for(game, players)
         if self.settings.review_budget > 0:
             chosen = replace(chosen, actions=self.settings.review_budget)
         return chosen
@@ -108,7 +108,7 @@ class ReviewDesk:
 
     async def _run(self, job: ReviewJob, game: Game, actions: list[int]) -> None:
         try:
-            budget = self.budget(game.name)
+            budget = self.budget(game.name, game.num_players())
             if self.settings.bot_processes and self.settings.bot_threads > 0:
                 found = await self._in_process(job, game, actions, budget)
             else:
