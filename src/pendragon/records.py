@@ -146,7 +146,7 @@ class ReplayedRecord:
             raise ValueError(f"version must be between 0 and {len(self.actions)}")
         state = self.game.new_initial_state()
         for action in self.actions[:version]:
-            apply_any(state, action)
+            state.apply_recorded(action)
         return state
 
     def positions(self) -> Iterator[tuple[State, int]]:
@@ -155,7 +155,7 @@ class ReplayedRecord:
         state = self.game.new_initial_state()
         for action in self.actions:
             yield state, action
-            apply_any(state, action)
+            state.apply_recorded(action)
 
 
 def pendragon_version() -> str:
@@ -166,19 +166,6 @@ def pendragon_version() -> str:
         return version("pendragon")
     except PackageNotFoundError:  # pragma: no cover - depends on the installation
         return "unknown"
-
-
-def apply_any(state: State, action: int) -> None:
-    """Apply a move, or a table operation (a player joining mid-game) of the history."""
-    if state.is_table_operation(action):
-        state.apply_table_operation(action)
-    else:
-        state.apply_action(action)
-
-
-def seat_count(state: State) -> int:
-    """How many seats ``state`` has now (a game may seat a newcomer mid-game)."""
-    return len(state.returns())
 
 
 def result_of(state: State) -> RecordResult | None:
@@ -204,8 +191,8 @@ def record_of(
     the actions carry every chance outcome, so the record replays the same).
     """
     history = state.history()
-    if len(seats) != seat_count(state):
-        raise ValueError(f"{seat_count(state)} seats need as many names, got {len(seats)}")
+    if len(seats) != state.seat_count():
+        raise ValueError(f"{state.seat_count()} seats need as many names, got {len(seats)}")
     if seconds is not None and len(seconds) != len(history):
         raise ValueError(f"{len(history)} actions need as many durations, got {len(seconds)}")
     options = dict(state.game.options)
@@ -384,13 +371,13 @@ def replay_record(record: GameRecord, *, local_options: bool = False) -> Replaye
     for index, text in enumerate(record.actions):
         try:
             action = state.string_to_action(text)
-            apply_any(state, action)
+            state.apply_recorded(action)
         except PendragonError as error:
             raise RecordError(f"action {index} ({_shown(text)}): {error.message}") from None
         ids.append(action)
-    if len(record.seats) != seat_count(state):
+    if len(record.seats) != state.seat_count():
         raise RecordError(f"the record names {len(record.seats)} seats; the game has "
-                          f"{seat_count(state)}")
+                          f"{state.seat_count()}")
     replayed = result_of(state)
     if record.result is None and replayed is not None:
         raise RecordError("the record says the game is unfinished, but its actions end it")

@@ -34,7 +34,6 @@ from pendragon.records import (
     GameRecord,
     RecordSeat,
     ReplayedRecord,
-    apply_any,
     read_record,
     record_of,
     replay_record,
@@ -165,7 +164,7 @@ class RecordReplay:
             action = self.replayed.actions[self.version]
             if self.version == version - 1:
                 told = self.narration(self.state, action)
-            apply_any(self.state, action)
+            self.state.apply_recorded(action)
             self.version += 1
         return told
 
@@ -207,7 +206,7 @@ class RecordReplay:
             told = self.narration(self.state, action)
             if told:
                 self.console.print(f"{self.version + 1}. {escape(told)}")
-            apply_any(self.state, action)
+            self.state.apply_recorded(action)
             self.version += 1
         self.show()
 

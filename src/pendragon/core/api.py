@@ -535,13 +535,22 @@ class State(ABC, Generic[GameT]):
         raise IllegalActionError(f"{action!r} is not a table operation of this game")
 
     def replay(self, actions: Sequence[int]) -> None:
-        """Apply a recorded history: moves with ``apply_action``, table operations with
-        ``apply_table_operation``."""
+        """Apply a recorded history (:meth:`apply_recorded` for each action)."""
         for action in actions:
-            if self.is_table_operation(action):
-                self.apply_table_operation(action)
-            else:
-                self.apply_action(action)
+            self.apply_recorded(action)
+
+    def apply_recorded(self, action: int) -> None:
+        """Apply one action of a recorded history: a move with ``apply_action``, a table
+        operation (a player joining mid-game) with ``apply_table_operation``."""
+        if self.is_table_operation(action):
+            self.apply_table_operation(action)
+        else:
+            self.apply_action(action)
+
+    def seat_count(self) -> int:
+        """How many seats the game has now (a game may seat a newcomer mid-game): the
+        length of :meth:`returns`, which a game that keeps the count may answer faster."""
+        return len(self.returns())
 
     # ----------------------------------------------------------------- shared API
     def legal_actions(self) -> list[int]:

@@ -20,7 +20,7 @@ from pendragon.core.errors import MalformedActionError, PendragonError
 from pendragon.core.events import Event
 from pendragon.web.access import BOT, SEAT_ROLE, SeatState
 from pendragon.web.errors import TableError
-from pendragon.web.narration import LogEvents, apply_any, narrate, with_timeout_note
+from pendragon.web.narration import LogEvents, narrate, with_timeout_note
 from pendragon.web.settings import CHAT_KEPT
 from pendragon.web.storage import (
     AppendActions,
@@ -48,7 +48,7 @@ class Played:
     def apply(self, action: int) -> None:
         """Narrate ``action`` for every viewer, then apply it to the copy."""
         actor, narration = narrate(self.state, action)
-        apply_any(self.state, action)
+        self.state.apply_recorded(action)
         self.actions.append(action)
         self.actors.append(actor)
         self.lines.append(narration)

@@ -31,27 +31,11 @@ def narrate(state: State, action: int) -> tuple[int, tuple[LogEvents, ...]]:
     public = state.narrate(action, None)
     public_json = [e.to_json() for e in public]
     lines: list[LogEvents] = []
-    for viewer in range(seat_count(state)):
+    for viewer in range(state.seat_count()):
         events = state.narrate(action, viewer)
         lines.append(public_json if events == public else [e.to_json() for e in events])
     lines.append(public_json)
     return actor, tuple(lines)
-
-
-def apply_any(state: State, action: int) -> None:
-    """Apply a move, or a table operation (a player joining) recorded in the same log."""
-    if state.is_table_operation(action):
-        state.apply_table_operation(action)
-    else:
-        state.apply_action(action)
-
-
-def seat_count(state: State) -> int:
-    """Seats in ``state`` now (a game may seat a newcomer mid-game)."""
-    seats = getattr(state, "n", None)  # Shadows over Camelot keeps it; returns() is slower
-    if isinstance(seats, int) and not isinstance(seats, bool):
-        return seats
-    return len(state.returns())
 
 
 def with_timeout_note(line: tuple[LogEvents, ...], seat: int) -> tuple[LogEvents, ...]:
@@ -98,8 +82,8 @@ def replay_position(game: Game, history: Iterable[int], version: int) -> dict[st
     of ``history``, played from ``game``'s initial state."""
     state = game.new_initial_state()
     for action in list(history)[:version]:
-        apply_any(state, action)
-    *seats, spectator = state.observations([*range(seat_count(state)), None])
+        state.apply_recorded(action)
+    *seats, spectator = state.observations([*range(state.seat_count()), None])
     player = state.current_player()
     return {
         "version": version,

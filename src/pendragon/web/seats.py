@@ -29,7 +29,6 @@ from pendragon.web.access import (
 )
 from pendragon.web.bot_loop import BotLoop, bot_name
 from pendragon.web.errors import TableError
-from pendragon.web.narration import seat_count
 from pendragon.web.security import (
     MAX_NAME,
     InputError,
@@ -254,7 +253,7 @@ class Seats(BotLoop):
             action = self.adapter.add_seat_action(state)
             if action is None or not self.adapter.can_add_seat(state):
                 raise TableError("cannot_join", "the rules let nobody join this game now")
-            seat = seat_count(state)
+            seat = state.seat_count()
             played = self._play(action, _refused_join)
             if access.role == INVITED_ROLE:
                 token_hash = access.token_hash

@@ -30,7 +30,6 @@ from pendragon.web.adapters import GameAdapter, adapter_for
 from pendragon.web.errors import TableError
 from pendragon.web.narration import (
     LogEvents,
-    apply_any,
     log_lines,
     narrate,
     replay_position,
@@ -265,7 +264,7 @@ class TableCore:
         """Apply stored ``actions`` to ``state`` (this table's), recording narration."""
         for action in actions:
             actor, lines = narrate(state, action)
-            apply_any(state, action)
+            state.apply_recorded(action)
             self.actors.append(actor)
             self.lines.append(lines)
 

@@ -223,6 +223,10 @@ class SocState(ViewRules):
             return f"waiting for chance ({self.decision_name()})"
         return f"waiting for seat {player}: {self.decision_name()}"
 
+    def seat_count(self) -> int:
+        """The seats now, newcomers included (VAR-JOIN)."""
+        return self.n
+
     # ------------------------------------------------------------------ copying
     def clone(self) -> SocState:
         new = SocState(self.game)
