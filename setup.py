@@ -136,7 +136,12 @@ def extensions() -> list[object]:
     os.chdir(ROOT)  # mypyc names modules from paths relative to the working directory
     try:
         sources = [str(path.relative_to(ROOT)) for path in compiled_sources()]
-        return list(mypycify(sources, opt_level="3", multi_file=True, group_name=GROUP))
+        # The compiled modules are type-checked in full; the rest of the package, which they
+        # reach only lazily (core.api's words come from i18n), is followed silently: the
+        # build may run before the project's dependencies (babel, rich...) are installed.
+        options = ["--follow-imports=silent"]
+        return list(mypycify([*options, *sources], opt_level="3", multi_file=True,
+                             group_name=GROUP))
     finally:
         os.chdir(previous)
 
