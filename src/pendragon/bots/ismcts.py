@@ -316,13 +316,7 @@ class ISMCTSBot(PolicyBot[None]):
         follower = self._rollout_memory(state)
         lengths = rollouts = done = 0
         while done < sweeps:
-            world = sample_world(self._policy, state, seat, self._rng)
-            sweep_seed = self._rng.getrandbits(32)
-            for action in alive:
-                child = world.clone()
-                child.apply_action(action)
-                rewards[action].append(self._rollout(child, seat, sweep_seed, world, follower))
-                lengths += child.version - state.version
+            lengths += self._sweep(state, seat, alive, rewards, follower)
             rollouts += len(alive)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
@@ -369,17 +363,26 @@ class ISMCTSBot(PolicyBot[None]):
         follower = self._rollout_memory(state)
         lengths = done = 0
         while done < self.iterations:
-            world = sample_world(self._policy, state, seat, self._rng)
-            sweep_seed = self._rng.getrandbits(32)
-            for action in legal:
-                child = world.clone()
-                child.apply_action(action)
-                rewards[action].append(self._rollout(child, seat, sweep_seed, world, follower))
-                lengths += child.version - state.version
+            lengths += self._sweep(state, seat, legal, rewards, follower)
             done += 1
             if budget is not None and done >= min_sweeps and lengths + lengths / done > budget:
                 break
         return prior, rewards
+
+    def _sweep(self, state: State, seat: int, actions: Sequence[int],
+               rewards: dict[int, list[float]], follower: Forkable | None) -> int:
+        """One paired sweep: a world as ``seat`` may imagine it, each of ``actions`` tried
+        in it and played out with the same rollout seed, its reward added to ``rewards``;
+        returns the actions the rollouts took."""
+        world = sample_world(self._policy, state, seat, self._rng)
+        sweep_seed = self._rng.getrandbits(32)
+        lengths = 0
+        for action in actions:
+            child = world.clone()
+            child.apply_action(action)
+            rewards[action].append(self._rollout(child, seat, sweep_seed, world, follower))
+            lengths += child.version - state.version
+        return lengths
 
     def _decide(self, prior: int, rewards: dict[int, list[float]], done: int,
                 confidence: float = DEFAULT_CONFIDENCE) -> int:
