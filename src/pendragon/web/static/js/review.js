@@ -94,16 +94,16 @@ function chart(review, series, x, replay) {
   const y = (p) => PAD.top + (1 - p) * (HEIGHT - PAD.top - PAD.bottom);
   const nodes = [];
   for (const p of [0, 0.5, 1]) {
-    nodes.push(svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(p), y2: y(p), class: "review-grid" }));
-    nodes.push(svg("text", { x: PAD.left - 4, y: y(p) + 4, "text-anchor": "end", class: "review-axis" }, `${p * 100}%`));
+    nodes.push(svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(p), y2: y(p), class: "review-grid", "pointer-events": "none" }));
+    nodes.push(svg("text", { x: PAD.left - 4, y: y(p) + 4, "text-anchor": "end", class: "review-axis", "pointer-events": "none" }, `${p * 100}%`));
   }
   nodes.push(svg("line", { x1: x(replay.version), x2: x(replay.version), y1: PAD.top, y2: HEIGHT - PAD.bottom,
-    class: "review-now", "data-testid": "review-now" }));
+    class: "review-now", "data-testid": "review-now", "pointer-events": "none" }));
   for (const [name, points] of series) {
     const seat = seriesSeat(name);
     const colour = seat === null ? LOYAL_FILL : seatFill(seat);
     nodes.push(svg("polyline", { points: points.map(([i, p]) => `${x(i)},${y(p)}`).join(" "), fill: "none",
-      stroke: colour, "stroke-width": 1.5, "data-series": name }));
+      stroke: colour, "stroke-width": 1.5, "data-series": name, "pointer-events": "none" }));
     for (const [i, p] of points) {
       const move = reviewedMove(i);
       const mark = move && move.mark;
@@ -118,7 +118,8 @@ function chart(review, series, x, replay) {
   const drawn = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-chart", role: "img",
     "aria-label": t("replay.review"), "data-testid": "review-chart" }, nodes);
   // A long game's points crowd together: a click jumps to the point clicked, or anywhere
-  // else on the chart to the move nearest across.
+  // else on the chart to the move nearest across. Lines and labels take no clicks (a line
+  // drawn over a point would otherwise turn a click on that point into the nearest move).
   drawn.addEventListener("click", (event) => {
     const index = event.target && event.target.dataset ? event.target.dataset.index : undefined;
     if (index !== undefined) {
