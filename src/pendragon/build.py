@@ -81,28 +81,16 @@ def stale_modules(modules: dict[str, str]) -> list[str]:
 
 
 class _PureFinder(importlib.abc.MetaPathFinder):
-    """Loads the listed modules from their ``.py`` files, whatever else lies beside them."""
-
-    def __init__(self, modules: Sequence[str]) -> None:
-        self.modules = frozenset(modules)
+    """Loads every module of the package from its ``.py`` file, whatever compiled module
+    lies beside it (packages are left to the usual finders)."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in self.modules:
+        if not fullname.startswith("pendragon."):
             return None
         source = _source(fullname)
-        return importlib.util.spec_from_file_location(fullname, source) if source.exists() \
+        return importlib.util.spec_from_file_location(fullname, source) if source.is_file() \
             else None
-
-
-def _python_modules() -> list[str]:
-    """Every module a compiled build could shadow (when there is no usable manifest)."""
-    names = []
-    for pattern in ("core/*.py", "games/*/rules/*.py"):
-        for path in _PACKAGE.glob(pattern):
-            if path.name != "__init__.py":
-                names.append(".".join(path.relative_to(_ROOT).with_suffix("").parts))
-    return sorted(names)
 
 
 #: The modules this process runs compiled (empty when it runs pure).
@@ -126,9 +114,7 @@ def select() -> tuple[str, str]:
         else:
             _COMPILED.update(modules)
             return "compiled", f"{len(modules)} modules compiled with mypyc"
-    names = sorted(modules) if modules else _python_modules()
-    if any(_has_extension(name) for name in names):
-        sys.meta_path.insert(0, _PureFinder(names))
+    sys.meta_path.insert(0, _PureFinder())
     return mode, reason
 
 
