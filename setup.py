@@ -140,8 +140,12 @@ def extensions() -> list[object]:
         # reach only lazily (core.api's words come from i18n), is followed silently: the
         # build may run before the project's dependencies (babel, rich...) are installed.
         options = ["--follow-imports=silent"]
-        return list(mypycify([*options, *sources], opt_level="3", multi_file=True,
-                             group_name=GROUP))
+        built = mypycify([*options, *sources], opt_level="3", multi_file=True,
+                         group_name=GROUP)
+        for extension in built:
+            # Signed overflow wraps, as core.rng's native mixer needs (C leaves it undefined).
+            extension.extra_compile_args = [*extension.extra_compile_args, "-fwrapv"]
+        return list(built)
     finally:
         os.chdir(previous)
 

@@ -86,6 +86,28 @@ def test_the_other_build_plays_the_same_games() -> None:
     assert digest == _games_digest()
 
 
+@pytest.mark.skipif(build.MODE != "compiled", reason="the pure build runs the reference mixer")
+def test_the_native_mixer_gives_the_reference_bits() -> None:
+    """Issue 30 item 4: compiled, ``rng`` draws with machine words (wrapping ``i64``); each
+    draw must be bit for bit the unbounded-int SplitMix64 the pure build runs, for seeds and
+    counters of any size or sign (every seeded game depends on it)."""
+    import random
+
+    from pendragon.core import rng
+
+    assert rng._NATIVE  # compiled: the machine-word path is the one that runs
+    draw = random.Random(30)
+    edges = [0, 1, (1 << 62) - 1, 1 << 62, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64,
+             -1, -(1 << 63), (1 << 70) + 5]
+    values = edges + [draw.getrandbits(64) for _ in range(2000)] + [draw.getrandbits(100)
+                                                                    - (1 << 99) for _ in range(200)]
+    for seed in values:
+        counter = draw.choice(edges + [draw.randrange(1 << 20)])
+        reference = rng._mix_reference(seed, counter)
+        assert rng.mix(seed, counter) == reference
+        assert rng.uniform(seed, counter) == (reference >> 11) * (1.0 / (1 << 53))
+
+
 def test_pure_variable_runs_every_module_from_its_source() -> None:
     """Issue 30 item 1: PENDRAGON_PURE=1 runs the pure build, and says so."""
     out, _ = _run("import pendragon, pendragon.core.api as a, pendragon.games.soc.rules.engine"
