@@ -113,6 +113,13 @@ def test_a_hint_is_for_ones_own_seat_at_ones_turn_and_announced(server: LiveServ
             assert (answer.status_code, error_code(answer)) == (status, code)
         stale = http.post("/api/table/hint", headers=auth(mover), json={"version": version + 1})
         assert stale.status_code == 409 and error_code(stale) == "stale_version"
+        # A version no table can reach is malformed, and not echoed (nor is a move's).
+        for route, extra in (("/api/table/hint", {}), ("/api/table/move", {"action": 0})):
+            for absurd in (-1, 10**300):
+                refused = http.post(route, headers=auth(mover),
+                                    json={"version": absurd, **extra})
+                assert (refused.status_code, error_code(refused)) == (400, "bad_request")
+                assert str(absurd) not in refused.text
         for body in ({"version": version, "seat": 1 - seat}, {"version": "1"}, {}):
             assert http.post("/api/table/hint", headers=auth(mover), json=body).status_code == 422
         # Nothing asked yet: nothing announced.

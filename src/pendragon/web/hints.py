@@ -33,7 +33,7 @@ from pendragon.web.access import HOST_ROLE, HUMAN, SEAT_ROLE, Access
 from pendragon.web.coach_work import hint_in_worker, hint_json, hint_seed
 from pendragon.web.errors import TableError
 from pendragon.web.limits import PRIORITY_PEOPLE, dumps_sharing
-from pendragon.web.moves import TableMoves
+from pendragon.web.moves import TableMoves, checked_version
 from pendragon.web.settings import HINT_ASKED, HINTS_EVENTS
 
 log = logging.getLogger("pendragon.web")
@@ -77,9 +77,7 @@ class Hints(TableMoves):
         if access.role != SEAT_ROLE or access.seat is None:
             raise TableError("forbidden", "only a seated player may ask for a hint, for his"
                              " own seat", 403)
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise TableError("bad_request", "version must be the state version you decide on",
-                             400)
+        version = checked_version(version, "decide on")
         seat = access.seat
         async with self.lock:
             self.refuse_if_over()

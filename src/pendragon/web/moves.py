@@ -115,9 +115,7 @@ class TableMoves(TableCore):
         ``timed_out``: the turn timer's bot plays for the person (the log says so).
         """
         submitted = time.perf_counter() if submitted is None else submitted
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise TableError("bad_request", "version must be the state version you acted on",
-                             400)
+        version = checked_version(version, "acted on")
         action_id = self.parse_action(action)
         async with self.lock:
             state = self.state
@@ -274,6 +272,29 @@ class TableMoves(TableCore):
         self.opened |= opened
         self.started = self.started or bool(facts["started"])
         return bool(changed)
+
+
+#: No table ever reaches this many actions; a version beyond it is refused as malformed
+#: rather than compared (and echoed back) as a merely stale one.
+MAX_VERSION = 1 << 31
+
+
+def checked_version(version: object, doing: str) -> int:
+    """``version`` as sent by a client, if it can be a table's version at all: an int (not
+    a bool) from 0 to :data:`MAX_VERSION`; otherwise a ``bad_request`` that does not echo
+    it (``doing``: what the client did on it, for the message).
+
+    >>> checked_version(12, "acted on")
+    12
+    >>> checked_version(10**400, "acted on")
+    Traceback (most recent call last):
+    ...
+    pendragon.web.errors.TableError: version must be the state version you acted on
+    """
+    if isinstance(version, bool) or not isinstance(version, int) \
+            or not 0 <= version <= MAX_VERSION:
+        raise TableError("bad_request", f"version must be the state version you {doing}", 400)
+    return version
 
 
 def _refused_move(error: PendragonError) -> TableError:
