@@ -6,6 +6,7 @@ test to seconds. Screenshots go to ``test-artifacts/``."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -135,6 +136,10 @@ def test_the_replay_reviews_the_game_and_a_point_jumps_there(server: LiveServer,
         count = points.count()
         assert count > 2
         assert page.locator("[data-testid=review-time]").count() > 0
+        # Random bots move in milliseconds: the longest still reads as a time, not "0.0 s".
+        caption = page.locator(".review-times .review-caption").inner_text()
+        longest = re.search(r"longest ([0-9.]+) s", caption)
+        assert longest is not None and float(longest.group(1)) > 0, caption
         # Beside the move list: the review's panel sits in the same column as the log.
         assert page.locator(".side-column [data-testid=review] + .log-panel").count() == 1
         # A point in the middle of the game that no later point covers (a long game's

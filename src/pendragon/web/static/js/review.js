@@ -142,7 +142,7 @@ function pointTitle(i, p, move, replay) {
   if (move) {
     parts.push(`${replay.seatName(move.seat)}: ${move.played_text}`);
     if (move.mark) parts.push(`${t(`coach.mark.${move.mark}`)} — ${t("replay.review_best", { move: move.best_text })}`);
-    if (move.seconds !== null && move.seconds !== undefined) parts.push(t("replay.review_seconds", { seconds: move.seconds.toFixed(1) }));
+    if (move.seconds !== null && move.seconds !== undefined) parts.push(t("replay.review_seconds", { seconds: secondsText(move.seconds) }));
   }
   return parts.join("\n");
 }
@@ -155,6 +155,14 @@ function legend(series, replay) {
   }));
 }
 
+/** Seconds as a person reads them: tenths from a second up, two significant digits below
+ * (a bot's 0.004 s would otherwise read "0.0 s" beside a bar of full height). */
+export function secondsText(seconds) {
+  if (seconds >= 1) return seconds.toFixed(1);
+  if (seconds <= 0) return "0";
+  return String(Number(seconds.toPrecision(2)));
+}
+
 /** How long each reviewed move took, one bar a move on the chart's axis. */
 function timeBars(review, x, replay) {
   const timed = review.moves.filter((m) => typeof m.seconds === "number");
@@ -164,12 +172,12 @@ function timeBars(review, x, replay) {
     const h = Math.max(1, (m.seconds / longest) * (TIMES_HEIGHT - 4));
     const bar = svg("rect", { x: x(m.index) - 1.5, y: TIMES_HEIGHT - h, width: 3, height: h, fill: seatFill(m.seat),
       class: "review-time", "data-testid": "review-time", "data-index": m.index },
-    svg("title", {}, `${replay.seatName(m.seat)}: ${t("replay.review_seconds", { seconds: m.seconds.toFixed(1) })}`));
+    svg("title", {}, `${replay.seatName(m.seat)}: ${t("replay.review_seconds", { seconds: secondsText(m.seconds) })}`));
     bar.addEventListener("click", () => replay.jump(m.index));
     return bar;
   });
   return el("div", { class: "review-times" },
-    el("p", { class: "review-caption" }, t("replay.review_times", { seconds: longest.toFixed(1) })),
+    el("p", { class: "review-caption" }, t("replay.review_times", { seconds: secondsText(longest) })),
     svg("svg", { viewBox: `0 0 ${WIDTH} ${TIMES_HEIGHT}`, class: "review-times-chart", "data-testid": "review-times" }, bars));
 }
 
