@@ -81,6 +81,7 @@ def test_a_listed_table_is_found_in_the_lobby_and_a_second_browser_sits_and_play
     host.select_option("[data-testid=seat-kind-1]", "open")
     host.check("[data-testid=listed]")
     host.select_option("[data-testid=turn-timer]", "300")
+    host.check("[data-testid=hints]")  # the coach's hints, allowed from the lobby (issue 31)
     host.click("[data-testid=create]")
     ann_link = host.locator("[data-testid=link-seat-0]").input_value()
     table_id = ann_link.split("#", 1)[1].split(".", 1)[0]
@@ -89,6 +90,8 @@ def test_a_listed_table_is_found_in_the_lobby_and_a_second_browser_sits_and_play
     with server.http() as http:
         seats = http.get("/api/table", headers=auth(ann_link.split("#", 1)[1])).json()
     assert seats["table"]["seats"][2]["bot"] == "stealth"
+    assert seats["state"]["hints"] is True
+    host.wait_for_selector("[data-testid=hints-status][data-allowed=true]")
 
     guest = new_page(browser, errors)
     guest.goto(server.base + "/")
