@@ -141,6 +141,9 @@ class Game(ABC):
             resolved["seed"] = seed
         self.options: dict[str, OptionValue] = resolved
         self.seed: int = rng.normalize_seed(int(seed))
+        # The catalog's size once declared (0: not yet): every applied action is checked
+        # against it, and a native field costs less than the ``info`` property's lookup.
+        self._action_count = 0
 
     def declare_info(
         self,
@@ -178,6 +181,7 @@ class Game(ABC):
             max_utility=max_utility,
             observation_tensor_size=observation_tensor_size,
         )
+        self._action_count = self._info.num_distinct_actions
 
     @property
     def info(self) -> GameInfo:
@@ -241,7 +245,7 @@ class Game(ABC):
 
     def num_distinct_actions(self) -> int:
         """Size of the action catalog: every action id is below it."""
-        return self.info.num_distinct_actions
+        return self._action_count or self.info.num_distinct_actions
 
     def max_game_length(self) -> int:
         """An upper bound on the number of actions (chance included) in any game."""
@@ -302,6 +306,14 @@ class State(ABC, Generic[GameT]):
     @abstractmethod
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         """Outcomes and probabilities (only called at chance nodes)."""
+
+    def _sample_chance_at(self, u: float) -> int:
+        """The outcome that ``u`` (in ``[0, 1)``) picks at this chance node: the one whose
+        interval of cumulative probability, in :meth:`_chance_outcomes`' order, holds it
+        (:func:`rng.pick_at`). A game may override it to pick without listing the outcomes,
+        provided it picks the same outcome for every ``u``."""
+        self._cached_legal()
+        return rng.pick_at(u, self._outcomes)
 
     @abstractmethod
     def _apply(self, action: int) -> None:
@@ -566,8 +578,12 @@ class State(ABC, Generic[GameT]):
             if player == TERMINAL:
                 self._legal = []
             elif player == CHANCE:
-                self._outcomes = self._chance_outcomes()
-                self._legal = [a for a, _ in self._outcomes]
+                outcomes = self._chance_outcomes()
+                legal: list[int] = []
+                for outcome in outcomes:  # (a loop mypyc keeps native; no tuple unpacking)
+                    legal.append(outcome[0])
+                self._outcomes = outcomes
+                self._legal = legal
             else:
                 self._legal = self._legal_actions()
             self._legal_at = version
@@ -593,7 +609,10 @@ class State(ABC, Generic[GameT]):
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` may be applied now (never raises)."""
-        return action in self._cached_legal()
+        for legal in self._cached_legal():  # int comparisons (``in`` compares objects)
+            if legal == action:
+                return True
+        return False
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, ``(action, probability)`` pairs summing to 1."""
@@ -644,8 +663,7 @@ class State(ABC, Generic[GameT]):
         """The chance outcome this state's own seeded stream picks (deterministic)."""
         if self.current_player() != CHANCE:
             raise NotChanceNodeError("sample_chance() called where a player decides")
-        self._cached_legal()
-        return rng.pick_weighted(self._seed(), self._chance_count, self._outcomes)
+        return self._sample_chance_at(rng.uniform(self._seed(), self._chance_count))
 
     def _seed(self) -> int:
         return self._rng_seed
