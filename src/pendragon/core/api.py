@@ -609,7 +609,9 @@ class State(ABC, Generic[GameT]):
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` may be applied now (never raises)."""
-        for legal in self._cached_legal():  # int comparisons (``in`` compares objects)
+        # A loop of int comparisons, which mypyc compiles natively (``in`` and ``any()``
+        # over a generator compare Python objects).
+        for legal in self._cached_legal():  # noqa: SIM110
             if legal == action:
                 return True
         return False
