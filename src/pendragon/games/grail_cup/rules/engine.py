@@ -303,9 +303,14 @@ def legal_actions(s: GrailCupState) -> list[int]:
         for steps in range(step, 4 * step, step):
             legal.append(A.MOVE + steps - 1)
     elif code == MOVE_DRAGON:
-        # GC-RULING-6: a free space has no knight and no dragon.
+        # GC-RULING-6: a free space has no knight and no dragon (marked once, rather than
+        # asking is_free of every space: a scan of the knights each).
+        taken = [False] * len(s.track)
+        taken[s.dragon] = True
+        for seat in range(s.n):
+            taken[s.pos[seat]] = True
         for space in range(s.track.finish):
-            if is_free(s, space):
+            if not taken[space]:
                 legal.append(A.DRAGON + space)
     elif code == SPEAR:
         legal = [A.SPEAR_YES, A.SPEAR_NO]
@@ -348,7 +353,14 @@ def chance_outcomes(s: GrailCupState) -> list[tuple[int, float]]:
 
 def place_options(s: GrailCupState, index: int) -> list[int]:
     """Kinds Merlin may put on his ``index``-th looked space (those not yet placed)."""
-    return sorted({s.pin[sp] for sp in s.merlin_spaces[index:]})
+    spaces = s.merlin_spaces
+    kinds: list[int] = []
+    for kind in range(NUM_CLOVERS):  # in order, each once
+        for at in range(index, len(spaces)):
+            if s.pin[spaces[at]] == kind:
+                kinds.append(kind)
+                break
+    return kinds
 
 
 def _replaced(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
@@ -460,7 +472,7 @@ def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
     for card in range(NUM_ALLIES):
         shown = s.revealed >> card & 1
         s.last_round[card] = s.ally_loc[card] - HAND if shown else -1
-    s.ally_loc[:] = [DECK] * NUM_ALLIES
+        s.ally_loc[card] = DECK
     s.revealed = 0
     s.last_called = 0
     s.sightings.clear()
@@ -477,8 +489,10 @@ def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
         agenda.append((DIRECTION, s.first, 0, 0))
     agenda.append((PICK, s.first, 0, 0))
     agenda.append((SIGHT, s.first, 0, 0))
-    agenda.extend([(ASIDE_DOWN_DRAW, 0, 0, 0)] * down)
-    agenda.extend([(ASIDE_UP_DRAW, 0, 0, 0)] * up)
+    for _ in range(down):
+        agenda.append((ASIDE_DOWN_DRAW, 0, 0, 0))
+    for _ in range(up):
+        agenda.append((ASIDE_UP_DRAW, 0, 0, 0))
 
 
 def _sight(s: GrailCupState, seat: int, b: int, c: int) -> None:
@@ -622,7 +636,9 @@ def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # GC-RULING-11: what Merlin rearranges only he knows; others forget those spaces, and
     # for them any of the tokens may now lie on any of the spaces (so the latest laying
     # among them is each one's, for the worlds a search samples: GrailCupState.fill).
-    latest = max(s.fill[space] for space in s.merlin_spaces)
+    latest = 0
+    for space in s.merlin_spaces:
+        latest = max(latest, s.fill[space])
     fill = list(s.fill)
     for space in s.merlin_spaces:
         s.known[space] = 1 << seat
