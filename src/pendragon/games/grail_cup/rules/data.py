@@ -53,7 +53,17 @@ ALLIES: Final[tuple[Ally, ...]] = (
 )
 NUM_ALLIES: Final = len(ALLIES)
 ALLY_KEYS: Final[tuple[str, ...]] = tuple(a.key for a in ALLIES)
-SORCERESS, SQUIRE, MERLIN, BLACKSMITH, TAMER, PRINCESS, PRIEST, FAIRY, UNICORN = range(9)
+# (Each code a Final of its own, not one unpacked range: mypyc folds a Final int into the
+# code, where a plain global is a dictionary lookup at every use.)
+SORCERESS: Final = 0
+SQUIRE: Final = 1
+MERLIN: Final = 2
+BLACKSMITH: Final = 3
+TAMER: Final = 4
+PRINCESS: Final = 5
+PRIEST: Final = 6
+FAIRY: Final = 7
+UNICORN: Final = 8
 
 #: The 18 clover tokens (GC-CLOVER-1).
 CLOVERS: Final[tuple[Clover, ...]] = (
@@ -67,7 +77,11 @@ NUM_CLOVERS: Final = len(CLOVERS)
 CLOVER_KEYS: Final[tuple[str, ...]] = tuple(c.key for c in CLOVERS)
 CLOVER_TOTAL: Final[tuple[int, ...]] = tuple(c.count for c in CLOVERS)
 TOKENS: Final = sum(CLOVER_TOTAL)
-BOOTS, GOBLIN, BAIT, FAKE_GRAIL, MAGNET = range(5)
+BOOTS: Final = 0
+GOBLIN: Final = 1
+BAIT: Final = 2
+FAKE_GRAIL: Final = 3
+MAGNET: Final = 4
 
 #: The village die: seal x1, thief x2, spear x3 (GC-VILLAGE-2).
 DIE: Final[tuple[DieFace, ...]] = (
@@ -76,7 +90,9 @@ DIE: Final[tuple[DieFace, ...]] = (
     DieFace("spear", 3, "GC-VILLAGE-SPEAR"),
 )
 DIE_KEYS: Final[tuple[str, ...]] = tuple(f.key for f in DIE)
-SEAL, THIEF, SPEAR = range(3)
+SEAL: Final = 0
+THIEF: Final = 1
+SPEAR: Final = 2
 
 #: Spear tokens in the game (GC-SPEAR-1).
 SPEARS: Final = 12

@@ -13,7 +13,6 @@ Rule IDs (``GC-...``) refer to ``docs/rules/grail-cup.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from pendragon.core.events import Event, Seat, Term
@@ -50,18 +49,53 @@ if TYPE_CHECKING:
     from pendragon.games.grail_cup.rules.state import GrailCupState
 
 # ---------------------------------------------------------------- ally locations
-DECK, ASIDE_UP, ASIDE_DOWN, PACKET, RANDOM, DISCARD = range(6)
+# Codes are Finals one by one, not an unpacked range: mypyc folds a Final int into the code,
+# where a plain module global is a dictionary lookup at every use (a tenth of a playout).
+DECK: Final = 0
+ASIDE_UP: Final = 1
+ASIDE_DOWN: Final = 2
+PACKET: Final = 3
+RANDOM: Final = 4
+DISCARD: Final = 5
 #: ``HAND + seat``: drafted by that seat this round.
 HAND: Final = 10
 LOCATION_NAMES: Final = ("deck", "aside-up", "aside-down", "packet", "random-discard", "discard")
 
 # ---------------------------------------------------------------- task codes
-(
-    DEAL, SETUP_END, ROUND, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, SIGHT, PICK, DIRECTION,
-    DRAFT_REST, RANDOM_DISCARD, TAKE_ASIDE, FINAL_DISCARD, CALL, RESOLVE, STRIKE, CURSE,
-    NAME, LOOK, MERLIN_DONE, PLACE, CHOOSE_MOVE, MOVE_DRAGON, STEPS, TO, BACK,
-    SPEAR, LAND, CLOVER, LAY, RETURN, DIE_ROLL, FAKE, STEAL, ROUND_END,
-) = range(1, 35)
+DEAL: Final = 1
+SETUP_END: Final = 2
+ROUND: Final = 3
+ASIDE_UP_DRAW: Final = 4
+ASIDE_DOWN_DRAW: Final = 5
+SIGHT: Final = 6
+PICK: Final = 7
+DIRECTION: Final = 8
+DRAFT_REST: Final = 9
+RANDOM_DISCARD: Final = 10
+TAKE_ASIDE: Final = 11
+FINAL_DISCARD: Final = 12
+CALL: Final = 13
+RESOLVE: Final = 14
+STRIKE: Final = 15
+CURSE: Final = 16
+NAME: Final = 17
+LOOK: Final = 18
+MERLIN_DONE: Final = 19
+PLACE: Final = 20
+CHOOSE_MOVE: Final = 21
+MOVE_DRAGON: Final = 22
+STEPS: Final = 23
+TO: Final = 24
+BACK: Final = 25
+SPEAR: Final = 26
+LAND: Final = 27
+CLOVER: Final = 28
+LAY: Final = 29
+RETURN: Final = 30
+DIE_ROLL: Final = 31
+FAKE: Final = 32
+STEAL: Final = 33
+ROUND_END: Final = 34
 NUM_TASKS: Final = 35
 TASK_NAMES: Final[dict[int, str]] = {
     DEAL: "deal", SETUP_END: "setup-end", ROUND: "round", ASIDE_UP_DRAW: "aside-up",
@@ -74,18 +108,38 @@ TASK_NAMES: Final[dict[int, str]] = {
     LAY: "lay", RETURN: "return", DIE_ROLL: "die", FAKE: "fake-grail",
     STEAL: "magnet", ROUND_END: "round-end",
 }
-CHANCE_TASKS: Final = frozenset({DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD, LAY,
-                                 DIE_ROLL})
-DECISION_TASKS: Final = frozenset({PICK, DIRECTION, CURSE, NAME, LOOK, PLACE, CHOOSE_MOVE,
-                                   MOVE_DRAGON, SPEAR, FAKE, STEAL})
-WAITING: Final = CHANCE_TASKS | DECISION_TASKS
+# The sets of task codes as bit masks (bit ``code``): the hot paths test a bit of a Final
+# int, which mypyc folds into the code; a frozenset costs a boxed int and a hash lookup.
+CHANCE_BITS: Final = (
+    1 << DEAL | 1 << ASIDE_UP_DRAW | 1 << ASIDE_DOWN_DRAW | 1 << RANDOM_DISCARD | 1 << LAY
+    | 1 << DIE_ROLL
+)
+DECISION_BITS: Final = (
+    1 << PICK | 1 << DIRECTION | 1 << CURSE | 1 << NAME | 1 << LOOK | 1 << PLACE
+    | 1 << CHOOSE_MOVE | 1 << MOVE_DRAGON | 1 << SPEAR | 1 << FAKE | 1 << STEAL
+)
+WAITING_BITS: Final = CHANCE_BITS | DECISION_BITS
 #: Waiting tasks that a position read from outside may hold with nothing to offer.
-GUARDED: Final = frozenset({PICK, RANDOM_DISCARD, DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, LAY, LOOK,
-                            STEAL, SPEAR})
+GUARDED_BITS: Final = (
+    1 << PICK | 1 << RANDOM_DISCARD | 1 << DEAL | 1 << ASIDE_UP_DRAW | 1 << ASIDE_DOWN_DRAW
+    | 1 << LAY | 1 << LOOK | 1 << STEAL | 1 << SPEAR
+)
+
+
+def _codes(bits: int) -> frozenset[int]:
+    return frozenset(code for code in range(NUM_TASKS) if bits >> code & 1)
+
+
+CHANCE_TASKS: Final = _codes(CHANCE_BITS)
+DECISION_TASKS: Final = _codes(DECISION_BITS)
+WAITING: Final = _codes(WAITING_BITS)
+GUARDED: Final = _codes(GUARDED_BITS)
 #: CHOOSE_MOVE's ``b``: whose distances.
-MERLIN_MOVES, FAIRY_MOVES = 0, 1
+MERLIN_MOVES: Final = 0
+FAIRY_MOVES: Final = 1
 #: MOVE_DRAGON's ``b``: who moves the dragon.
-BY_TAMER, BY_BAIT = 0, 1
+BY_TAMER: Final = 0
+BY_BAIT: Final = 1
 
 Task = tuple[int, int, int, int]
 
@@ -149,7 +203,11 @@ def is_free(s: GrailCupState, space: int) -> bool:
 
 def cards_at(s: GrailCupState, location: int) -> list[int]:
     """The allies at ``location`` (a location code or ``HAND + seat``)."""
-    return [card for card in range(NUM_ALLIES) if s.ally_loc[card] == location]
+    cards: list[int] = []
+    for card in range(NUM_ALLIES):
+        if s.ally_loc[card] == location:
+            cards.append(card)
+    return cards
 
 
 def hand(s: GrailCupState, seat: int) -> list[int]:
@@ -164,7 +222,7 @@ def current_player(s: GrailCupState) -> int:
     if s.winner >= 0 or not s.agenda:
         return -4
     code, a, _b, _c = s.agenda[-1]
-    return -1 if code in CHANCE_TASKS else a
+    return -1 if CHANCE_BITS >> code & 1 else a
 
 
 def run(s: GrailCupState) -> None:
@@ -172,13 +230,13 @@ def run(s: GrailCupState) -> None:
     agenda = s.agenda
     while agenda and s.winner < 0:
         code, a, b, c = agenda[-1]
-        if code in WAITING:
-            if code in GUARDED and _nothing_to_choose(s, code, a, b):
+        if WAITING_BITS >> code & 1:
+            if GUARDED_BITS >> code & 1 and _nothing_to_choose(s, code, a, b):
                 agenda.pop()  # e.g. Merlin's last token: a choice of one is not asked
                 continue
             return
         agenda.pop()
-        AUTOMATIC[code](s, a, b, c)
+        _run_task(s, code, a, b, c)
     if s.winner >= 0:
         agenda.clear()
 
@@ -205,63 +263,110 @@ def _nothing_to_choose(s: GrailCupState, code: int, a: int, b: int) -> bool:
 def apply(s: GrailCupState, action: int) -> None:
     """Apply a legal action to the task on top, then run the automatic tasks."""
     code, a, b, c = s.agenda.pop()
-    HANDLERS[code](s, action, a, b, c)
+    _handle(s, action, code, a, b, c)
     run(s)
 
 
 def legal_actions(s: GrailCupState) -> list[int]:
-    """Legal actions of the seat deciding the top task."""
+    """Legal actions of the seat deciding the top task.
+
+    (Plain loops that append: mypyc runs them natively, where a comprehension over a
+    generic iterable or a set costs a call and boxed ints per item.)"""
     code, a, b, _c = s.agenda[-1]
+    legal: list[int] = []
     if code == PICK:
-        return [A.KEEP + card for card in cards_at(s, PACKET)]
-    if code == DIRECTION:
-        return [A.PASS_LEFT, A.PASS_RIGHT]
-    if code == CURSE:
+        ally_loc = s.ally_loc
+        for card in range(NUM_ALLIES):
+            if ally_loc[card] == PACKET:
+                legal.append(A.KEEP + card)
+    elif code == DIRECTION:
+        legal = [A.PASS_LEFT, A.PASS_RIGHT]
+    elif code == CURSE:
         # GC-ALLY-SORCERESS-1, GC-RULING-10: any other ally but one's own.
-        return [A.CURSE + c for c in range(1, NUM_ALLIES) if s.ally_loc[c] != HAND + a]
-    if code == NAME:
-        return [A.NAME + seat for seat in range(s.n)]
-    if code == LOOK:
-        return [A.LOOK + sp for sp in s.track.clover_spaces if sp not in s.merlin_spaces]
-    if code == PLACE:
-        return [A.PLACE + kind for kind in place_options(s, b)]
-    if code == CHOOSE_MOVE:
-        steps = (1, 2, 3) if b == MERLIN_MOVES else (2, 4, 6)
-        return [A.MOVE + n - 1 for n in steps]
-    if code == MOVE_DRAGON:
-        taken = {s.dragon, *s.pos}  # GC-RULING-6: a free space has no knight and no dragon
-        return [A.DRAGON + sp for sp in range(s.track.finish) if sp not in taken]
-    if code == SPEAR:
-        return [A.SPEAR_YES, A.SPEAR_NO]
-    if code == FAKE:
-        return [A.TARGET + seat for seat in range(s.n) if seat != a]
-    if code == STEAL:
-        return [A.TARGET + seat for seat in range(s.n) if seat != a and s.spears[seat] > 0]
-    raise AssertionError(f"task {code} is not a decision")
+        own = HAND + a
+        for card in range(1, NUM_ALLIES):
+            if s.ally_loc[card] != own:
+                legal.append(A.CURSE + card)
+    elif code == NAME:
+        for seat in range(s.n):
+            legal.append(A.NAME + seat)
+    elif code == LOOK:
+        for space in s.track.clover_spaces:
+            if space not in s.merlin_spaces:
+                legal.append(A.LOOK + space)
+    elif code == PLACE:
+        for kind in place_options(s, b):
+            legal.append(A.PLACE + kind)
+    elif code == CHOOSE_MOVE:
+        # Merlin's 1, 2 or 3 spaces; the Fairy's 2, 4 or 6.
+        step = 1 if b == MERLIN_MOVES else 2
+        for steps in range(step, 4 * step, step):
+            legal.append(A.MOVE + steps - 1)
+    elif code == MOVE_DRAGON:
+        # GC-RULING-6: a free space has no knight and no dragon (marked once, rather than
+        # asking is_free of every space: a scan of the knights each).
+        taken = [False] * len(s.track)
+        taken[s.dragon] = True
+        for seat in range(s.n):
+            taken[s.pos[seat]] = True
+        for space in range(s.track.finish):
+            if not taken[space]:
+                legal.append(A.DRAGON + space)
+    elif code == SPEAR:
+        legal = [A.SPEAR_YES, A.SPEAR_NO]
+    elif code == FAKE:
+        for seat in range(s.n):
+            if seat != a:
+                legal.append(A.TARGET + seat)
+    elif code == STEAL:
+        for seat in range(s.n):
+            if seat != a and s.spears[seat] > 0:
+                legal.append(A.TARGET + seat)
+    else:
+        raise AssertionError(f"task {code} is not a decision")
+    return legal
 
 
 def chance_outcomes(s: GrailCupState) -> list[tuple[int, float]]:
     """Outcomes of the chance task on top, with their probabilities."""
     code = s.agenda[-1][0]
-    if code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD):
-        cards = cards_at(s, PACKET if code == RANDOM_DISCARD else DECK)
-        return [(A.ALLY + card, 1.0 / len(cards)) for card in cards]
+    outcomes: list[tuple[int, float]] = []
     if code == LAY:
         counts = supply_counts(s)
         total = len(s.bag)
-        return [(A.CLOVER + k, counts[k] / total) for k in range(NUM_CLOVERS) if counts[k]]
-    if code == DIE_ROLL:
-        return [(A.DIE_ROLL + i, face.weight / 6) for i, face in enumerate(DIE)]
-    raise AssertionError(f"task {code} is not a chance node")
+        for kind in range(NUM_CLOVERS):
+            if counts[kind]:
+                outcomes.append((A.CLOVER + kind, counts[kind] / total))
+    elif code == DIE_ROLL:
+        for face in range(len(DIE)):
+            outcomes.append((A.DIE_ROLL + face, DIE[face].weight / 6))
+    elif code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD):
+        location = PACKET if code == RANDOM_DISCARD else DECK
+        cards = cards_at(s, location)
+        probability = 1.0 / len(cards)
+        for card in cards:
+            outcomes.append((A.ALLY + card, probability))
+    else:
+        raise AssertionError(f"task {code} is not a chance node")
+    return outcomes
 
 
 def place_options(s: GrailCupState, index: int) -> list[int]:
     """Kinds Merlin may put on his ``index``-th looked space (those not yet placed)."""
-    return sorted({s.pin[sp] for sp in s.merlin_spaces[index:]})
+    spaces = s.merlin_spaces
+    kinds: list[int] = []
+    for kind in range(NUM_CLOVERS):  # in order, each once
+        for at in range(index, len(spaces)):
+            if s.pin[spaces[at]] == kind:
+                kinds.append(kind)
+                break
+    return kinds
 
 
 def _replaced(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return (*values[:index], value, *values[index + 1:])
+    items = list(values)
+    items[index] = value
+    return tuple(items)
 
 
 def supply_counts(s: GrailCupState) -> list[int]:
@@ -367,7 +472,7 @@ def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
     for card in range(NUM_ALLIES):
         shown = s.revealed >> card & 1
         s.last_round[card] = s.ally_loc[card] - HAND if shown else -1
-    s.ally_loc[:] = [DECK] * NUM_ALLIES
+        s.ally_loc[card] = DECK
     s.revealed = 0
     s.last_called = 0
     s.sightings.clear()
@@ -384,8 +489,10 @@ def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
         agenda.append((DIRECTION, s.first, 0, 0))
     agenda.append((PICK, s.first, 0, 0))
     agenda.append((SIGHT, s.first, 0, 0))
-    agenda.extend([(ASIDE_DOWN_DRAW, 0, 0, 0)] * down)
-    agenda.extend([(ASIDE_UP_DRAW, 0, 0, 0)] * up)
+    for _ in range(down):
+        agenda.append((ASIDE_DOWN_DRAW, 0, 0, 0))
+    for _ in range(up):
+        agenda.append((ASIDE_UP_DRAW, 0, 0, 0))
 
 
 def _sight(s: GrailCupState, seat: int, b: int, c: int) -> None:
@@ -396,7 +503,8 @@ def _sight(s: GrailCupState, seat: int, b: int, c: int) -> None:
             s.ally_loc[card] = PACKET
         if s.ally_loc[card] == PACKET:
             mask |= 1 << card
-    s.sightings += [seat, mask]
+    s.sightings.append(seat)
+    s.sightings.append(mask)
 
 
 def _draft_rest(s: GrailCupState, first: int, b: int, c: int) -> None:
@@ -528,7 +636,9 @@ def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # GC-RULING-11: what Merlin rearranges only he knows; others forget those spaces, and
     # for them any of the tokens may now lie on any of the spaces (so the latest laying
     # among them is each one's, for the worlds a search samples: GrailCupState.fill).
-    latest = max(s.fill[space] for space in s.merlin_spaces)
+    latest = 0
+    for space in s.merlin_spaces:
+        latest = max(latest, s.fill[space])
     fill = list(s.fill)
     for space in s.merlin_spaces:
         s.known[space] = 1 << seat
@@ -620,12 +730,47 @@ def _round_end(s: GrailCupState, a: int, b: int, c: int) -> None:
     s.agenda += [(LAND, s.squire, s.pos[s.squire], 0), (TO, s.squire, s.pos[s.named] + 1, 0)]
 
 
-AUTOMATIC: Final[dict[int, Callable[[GrailCupState, int, int, int], None]]] = {
-    SETUP_END: _setup_end, ROUND: _round, SIGHT: _sight, DRAFT_REST: _draft_rest,
-    TAKE_ASIDE: _take_aside, FINAL_DISCARD: _final_discard, CALL: _call, RESOLVE: _resolve,
-    STRIKE: _strike, MERLIN_DONE: _merlin_done, STEPS: _steps, TO: _to, BACK: _back,
-    LAND: _land, CLOVER: _clover, RETURN: _return, ROUND_END: _round_end,
-}
+def _run_task(s: GrailCupState, code: int, a: int, b: int, c: int) -> None:
+    """Execute the automatic task ``(code, a, b, c)``.
+
+    (A chain of tests rather than a table of functions: mypyc calls each handler natively,
+    where a function taken from a dict is a Python call that boxes its arguments.)"""
+    if code == LAND:
+        _land(s, a, b, c)
+    elif code == STEPS:
+        _steps(s, a, b, c)
+    elif code == CALL:
+        _call(s, a, b, c)
+    elif code == RESOLVE:
+        _resolve(s, a, b, c)
+    elif code == SIGHT:
+        _sight(s, a, b, c)
+    elif code == TO:
+        _to(s, a, b, c)
+    elif code == CLOVER:
+        _clover(s, a, b, c)
+    elif code == RETURN:
+        _return(s, a, b, c)
+    elif code == BACK:
+        _back(s, a, b, c)
+    elif code == STRIKE:
+        _strike(s, a, b, c)
+    elif code == MERLIN_DONE:
+        _merlin_done(s, a, b, c)
+    elif code == DRAFT_REST:
+        _draft_rest(s, a, b, c)
+    elif code == FINAL_DISCARD:
+        _final_discard(s, a, b, c)
+    elif code == ROUND_END:
+        _round_end(s, a, b, c)
+    elif code == ROUND:
+        _round(s, a, b, c)
+    elif code == TAKE_ASIDE:
+        _take_aside(s, a, b, c)
+    elif code == SETUP_END:
+        _setup_end(s, a, b, c)
+    else:
+        raise AssertionError(f"task {code} is not automatic")
 
 
 # ---------------------------------------------------------------- chance handlers
@@ -667,10 +812,13 @@ def _lay(s: GrailCupState, action: int, a: int, space: int, c: int) -> None:
     # Tokens of one kind differ only in when they last came back to the supply; the one
     # taken is the latest (a laid token may be any of them: its space takes all; the ones
     # left keep the most room for the worlds a search samples).
-    token = max(t for t in s.bag if t % NUM_CLOVERS == kind)
-    bag = list(s.bag)
-    bag.remove(token)
-    s.bag = tuple(bag)
+    bag = s.bag
+    at = -1
+    for index in range(len(bag)):
+        if bag[index] % NUM_CLOVERS == kind and (at < 0 or bag[index] > bag[at]):
+            at = index  # the first of the latest ones
+    token = bag[at]
+    s.bag = bag[:at] + bag[at + 1:]
     s.pin[space] = kind
     s.born = _replaced(s.born, space, token // NUM_CLOVERS)
     s.fill = _replaced(s.fill, space, s.epoch)
@@ -813,10 +961,42 @@ def _steal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
         emit(s, _log("steal", seat=Seat(seat), knight=Seat(victim)))
 
 
-HANDLERS: Final[dict[int, Callable[[GrailCupState, int, int, int, int], None]]] = {
-    DEAL: _deal, ASIDE_UP_DRAW: _aside_up, ASIDE_DOWN_DRAW: _aside_down,
-    RANDOM_DISCARD: _random_discard, LAY: _lay,
-    DIE_ROLL: _die, PICK: _pick, DIRECTION: _direction, CURSE: _curse, NAME: _name,
-    LOOK: _look, PLACE: _place_token, CHOOSE_MOVE: _choose_move, MOVE_DRAGON: _move_dragon,
-    SPEAR: _spear, FAKE: _fake, STEAL: _steal,
-}
+def _handle(s: GrailCupState, action: int, code: int, a: int, b: int, c: int) -> None:
+    """Hand ``action`` to the handler of the waiting task ``(code, a, b, c)`` (a chain of
+    tests, for the compiler: see :func:`_run_task`)."""
+    if code == PICK:
+        _pick(s, action, a, b, c)
+    elif code == LAY:
+        _lay(s, action, a, b, c)
+    elif code == ASIDE_UP_DRAW:
+        _aside_up(s, action, a, b, c)
+    elif code == LOOK:
+        _look(s, action, a, b, c)
+    elif code == PLACE:
+        _place_token(s, action, a, b, c)
+    elif code == CHOOSE_MOVE:
+        _choose_move(s, action, a, b, c)
+    elif code == ASIDE_DOWN_DRAW:
+        _aside_down(s, action, a, b, c)
+    elif code == DIRECTION:
+        _direction(s, action, a, b, c)
+    elif code == MOVE_DRAGON:
+        _move_dragon(s, action, a, b, c)
+    elif code == NAME:
+        _name(s, action, a, b, c)
+    elif code == CURSE:
+        _curse(s, action, a, b, c)
+    elif code == DIE_ROLL:
+        _die(s, action, a, b, c)
+    elif code == DEAL:
+        _deal(s, action, a, b, c)
+    elif code == SPEAR:
+        _spear(s, action, a, b, c)
+    elif code == STEAL:
+        _steal(s, action, a, b, c)
+    elif code == FAKE:
+        _fake(s, action, a, b, c)
+    elif code == RANDOM_DISCARD:
+        _random_discard(s, action, a, b, c)
+    else:
+        raise AssertionError(f"task {code} is not waiting for an action")

@@ -46,7 +46,16 @@ KINDS: Final[tuple[str, ...]] = (
     "start", "trail", "clover", "village", "castle", "castle-clover", "church", "dragon",
     "finish",
 )
-START, TRAIL, CLOVER, VILLAGE, CASTLE, CASTLE_CLOVER, CHURCH, DRAGON, FINISH = range(9)
+# (One Final each: mypyc folds them into the code; an unpacked range is a dictionary lookup.)
+START: Final = 0
+TRAIL: Final = 1
+CLOVER: Final = 2
+VILLAGE: Final = 3
+CASTLE: Final = 4
+CASTLE_CLOVER: Final = 5
+CHURCH: Final = 6
+DRAGON: Final = 7
+FINISH: Final = 8
 #: Most spaces a track may have (the action catalog names spaces by index).
 MAX_SPACES: Final = 100
 #: Fewest spaces: the start spaces, the finish, and room for eight knights and the dragon.
