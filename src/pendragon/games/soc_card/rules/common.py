@@ -166,3 +166,34 @@ def weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
     """Chance outcomes ``base + i`` weighted by ``counts[i]`` (cards left of each kind)."""
     total = sum(counts)
     return [(base + i, c / total) for i, c in enumerate(counts) if c > 0]
+
+
+def pick_count(base: int, counts: list[int], u: float) -> int:
+    """The outcome of ``weighted(base, counts)`` that ``rng.pick_at(u, ...)`` picks, without
+    building the list: a random playout draws a card at every other step, and the list of
+    boxed floats cost a third of it.
+
+    The probabilities are summed as :func:`~pendragon.core.rng.pick_at` sums them (the same
+    quotients ``c / total``, added in the same order), so the same ``u`` lands in the same
+    interval, the rounding of the float sums included.
+
+    >>> from pendragon.core.rng import pick_at
+    >>> counts = [3, 0, 1, 2]
+    >>> [pick_count(10, counts, u / 12) for u in range(12)] == [
+    ...     pick_at(u / 12, weighted(10, counts)) for u in range(12)]
+    True
+    """
+    # Plain loops over the list: mypyc compiles them to native int and float arithmetic.
+    total = 0
+    for count in counts:
+        total += count
+    acc = 0.0
+    last = -1
+    for i in range(len(counts)):
+        count = counts[i]
+        if count > 0:
+            acc += count / total
+            if u < acc:
+                return base + i
+            last = i
+    return base + last  # the sum fell short of 1 by rounding: the last outcome, as pick_at

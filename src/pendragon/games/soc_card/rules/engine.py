@@ -3,7 +3,10 @@
 Every rules module reads and changes the plain fields of a
 :class:`~pendragon.games.soc_card.rules.state.SocCardState`; nothing else changes them.
 Each exports tables keyed by task code (:mod:`.tasks`): ``AUTOMATIC`` (run at once),
-``LEGAL`` and ``DECIDE`` (a seat's decision), ``OUTCOMES`` and ``CHANCE`` (a chance node).
+``LEGAL`` and ``DECIDE`` (a seat's decision), ``CHANCE`` (a chance node's outcome applied).
+What a chance node draws from is :func:`draw` here: every chance node draws a card from a
+pile kept as a count vector, and a random playout samples it from the counts, without the
+list of outcomes and probabilities (:func:`sample`).
 
 ==============  ==============================================================
 module          mechanism
@@ -25,8 +28,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
+from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import knights, loyalty, questing, rumors, turn
 from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import MORGAN_KINDS
 from pendragon.games.soc_card.rules.common import (
     END_MORGAN_7,
     END_NONE,
@@ -36,7 +41,9 @@ from pendragon.games.soc_card.rules.common import (
     NUM_KNIGHTS,
     RUNNING,
     knight_count,
+    pick_count,
     reshuffle,
+    weighted,
 )
 
 if TYPE_CHECKING:
@@ -44,24 +51,23 @@ if TYPE_CHECKING:
 
 __all__ = [
     "END_MORGAN_7", "END_NONE", "END_SWORDS_REASON", "EVIL_WIN", "LOYAL_WIN", "NUM_KNIGHTS",
-    "RUNNING", "chance", "chance_outcomes", "decide", "knight_count", "legal", "run",
+    "RUNNING", "chance", "chance_outcomes", "chance_weight", "decide", "draw", "knight_count",
+    "legal", "run", "sample",
 ]
 
 _MODULES: Final = (turn, rumors, questing, loyalty, knights)
 AUTOMATIC: Final[dict[int, Callable[[SocCardState, int, int], None]]] = {}
 LEGAL: Final[dict[int, Callable[[SocCardState, int, int], list[int]]]] = {}
 DECIDE: Final[dict[int, Callable[[SocCardState, int, int, int], None]]] = {}
-OUTCOMES: Final[dict[int, Callable[[SocCardState], list[tuple[int, float]]]]] = {}
 CHANCE: Final[dict[int, Callable[[SocCardState, int, int, int], None]]] = {}
 for _module in _MODULES:
     AUTOMATIC.update(getattr(_module, "AUTOMATIC", {}))
     LEGAL.update(getattr(_module, "LEGAL", {}))
     DECIDE.update(getattr(_module, "DECIDE", {}))
-    OUTCOMES.update(getattr(_module, "OUTCOMES", {}))
     CHANCE.update(getattr(_module, "CHANCE", {}))
 assert set(AUTOMATIC) == T.KNOWN & T.AUTOMATIC
 assert set(LEGAL) == set(DECIDE) == T.KNOWN & T.DECISIONS
-assert set(OUTCOMES) == set(CHANCE) == T.KNOWN & T.CHANCE_TASKS
+assert set(CHANCE) == T.KNOWN & T.CHANCE_TASKS
 
 
 def run(st: SocCardState) -> None:
@@ -108,9 +114,48 @@ def decide(st: SocCardState, action: int) -> None:
     DECIDE[entry & 0xFF](st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF, action)
 
 
+def draw(st: SocCardState) -> tuple[int, list[int]]:
+    """What the chance node on top draws from: ``(base, counts)``, outcome ``base + i``
+    weighted by ``counts[i]``, the cards of that kind left (a count vector of the state
+    itself where there is one: read it, never change it).
+
+    A chain of comparisons rather than a table of functions: mypyc compiles it to native
+    calls, and it runs at every chance node of a playout.
+    """
+    code = st.agenda[-1] & 0xFF
+    if code == T.C_DRAW or code == T.C_TRISTAN:  # a rumor card (Tristan: the next one)
+        return A.RUMOR, st.deck
+    if code == T.C_LOYALTY:
+        return A.DEAL_LOYALTY, st.loyal_pool
+    if code == T.C_VIVIEN:
+        return A.VIVIEN_CARD, st.loyal_aside
+    if code == T.C_ASIDE:  # SCG-SETUP-3: a Morgan of the deck set aside
+        return A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]
+    if code == T.C_KNIGHT:
+        return A.KNIGHT, st.knight_deck
+    if code == T.C_MORGAN_IN:  # SCG-EXPERT-2: a set-aside Morgan into the deck
+        return A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]
+    raise AssertionError(f"task {code} is not a chance node")
+
+
 def chance_outcomes(st: SocCardState) -> list[tuple[int, float]]:
     """Outcomes of the chance node on top, weighted by the cards left."""
-    return OUTCOMES[st.agenda[-1] & 0xFF](st)
+    base, counts = draw(st)
+    return weighted(base, counts)
+
+
+def sample(st: SocCardState, u: float) -> int:
+    """The outcome of the chance node on top that ``u`` (in ``[0, 1)``) picks from
+    :func:`chance_outcomes` (``rng.pick_at``), without building that list."""
+    base, counts = draw(st)
+    return pick_count(base, counts, u)
+
+
+def chance_weight(st: SocCardState, action: int) -> int:
+    """The weight of ``action`` at the chance node on top: 0 if it cannot happen."""
+    base, counts = draw(st)
+    index = action - base
+    return counts[index] if 0 <= index < len(counts) else 0
 
 
 def chance(st: SocCardState, action: int) -> None:

@@ -29,7 +29,6 @@ from pendragon.games.soc_card.rules.common import (
     note,
     note_private,
     note_secret,
-    weighted,
 )
 from pendragon.games.soc_card.rules.questing import set_merlins_aside
 from pendragon.games.soc_card.rules.rumors import lay_face_up, push_listen, traitor_turn
@@ -193,9 +192,4 @@ LEGAL: Final = {
 }
 DECIDE: Final = {T.D_ARTHUR: _answer, T.D_GAWAIN: _answer, T.D_PERCIVAL: _answer,
                  T.D_GAWAIN_PICK: _gawain_pick, T.D_TRAITOR_TRISTAN: _traitor_tristan}
-OUTCOMES: Final = {
-    T.C_KNIGHT: lambda st: weighted(A.KNIGHT, st.knight_deck),
-    T.C_MORGAN_IN: lambda st: weighted(A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]),
-    T.C_TRISTAN: lambda st: weighted(A.RUMOR, st.deck),
-}
 CHANCE: Final = {T.C_KNIGHT: _knight_drawn, T.C_MORGAN_IN: _morgan_in, T.C_TRISTAN: _deck_order}

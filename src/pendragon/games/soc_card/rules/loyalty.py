@@ -19,7 +19,6 @@ from pendragon.games.soc_card.rules.common import (
     note_private,
     note_secret,
     push_asks,
-    weighted,
 )
 
 if TYPE_CHECKING:
@@ -186,8 +185,4 @@ LEGAL: Final = {
     T.D_KEEP: lambda st, seat, b: [A.KEEP, A.SWAP],
 }
 DECIDE: Final = {T.D_GIVE: _give, T.D_KEEP: _keep_or_swap}
-OUTCOMES: Final = {
-    T.C_LOYALTY: lambda st: weighted(A.DEAL_LOYALTY, st.loyal_pool),
-    T.C_VIVIEN: lambda st: weighted(A.VIVIEN_CARD, st.loyal_aside),
-}
 CHANCE: Final = {T.C_LOYALTY: _deal, T.C_VIVIEN: _offered}

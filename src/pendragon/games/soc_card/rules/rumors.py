@@ -28,7 +28,6 @@ from pendragon.games.soc_card.rules.common import (
     note,
     note_secret,
     quest_term,
-    weighted,
 )
 from pendragon.games.soc_card.rules.questing import go_on_quest, is_resolving, set_merlins_aside
 
@@ -215,10 +214,6 @@ def _place(st: SocCardState, seat: int, _b: int, action: int) -> None:
     lay_face_up(st, kind, seat, counted=True)  # face up even under Morgan #1 (SCG-RULING-10)
 
 
-def _deck_outcomes(st: SocCardState) -> list[tuple[int, float]]:
-    return weighted(A.RUMOR, st.deck)
-
-
 AUTOMATIC: Final = {T.AFTER_LISTEN: _after_listen, T.PLACE_CHECK: _place_check}
 LEGAL: Final = {
     T.D_ANNOUNCE: _announce_legal,
@@ -235,9 +230,5 @@ DECIDE: Final = {
     T.D_MERLIN_4: _merlin_4,
     T.D_MERLIN_6: _merlin_6,
     T.D_MERLIN_6_ADD: _merlin_6_add,
-}
-OUTCOMES: Final = {
-    T.C_DRAW: _deck_outcomes,
-    T.C_ASIDE: lambda st: weighted(A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]),
 }
 CHANCE: Final = {T.C_DRAW: _draw, T.C_ASIDE: _set_aside}
