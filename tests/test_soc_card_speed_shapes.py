@@ -1,0 +1,56 @@
+"""The shortcuts soc-card's rules take for speed give what the general forms give.
+
+A random playout samples each chance node from the pile's counts (``engine.sample``) and
+checks a chance outcome by its count (``SocCardState.is_legal``) instead of building the
+list of ``(outcome, probability)`` pairs; these tests hold the shortcuts to the list.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pendragon
+from pendragon.core import rng
+from pendragon.games.soc_card.rules.common import pick_count, weighted
+
+
+def test_pick_count_lands_where_pick_at_does() -> None:
+    generator = random.Random(30)
+    for _ in range(2000):
+        counts = [generator.choice((0, 0, 1, 2, 3, 7)) for _ in range(generator.randint(1, 43))]
+        if not any(counts):
+            counts[generator.randrange(len(counts))] = 1
+        outcomes = weighted(5, counts)
+        # Random points, and each interval's edges (where float rounding would show).
+        points = [generator.random() for _ in range(20)]
+        acc = 0.0
+        for _action, probability in outcomes:
+            acc += probability
+            points += [acc, acc - 2**-53, min(acc + 2**-53, 1 - 2**-53)]
+        for u in points:
+            if 0.0 <= u < 1.0:
+                assert pick_count(5, counts, u) == rng.pick_at(u, outcomes), (counts, u)
+
+
+def test_sampling_and_legality_at_chance_nodes_follow_the_outcome_list() -> None:
+    generator = random.Random(7)
+    for players, expert, promos in ((5, False, False), (3, True, True), (1, True, False),
+                                    (7, True, True)):
+        game = pendragon.load_game("soc-card", players=players, seed=players,
+                                   knights_relief=expert, promos=promos)
+        for _ in range(15):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    drawn = state.sample_chance()
+                    assert drawn == rng.pick_weighted(state._rng_seed, state._chance_count,
+                                                      outcomes)
+                    possible = {action for action, _p in outcomes}
+                    assert state.legal_actions() == [action for action, _p in outcomes]
+                    for action in range(game.num_distinct_actions()):
+                        assert state.is_legal(action) == (action in possible)
+                    state.apply_action(drawn)
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[generator.randrange(len(legal))])
