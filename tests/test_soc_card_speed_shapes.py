@@ -53,4 +53,5 @@ def test_sampling_and_legality_at_chance_nodes_follow_the_outcome_list() -> None
                     state.apply_action(drawn)
                 else:
                     legal = state.legal_actions()
+                    assert legal == sorted(set(legal))  # listed in id order, no sort
                     state.apply_action(legal[generator.randrange(len(legal))])

@@ -28,9 +28,13 @@ ACCUSE_MIN_SWORDS: Final = 4
 #: Swords of one colour that end the game (SCG-END-1).
 END_SWORDS: Final = 7
 #: Results.
-RUNNING, LOYAL_WIN, EVIL_WIN = 0, 1, 2
+RUNNING: Final = 0
+LOYAL_WIN: Final = 1
+EVIL_WIN: Final = 2
 #: Why the game ended.
-END_NONE, END_SWORDS_REASON, END_MORGAN_7 = 0, 1, 2
+END_NONE: Final = 0
+END_SWORDS_REASON: Final = 1
+END_MORGAN_7: Final = 2
 
 
 # ---------------------------------------------------------------------- terms and events

@@ -2,11 +2,15 @@
 
 Every rules module reads and changes the plain fields of a
 :class:`~pendragon.games.soc_card.rules.state.SocCardState`; nothing else changes them.
-Each exports tables keyed by task code (:mod:`.tasks`): ``AUTOMATIC`` (run at once),
-``LEGAL`` and ``DECIDE`` (a seat's decision), ``CHANCE`` (a chance node's outcome applied).
-What a chance node draws from is :func:`draw` here: every chance node draws a card from a
-pile kept as a count vector, and a random playout samples it from the counts, without the
-list of outcomes and probabilities (:func:`sample`).
+Each task code (:mod:`.tasks`) has its functions in the module of its mechanism: one run
+at once (an automatic task), a menu and a move (a seat's decision), or an outcome applied
+(a chance node). What a chance node draws from is :func:`draw` here: every chance node
+draws a card from a pile kept as a count vector, and a random playout samples it from the
+counts, without the list of outcomes and probabilities (:func:`sample`).
+
+The dispatch is a chain of comparisons of the code, most frequent first, rather than tables
+of functions: mypyc compiles each branch to a native call, where a call through a table
+is a Python call, and the agenda runs several tasks at every step of a playout.
 
 ==============  ==============================================================
 module          mechanism
@@ -25,8 +29,7 @@ module          mechanism
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import knights, loyalty, questing, rumors, turn
@@ -55,32 +58,15 @@ __all__ = [
     "legal", "run", "sample",
 ]
 
-_MODULES: Final = (turn, rumors, questing, loyalty, knights)
-AUTOMATIC: Final[dict[int, Callable[[SocCardState, int, int], None]]] = {}
-LEGAL: Final[dict[int, Callable[[SocCardState, int, int], list[int]]]] = {}
-DECIDE: Final[dict[int, Callable[[SocCardState, int, int, int], None]]] = {}
-CHANCE: Final[dict[int, Callable[[SocCardState, int, int, int], None]]] = {}
-for _module in _MODULES:
-    AUTOMATIC.update(getattr(_module, "AUTOMATIC", {}))
-    LEGAL.update(getattr(_module, "LEGAL", {}))
-    DECIDE.update(getattr(_module, "DECIDE", {}))
-    CHANCE.update(getattr(_module, "CHANCE", {}))
-assert set(AUTOMATIC) == T.KNOWN & T.AUTOMATIC
-assert set(LEGAL) == set(DECIDE) == T.KNOWN & T.DECISIONS
-assert set(CHANCE) == T.KNOWN & T.CHANCE_TASKS
-
-
 def run(st: SocCardState) -> None:
     """Execute automatic tasks until a chance node or a decision is on top."""
     agenda = st.agenda
-    automatic = AUTOMATIC
     while agenda and st.result == RUNNING:
         entry = agenda[-1]
         code = entry & 0xFF
-        handler = automatic.get(code)
-        if handler is not None:
+        if code < T.C_LOYALTY:  # an automatic task (codes 1 to 19)
             agenda.pop()
-            handler(st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF)
+            _automatic(st, code, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF)
             continue
         if code == T.C_DRAW:
             if st.known:  # Tristan put the deck in order: no chance left in this draw
@@ -102,16 +88,102 @@ def run(st: SocCardState) -> None:
         return
 
 
+def _automatic(st: SocCardState, code: int, a: int, b: int) -> None:
+    if code == T.BEGIN_TURN:
+        turn.begin_turn(st, a, b)
+    elif code == T.NEXT_TURN:
+        turn.next_turn(st, a, b)
+    elif code == T.AFTER_LISTEN:
+        rumors.after_listen(st, a, b)
+    elif code == T.END_CHECK:
+        loyalty.end_check(st, a, b)
+    elif code == T.RESOLVE:
+        questing.reveal_pile(st, a, b)
+    elif code == T.FINISH:
+        questing.finish(st, a, b)
+    elif code == T.VIVIEN:
+        loyalty.begin_vivien(st, a, b)
+    elif code == T.ACCUSE_SWORDS:
+        loyalty.accuse_swords(st, a, b)
+    elif code == T.PLACE_CHECK:
+        rumors.place_check(st, a, b)
+    elif code == T.END_REVEAL:
+        loyalty.end_reveal(st, a, b)
+    elif code == T.FLIP:
+        loyalty.flip(st, a, b)
+    elif code == T.END_DECIDE:
+        loyalty.end_decide(st, a, b)
+    elif code == T.GAWAIN_CHECK:
+        knights.gawain_check(st, a, b)
+    else:
+        raise AssertionError(f"task {code} is not automatic")
+
+
 def legal(st: SocCardState) -> list[int]:
     """The legal actions of the decision on top of the agenda."""
     entry = st.agenda[-1]
-    return LEGAL[entry & 0xFF](st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF)
+    code = entry & 0xFF
+    a = (entry >> 8) & 0xFF
+    b = (entry >> 16) & 0xFF
+    if code == T.D_TURN:
+        return turn.turn_legal(st, a, b)
+    if code == T.D_KEEP:
+        return loyalty.keep_or_swap_legal(st, a, b)
+    if code == T.D_GIVE:
+        return loyalty.give_legal(st, a, b)
+    if code == T.D_MERLIN_4:
+        return rumors.merlin_4_legal(st, a, b)
+    if code == T.D_PLACE:
+        return rumors.place_legal(st, a, b)
+    if code == T.D_ANNOUNCE:
+        return rumors.announce_legal(st, a, b)
+    if code == T.D_COUNT:
+        return rumors.count_legal(st, a, b)
+    if code == T.D_ARTHUR or code == T.D_GAWAIN or code == T.D_PERCIVAL:
+        return knights.ask_legal(st, a, b)
+    if code == T.D_GAWAIN_PICK:
+        return knights.gawain_pick_legal(st, a, b)
+    if code == T.D_TRAITOR_TRISTAN:
+        return knights.traitor_tristan_legal(st, a, b)
+    if code == T.D_MERLIN_6:
+        return rumors.merlin_6_legal(st, a, b)
+    if code == T.D_MERLIN_6_ADD:
+        return rumors.merlin_6_add_legal(st, a, b)
+    raise AssertionError(f"task {code} is not a decision")
 
 
 def decide(st: SocCardState, action: int) -> None:
     """Apply a seat's legal ``action`` to the decision on top."""
     entry = st.agenda.pop()
-    DECIDE[entry & 0xFF](st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF, action)
+    code = entry & 0xFF
+    a = (entry >> 8) & 0xFF
+    b = (entry >> 16) & 0xFF
+    if code == T.D_TURN:
+        turn.take_turn(st, a, b, action)
+    elif code == T.D_KEEP:
+        loyalty.keep_or_swap(st, a, b, action)
+    elif code == T.D_GIVE:
+        loyalty.give(st, a, b, action)
+    elif code == T.D_MERLIN_4:
+        rumors.choose_merlin_4(st, a, b, action)
+    elif code == T.D_PLACE:
+        rumors.place_card(st, a, b, action)
+    elif code == T.D_ANNOUNCE:
+        rumors.announce(st, a, b, action)
+    elif code == T.D_COUNT:
+        rumors.say_count(st, a, b, action)
+    elif code == T.D_ARTHUR or code == T.D_GAWAIN or code == T.D_PERCIVAL:
+        knights.answer(st, a, b, action)
+    elif code == T.D_GAWAIN_PICK:
+        knights.gawain_pick(st, a, b, action)
+    elif code == T.D_TRAITOR_TRISTAN:
+        knights.traitor_tristan(st, a, b, action)
+    elif code == T.D_MERLIN_6:
+        rumors.choose_merlin_6(st, a, b, action)
+    elif code == T.D_MERLIN_6_ADD:
+        rumors.add_merlin_6(st, a, b, action)
+    else:
+        raise AssertionError(f"task {code} is not a decision")
 
 
 def draw(st: SocCardState) -> tuple[int, list[int]]:
@@ -165,4 +237,21 @@ def chance(st: SocCardState, action: int) -> None:
     code = entry & 0xFF
     if code != T.C_TRISTAN:
         st.agenda.pop()
-    CHANCE[code](st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF, action)
+    a = (entry >> 8) & 0xFF
+    b = (entry >> 16) & 0xFF
+    if code == T.C_DRAW:
+        rumors.draw_card(st, a, b, action)
+    elif code == T.C_LOYALTY:
+        loyalty.deal(st, a, b, action)
+    elif code == T.C_ASIDE:
+        rumors.set_aside(st, a, b, action)
+    elif code == T.C_VIVIEN:
+        loyalty.deal_offer(st, a, b, action)
+    elif code == T.C_KNIGHT:
+        knights.knight_drawn(st, a, b, action)
+    elif code == T.C_MORGAN_IN:
+        knights.morgan_in(st, a, b, action)
+    elif code == T.C_TRISTAN:
+        knights.deck_order(st, a, b, action)
+    else:
+        raise AssertionError(f"task {code} is not a chance node")

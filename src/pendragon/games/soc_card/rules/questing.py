@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from pendragon.core.events import Seat
 from pendragon.games.soc_card.rules import tasks as T
@@ -146,6 +146,3 @@ def finish(st: SocCardState, quest: int, seat: int) -> None:
         if not result.main_won and sum(st.knight_deck) > 0:
             st.agenda.append(T.task(T.C_KNIGHT, seat))
     st.agenda.append(T.task(T.END_CHECK))
-
-
-AUTOMATIC: Final = {T.RESOLVE: reveal_pile, T.FINISH: finish}

@@ -154,8 +154,8 @@ class SocCardState(State["SocCardGame"]):
         # The pile just resolved lies in view only until the next action: then it is on the
         # discard pile, where nobody sees it (SCG-LISTEN-1, SCG-RULING-8).
         self.last_quest = -1
-        code = self.agenda[-1] & 0xFF
-        if code in T.DECISIONS:
+        # Decision codes are 40 and up (tasks.py), as in current_player.
+        if self.agenda[-1] & 0xFF >= T.D_TURN:
             E.decide(self, action)
         else:
             E.chance(self, action)
