@@ -16,20 +16,38 @@ from pendragon.games.soc_card.rules.common import pick_count, weighted
 
 def test_pick_count_lands_where_pick_at_does() -> None:
     generator = random.Random(30)
-    for _ in range(2000):
+    for trial in range(3000):
         counts = [generator.choice((0, 0, 1, 2, 3, 7)) for _ in range(generator.randint(1, 43))]
         if not any(counts):
             counts[generator.randrange(len(counts))] = 1
         outcomes = weighted(5, counts)
-        # Random points, and each interval's edges (where float rounding would show).
-        points = [generator.random() for _ in range(20)]
+        seed = generator.getrandbits(64)
+        for counter in range(trial % 7, 40, 7):
+            assert pick_count(5, counts, seed, counter) == rng.pick_weighted(
+                seed, counter, outcomes), (counts, seed, counter)
+
+
+def test_the_cumulative_sums_are_pick_ats() -> None:
+    """The interval edges ``pick_count`` compares the uniform value with are ``pick_at``'s
+    bit for bit (``float(c) / float(total)`` is ``c / total``, added in the same order), so
+    no value of the stream, however close to an edge, can fall differently."""
+    generator = random.Random(31)
+    for _ in range(2000):
+        counts = [generator.choice((0, 1, 2, 3, 5, 7, 11)) for _ in range(generator.randint(2, 43))]
+        if sum(1 for c in counts if c) < 2:
+            counts[:2] = [1, 2]
+        total = sum(counts)
         acc = 0.0
-        for _action, probability in outcomes:
-            acc += probability
-            points += [acc, acc - 2**-53, min(acc + 2**-53, 1 - 2**-53)]
-        for u in points:
-            if 0.0 <= u < 1.0:
-                assert pick_count(5, counts, u) == rng.pick_at(u, outcomes), (counts, u)
+        edges = []
+        for count in counts:
+            if count:
+                acc += float(count) / float(total)
+                edges.append(acc)
+        outcomes = weighted(0, counts)
+        check = 0.0
+        for (_action, probability), edge in zip(outcomes, edges, strict=True):
+            check += probability
+            assert check == edge
 
 
 def test_sampling_and_legality_at_chance_nodes_follow_the_outcome_list() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from pendragon.core import rng
 from pendragon.core.events import Event, Seat, Term
 from pendragon.games.soc_card.rules import tasks as T
 from pendragon.games.soc_card.rules.cards import (
@@ -172,32 +173,42 @@ def weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
     return [(base + i, c / total) for i, c in enumerate(counts) if c > 0]
 
 
-def pick_count(base: int, counts: list[int], u: float) -> int:
-    """The outcome of ``weighted(base, counts)`` that ``rng.pick_at(u, ...)`` picks, without
-    building the list: a random playout draws a card at every other step, and the list of
-    boxed floats cost a third of it.
+def pick_count(base: int, counts: list[int], seed: int, counter: int) -> int:
+    """The outcome ``rng.pick_weighted(seed, counter, weighted(base, counts))`` picks,
+    without building the list: a random playout draws a card at every other step, and the
+    list of boxed floats cost a third of it.
 
     The probabilities are summed as :func:`~pendragon.core.rng.pick_at` sums them (the same
-    quotients ``c / total``, added in the same order), so the same ``u`` lands in the same
-    interval, the rounding of the float sums included.
+    quotients ``c / total``, added in the same order), so the same ``rng.uniform`` value
+    lands in the same interval, the rounding of the float sums included. With one possible
+    outcome there is nothing to draw (``pick_at`` returns it whatever the value).
 
-    >>> from pendragon.core.rng import pick_at
+    >>> from pendragon.core.rng import pick_weighted
     >>> counts = [3, 0, 1, 2]
-    >>> [pick_count(10, counts, u / 12) for u in range(12)] == [
-    ...     pick_at(u / 12, weighted(10, counts)) for u in range(12)]
+    >>> [pick_count(10, counts, 7, k) for k in range(40)] == [
+    ...     pick_weighted(7, k, weighted(10, counts)) for k in range(40)]
     True
     """
     # Plain loops over the list: mypyc compiles them to native int and float arithmetic.
     total = 0
-    for count in counts:
-        total += count
-    acc = 0.0
+    possible = 0
     last = -1
     for i in range(len(counts)):
         count = counts[i]
         if count > 0:
-            acc += count / total
+            total += count
+            possible += 1
+            last = i
+    if possible == 1:
+        return base + last
+    u = rng.uniform(seed, counter)
+    # float / float of integers below 2**53 is the correctly rounded quotient, as int / int.
+    whole = float(total)
+    acc = 0.0
+    for i in range(last + 1):
+        count = counts[i]
+        if count > 0:
+            acc += float(count) / whole
             if u < acc:
                 return base + i
-            last = i
     return base + last  # the sum fell short of 1 by rounding: the last outcome, as pick_at

@@ -216,11 +216,11 @@ def chance_outcomes(st: SocCardState) -> list[tuple[int, float]]:
     return weighted(base, counts)
 
 
-def sample(st: SocCardState, u: float) -> int:
-    """The outcome of the chance node on top that ``u`` (in ``[0, 1)``) picks from
-    :func:`chance_outcomes` (``rng.pick_at``), without building that list."""
+def sample(st: SocCardState, seed: int, counter: int) -> int:
+    """The outcome of the chance node on top that ``rng.pick_weighted(seed, counter, ...)``
+    picks from :func:`chance_outcomes`, without building that list."""
     base, counts = draw(st)
-    return pick_count(base, counts, u)
+    return pick_count(base, counts, seed, counter)
 
 
 def chance_weight(st: SocCardState, action: int) -> int:

@@ -15,7 +15,6 @@ import random
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final
 
-from pendragon.core import rng
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
 from pendragon.core.errors import CorruptStateError, NotChanceNodeError
 from pendragon.core.events import Event
@@ -148,7 +147,7 @@ class SocCardState(State["SocCardGame"]):
         from the counts instead of the list of outcomes (:func:`.engine.sample`)."""
         if self.current_player() != CHANCE:
             raise NotChanceNodeError("sample_chance() called where a player decides")
-        return E.sample(self, rng.uniform(self._seed(), self._chance_count))
+        return E.sample(self, self._seed(), self._chance_count)
 
     def _apply(self, action: int) -> None:
         # The pile just resolved lies in view only until the next action: then it is on the
