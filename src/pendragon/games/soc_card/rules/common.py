@@ -173,10 +173,10 @@ def weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
     return [(base + i, c / total) for i, c in enumerate(counts) if c > 0]
 
 
-def pick_count(base: int, counts: list[int], seed: int, counter: int) -> int:
+def pick_count(base: int, counts: list[int], total: int, seed: int, counter: int) -> int:
     """The outcome ``rng.pick_weighted(seed, counter, weighted(base, counts))`` picks,
-    without building the list: a random playout draws a card at every other step, and the
-    list of boxed floats cost a third of it.
+    without building the list (``total`` is ``sum(counts)``): a random playout draws a card
+    at every other step, and the list of boxed floats cost a third of it.
 
     The probabilities are summed as :func:`~pendragon.core.rng.pick_at` sums them (the same
     quotients ``c / total``, added in the same order), so the same ``rng.uniform`` value
@@ -185,30 +185,28 @@ def pick_count(base: int, counts: list[int], seed: int, counter: int) -> int:
 
     >>> from pendragon.core.rng import pick_weighted
     >>> counts = [3, 0, 1, 2]
-    >>> [pick_count(10, counts, 7, k) for k in range(40)] == [
+    >>> [pick_count(10, counts, 6, 7, k) for k in range(40)] == [
     ...     pick_weighted(7, k, weighted(10, counts)) for k in range(40)]
     True
+    >>> pick_count(10, [0, 4, 0], 4, 7, 0)
+    11
     """
-    # Plain loops over the list: mypyc compiles them to native int and float arithmetic.
-    total = 0
-    possible = 0
-    last = -1
+    # One plain loop over the list, left at the outcome: mypyc compiles it to native int
+    # and float arithmetic. A float quotient of integers below 2**53 is the correctly
+    # rounded one, as ``c / total``.
+    whole = float(total)
+    u = -1.0  # drawn at the first outcome that is not the only one
+    acc = 0.0
+    last = base
     for i in range(len(counts)):
         count = counts[i]
         if count > 0:
-            total += count
-            possible += 1
-            last = i
-    if possible == 1:
-        return base + last
-    u = rng.uniform(seed, counter)
-    # float / float of integers below 2**53 is the correctly rounded quotient, as int / int.
-    whole = float(total)
-    acc = 0.0
-    for i in range(last + 1):
-        count = counts[i]
-        if count > 0:
+            if count == total:
+                return base + i
+            if u < 0.0:
+                u = rng.uniform(seed, counter)
             acc += float(count) / whole
             if u < acc:
                 return base + i
-    return base + last  # the sum fell short of 1 by rounding: the last outcome, as pick_at
+            last = base + i
+    return last  # the sum fell short of 1 by rounding: the last outcome, as pick_at

@@ -186,46 +186,48 @@ def decide(st: SocCardState, action: int) -> None:
         raise AssertionError(f"task {code} is not a decision")
 
 
-def draw(st: SocCardState) -> tuple[int, list[int]]:
-    """What the chance node on top draws from: ``(base, counts)``, outcome ``base + i``
-    weighted by ``counts[i]``, the cards of that kind left (a count vector of the state
-    itself where there is one: read it, never change it).
+def draw(st: SocCardState) -> tuple[int, list[int], int]:
+    """What the chance node on top draws from: ``(base, counts, total)``, outcome
+    ``base + i`` weighted by ``counts[i]``, the cards of that kind left (a count vector of
+    the state itself where there is one: read it, never change it), ``total`` their sum.
 
     A chain of comparisons rather than a table of functions: mypyc compiles it to native
     calls, and it runs at every chance node of a playout.
     """
     code = st.agenda[-1] & 0xFF
     if code == T.C_DRAW or code == T.C_TRISTAN:  # a rumor card (Tristan: the next one)
-        return A.RUMOR, st.deck
+        return A.RUMOR, st.deck, st.deck_size
     if code == T.C_LOYALTY:
-        return A.DEAL_LOYALTY, st.loyal_pool
+        return A.DEAL_LOYALTY, st.loyal_pool, st.loyal_pool[0] + st.loyal_pool[1]
     if code == T.C_VIVIEN:
-        return A.VIVIEN_CARD, st.loyal_aside
+        return A.VIVIEN_CARD, st.loyal_aside, st.loyal_aside[0] + st.loyal_aside[1]
     if code == T.C_ASIDE:  # SCG-SETUP-3: a Morgan of the deck set aside
-        return A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]
-    if code == T.C_KNIGHT:
-        return A.KNIGHT, st.knight_deck
-    if code == T.C_MORGAN_IN:  # SCG-EXPERT-2: a set-aside Morgan into the deck
-        return A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]
-    raise AssertionError(f"task {code} is not a chance node")
+        base, counts = A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]
+    elif code == T.C_KNIGHT:
+        base, counts = A.KNIGHT, st.knight_deck
+    elif code == T.C_MORGAN_IN:  # SCG-EXPERT-2: a set-aside Morgan into the deck
+        base, counts = A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]
+    else:
+        raise AssertionError(f"task {code} is not a chance node")
+    return base, counts, sum(counts)
 
 
 def chance_outcomes(st: SocCardState) -> list[tuple[int, float]]:
     """Outcomes of the chance node on top, weighted by the cards left."""
-    base, counts = draw(st)
+    base, counts, _total = draw(st)
     return weighted(base, counts)
 
 
 def sample(st: SocCardState, seed: int, counter: int) -> int:
     """The outcome of the chance node on top that ``rng.pick_weighted(seed, counter, ...)``
     picks from :func:`chance_outcomes`, without building that list."""
-    base, counts = draw(st)
-    return pick_count(base, counts, seed, counter)
+    base, counts, total = draw(st)
+    return pick_count(base, counts, total, seed, counter)
 
 
 def chance_weight(st: SocCardState, action: int) -> int:
     """The weight of ``action`` at the chance node on top: 0 if it cannot happen."""
-    base, counts = draw(st)
+    base, counts, _total = draw(st)
     index = action - base
     return counts[index] if 0 <= index < len(counts) else 0
 
