@@ -23,18 +23,31 @@ from typing import Any, Final
 
 #: Quests in a fixed order; a quest is its index.
 QUESTS: Final[tuple[str, ...]] = ("picts", "saxons", "dragon", "excalibur", "grail")
-PICTS, SAXONS, DRAGON, EXCALIBUR, GRAIL = range(5)
+PICTS: Final = 0
+SAXONS: Final = 1
+DRAGON: Final = 2
+EXCALIBUR: Final = 3
+GRAIL: Final = 4
 NUM_QUESTS: Final = len(QUESTS)
 
 #: Card kinds (the ``kind`` field).
-QUEST, MORGAN, MERLIN, MORDRED, VIVIEN = "quest", "morgan", "merlin", "mordred", "vivien"
+QUEST: Final = "quest"
+MORGAN: Final = "morgan"
+MERLIN: Final = "merlin"
+MORDRED: Final = "mordred"
+VIVIEN: Final = "vivien"
 
 #: Knight cards of the expert variant, in a fixed order; a knight is its index.
 KNIGHT_KEYS: Final[tuple[str, ...]] = ("arthur", "tristan", "gawain", "galahad", "percival")
-ARTHUR, TRISTAN, GAWAIN, GALAHAD, PERCIVAL = range(5)
+ARTHUR: Final = 0
+TRISTAN: Final = 1
+GAWAIN: Final = 2
+GALAHAD: Final = 3
+PERCIVAL: Final = 4
 
 #: Loyalty cards.
-LOYAL, TRAITOR = 0, 1
+LOYAL: Final = 0
+TRAITOR: Final = 1
 LOYALTY_KEYS: Final[tuple[str, ...]] = ("loyal", "traitor")
 
 
@@ -119,7 +132,12 @@ def _load(data: dict[str, Any]) -> tuple[tuple[Card, ...], tuple[int, ...], tupl
 _DATA: Final[dict[str, Any]] = json.loads(
     files("pendragon.games.soc_card.rules").joinpath("rumor_deck.json").read_text("utf-8")
 )
-CARDS, QUEST_SWORDS, KNIGHT_COUNTS = _load(_DATA)
+_LOADED: Final = _load(_DATA)
+# Each a Final of its own (a tuple unpacking is not): mypyc keeps a Final in a C static where
+# a plain module global is a dictionary lookup at every use.
+CARDS: Final = _LOADED[0]
+QUEST_SWORDS: Final = _LOADED[1]
+KNIGHT_COUNTS: Final = _LOADED[2]
 #: Card index by key.
 KIND: Final[dict[str, int]] = {card.key: card.index for card in CARDS}
 NUM_KINDS: Final = len(CARDS)

@@ -2,8 +2,15 @@
 
 Every rules module reads and changes the plain fields of a
 :class:`~pendragon.games.soc_card.rules.state.SocCardState`; nothing else changes them.
-Each exports tables keyed by task code (:mod:`.tasks`): ``AUTOMATIC`` (run at once),
-``LEGAL`` and ``DECIDE`` (a seat's decision), ``OUTCOMES`` and ``CHANCE`` (a chance node).
+Each task code (:mod:`.tasks`) has its functions in the module of its mechanism: one run
+at once (an automatic task), a menu and a move (a seat's decision), or an outcome applied
+(a chance node). What a chance node draws from is :func:`draw` here: every chance node
+draws a card from a pile kept as a count vector, and a random playout samples it from the
+counts, without the list of outcomes and probabilities (:func:`sample`).
+
+The dispatch is a chain of comparisons of the code, most frequent first, rather than tables
+of functions: mypyc compiles each branch to a native call, where a call through a table
+is a Python call, and the agenda runs several tasks at every step of a playout.
 
 ==============  ==============================================================
 module          mechanism
@@ -22,11 +29,12 @@ module          mechanism
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
+from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import knights, loyalty, questing, rumors, turn
 from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules.cards import MORGAN_KINDS
 from pendragon.games.soc_card.rules.common import (
     END_MORGAN_7,
     END_NONE,
@@ -36,7 +44,9 @@ from pendragon.games.soc_card.rules.common import (
     NUM_KNIGHTS,
     RUNNING,
     knight_count,
+    pick_count,
     reshuffle,
+    weighted,
 )
 
 if TYPE_CHECKING:
@@ -44,37 +54,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "END_MORGAN_7", "END_NONE", "END_SWORDS_REASON", "EVIL_WIN", "LOYAL_WIN", "NUM_KNIGHTS",
-    "RUNNING", "chance", "chance_outcomes", "decide", "knight_count", "legal", "run",
+    "RUNNING", "chance", "chance_outcomes", "chance_weight", "decide", "draw", "knight_count",
+    "legal", "run", "sample",
 ]
-
-_MODULES: Final = (turn, rumors, questing, loyalty, knights)
-AUTOMATIC: Final[dict[int, Callable[[SocCardState, int, int], None]]] = {}
-LEGAL: Final[dict[int, Callable[[SocCardState, int, int], list[int]]]] = {}
-DECIDE: Final[dict[int, Callable[[SocCardState, int, int, int], None]]] = {}
-OUTCOMES: Final[dict[int, Callable[[SocCardState], list[tuple[int, float]]]]] = {}
-CHANCE: Final[dict[int, Callable[[SocCardState, int, int, int], None]]] = {}
-for _module in _MODULES:
-    AUTOMATIC.update(getattr(_module, "AUTOMATIC", {}))
-    LEGAL.update(getattr(_module, "LEGAL", {}))
-    DECIDE.update(getattr(_module, "DECIDE", {}))
-    OUTCOMES.update(getattr(_module, "OUTCOMES", {}))
-    CHANCE.update(getattr(_module, "CHANCE", {}))
-assert set(AUTOMATIC) == T.KNOWN & T.AUTOMATIC
-assert set(LEGAL) == set(DECIDE) == T.KNOWN & T.DECISIONS
-assert set(OUTCOMES) == set(CHANCE) == T.KNOWN & T.CHANCE_TASKS
-
 
 def run(st: SocCardState) -> None:
     """Execute automatic tasks until a chance node or a decision is on top."""
     agenda = st.agenda
-    automatic = AUTOMATIC
     while agenda and st.result == RUNNING:
         entry = agenda[-1]
         code = entry & 0xFF
-        handler = automatic.get(code)
-        if handler is not None:
+        if code < T.C_LOYALTY:  # an automatic task (codes 1 to 19)
             agenda.pop()
-            handler(st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF)
+            _automatic(st, code, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF)
             continue
         if code == T.C_DRAW:
             if st.known:  # Tristan put the deck in order: no chance left in this draw
@@ -96,21 +88,148 @@ def run(st: SocCardState) -> None:
         return
 
 
+def _automatic(st: SocCardState, code: int, a: int, b: int) -> None:
+    if code == T.BEGIN_TURN:
+        turn.begin_turn(st, a, b)
+    elif code == T.NEXT_TURN:
+        turn.next_turn(st, a, b)
+    elif code == T.AFTER_LISTEN:
+        rumors.after_listen(st, a, b)
+    elif code == T.END_CHECK:
+        loyalty.end_check(st, a, b)
+    elif code == T.RESOLVE:
+        questing.reveal_pile(st, a, b)
+    elif code == T.FINISH:
+        questing.finish(st, a, b)
+    elif code == T.VIVIEN:
+        loyalty.begin_vivien(st, a, b)
+    elif code == T.ACCUSE_SWORDS:
+        loyalty.accuse_swords(st, a, b)
+    elif code == T.PLACE_CHECK:
+        rumors.place_check(st, a, b)
+    elif code == T.END_REVEAL:
+        loyalty.end_reveal(st, a, b)
+    elif code == T.FLIP:
+        loyalty.flip(st, a, b)
+    elif code == T.END_DECIDE:
+        loyalty.end_decide(st, a, b)
+    elif code == T.GAWAIN_CHECK:
+        knights.gawain_check(st, a, b)
+    else:
+        raise AssertionError(f"task {code} is not automatic")
+
+
 def legal(st: SocCardState) -> list[int]:
     """The legal actions of the decision on top of the agenda."""
     entry = st.agenda[-1]
-    return LEGAL[entry & 0xFF](st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF)
+    code = entry & 0xFF
+    a = (entry >> 8) & 0xFF
+    b = (entry >> 16) & 0xFF
+    if code == T.D_TURN:
+        return turn.turn_legal(st, a, b)
+    if code == T.D_KEEP:
+        return loyalty.keep_or_swap_legal(st, a, b)
+    if code == T.D_GIVE:
+        return loyalty.give_legal(st, a, b)
+    if code == T.D_MERLIN_4:
+        return rumors.merlin_4_legal(st, a, b)
+    if code == T.D_PLACE:
+        return rumors.place_legal(st, a, b)
+    if code == T.D_ANNOUNCE:
+        return rumors.announce_legal(st, a, b)
+    if code == T.D_COUNT:
+        return rumors.count_legal(st, a, b)
+    if code == T.D_ARTHUR or code == T.D_GAWAIN or code == T.D_PERCIVAL:
+        return knights.ask_legal(st, a, b)
+    if code == T.D_GAWAIN_PICK:
+        return knights.gawain_pick_legal(st, a, b)
+    if code == T.D_TRAITOR_TRISTAN:
+        return knights.traitor_tristan_legal(st, a, b)
+    if code == T.D_MERLIN_6:
+        return rumors.merlin_6_legal(st, a, b)
+    if code == T.D_MERLIN_6_ADD:
+        return rumors.merlin_6_add_legal(st, a, b)
+    raise AssertionError(f"task {code} is not a decision")
 
 
 def decide(st: SocCardState, action: int) -> None:
     """Apply a seat's legal ``action`` to the decision on top."""
     entry = st.agenda.pop()
-    DECIDE[entry & 0xFF](st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF, action)
+    code = entry & 0xFF
+    a = (entry >> 8) & 0xFF
+    b = (entry >> 16) & 0xFF
+    if code == T.D_TURN:
+        turn.take_turn(st, a, b, action)
+    elif code == T.D_KEEP:
+        loyalty.keep_or_swap(st, a, b, action)
+    elif code == T.D_GIVE:
+        loyalty.give(st, a, b, action)
+    elif code == T.D_MERLIN_4:
+        rumors.choose_merlin_4(st, a, b, action)
+    elif code == T.D_PLACE:
+        rumors.place_card(st, a, b, action)
+    elif code == T.D_ANNOUNCE:
+        rumors.announce(st, a, b, action)
+    elif code == T.D_COUNT:
+        rumors.say_count(st, a, b, action)
+    elif code == T.D_ARTHUR or code == T.D_GAWAIN or code == T.D_PERCIVAL:
+        knights.answer(st, a, b, action)
+    elif code == T.D_GAWAIN_PICK:
+        knights.gawain_pick(st, a, b, action)
+    elif code == T.D_TRAITOR_TRISTAN:
+        knights.traitor_tristan(st, a, b, action)
+    elif code == T.D_MERLIN_6:
+        rumors.choose_merlin_6(st, a, b, action)
+    elif code == T.D_MERLIN_6_ADD:
+        rumors.add_merlin_6(st, a, b, action)
+    else:
+        raise AssertionError(f"task {code} is not a decision")
+
+
+def draw(st: SocCardState) -> tuple[int, list[int], int]:
+    """What the chance node on top draws from: ``(base, counts, total)``, outcome
+    ``base + i`` weighted by ``counts[i]``, the cards of that kind left (a count vector of
+    the state itself where there is one: read it, never change it), ``total`` their sum.
+
+    A chain of comparisons rather than a table of functions: mypyc compiles it to native
+    calls, and it runs at every chance node of a playout.
+    """
+    code = st.agenda[-1] & 0xFF
+    if code == T.C_DRAW or code == T.C_TRISTAN:  # a rumor card (Tristan: the next one)
+        return A.RUMOR, st.deck, st.deck_size
+    if code == T.C_LOYALTY:
+        return A.DEAL_LOYALTY, st.loyal_pool, st.loyal_pool[0] + st.loyal_pool[1]
+    if code == T.C_VIVIEN:
+        return A.VIVIEN_CARD, st.loyal_aside, st.loyal_aside[0] + st.loyal_aside[1]
+    if code == T.C_ASIDE:  # SCG-SETUP-3: a Morgan of the deck set aside
+        base, counts = A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]
+    elif code == T.C_KNIGHT:
+        base, counts = A.KNIGHT, st.knight_deck
+    elif code == T.C_MORGAN_IN:  # SCG-EXPERT-2: a set-aside Morgan into the deck
+        base, counts = A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]
+    else:
+        raise AssertionError(f"task {code} is not a chance node")
+    return base, counts, sum(counts)
 
 
 def chance_outcomes(st: SocCardState) -> list[tuple[int, float]]:
     """Outcomes of the chance node on top, weighted by the cards left."""
-    return OUTCOMES[st.agenda[-1] & 0xFF](st)
+    base, counts, _total = draw(st)
+    return weighted(base, counts)
+
+
+def sample(st: SocCardState, seed: int, counter: int) -> int:
+    """The outcome of the chance node on top that ``rng.pick_weighted(seed, counter, ...)``
+    picks from :func:`chance_outcomes`, without building that list."""
+    base, counts, total = draw(st)
+    return pick_count(base, counts, total, seed, counter)
+
+
+def chance_weight(st: SocCardState, action: int) -> int:
+    """The weight of ``action`` at the chance node on top: 0 if it cannot happen."""
+    base, counts, _total = draw(st)
+    index = action - base
+    return counts[index] if 0 <= index < len(counts) else 0
 
 
 def chance(st: SocCardState, action: int) -> None:
@@ -120,4 +239,21 @@ def chance(st: SocCardState, action: int) -> None:
     code = entry & 0xFF
     if code != T.C_TRISTAN:
         st.agenda.pop()
-    CHANCE[code](st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF, action)
+    a = (entry >> 8) & 0xFF
+    b = (entry >> 16) & 0xFF
+    if code == T.C_DRAW:
+        rumors.draw_card(st, a, b, action)
+    elif code == T.C_LOYALTY:
+        loyalty.deal(st, a, b, action)
+    elif code == T.C_ASIDE:
+        rumors.set_aside(st, a, b, action)
+    elif code == T.C_VIVIEN:
+        loyalty.deal_offer(st, a, b, action)
+    elif code == T.C_KNIGHT:
+        knights.knight_drawn(st, a, b, action)
+    elif code == T.C_MORGAN_IN:
+        knights.morgan_in(st, a, b, action)
+    elif code == T.C_TRISTAN:
+        knights.deck_order(st, a, b, action)
+    else:
+        raise AssertionError(f"task {code} is not a chance node")

@@ -29,7 +29,6 @@ from pendragon.games.soc_card.rules.common import (
     note,
     note_private,
     note_secret,
-    weighted,
 )
 from pendragon.games.soc_card.rules.questing import set_merlins_aside
 from pendragon.games.soc_card.rules.rumors import lay_face_up, push_listen, traitor_turn
@@ -74,7 +73,7 @@ def tristan(st: SocCardState, seat: int, *, unmasked: bool = False) -> None:
     st.agenda.append(T.task(T.C_TRISTAN, seat))
 
 
-def _traitor_tristan(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def traitor_tristan(st: SocCardState, seat: int, _b: int, action: int) -> None:
     """SCG-EXPERT-4, SCG-RULING-10: an unmasked traitor may play Tristan before his draw."""
     if action == A.PASS:
         if st.log is not None:
@@ -98,7 +97,8 @@ def galahad(st: SocCardState, seat: int, target: int) -> None:
     st.agenda.append(T.task(T.NEXT_TURN, seat))
 
 
-def _ask_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+def ask_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Arthur, Gawain or Percival: play the card if held (and usable), or pass."""
     knight = _ASKED[st.agenda[-1] & 0xFF]
     usable = holds(st, seat, knight)
     if knight in (ARTHUR, GAWAIN):  # SCG-RULING-18: only with a card left to draw
@@ -106,7 +106,8 @@ def _ask_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
     return [A.PLAY + knight, A.PASS] if usable else [A.PASS]
 
 
-def _answer(st: SocCardState, seat: int, quester: int, action: int) -> None:
+def answer(st: SocCardState, seat: int, quester: int, action: int) -> None:
+    """The answer to a question about a Knight card: pass, or play it."""
     if action == A.PASS:
         if st.log is not None:
             note(st, "soc-card.log.pass", seat=Seat(seat))
@@ -128,7 +129,8 @@ def _answer(st: SocCardState, seat: int, quester: int, action: int) -> None:
         st.percival = 1  # SCG-EXPERT-9
 
 
-def _gawain_check(st: SocCardState, seat: int, _b: int) -> None:
+def gawain_check(st: SocCardState, seat: int, _b: int) -> None:
+    """SCG-EXPERT-7: Gawain picks a drawn card that is no Morgan, if any."""
     if any(not IS_MORGAN[k] for k in st.hold):
         st.agenda.append(T.task(T.D_GAWAIN_PICK, seat))
         return
@@ -137,7 +139,8 @@ def _gawain_check(st: SocCardState, seat: int, _b: int) -> None:
     discard_hand(st)
 
 
-def _gawain_pick(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def gawain_pick(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """SCG-EXPERT-7: Gawain's card goes into the pile, the others are discarded."""
     kind = action - A.GAWAIN
     st.hold.remove(kind)
     discard_hand(st)
@@ -149,7 +152,7 @@ def _gawain_pick(st: SocCardState, seat: int, _b: int, action: int) -> None:
     set_merlins_aside(st)
 
 
-def _knight_drawn(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def knight_drawn(st: SocCardState, seat: int, _b: int, action: int) -> None:
     """SCG-EXPERT-3: the quester of a failed quest takes the top Knight card, face down."""
     knight = action - A.KNIGHT
     st.knight_deck[knight] -= 1
@@ -158,7 +161,7 @@ def _knight_drawn(st: SocCardState, seat: int, _b: int, action: int) -> None:
         note_secret(st, seat, "soc-card.log.knight-draw", knight=knight_term(knight))
 
 
-def _morgan_in(st: SocCardState, _a: int, _b: int, action: int) -> None:
+def morgan_in(st: SocCardState, _a: int, _b: int, action: int) -> None:
     """SCG-EXPERT-2: after a success a set-aside Morgan is shuffled into the deck."""
     kind = MORGAN_KINDS[action - A.MORGAN_IN]
     st.aside[kind] -= 1
@@ -168,7 +171,7 @@ def _morgan_in(st: SocCardState, _a: int, _b: int, action: int) -> None:
     note(st, "soc-card.log.morgan-in")
 
 
-def _deck_order(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def deck_order(st: SocCardState, seat: int, _b: int, action: int) -> None:
     """Tristan's look fixes the next unknown card of the deck (the task stays on top)."""
     kind = action - A.RUMOR
     st.deck[kind] -= 1
@@ -181,21 +184,11 @@ def _deck_order(st: SocCardState, seat: int, _b: int, action: int) -> None:
             Event("soc-card.log.deck-card", {"seat": Seat(seat), "number": len(st.known)}))
 
 
-AUTOMATIC: Final = {T.GAWAIN_CHECK: _gawain_check}
-LEGAL: Final = {
-    T.D_ARTHUR: _ask_legal,
-    T.D_GAWAIN: _ask_legal,
-    T.D_PERCIVAL: _ask_legal,
-    T.D_GAWAIN_PICK: lambda st, a, b: [A.GAWAIN + k for k in sorted(set(st.hold))
-                                       if not IS_MORGAN[k]],
-    T.D_TRAITOR_TRISTAN: lambda st, seat, b: ([A.PLAY + TRISTAN] if holds(st, seat, TRISTAN)
-                                              else []) + [A.PASS],
-}
-DECIDE: Final = {T.D_ARTHUR: _answer, T.D_GAWAIN: _answer, T.D_PERCIVAL: _answer,
-                 T.D_GAWAIN_PICK: _gawain_pick, T.D_TRAITOR_TRISTAN: _traitor_tristan}
-OUTCOMES: Final = {
-    T.C_KNIGHT: lambda st: weighted(A.KNIGHT, st.knight_deck),
-    T.C_MORGAN_IN: lambda st: weighted(A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]),
-    T.C_TRISTAN: lambda st: weighted(A.RUMOR, st.deck),
-}
-CHANCE: Final = {T.C_KNIGHT: _knight_drawn, T.C_MORGAN_IN: _morgan_in, T.C_TRISTAN: _deck_order}
+def gawain_pick_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Gawain plays one of the cards he drew that is no Morgan (SCG-EXPERT-7)."""
+    return [A.GAWAIN + k for k in sorted(set(st.hold)) if not IS_MORGAN[k]]
+
+
+def traitor_tristan_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Tristan before an unmasked traitor's draw, or not (SCG-RULING-10)."""
+    return ([A.PLAY + TRISTAN] if holds(st, seat, TRISTAN) else []) + [A.PASS]

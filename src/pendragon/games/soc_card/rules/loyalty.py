@@ -3,7 +3,7 @@ reveals (SCG-SETUP-1, -2, SCG-ACCUSE-1..3, SCG-VIVIEN-*, SCG-END-*)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from pendragon.core.events import Event, Seat
 from pendragon.games.soc_card.rules import actions as A
@@ -19,14 +19,13 @@ from pendragon.games.soc_card.rules.common import (
     note_private,
     note_secret,
     push_asks,
-    weighted,
 )
 
 if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
 
 
-def _deal(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def deal(st: SocCardState, seat: int, _b: int, action: int) -> None:
     """SCG-SETUP-2: one loyalty card face down to each; the two left lie aside."""
     loyalty = action - A.DEAL_LOYALTY
     st.loyal_pool[loyalty] -= 1
@@ -57,7 +56,7 @@ def accuse(st: SocCardState, seat: int, target: int) -> None:
         note(st, "soc-card.log.accusing", seat=Seat(seat), target=Seat(target))
 
 
-def _accuse_swords(st: SocCardState, target: int, accuser: int) -> None:
+def accuse_swords(st: SocCardState, target: int, accuser: int) -> None:
     """SCG-ACCUSE-1..3: the accused shows his card; one sword (two with Percival)."""
     st.revealed[target] = 1
     if st.log is not None:
@@ -77,7 +76,7 @@ def _accuse_swords(st: SocCardState, target: int, accuser: int) -> None:
 
 
 # ---------------------------------------------------------------------- the end
-def _end_check(st: SocCardState, _a: int, _b: int) -> None:
+def end_check(st: SocCardState, _a: int, _b: int) -> None:
     """SCG-END-1, SCG-END-2: seven swords of a colour; unrevealed players show their card."""
     if st.white < END_SWORDS and st.black < END_SWORDS:
         return
@@ -89,7 +88,8 @@ def _end_check(st: SocCardState, _a: int, _b: int) -> None:
             st.agenda.append(T.task(T.END_REVEAL, seat))
 
 
-def _end_reveal(st: SocCardState, seat: int, _b: int) -> None:
+def end_reveal(st: SocCardState, seat: int, _b: int) -> None:
+    """SCG-END-2: ``seat`` shows his loyalty card at the end."""
     st.revealed[seat] = 1
     if st.log is not None:
         note(st, "soc-card.log.end-reveal", seat=Seat(seat),
@@ -99,7 +99,8 @@ def _end_reveal(st: SocCardState, seat: int, _b: int) -> None:
         push_asks(st, T.D_PERCIVAL, st.turn)
 
 
-def _flip(st: SocCardState, seat: int, _b: int) -> None:
+def flip(st: SocCardState, seat: int, _b: int) -> None:
+    """SCG-END-2: a traitor revealed at the end turns a white sword black (two with Percival)."""
     flips = min(st.white, 2 if st.percival else 1)  # SCG-END-2, SCG-RULING-22
     st.percival = 0
     st.white -= flips
@@ -108,7 +109,7 @@ def _flip(st: SocCardState, seat: int, _b: int) -> None:
         note(st, "soc-card.log.flip", seat=Seat(seat), count=flips)
 
 
-def _end_decide(st: SocCardState, _a: int, _b: int) -> None:
+def end_decide(st: SocCardState, _a: int, _b: int) -> None:
     """SCG-END-3..5."""
     if st.white >= END_SWORDS and st.white > st.black:
         st.result = LOYAL_WIN
@@ -123,7 +124,7 @@ def _end_decide(st: SocCardState, _a: int, _b: int) -> None:
 
 
 # ---------------------------------------------------------------------- Vivien
-def _vivien(st: SocCardState, drawer: int, _b: int) -> None:
+def begin_vivien(st: SocCardState, drawer: int, _b: int) -> None:
     """SCG-VIVIEN-1, SCG-RULING-9: the drawer takes one set-aside card and hands the other
     to any other player — whether or not their loyalty was shown."""
     st.vivien_drawer = drawer
@@ -132,7 +133,8 @@ def _vivien(st: SocCardState, drawer: int, _b: int) -> None:
     st.agenda.append(T.task(T.C_VIVIEN, drawer))
 
 
-def _offered(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def deal_offer(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """SCG-VIVIEN-1: ``seat`` is offered a set-aside loyalty card, in secret."""
     loyalty = action - A.VIVIEN_CARD
     st.loyal_aside[loyalty] -= 1
     st.offer[seat] = loyalty
@@ -141,7 +143,8 @@ def _offered(st: SocCardState, seat: int, _b: int, action: int) -> None:
         note_secret(st, seat, "soc-card.log.vivien-card", loyalty=loyalty_term(loyalty))
 
 
-def _give(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def give(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """SCG-VIVIEN-1: the drawer hands the other set-aside card to ``target``."""
     target = action - A.GIVE
     st.vivien_receiver = target
     if st.log is not None:
@@ -152,7 +155,7 @@ def _give(st: SocCardState, seat: int, _b: int, action: int) -> None:
     st.agenda.append(T.task(T.C_VIVIEN, target))
 
 
-def _keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
     """SCG-VIVIEN-2: each keeps his card or swaps it, in secret."""
     swap = action == A.SWAP
     offered = st.offer[seat]
@@ -173,21 +176,11 @@ def _keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
         )
 
 
-AUTOMATIC: Final = {
-    T.ACCUSE_SWORDS: _accuse_swords,
-    T.END_CHECK: _end_check,
-    T.END_REVEAL: _end_reveal,
-    T.FLIP: _flip,
-    T.END_DECIDE: _end_decide,
-    T.VIVIEN: _vivien,
-}
-LEGAL: Final = {
-    T.D_GIVE: lambda st, seat, b: [A.GIVE + s for s in range(st.n) if s != seat],
-    T.D_KEEP: lambda st, seat, b: [A.KEEP, A.SWAP],
-}
-DECIDE: Final = {T.D_GIVE: _give, T.D_KEEP: _keep_or_swap}
-OUTCOMES: Final = {
-    T.C_LOYALTY: lambda st: weighted(A.DEAL_LOYALTY, st.loyal_pool),
-    T.C_VIVIEN: lambda st: weighted(A.VIVIEN_CARD, st.loyal_aside),
-}
-CHANCE: Final = {T.C_LOYALTY: _deal, T.C_VIVIEN: _offered}
+def give_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Vivien's second card goes to any other player (SCG-RULING-9)."""
+    return [A.GIVE + s for s in range(st.n) if s != seat]
+
+
+def keep_or_swap_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Keep one's loyalty card, or swap it for the one offered (SCG-VIVIEN-2)."""
+    return [A.KEEP, A.SWAP]

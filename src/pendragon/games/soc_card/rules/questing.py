@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from pendragon.core.events import Seat
 from pendragon.games.soc_card.rules import tasks as T
@@ -42,14 +42,14 @@ def reveal_pile(st: SocCardState, quest: int, seat: int) -> None:
     Morgan #1's face-down cards are named in card order, not paired with their
     announcements: the pile is shuffled before it is resolved (SCG-MORGAN-1, SCG-RULING-6).
     """
-    face_down = sorted(st.pile[i] for i, d in enumerate(st.pile_down) if d >= 0)
+    if st.log is not None:
+        face_down = sorted(st.pile[i] for i, d in enumerate(st.pile_down) if d >= 0)
+        for kind in face_down:
+            note(st, "soc-card.log.face-down-was", card=card_term(kind))
     # The quester holds the pile now, sorted: no order is left to tell who laid what.
     st.pile.sort()
     st.pile_down[:] = [-1] * len(st.pile)
     st.pile_by[:] = [seat] * len(st.pile)
-    if st.log is not None:
-        for kind in face_down:
-            note(st, "soc-card.log.face-down-was", card=card_term(kind))
     st.last_pile = []
     st.last_token = -1
     # The Merlins act "before the value of all quests is counted"; Gawain only once it has
@@ -146,6 +146,3 @@ def finish(st: SocCardState, quest: int, seat: int) -> None:
         if not result.main_won and sum(st.knight_deck) > 0:
             st.agenda.append(T.task(T.C_KNIGHT, seat))
     st.agenda.append(T.task(T.END_CHECK))
-
-
-AUTOMATIC: Final = {T.RESOLVE: reveal_pile, T.FINISH: finish}

@@ -23,7 +23,6 @@ Picts 5, 3, 2, ?, ? is 14 (1 black sword).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Final
 
 from pendragon.games.soc_card.rules.cards import (
@@ -68,50 +67,77 @@ def merlin_targets(number: int, merlin_4_quest: int) -> tuple[int, ...]:
 
 def highest_numbered(cards: Sequence[int]) -> int:
     """The highest *numbered* card among ``cards`` (a "?" is never taken, SCG-RULING-2),
-    or -1."""
-    numbered = [k for k in cards if CARD_VALUE[k] > 0]
-    return max(numbered, key=lambda k: CARD_VALUE[k]) if numbered else -1
+    or -1; of equal values, the first.
+
+    >>> from pendragon.games.soc_card.rules.cards import KIND
+    >>> highest_numbered([KIND["grail-q"], KIND["grail-3"], KIND["grail-5"]]) == KIND["grail-5"]
+    True
+    """
+    best = -1
+    best_value = 0
+    for kind in cards:
+        value = CARD_VALUE[kind]
+        if value > best_value:
+            best, best_value = kind, value
+    return best
 
 
-@dataclass(slots=True)
 class Resolution:
     """What a quest resolution found and decided.
 
-    ``totals`` maps each quest that has cards (and the main quest) to its final value;
-    under Morgan #8 the Picts-and-Saxons quest is keyed by Picts. ``removed`` lists the
-    cards the Merlins removed. ``white``/``black`` are the swords to lay (Morgan #3
-    included); ``main_won`` says whether the main quest succeeded; ``morgan_7_ends`` that
+    ``totals`` maps each quest that has cards (and the main quest) to its final value, in
+    quest order; under Morgan #8 the Picts-and-Saxons quest is keyed by Picts. ``removed``
+    lists the cards the Merlins removed. ``white``/``black`` are the swords to lay (Morgan
+    #3 included); ``main_won`` says whether the main quest succeeded; ``morgan_7_ends`` that
     the game ends at once with evil winning (SCG-MORGAN-7).
+
+    (A plain class, not a dataclass: mypyc runs a dataclass's generated ``__init__`` as
+    interpreted code, and every quest makes one.)
     """
 
-    main: int
-    totals: dict[int, int] = field(default_factory=dict)
-    removed: list[int] = field(default_factory=list)
-    main_won: bool = False
-    main_black: int = 0
-    white: int = 0
-    black: int = 0
-    secondary_black: dict[int, int] = field(default_factory=dict)
-    morgan_7_ends: bool = False
+    def __init__(self, main: int) -> None:
+        self.main = main
+        self.totals: dict[int, int] = {}
+        self.removed: list[int] = []
+        self.main_won = False
+        self.main_black = 0
+        self.white = 0
+        self.black = 0
+        self.secondary_black: dict[int, int] = {}
+        self.morgan_7_ends = False
+
+    def __repr__(self) -> str:
+        return (f"Resolution(main={self.main}, totals={self.totals}, removed={self.removed},"
+                f" main_won={self.main_won}, main_black={self.main_black}, white={self.white},"
+                f" black={self.black}, secondary_black={self.secondary_black},"
+                f" morgan_7_ends={self.morgan_7_ends})")
+
+
+def _swords(quest: int, combined: bool) -> int:
+    """The swords quest ``quest`` is worth (SCG-PROMO-1: Picts-and-Saxons under Morgan #8)."""
+    return COMBINED_SWORDS if combined and quest == PICTS else QUEST_SWORDS[quest]
 
 
 def resolve(
     pile: Sequence[int], main: int, *, merlin_4_quest: int = -1, merlin_6_bonus: int = 0
 ) -> Resolution:
     """Resolve the threat pile ``pile`` (card kinds, all face up now) for quest ``main``."""
+    # Plain loops and a bitmask of Morgan numbers: mypyc compiles them to native code (the
+    # comprehensions and generator sums this replaced allocated at every quest).
     groups: list[list[int]] = [[] for _ in range(NUM_QUESTS)]
     merlins: list[int] = []
-    morgans: list[int] = []
+    morgans = 0  # bit n: Morgan #n is in the pile
     morgan_4_bonus = 0
     mordreds = 0
     for kind in pile:
-        card = CARDS[kind]
         if IS_QUEST[kind]:
             groups[CARD_QUEST[kind]].append(kind)
-        elif card.kind == MERLIN:
+            continue
+        card = CARDS[kind]
+        if card.kind == MERLIN:
             merlins.append(card.number)
         elif card.kind == MORGAN:
-            morgans.append(card.number)
+            morgans |= 1 << card.number
             morgan_4_bonus += card.bonus
         elif card.kind == MORDRED:
             mordreds += 1
@@ -123,22 +149,24 @@ def resolve(
             if highest >= 0:
                 groups[quest].remove(highest)
                 result.removed.append(highest)
-    combined = 8 in morgans
-    units: dict[int, list[int]] = {q: groups[q] for q in range(NUM_QUESTS)}
-    swords = {q: QUEST_SWORDS[q] for q in range(NUM_QUESTS)}
+    combined = bool(morgans >> 8 & 1)
     if combined:  # SCG-PROMO-1: Picts and Saxons are one quest worth 2 swords
-        units[PICTS] = groups[PICTS] + groups[SAXONS]
-        del units[SAXONS]
-        swords[PICTS] = COMBINED_SWORDS
+        groups[PICTS] = groups[PICTS] + groups[SAXONS]
         if main == SAXONS:
             main = PICTS
             result.main = PICTS
-    question_worth_one = 6 in morgans
-    for quest, cards in units.items():
-        if not cards and quest != main:
+    question_worth_one = bool(morgans >> 6 & 1)
+    for quest in range(NUM_QUESTS):
+        cards = groups[quest]
+        if combined and quest == SAXONS or not cards and quest != main:
             continue
-        unknown = sum(1 for k in cards if CARD_VALUE[k] == 0)
-        total = sum(CARD_VALUE[k] for k in cards)
+        unknown = 0
+        total = 0
+        for kind in cards:
+            value = CARD_VALUE[kind]
+            total += value
+            if value == 0:
+                unknown += 1
         total += unknown * (1 if question_worth_one else unknown)  # SCG-QUEST-4, SCG-MORGAN-6
         if quest in (PICTS, SAXONS):
             total += mordreds * len(cards)  # SCG-MORDRED-1
@@ -147,21 +175,22 @@ def resolve(
         if quest == main:
             total += merlin_6_bonus  # SCG-PROMO-2
         result.totals[quest] = total
-    extra = 1 if 3 in morgans else 0  # SCG-MORGAN-3
+    extra = morgans >> 3 & 1  # SCG-MORGAN-3
     value = result.totals[main]
-    low = 12 if 5 in morgans else 11  # SCG-MORGAN-5
-    exactly_five = 5 in merlins and len(units[main]) == 5  # SCG-MERLIN-5
+    low = 12 if morgans >> 5 & 1 else 11  # SCG-MORGAN-5
+    exactly_five = 5 in merlins and len(groups[main]) == 5  # SCG-MERLIN-5
     if low <= value <= 13 or exactly_five:
         result.main_won = True
-        result.white = swords[main] + extra
+        result.white = _swords(main, combined) + extra
     elif value <= 10 or (value == 11 and low == 12):
         result.main_black = 1 + extra
     else:
-        result.main_black = swords[main] + extra
-    result.morgan_7_ends = 7 in morgans and value >= 14
+        result.main_black = _swords(main, combined) + extra
+    result.morgan_7_ends = bool(morgans >> 7 & 1) and value >= 14
     result.black = result.main_black
     for quest, total in result.totals.items():
         if quest != main and total >= 14:
-            result.secondary_black[quest] = swords[quest] + extra
-            result.black += swords[quest] + extra
+            swords = _swords(quest, combined) + extra
+            result.secondary_black[quest] = swords
+            result.black += swords
     return result

@@ -5,7 +5,7 @@ SCG-MORGAN-0..2, SCG-MERLIN-0, -4, SCG-ACCUSE-4, SCG-PROMO-2)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from pendragon.core.events import Seat
 from pendragon.games.soc_card.rules import actions as A
@@ -28,7 +28,6 @@ from pendragon.games.soc_card.rules.common import (
     note,
     note_secret,
     quest_term,
-    weighted,
 )
 from pendragon.games.soc_card.rules.questing import go_on_quest, is_resolving, set_merlins_aside
 
@@ -117,7 +116,8 @@ def take_drawn(st: SocCardState, seat: int, purpose: int, kind: int) -> None:
             note_secret(st, seat, "soc-card.log.draw", card=card_term(kind))
 
 
-def _after_listen(st: SocCardState, seat: int, _b: int) -> None:
+def after_listen(st: SocCardState, seat: int, _b: int) -> None:
+    """The drawn card is laid face up, or (Morgan #1) waits to be announced."""
     kind = st.flight
     if kind < 0:
         return
@@ -128,14 +128,15 @@ def _after_listen(st: SocCardState, seat: int, _b: int) -> None:
     lay_face_up(st, kind, seat, counted=True)
 
 
-def _draw(st: SocCardState, seat: int, purpose: int, action: int) -> None:
+def draw_card(st: SocCardState, seat: int, purpose: int, action: int) -> None:
+    """A rumor card drawn from the deck, to the flight or into a hand."""
     kind = action - A.RUMOR
     st.deck[kind] -= 1
     st.deck_size -= 1
     take_drawn(st, seat, purpose, kind)
 
 
-def _set_aside(st: SocCardState, _a: int, _b: int, action: int) -> None:
+def set_aside(st: SocCardState, _a: int, _b: int, action: int) -> None:
     """SCG-SETUP-3: a Morgan leaves the deck, face down."""
     kind = MORGAN_KINDS[action - A.MORGAN_ASIDE]
     st.deck[kind] -= 1
@@ -145,7 +146,7 @@ def _set_aside(st: SocCardState, _a: int, _b: int, action: int) -> None:
 
 
 # ---------------------------------------------------------------------- Morgan #1 and #2
-def _announce_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+def announce_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
     """SCG-MORGAN-1, SCG-RULING-6: the card's content — a loyal (or solo) player names the
     card he holds; a traitor may name any quest card."""
     if st.solo or st.loyalty[seat] != TRAITOR:
@@ -153,7 +154,8 @@ def _announce_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
     return list(range(A.ANNOUNCE_CARD, A.ANNOUNCE_CARD + len(A.ANNOUNCED_KIND)))
 
 
-def _announce(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def announce(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """Morgan #1: the card goes face down with the card named for it."""
     told = A.ANNOUNCED_KIND[action - A.ANNOUNCE_CARD]
     kind = st.flight
     st.flight = -1
@@ -162,13 +164,14 @@ def _announce(st: SocCardState, seat: int, _b: int, action: int) -> None:
     lay_face_down(st, kind, seat, told)
 
 
-def _count(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def say_count(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """Morgan #2: the number the layer said aloud (it changes nothing)."""
     if st.log is not None:
         note(st, "soc-card.log.count", seat=Seat(seat), number=action - A.COUNT + 1)
 
 
 # ---------------------------------------------------------------------- Merlin #4 and #6
-def _merlin_4(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def choose_merlin_4(st: SocCardState, seat: int, _b: int, action: int) -> None:
     """SCG-MERLIN-4, SCG-RULING-16: the token lies face down; only its chooser knows it."""
     quest = action - A.MERLIN_4
     st.merlin_4_quest = quest
@@ -179,11 +182,12 @@ def _merlin_4(st: SocCardState, seat: int, _b: int, action: int) -> None:
         set_merlins_aside(st)
 
 
-def _merlin_6(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def choose_merlin_6(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """Merlin #6: the quest its revealer goes on (SCG-PROMO-2)."""
     st.agenda.append(T.task(T.D_MERLIN_6_ADD, seat, action - A.MERLIN_6))
 
 
-def _merlin_6_add(st: SocCardState, seat: int, quest: int, action: int) -> None:
+def add_merlin_6(st: SocCardState, seat: int, quest: int, action: int) -> None:
     """SCG-PROMO-2: the revealer goes at once on his quest, adding 0-3 to its total."""
     st.merlin_6_bonus = action - A.MERLIN_6_ADD
     if st.log is not None:
@@ -201,12 +205,14 @@ def traitor_turn(st: SocCardState, seat: int) -> None:
     st.agenda.append(T.task(T.C_DRAW, seat, 1))
 
 
-def _place_check(st: SocCardState, seat: int, _b: int) -> None:
+def place_check(st: SocCardState, seat: int, _b: int) -> None:
+    """An unmasked traitor who drew a card chooses which one to lay."""
     if st.hold:  # SCG-RULING-10: with nothing drawn the turn passes
         st.agenda.append(T.task(T.D_PLACE, seat))
 
 
-def _place(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def place_card(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """The unmasked traitor lays one card face up and discards the other."""
     kind = action - A.PLACE
     st.hold.remove(kind)
     if st.log is not None:
@@ -215,29 +221,27 @@ def _place(st: SocCardState, seat: int, _b: int, action: int) -> None:
     lay_face_up(st, kind, seat, counted=True)  # face up even under Morgan #1 (SCG-RULING-10)
 
 
-def _deck_outcomes(st: SocCardState) -> list[tuple[int, float]]:
-    return weighted(A.RUMOR, st.deck)
+# ---------------------------------------------------------------------- menus
+def count_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Morgan #2: any number may be said (SCG-MORGAN-2, SCG-RULING-12)."""
+    return list(range(A.COUNT, A.COUNT + A.MAX_COUNT))
 
 
-AUTOMATIC: Final = {T.AFTER_LISTEN: _after_listen, T.PLACE_CHECK: _place_check}
-LEGAL: Final = {
-    T.D_ANNOUNCE: _announce_legal,
-    T.D_COUNT: lambda st, a, b: list(range(A.COUNT, A.COUNT + A.MAX_COUNT)),
-    T.D_PLACE: lambda st, a, b: [A.PLACE + k for k in sorted(set(st.hold))],
-    T.D_MERLIN_4: lambda st, a, b: [A.MERLIN_4 + q for q in range(NUM_QUESTS)],
-    T.D_MERLIN_6: lambda st, a, b: [A.MERLIN_6 + q for q in range(NUM_QUESTS)],
-    T.D_MERLIN_6_ADD: lambda st, a, b: list(range(A.MERLIN_6_ADD, A.MERLIN_6_ADD + 4)),
-}
-DECIDE: Final = {
-    T.D_ANNOUNCE: _announce,
-    T.D_COUNT: _count,
-    T.D_PLACE: _place,
-    T.D_MERLIN_4: _merlin_4,
-    T.D_MERLIN_6: _merlin_6,
-    T.D_MERLIN_6_ADD: _merlin_6_add,
-}
-OUTCOMES: Final = {
-    T.C_DRAW: _deck_outcomes,
-    T.C_ASIDE: lambda st: weighted(A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]),
-}
-CHANCE: Final = {T.C_DRAW: _draw, T.C_ASIDE: _set_aside}
+def place_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """The unmasked traitor lays either card he drew (SCG-ACCUSE-4)."""
+    return [A.PLACE + k for k in sorted(set(st.hold))]
+
+
+def merlin_4_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Merlin #4's token may name any quest (SCG-MERLIN-4)."""
+    return list(range(A.MERLIN_4, A.MERLIN_4 + NUM_QUESTS))
+
+
+def merlin_6_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Merlin #6's revealer may go on any quest (SCG-PROMO-2)."""
+    return list(range(A.MERLIN_6, A.MERLIN_6 + NUM_QUESTS))
+
+
+def merlin_6_add_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """Merlin #6 adds 0 to 3 to the quest's total (SCG-PROMO-2)."""
+    return list(range(A.MERLIN_6_ADD, A.MERLIN_6_ADD + 4))

@@ -16,7 +16,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
-from pendragon.core.errors import CorruptStateError
+from pendragon.core.errors import CorruptStateError, NotChanceNodeError
 from pendragon.core.events import Event
 from pendragon.core.storage import check_playable, stored_format, whole_number, whole_numbers
 from pendragon.games.soc_card.rules import engine as E
@@ -133,12 +133,28 @@ class SocCardState(State["SocCardGame"]):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         return E.chance_outcomes(self)
 
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` may be applied now; at a chance node read from the counts of
+        the pile drawn from (``apply_action`` asks at every chance node of a playout: no
+        list of outcomes is built for it)."""
+        if self.current_player() == CHANCE:
+            return E.chance_weight(self, action) > 0
+        return super().is_legal(action)
+
+    def sample_chance(self) -> int:
+        """The chance outcome this state's own stream picks: the base class's draw (the
+        same ``rng.uniform`` value through the same cumulative probabilities), sampled
+        from the counts instead of the list of outcomes (:func:`.engine.sample`)."""
+        if self.current_player() != CHANCE:
+            raise NotChanceNodeError("sample_chance() called where a player decides")
+        return E.sample(self, self._seed(), self._chance_count)
+
     def _apply(self, action: int) -> None:
         # The pile just resolved lies in view only until the next action: then it is on the
         # discard pile, where nobody sees it (SCG-LISTEN-1, SCG-RULING-8).
         self.last_quest = -1
-        code = self.agenda[-1] & 0xFF
-        if code in T.DECISIONS:
+        # Decision codes are 40 and up (tasks.py), as in current_player.
+        if self.agenda[-1] & 0xFF >= T.D_TURN:
             E.decide(self, action)
         else:
             E.chance(self, action)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import knights, loyalty, rumors
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
 
 
-def _begin_turn(st: SocCardState, seat: int, _b: int) -> None:
+def begin_turn(st: SocCardState, seat: int, _b: int) -> None:
+    """The turn of ``seat`` begins: his action, or an unmasked traitor's draw (SCG-TURN-1)."""
     st.turn = seat
     if st.loyalty[seat] == TRAITOR and st.revealed[seat]:
         if st.expert and knight_count(st, seat) > 0:
@@ -33,27 +34,37 @@ def _begin_turn(st: SocCardState, seat: int, _b: int) -> None:
         st.agenda.append(T.task(T.D_TURN, seat))
 
 
-def _next_turn(st: SocCardState, seat: int, _b: int) -> None:
+def next_turn(st: SocCardState, seat: int, _b: int) -> None:
+    """The turn of ``seat`` is over: the next seat's begins."""
     st.agenda.append(T.task(T.BEGIN_TURN, (seat + 1) % st.n))
 
 
-def _turn_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
-    """SCG-TURN-1: listen, a quest the top card allows, or an accusation."""
+def turn_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
+    """SCG-TURN-1: listen, a quest the top card allows, or an accusation.
+
+    Listed in id order without a sort: the blocks of the catalog come in this order, and a
+    card's quests (``Card.allows``) are in quest order.
+    """
     actions: list[int] = []
-    drawable = can_draw(st)
-    if drawable:
+    if can_draw(st):
         actions.append(A.LISTEN)
-    allowed = top_allows(st) if drawable else tuple(range(NUM_QUESTS))  # SCG-RULING-13
-    actions += [A.QUEST + q for q in sorted(allowed)]
+        for quest in top_allows(st):
+            actions.append(A.QUEST + quest)
+    else:  # SCG-RULING-13: with nothing left to draw, any quest
+        for quest in range(NUM_QUESTS):
+            actions.append(A.QUEST + quest)
     # SCG-ACCUSE-1, SCG-SOLO-1, SCG-RULING-14.
     if not st.solo and not st.accused[seat] and st.white + st.black >= ACCUSE_MIN_SWORDS:
-        actions += [A.ACCUSE + t for t in range(st.n) if t != seat and not st.revealed[t]]
+        for target in range(st.n):
+            if target != seat and not st.revealed[target]:
+                actions.append(A.ACCUSE + target)
     if st.expert:
         actions += knights.turn_actions(st, seat)
-    return sorted(actions)
+    return actions
 
 
-def _turn(st: SocCardState, seat: int, _b: int, action: int) -> None:
+def take_turn(st: SocCardState, seat: int, _b: int, action: int) -> None:
+    """Apply the one action ``seat`` takes on his turn (SCG-TURN-1)."""
     if action == A.LISTEN:
         rumors.listen(st, seat)
     elif A.QUEST <= action < A.QUEST + NUM_QUESTS:
@@ -67,8 +78,3 @@ def _turn(st: SocCardState, seat: int, _b: int, action: int) -> None:
         knights.galahad(st, seat, action - A.GALAHAD)
     else:
         raise AssertionError(f"not a turn action: {action}")
-
-
-AUTOMATIC: Final = {T.BEGIN_TURN: _begin_turn, T.NEXT_TURN: _next_turn}
-LEGAL: Final = {T.D_TURN: _turn_legal}
-DECIDE: Final = {T.D_TURN: _turn}
