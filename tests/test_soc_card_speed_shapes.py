@@ -23,8 +23,9 @@ def test_pick_count_lands_where_pick_at_does() -> None:
         outcomes = weighted(5, counts)
         seed = generator.getrandbits(64)
         for counter in range(trial % 7, 40, 7):
-            assert pick_count(5, counts, sum(counts), seed, counter) == rng.pick_weighted(
-                seed, counter, outcomes), (counts, seed, counter)
+            u = rng.uniform(seed, counter)
+            assert pick_count(5, counts, sum(counts), u) == rng.pick_at(u, outcomes), (
+                counts, seed, counter)
 
 
 def test_the_cumulative_sums_are_pick_ats() -> None:

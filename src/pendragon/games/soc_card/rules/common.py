@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from pendragon.core import rng
 from pendragon.core.events import Event, Seat, Term
 from pendragon.games.soc_card.rules import tasks as T
 from pendragon.games.soc_card.rules.cards import (
@@ -173,38 +172,34 @@ def weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
     return [(base + i, c / total) for i, c in enumerate(counts) if c > 0]
 
 
-def pick_count(base: int, counts: list[int], total: int, seed: int, counter: int) -> int:
-    """The outcome ``rng.pick_weighted(seed, counter, weighted(base, counts))`` picks,
-    without building the list (``total`` is ``sum(counts)``): a random playout draws a card
-    at every other step, and the list of boxed floats cost a third of it.
+def pick_count(base: int, counts: list[int], total: int, u: float) -> int:
+    """The outcome ``rng.pick_at(u, weighted(base, counts))`` picks, without building the
+    list (``total`` is ``sum(counts)``): a random playout draws a card at every other step,
+    and the list of boxed floats cost a third of it.
 
     The probabilities are summed as :func:`~pendragon.core.rng.pick_at` sums them (the same
-    quotients ``c / total``, added in the same order), so the same ``rng.uniform`` value
-    lands in the same interval, the rounding of the float sums included. With one possible
-    outcome there is nothing to draw (``pick_at`` returns it whatever the value).
+    quotients ``c / total``, added in the same order), so the same ``u`` lands in the same
+    interval, the rounding of the float sums included.
 
-    >>> from pendragon.core.rng import pick_weighted
+    >>> from pendragon.core.rng import pick_at
     >>> counts = [3, 0, 1, 2]
-    >>> [pick_count(10, counts, 6, 7, k) for k in range(40)] == [
-    ...     pick_weighted(7, k, weighted(10, counts)) for k in range(40)]
+    >>> [pick_count(10, counts, 6, k / 40) for k in range(40)] == [
+    ...     pick_at(k / 40, weighted(10, counts)) for k in range(40)]
     True
-    >>> pick_count(10, [0, 4, 0], 4, 7, 0)
+    >>> pick_count(10, [0, 4, 0], 4, 0.99)
     11
     """
     # One plain loop over the list, left at the outcome: mypyc compiles it to native int
     # and float arithmetic. A float quotient of integers below 2**53 is the correctly
     # rounded one, as ``c / total``.
     whole = float(total)
-    u = -1.0  # drawn at the first outcome that is not the only one
     acc = 0.0
     last = base
     for i in range(len(counts)):
         count = counts[i]
         if count > 0:
-            if count == total:
+            if count == total:  # the only outcome (pick_at returns it whatever ``u``)
                 return base + i
-            if u < 0.0:
-                u = rng.uniform(seed, counter)
             acc += float(count) / whole
             if u < acc:
                 return base + i

@@ -218,11 +218,11 @@ def chance_outcomes(st: SocCardState) -> list[tuple[int, float]]:
     return weighted(base, counts)
 
 
-def sample(st: SocCardState, seed: int, counter: int) -> int:
-    """The outcome of the chance node on top that ``rng.pick_weighted(seed, counter, ...)``
-    picks from :func:`chance_outcomes`, without building that list."""
+def sample(st: SocCardState, u: float) -> int:
+    """The outcome of the chance node on top that ``u`` picks from :func:`chance_outcomes`
+    (``rng.pick_at``), without building that list."""
     base, counts, total = draw(st)
-    return pick_count(base, counts, total, seed, counter)
+    return pick_count(base, counts, total, u)
 
 
 def chance_weight(st: SocCardState, action: int) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
-from pendragon.core.errors import CorruptStateError, NotChanceNodeError
+from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event
 from pendragon.core.storage import check_playable, stored_format, whole_number, whole_numbers
 from pendragon.games.soc_card.rules import engine as E
@@ -141,13 +141,11 @@ class SocCardState(State["SocCardGame"]):
             return E.chance_weight(self, action) > 0
         return super().is_legal(action)
 
-    def sample_chance(self) -> int:
-        """The chance outcome this state's own stream picks: the base class's draw (the
-        same ``rng.uniform`` value through the same cumulative probabilities), sampled
-        from the counts instead of the list of outcomes (:func:`.engine.sample`)."""
-        if self.current_player() != CHANCE:
-            raise NotChanceNodeError("sample_chance() called where a player decides")
-        return E.sample(self, self._seed(), self._chance_count)
+    def _sample_chance_at(self, u: float) -> int:
+        """The outcome ``u`` picks, as the base class picks it from the list of outcomes
+        (the same cumulative probabilities), sampled from the pile's counts instead
+        (:func:`.engine.sample`)."""
+        return E.sample(self, u)
 
     def _apply(self, action: int) -> None:
         # The pile just resolved lies in view only until the next action: then it is on the
