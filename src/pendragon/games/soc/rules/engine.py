@@ -47,6 +47,9 @@ from pendragon.games.soc.rules.data import (
     T,
     Task,
     TurnFlag,
+    added,
+    replaced,
+    without,
 )
 
 AutoHandler = Callable[["Engine", int, int, int], None]
@@ -116,7 +119,7 @@ class Engine(SocData):
         if code == T.C_TRAVEL:
             if not any(self.travel_deck):  # MC-TRAVEL: the travel deck is reshuffled
                 self.travel_deck = self.travel_discard
-                self.travel_discard = [0] * len(self.travel_deck)
+                self.travel_discard = (0,) * len(self.travel_deck)
             return any(self.travel_deck) and self.in_play(a)
         if code == T.C_KNIGHT:
             return any(k not in self.knight for k in self.game.knight_pool)
@@ -145,7 +148,9 @@ class Engine(SocData):
         """All seats in turn (clockwise) order starting with ``first``."""
         order = self.seat_order
         start = order.index(first % self.n)
-        return order[start:] + order[:start]
+        seats = list(order[start:])
+        seats.extend(order[:start])
+        return seats
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in turn order."""
@@ -193,7 +198,7 @@ class Engine(SocData):
         bitmask ``seen_by``) knows exactly what left; for the others the removal is hidden,
         so what they knew of the hand can no longer be relied on.
         """
-        self.hands[seat][kind] -= 1
+        self.own_hand(seat)[kind] -= 1
         if not self.known:
             return
         for (viewer, holder), cards in list(self.known.items()):
@@ -201,8 +206,10 @@ class Engine(SocData):
                 continue
             if public or seen_by >> viewer & 1:
                 if cards[kind]:
-                    cards[kind] -= 1
-                    if not any(cards):
+                    cards = added(cards, kind, -1)
+                    if any(cards):
+                        self.known[(viewer, holder)] = cards
+                    else:
                         del self.known[(viewer, holder)]
             else:
                 del self.known[(viewer, holder)]
@@ -213,8 +220,8 @@ class Engine(SocData):
             return
         cards = self.known.get((viewer, holder))
         if cards is None:
-            cards = self.known[(viewer, holder)] = [0] * NUM_WHITE
-        cards[kind] += count
+            cards = (0,) * NUM_WHITE
+        self.known[(viewer, holder)] = added(cards, kind, count)
 
     def forget_hand(self, seat: int) -> None:
         """Drop every knowledge record about ``seat``'s hand (it was emptied)."""
@@ -227,7 +234,7 @@ class Engine(SocData):
 
     def discard_hand(self, seat: int) -> None:
         """Discard a whole hand (death, unmasking)."""
-        hand = self.hands[seat]
+        hand = self.own_hand(seat)
         for kind in range(NUM_WHITE):
             self.white_discard[kind] += hand[kind]
             hand[kind] = 0
@@ -240,8 +247,8 @@ class Engine(SocData):
         it (SOC-BLACK-2), so one discarded from limbo (cancelled by Excalibur, or for a quest
         that is over) goes unseen (SOC-RULING-65).
         """
-        self.limbo.remove(kind)
-        self.black_discard[kind] += 1
+        self.limbo = without(self.limbo, kind)
+        self.black_discard = added(self.black_discard, kind, 1)
         if BLACK[kind].combat_value:
             self.black_discard_unseen[kind] += 1
 
@@ -254,17 +261,18 @@ class Engine(SocData):
         for kind in range(NUM_WHITE):
             self.white_deck[kind] += self.white_discard[kind]
             self.white_discard[kind] = 0
-        deck = self.black_deck
+        deck = list(self.black_deck)
         for kind in range(NUM_BLACK):
             deck[kind] += self.black_discard[kind]
-            self.black_discard[kind] = 0
             self.black_discard_unseen[kind] = 0
         for code in self.black_top:
             deck[code % KNOWN_BASE] += 1
         for code in self.black_bottom:
             deck[code % KNOWN_BASE] += 1
-        self.black_top.clear()
-        self.black_bottom.clear()
+        self.black_deck = tuple(deck)
+        self.black_discard = (0,) * NUM_BLACK
+        self.black_top = ()
+        self.black_bottom = ()
 
     def black_deck_size(self) -> int:
         """Cards in the black deck (known top and bottom included)."""
@@ -279,20 +287,24 @@ class Engine(SocData):
         """A white card came off the deck: into a hand or onto the table for sharing."""
         self.white_deck[kind] -= 1
         if purpose == 0:
-            self.hands[seat][kind] += 1
+            self.own_hand(seat)[kind] += 1
         else:
-            self.offer.append(kind)
+            self.offer += (kind,)
         if not any(self.white_deck):
             self.reshuffle()
 
     def draw_black(self, seat: int, purpose: int) -> None:
         """Take the top black card for ``purpose``: a known card at once, else chance."""
         if self.black_top:
-            self.black_drawn(seat, purpose, self.black_top.pop() % KNOWN_BASE, from_deck=False)
+            top = self.black_top[-1]
+            self.black_top = self.black_top[:-1]
+            self.black_drawn(seat, purpose, top % KNOWN_BASE, from_deck=False)
         elif any(self.black_deck):
             self.push(T.C_BLACK, seat, purpose)
         elif self.black_bottom:
-            self.black_drawn(seat, purpose, self.black_bottom.pop(0) % KNOWN_BASE, from_deck=False)
+            bottom = self.black_bottom[0]
+            self.black_bottom = self.black_bottom[1:]
+            self.black_drawn(seat, purpose, bottom % KNOWN_BASE, from_deck=False)
         else:
             self.reshuffle()
             if self.black_deck_size():
@@ -301,8 +313,8 @@ class Engine(SocData):
     def black_drawn(self, seat: int, purpose: int, kind: int, from_deck: bool = True) -> None:
         """A black card left the deck; hand it to the purpose's rule."""
         if from_deck:
-            self.black_deck[kind] -= 1
-        self.limbo.append(kind)
+            self.black_deck = added(self.black_deck, kind, -1)
+        self.limbo += (kind,)
         if not self.black_deck_size():
             self.reshuffle()
         self.on_black_drawn(seat, purpose, kind)
@@ -313,13 +325,13 @@ class Engine(SocData):
 
     def to_black_bottom(self, kind: int, knowers: int) -> None:
         """Put a card from limbo under the black deck, known to the seats in ``knowers``."""
-        self.limbo.remove(kind)
-        self.black_bottom.append(kind + KNOWN_BASE * knowers)
+        self.limbo = without(self.limbo, kind)
+        self.black_bottom += (kind + KNOWN_BASE * knowers,)
 
     def to_black_top(self, kind: int, knowers: int) -> None:
         """Put a card from limbo on top of the black deck, known to ``knowers``."""
-        self.limbo.remove(kind)
-        self.black_top.append(kind + KNOWN_BASE * knowers)
+        self.limbo = without(self.limbo, kind)
+        self.black_top += (kind + KNOWN_BASE * knowers,)
 
     # ------------------------------------------------------------------ life
     def set_life(self, seat: int, life: int) -> None:
@@ -365,11 +377,11 @@ class Engine(SocData):
         """A knight dies or is unmasked: off the board, hand discarded, Excalibur and the
         Grail gone (SOC-DEATH-1, SOC-TRAITOR-1); his turn as a knight is over."""
         self.leave_location(seat)
-        self.status[seat] = status
+        self.status = replaced(self.status, seat, status)
         if status == Status.DEAD:
             self.note(NOTE_DIES, seat)
         self.set_life(seat, 0)
-        self.loc[seat] = OFF_BOARD
+        self.loc = replaced(self.loc, seat, OFF_BOARD)
         self.discard_hand(seat)
         if self.excalibur_owner == seat:
             self.set_relic(EXCALIBUR_RELIC, GONE)
@@ -386,11 +398,11 @@ class Engine(SocData):
         if location == Location.BLACK_KNIGHT:
             for code in self.bk_white:
                 self.discard_code(code)
-            self.bk_white.clear()
+            self.bk_white = ()
         elif location == Location.LANCELOT and self.ld_phase == 0:
             for code in self.ld_white:
                 self.discard_code(code)
-            self.ld_white.clear()
+            self.ld_white = ()
 
     # ------------------------------------------------------------------ end
     def check_end(self) -> bool:

@@ -43,6 +43,9 @@ from pendragon.games.soc.rules.data import (
     WITCH_NO_SACRIFICE,
     Status,
     T,
+    added,
+    replaced,
+    without,
 )
 from pendragon.games.soc.rules.engine import Engine
 
@@ -151,7 +154,7 @@ class QuestRules(Engine):
         return [base + location for location in range(7) if not closed >> location & 1]
 
     # ------------------------------------------------------------------ plays
-    def combat_white(self, location: int) -> list[int]:
+    def combat_white(self, location: int) -> tuple[int, ...]:
         """The white cards on a combat quest."""
         return self.bk_white if location == Location.BLACK_KNIGHT else self.ld_white
 
@@ -217,8 +220,9 @@ class QuestRules(Engine):
             if self.grail_white + len(self.grail_black) < GRAIL_SPOTS:
                 self.grail_white += 1
             else:  # SOC-GRAIL-2: a full board; the nearest black card goes with the Grail card
-                nearest = self.grail_black.pop()
-                self.black_discard[nearest] += 1
+                nearest = self.grail_black[-1]
+                self.grail_black = self.grail_black[:-1]
+                self.black_discard = added(self.black_discard, nearest, 1)
                 self.discard_white(kind)
         else:
             if kind == FIGHT_ANY:  # its value is chosen as it is played (MC-W-FIGHT-ANY)
@@ -231,9 +235,12 @@ class QuestRules(Engine):
     def place_fight(self, location: int, code: int) -> None:
         """Lay a Fight card (or a valued "?" card) on a combat quest or a war."""
         if location in WARS:
-            self.war_white[location - Location.PICTS].append(code)
+            war = location - Location.PICTS
+            self.war_white = replaced(self.war_white, war, self.war_white[war] + (code,))
+        elif location == Location.BLACK_KNIGHT:
+            self.bk_white += (code,)
         else:
-            self.combat_white(location).append(code)
+            self.ld_white += (code,)
 
     # ------------------------------------------------------------------ ends
     def _auto_quest_check(self, location: int, finisher: int, _c: int) -> None:
@@ -272,7 +279,11 @@ class QuestRules(Engine):
         (SOC-RULING-34).
         """
         blacks = self.bk_black if location == Location.BLACK_KNIGHT else self.ld_black
-        blacks[:] = sorted(code % FACE_DOWN_BASE for code in blacks)
+        revealed = tuple(sorted(code % FACE_DOWN_BASE for code in blacks))
+        if location == Location.BLACK_KNIGHT:
+            self.bk_black = revealed
+        else:
+            self.ld_black = revealed
         self.kay_bonus = 0
         self.push(T.COMBAT_COMPARE, location, finisher)
         kay = self.seat_of_knight(KAY)
@@ -308,7 +319,7 @@ class QuestRules(Engine):
         outcome = OUTCOMES[key][0 if won else 1]
         self._clear_board(location)
         for seat in present:
-            self.loc[seat] = Location.CAMELOT
+            self.loc = replaced(self.loc, seat, Location.CAMELOT)
         heroism = 0
         if self.heroism == location:  # SOC-W-HEROISM
             heroism = 1
@@ -317,13 +328,13 @@ class QuestRules(Engine):
         if won:
             if self.vivien:  # SOC-B-VIVIEN: a quest won lifts her spell
                 self.vivien = False
-                self.black_discard[VIVIEN] += 1
+                self.black_discard = added(self.black_discard, VIVIEN, 1)
             self.lift_witch(WITCH_NO_SACRIFICE)  # MC-B-WITCH-2: until a quest is won
             if self.game.squires:
                 self.knight_a_squire(present, finisher)
             if self.dark_forest and location != Location.GRAIL:  # SOC-RULING-17
                 self.dark_forest = False
-                self.black_discard[DARK_FOREST] += 1
+                self.black_discard = added(self.black_discard, DARK_FOREST, 1)
             for seat in present:
                 bonus = 1 if self.knight[seat] == PALAMEDES else 0  # SOC-KNIGHT-PALAMEDES
                 self.gain_life(seat, outcome.life + bonus)
@@ -361,34 +372,41 @@ class QuestRules(Engine):
 
     def _clear_board(self, location: int) -> None:
         """Discard the cards and figures of a finished quest."""
+        whites: tuple[int, ...] = ()
+        blacks: tuple[int, ...] = ()
         if location == Location.BLACK_KNIGHT:
             whites, blacks = self.bk_white, self.bk_black
+            self.bk_white = self.bk_black = ()
         elif location == Location.LANCELOT:
             whites, blacks = self.ld_white, self.ld_black
+            self.ld_white = self.ld_black = ()
         elif location == Location.GRAIL:
             self.discard_white(GRAIL_CARD, self.grail_white)
             self.grail_white = 0
-            whites, blacks = [], self.grail_black
+            blacks = self.grail_black
+            self.grail_black = ()
             if self.dark_forest:
                 self.dark_forest = False
-                self.black_discard[DARK_FOREST] += 1
+                self.black_discard = added(self.black_discard, DARK_FOREST, 1)
         elif location in WARS:
             war = location - Location.PICTS
-            whites, blacks = self.war_white[war], []
-            self.war_figures[war] = 0
+            whites = self.war_white[war]
+            self.war_white = replaced(self.war_white, war, ())
+            self.war_figures = replaced(self.war_figures, war, 0)
             if self.mordred == war:  # SOC-B-MORDRED
                 self.mordred = -1
-                self.black_discard[MORDRED] += 1
+                self.black_discard = added(self.black_discard, MORDRED, 1)
         else:
             return
         for code in whites:
             self.discard_code(code)
         # Seen cards, all of them: combat cards were turned face up by _begin_combat_end
         # (SOC-RULING-34), so none adds to black_discard_unseen (SOC-RULING-65).
-        for code in blacks:
-            self.black_discard[code % FACE_DOWN_BASE] += 1
-        whites.clear()
-        blacks.clear()
+        if blacks:
+            discard = list(self.black_discard)
+            for code in blacks:
+                discard[code % FACE_DOWN_BASE] += 1
+            self.black_discard = tuple(discard)
 
     def _advance_board(self, location: int) -> None:
         """One-time quests close; the Lancelot board turns to the Dragon (SOC-LANCELOT-5)."""
@@ -431,7 +449,7 @@ class QuestRules(Engine):
             self.witches &= ~bit
             for number, witch_bit in WITCH_BITS:
                 if witch_bit == bit:
-                    self.black_discard[WITCH_KINDS[number - 1]] += 1
+                    self.black_discard = added(self.black_discard, WITCH_KINDS[number - 1], 1)
 
     def knight_a_squire(self, present: list[int], finisher: int) -> None:
         """VAR-SQUIRES: a won quest knights one squire present; the finisher chooses."""
@@ -458,7 +476,7 @@ class QuestRules(Engine):
         bors = self.seat_of_knight(BORS)
         if bors >= 0 and bors not in eligible:  # MC-KNIGHT-BORS: in every distribution
             eligible = [*eligible, bors]
-        self.offer_eligible = list(eligible)
+        self.offer_eligible = tuple(eligible)
         self.offer_giver = giver
         self.push(T.SHARE_NEXT)
         for _ in range(count):
@@ -466,14 +484,14 @@ class QuestRules(Engine):
 
     def _auto_share_next(self, _a: int, _b: int, _c: int) -> None:
         if not self.offer:
-            self.offer_eligible = []
+            self.offer_eligible = ()
             self.offer_giver = -1
             return
         eligible = [s for s in self.offer_eligible if self.status[s] == Status.IN_PLAY]
         if not eligible:
             for kind in self.offer:
                 self.discard_white(kind)
-            self.offer.clear()
+            self.offer = ()
             return
         self.push(T.SHARE_NEXT)
         if len(eligible) == 1:
@@ -488,8 +506,9 @@ class QuestRules(Engine):
 
     def give_offered(self, seat: int) -> None:
         """The first revealed card goes to ``seat``; everyone saw it."""
-        kind = self.offer.pop(0)
-        self.hands[seat][kind] += 1
+        kind = self.offer[0]
+        self.offer = self.offer[1:]
+        self.own_hand(seat)[kind] += 1
         for viewer in range(self.n):
             self.learn(viewer, seat, kind)
 
@@ -509,28 +528,28 @@ class QuestRules(Engine):
     # ------------------------------------------------------------------ black on quests
     def place_black_on_quest(self, kind: int, placer: int, face_down: bool) -> None:
         """SOC-BLACK-1, SOC-BLACK-2: a combat card goes on its quest (maybe face down)."""
-        self.limbo.remove(kind)
+        self.limbo = without(self.limbo, kind)
         code = kind + (FACE_DOWN_BASE * (placer + 1) if face_down else 0)
         if BLACK[kind].quest == Location.BLACK_KNIGHT:
-            self.bk_black.append(code)
+            self.bk_black += (code,)
             self.push(T.QUEST_CHECK, Location.BLACK_KNIGHT, -1)
         else:
-            self.ld_black.append(code)
+            self.ld_black += (code,)
             self.push(T.QUEST_CHECK, Location.LANCELOT, -1)
 
     def place_on_grail(self, kind: int) -> None:
         """SOC-B-DESPAIR, SOC-B-DESOLATION, SOC-GRAIL-2."""
-        self.limbo.remove(kind)
+        self.limbo = without(self.limbo, kind)
         if kind == DESOLATION and self.grail_white:
             self.grail_white -= 1
             self.discard_white(GRAIL_CARD)
         if self.grail_white + len(self.grail_black) < GRAIL_SPOTS:
-            self.grail_black.append(kind)
+            self.grail_black += (kind,)
         else:  # a Despair on a full board takes the nearest Grail card with it
             if self.grail_white:
                 self.grail_white -= 1
                 self.discard_white(GRAIL_CARD)
-            self.black_discard[kind] += 1
+            self.black_discard = added(self.black_discard, kind, 1)
         self.push(T.QUEST_CHECK, Location.GRAIL, -1)
 
     def last_standard_black(self, location: int) -> int:
