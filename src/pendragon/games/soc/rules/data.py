@@ -219,6 +219,15 @@ WITCH_BITS: Final = ((2, WITCH_NO_SACRIFICE), (5, WITCH_DOUBLE_ACCUSE), (6, WITC
 #: A "?" Fight card on a board or in a fight is ``FIGHT_ANY + VALUE_BASE * value``.
 VALUE_BASE: Final = 64
 DECISION_TASKS: Final = frozenset(t for t, name in TASK_NAMES.items() if name.startswith("D_"))
+#: The kinds of task are ranges of codes: chance below ``FIRST_DECISION``, decisions below
+#: ``FIRST_AUTO``, automatic steps from it (the agenda's loop tests a range, not a set).
+FIRST_DECISION: Final = 18
+FIRST_AUTO: Final = 60
+if not (
+    max(CHANCE_TASKS) < FIRST_DECISION == min(DECISION_TASKS)
+    and max(DECISION_TASKS) < FIRST_AUTO <= min(set(TASK_NAMES) - CHANCE_TASKS - DECISION_TASKS)
+):
+    raise AssertionError("a task code lies outside the range of its kind")
 
 
 class Purpose:

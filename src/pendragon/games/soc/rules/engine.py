@@ -25,8 +25,9 @@ from pendragon.games.soc.rules.cards import (
 )
 from pendragon.games.soc.rules.data import (
     ARMOR_RELIC,
-    CHANCE_TASKS,
     EXCALIBUR_RELIC,
+    FIRST_AUTO,
+    FIRST_DECISION,
     GONE,
     GRAIL_RELIC,
     KNOWN_BASE,
@@ -79,7 +80,6 @@ class Engine(SocData):
     def _run(self) -> None:
         """Run automatic tasks until a chance node, a decision or the end."""
         agenda = self.agenda
-        auto = self.AUTO
         while agenda and not self.result:
             code, a, b, c = agenda[-1]
             if code == T.D_HEROIC and self.doomed == a and self.actions_left == 0:
@@ -88,19 +88,17 @@ class Engine(SocData):
                 self.doomed = -1
                 self.push(T.DYING, a, 1)
                 continue
-            handler = auto.get(code)
-            if handler is None:
-                if code in CHANCE_TASKS:
-                    if self._chance_ready(code, a, b):
-                        return
-                    agenda.pop()
-                    continue
-                if self._decision_ready(code, a, b, c):
+            if code >= FIRST_AUTO:
+                agenda.pop()
+                self.auto(code, a, b, c)
+            elif code < FIRST_DECISION:
+                if self._chance_ready(code, a, b):
                     return
                 agenda.pop()
-                continue
-            agenda.pop()
-            handler(self, a, b, c)
+            elif self._decision_ready(code, a, b, c):
+                return
+            else:
+                agenda.pop()
         if self.result:
             agenda.clear()
 
@@ -129,11 +127,25 @@ class Engine(SocData):
         """Whether a decision task still has a decider; otherwise it is dropped. When it
         has, the agenda stops at it: its legal actions, just listed, are kept for
         ``legal_actions`` (listing a heroic turn's options is a third of a playout)."""
-        legal = self.LEGAL[code](self, a, b, c)
+        legal = self.legal_of(code, a, b, c)
         if not legal:
             return False
         self.keep_legal(legal)
         return True
+
+    # The handlers of the tables, called by task code. A subclass calls the handlers of
+    # every turn directly (a native call; one from a table is a Python-level call).
+    def auto(self, code: int, a: int, b: int, c: int) -> None:
+        """Run the automatic step ``code``."""
+        self.AUTO[code](self, a, b, c)
+
+    def legal_of(self, code: int, a: int, b: int, c: int) -> list[int]:
+        """The legal actions of the decision ``code``."""
+        return self.LEGAL[code](self, a, b, c)
+
+    def decide(self, code: int, action: int, a: int, b: int, c: int) -> None:
+        """Apply ``action`` to the decision ``code``."""
+        self.DECIDE[code](self, action, a, b, c)
 
     def top(self) -> Task:
         """The task waiting for an action."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from typing import Any, Final
 
 import pendragon.games.soc.rules.actions as A
@@ -39,6 +39,7 @@ from pendragon.games.soc.rules.cards import VIVIEN as BLACK_VIVIEN
 from pendragon.games.soc.rules.data import (
     CHANCE_TASKS,
     FACE_DOWN_BASE,
+    FIRST_DECISION,
     KNOWN_BASE,
     TASK_NAMES,
     TRAVEL_COUNTS,
@@ -63,19 +64,19 @@ class SocState(ViewRules):
     def current_player(self) -> int:
         if self.result:
             return TERMINAL
-        code, a, _b, _c = self.agenda[-1]
-        return CHANCE if code in CHANCE_TASKS else a
+        task = self.agenda[-1]
+        return CHANCE if task[0] < FIRST_DECISION else task[1]
 
     def _legal_actions(self) -> list[int]:
         code, a, b, c = self.agenda[-1]
-        return self.LEGAL[code](self, a, b, c)
+        return self.legal_of(code, a, b, c)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         code, a, b, _c = self.agenda[-1]
         if code == T.C_WHITE:
             return _weighted(A.WHITE_CARD, self.white_deck)
         if code == T.C_BLACK:
-            return _weighted(A.BLACK_CARD, self.black_deck)
+            return _weighted(A.BLACK_CARD, list(self.black_deck))
         if code == T.C_DIE:
             return [(A.DIE + i, 1 / 8) for i in range(8)]
         if code == T.C_HANDCARD:
@@ -96,7 +97,7 @@ class SocState(ViewRules):
             targets = self.share_targets()
             return [(A.RANDOM_SEAT + s, 1 / len(targets)) for s in targets]
         if code == T.C_TRAVEL:
-            return _weighted(A.TRAVEL, self.travel_deck)
+            return _weighted(A.TRAVEL, list(self.travel_deck))
         raise AssertionError(f"no chance outcomes for task {code}")
 
     def loyalty_left(self) -> tuple[int, int]:
@@ -111,11 +112,11 @@ class SocState(ViewRules):
 
     def _apply(self, action: int) -> None:
         code, a, b, c = self.agenda[-1]
-        if code in CHANCE_TASKS:
+        if code < FIRST_DECISION:
             self.agenda.pop()
             self._apply_chance(code, a, b, action)
         else:
-            self.DECIDE[code](self, action, a, b, c)
+            self.decide(code, action, a, b, c)
         self._run()
 
     def _apply_chance(self, code: int, a: int, b: int, action: int) -> None:
@@ -769,7 +770,7 @@ _LIMBO_B: Final = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
 
 
 
-def _weighted(base: int, counts: Sequence[int]) -> list[tuple[int, float]]:
+def _weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
     total = sum(counts)
     return [(base + kind, count / total) for kind, count in enumerate(counts) if count]
 

@@ -620,6 +620,33 @@ class TurnRules(WhiteCardRules):
         else:
             self.draw_black(seat, Purpose.PLAY)
 
+    # ------------------------------------------------------------------ dispatch
+    # The tasks of every turn, called directly: most of a playout's calls (Engine.auto).
+    def auto(self, code: int, a: int, b: int, c: int) -> None:
+        if code == T.START_TURN:
+            self._auto_start_turn(a, b, c)
+        elif code == T.END_TURN:
+            self._auto_end_turn(a, b, c)
+        elif code == T.QUEST_CHECK:
+            self._auto_quest_check(a, b, c)
+        else:
+            super().auto(code, a, b, c)
+
+    def legal_of(self, code: int, a: int, b: int, c: int) -> list[int]:
+        if code == T.D_HEROIC:
+            return self._legal_heroic(a, b, c)
+        if code == T.D_EVIL:
+            return self._legal_evil(a, b, c)
+        return super().legal_of(code, a, b, c)
+
+    def decide(self, code: int, action: int, a: int, b: int, c: int) -> None:
+        if code == T.D_HEROIC:
+            self._decide_heroic(action, a, b, c)
+        elif code == T.D_EVIL:
+            self._decide_evil(action, a, b, c)
+        else:
+            super().decide(code, action, a, b, c)
+
 
 R: Final = TurnRules
 R.AUTO.update(
