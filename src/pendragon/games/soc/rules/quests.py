@@ -91,22 +91,37 @@ def black_value(code: int, dragon: bool) -> int:
     return BLACK[kind].combat_value + (DRAGON_BONUS if dragon else 0)
 
 
-def combination_allows(values: list[int], max_count: int, max_distinct: int) -> bool:
-    """Whether ``values`` can still grow into the quest's combination.
+def combination_mask(values: list[int], max_count: int, max_distinct: int) -> int:
+    """The Fight values (bit ``v`` for value ``v``, 1 to 5) that may join ``values`` with
+    the whole still able to grow into the quest's combination.
 
     Two pairs of different values: at most 2 of a value, at most 2 values (SOC-BK-1).
     A full house: at most 3 of a value, at most 2 values (SOC-LANCELOT-1).
     Three different three-of-a-kinds: at most 3 of a value, 3 values (SOC-DRAGON-1).
 
-    >>> combination_allows([1, 1, 3], 2, 2), combination_allows([1, 1, 1], 2, 2)
-    (True, False)
-    >>> combination_allows([4, 4, 2, 2, 4], 3, 2), combination_allows([4, 2, 5], 3, 2)
-    (True, False)
+    >>> bin(combination_mask([1, 1], 2, 2)), bin(combination_mask([1, 1, 3], 2, 2))
+    ('0b111100', '0b1000')
+    >>> bin(combination_mask([4, 4, 2, 2], 3, 2)), bin(combination_mask([4, 2, 5], 3, 2))
+    ('0b10100', '0b0')
     """
     counts: dict[int, int] = {}
     for value in values:
         counts[value] = counts.get(value, 0) + 1
-    return len(counts) <= max_distinct and max(counts.values(), default=0) <= max_count
+    most = max(counts.values(), default=0)
+    mask = 0
+    for value in range(1, 6):
+        count = counts.get(value, 0)
+        if len(counts) + (0 if count else 1) <= max_distinct and max(most, count + 1) <= max_count:
+            mask |= 1 << value
+    return mask
+
+
+def fight_fits(kind: int, values: int) -> bool:
+    """Whether Fight card ``kind`` has one of the ``values`` (bits, as
+    :func:`combination_mask`'s); a "?" card takes any value (MC-W-FIGHT-ANY)."""
+    if kind == FIGHT_ANY:
+        return values != 0
+    return kind in FIGHT_KINDS and bool(values >> WHITE[kind].fight_value & 1)
 
 
 class QuestRules(Engine):
@@ -161,32 +176,36 @@ class QuestRules(Engine):
     def fight_values_allowed(self, location: int, kind: int) -> list[int]:
         """Values with which Fight card ``kind`` may be played on ``location`` (a "?" card
         may take any value that keeps the combination possible, MC-W-FIGHT-ANY)."""
+        values = self.playable_values(location)
         if kind == FIGHT_ANY:
-            return [v for v in range(1, 6) if self.can_play_value(location, v)]
-        if kind in FIGHT_KINDS and self.can_play_value(location, fight_value(kind)):
+            return [v for v in range(1, 6) if values >> v & 1]
+        if fight_fits(kind, values):
             return [fight_value(kind)]
         return []
 
     def can_play_fight(self, location: int, kind: int) -> bool:
         """Whether Fight card ``kind`` may be played on ``location`` as a quest action."""
-        return bool(self.fight_values_allowed(location, kind))
+        return fight_fits(kind, self.playable_values(location))
 
-    def can_play_value(self, location: int, value: int) -> bool:
-        """Whether a Fight card of ``value`` fits ``location``'s combination."""
+    def playable_values(self, location: int) -> int:
+        """The values a Fight card played on ``location`` may have (bit ``v`` for value
+        ``v``): those that fit its combination (one pass over the board for all five)."""
         if location == Location.BLACK_KNIGHT:
-            return combination_allows([fight_value(k) for k in self.bk_white] + [value], 2, 2)
+            return combination_mask([fight_value(k) for k in self.bk_white], 2, 2)
         if location == Location.LANCELOT:
-            values = [fight_value(k) for k in self.ld_white] + [value]
-            if self.ld_phase == 0:
-                return combination_allows(values, 3, 2)
-            return combination_allows(values, 3, 3)
+            values = [fight_value(k) for k in self.ld_white]
+            return combination_mask(values, 3, 2 if self.ld_phase == 0 else 3)
         if location in WARS:
             war = location - Location.PICTS
             played = [fight_value(k) for k in self.war_white[war]]
-            if value not in played:
-                return True
-            return value == 5 and self.mordred == war and played.count(5) == 1
-        return False
+            mask = 0
+            for value in range(1, 6):
+                if value not in played or (
+                    value == 5 and self.mordred == war and played.count(5) == 1
+                ):
+                    mask |= 1 << value
+            return mask
+        return 0
 
     def quest_plays(self, seat: int) -> list[int]:
         """Legal quest-action ids for ``seat`` where it stands (SOC-HERO-5)."""
@@ -205,7 +224,8 @@ class QuestRules(Engine):
             if self.dark_forest or not hand[GRAIL_CARD]:  # SOC-B-DARKFOREST
                 return []
             return [A.PLAY + GRAIL_CARD]
-        return [A.PLAY + k for k in FIGHTS if hand[k] and self.can_play_fight(location, k)]
+        values = self.playable_values(location)
+        return [A.PLAY + k for k in FIGHTS if hand[k] and fight_fits(k, values)]
 
     def play_on_quest(self, seat: int, kind: int) -> None:
         """Apply a knight's quest action with white card ``kind``."""
