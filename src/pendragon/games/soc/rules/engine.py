@@ -201,7 +201,10 @@ class Engine(SocData):
     # ------------------------------------------------------------------ cards
     def hand_size(self, seat: int) -> int:
         """Number of white cards in ``seat``'s hand."""
-        return sum(self.hands[seat])
+        size = 0
+        for count in self.hands[seat]:  # a native loop: sum() is a generic builtin call
+            size += count
+        return size
 
     def take_from_hand(self, seat: int, kind: int, public: bool, seen_by: int = 0) -> None:
         """Remove one ``kind`` from ``seat``'s hand, keeping others' knowledge honest.
@@ -213,18 +216,17 @@ class Engine(SocData):
         self.own_hand(seat)[kind] -= 1
         if not self.known:
             return
-        for (viewer, holder), cards in list(self.known.items()):
-            if holder != seat or viewer == seat:
-                continue
-            if public or seen_by >> viewer & 1:
+        for key in [key for key in self.known if key[1] == seat and key[0] != seat]:
+            if public or seen_by >> key[0] & 1:
+                cards = self.known[key]
                 if cards[kind]:
                     cards = added(cards, kind, -1)
                     if any(cards):
-                        self.known[(viewer, holder)] = cards
+                        self.known[key] = cards
                     else:
-                        del self.known[(viewer, holder)]
+                        del self.known[key]
             else:
-                del self.known[(viewer, holder)]
+                del self.known[key]
 
     def learn(self, viewer: int, holder: int, kind: int, count: int = 1) -> None:
         """Record that ``viewer`` knows ``holder`` holds ``count`` more ``kind``."""
