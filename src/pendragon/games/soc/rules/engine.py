@@ -59,6 +59,10 @@ DecideHandler = Callable[["Engine", int, int, int, int], None]
 
 #: The round cap of SOC-RULING-45.
 MAX_ROUNDS: Final = 400
+#: The knowledge of one white card of each kind (a record is an immutable count vector).
+_ONE_CARD: Final = tuple(
+    tuple([int(other == kind) for other in range(NUM_WHITE)]) for kind in range(NUM_WHITE)
+)
 
 
 class Engine(SocData):
@@ -233,9 +237,10 @@ class Engine(SocData):
         if viewer == holder:
             return
         cards = self.known.get((viewer, holder))
-        if cards is None:
-            cards = (0,) * NUM_WHITE
-        self.known[(viewer, holder)] = added(cards, kind, count)
+        if cards is None and count == 1:
+            self.known[(viewer, holder)] = _ONE_CARD[kind]  # the usual case: nothing to build
+        else:
+            self.known[(viewer, holder)] = added(cards or (0,) * NUM_WHITE, kind, count)
 
     def forget_hand(self, seat: int) -> None:
         """Drop every knowledge record about ``seat``'s hand (it was emptied)."""

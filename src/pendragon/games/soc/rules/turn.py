@@ -302,13 +302,16 @@ class TurnRules(WhiteCardRules):
         if self.actions_left == 0:
             if self.sacrifice_open(seat) and self.has_second_action(seat):
                 options.append(A.SACRIFICE)  # SOC-HERO-2
-            options += self.free_powers(seat) + self.merlin_gift(seat)
+            options.extend(self.free_powers(seat))
+            options.extend(self.merlin_gift(seat))
             if options or self.may_act_unseen(seat):
                 options.append(A.END_TURN)  # SOC-RULING-63, SOC-RULING-70
             return options
         if not options:
             return [A.END_TURN]  # nothing at all can be done
-        return options + self.free_powers(seat) + self.merlin_gift(seat)
+        options.extend(self.free_powers(seat))
+        options.extend(self.merlin_gift(seat))
+        return options
 
     def merlin_gift(self, seat: int) -> list[int]:
         """MC-MERLIN: a knight on an open quest with the Merlin figure may draw, once a turn."""
