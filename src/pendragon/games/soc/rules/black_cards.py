@@ -41,6 +41,9 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
     TurnFlag,
+    added,
+    replaced,
+    without,
 )
 from pendragon.games.soc.rules.quests import QuestRules
 
@@ -53,15 +56,15 @@ class BlackCardRules(QuestRules):
             self.to_black_top(kind, 1 << seat)
             return
         if purpose == Purpose.HELD:
-            self.limbo.remove(kind)
-            self.held.append(kind)
+            self.limbo = without(self.limbo, kind)
+            self.held += (kind,)
             self.held_seat = seat
             return
         armor_blocked = purpose == Purpose.PLAY and self.turn_flags & TurnFlag.PERC_ARMOR
         if self.armor_owner == seat and not armor_blocked and self.black_deck_size():
             # SOC-RELIC-ARMOR-1: draw a second card, keep one, the other goes under the deck.
-            self.limbo.remove(kind)
-            self.held.append(kind)
+            self.limbo = without(self.limbo, kind)
+            self.held += (kind,)
             self.held_seat = seat
             self.push(T.ARMOR_SECOND, seat, purpose)
             return
@@ -77,13 +80,12 @@ class BlackCardRules(QuestRules):
     def _decide_armor(self, action: int, seat: int, _purpose: int, _c: int) -> None:
         self.agenda.pop()
         kind = action - A.CHOOSE_BLACK
-        self.held.remove(kind)
-        for other in self.held:  # SOC-RULING-21: only the owner knows the card below
-            self.limbo.append(other)
+        for other in without(self.held, kind):  # SOC-RULING-21: only the owner knows
+            self.limbo += (other,)  # the card below
             self.to_black_bottom(other, 1 << seat)
-        self.held.clear()
+        self.held = ()
         self.held_seat = -1
-        self.limbo.append(kind)
+        self.limbo += (kind,)
         self.start_black(kind, seat)
 
     def start_black(self, kind: int, seat: int) -> None:
@@ -95,7 +97,7 @@ class BlackCardRules(QuestRules):
         """
         self.note(NOTE_READ, seat, kind)  # SOC-EVIL-2: read out to the table
         self.cancelled = False
-        self.pledges = []
+        self.pledges = ()
         self.push(T.BLACK_RESOLVE, kind, seat)
         self.push(T.EXCAL_OFFER, kind, seat)
         if BLACK[kind].special and not self.vivien:
@@ -117,7 +119,7 @@ class BlackCardRules(QuestRules):
             self.agenda.pop()
             return
         self.take_from_hand(seat, MERLIN, public=True)
-        self.pledges.append(seat)  # the seat is asked again until it passes
+        self.pledges += (seat,)  # the seat is asked again until it passes
 
     def _auto_after_pool(self, _kind: int, _seat: int, _c: int) -> None:
         if len(self.pledges) >= 3:
@@ -125,10 +127,10 @@ class BlackCardRules(QuestRules):
             self.spend_merlins(3)
         else:  # too few: the pledged cards go back, and everyone saw them
             for seat in self.pledges:
-                self.hands[seat][MERLIN] += 1
+                self.own_hand(seat)[MERLIN] += 1
                 for viewer in range(self.n):
                     self.learn(viewer, seat, MERLIN)
-        self.pledges = []
+        self.pledges = ()
 
     def _auto_excal_offer(self, kind: int, _seat: int, _c: int) -> None:
         owner = self.excalibur_owner
@@ -167,7 +169,7 @@ class BlackCardRules(QuestRules):
             if self.grail_over:
                 self._for_finished_quest(kind)
             else:
-                self.limbo.remove(kind)
+                self.limbo = without(self.limbo, kind)
                 self.dark_forest = True
         elif kind == EXCALIBUR_CARD:
             if self.excal_over:
@@ -186,14 +188,14 @@ class BlackCardRules(QuestRules):
             for knight in self.knights_in_play_from(seat):
                 if not self.captured[knight]:  # MC-RULING-13: a captive stays held
                     self.leave_location(knight)
-                    self.loc[knight] = Location.CAMELOT
+                    self.loc = replaced(self.loc, knight, Location.CAMELOT)
             if seat == self.turn_seat:
                 self.turn_flags |= TurnFlag.SKIP_HEROIC
         elif kind == MIST:
-            self.limbo.remove(kind)
+            self.limbo = without(self.limbo, kind)
             self.mist = True
         elif kind == VIVIEN:
-            self.limbo.remove(kind)
+            self.limbo = without(self.limbo, kind)
             self.vivien = True
         elif kind == MORGAN_1:
             self.discard_black(kind)
@@ -219,7 +221,7 @@ class BlackCardRules(QuestRules):
         """MC-B-WITCH-1..7: the seven Morgan's Witch cards."""
         for witch, bit in WITCH_BITS:
             if witch == number:  # 2, 5, 6, 7 stay on the table while they act
-                self.limbo.remove(kind)
+                self.limbo = without(self.limbo, kind)
                 self.witches |= bit
                 return
         if number == 1:  # both decks refreshed, then the Witch is discarded
@@ -254,8 +256,8 @@ class BlackCardRules(QuestRules):
         nothing (MC-MERLIN: no seed says otherwise).
         """
         if self.game.played_black:
-            self.limbo.remove(kind)
-            self.black_removed[kind] += 1
+            self.limbo = without(self.limbo, kind)
+            self.black_removed = added(self.black_removed, kind, 1)
         else:
             self.discard_black(kind)
         self.add_siege(1)
@@ -263,14 +265,14 @@ class BlackCardRules(QuestRules):
     def spend_merlins(self, count: int) -> None:
         """Played Merlin cards are discarded, or leave the game under Morgan's Witch 6."""
         if self.witches & WITCH_MERLIN_GONE:
-            self.white_removed[MERLIN] += count
+            self.white_removed = added(self.white_removed, MERLIN, count)
         else:
             self.discard_white(MERLIN, count)
 
     def add_figure(self, war: int) -> None:
         """SOC-WAR-2: a Pict or Saxon figure joins its war; the fourth ends it."""
         index = war - Location.PICTS
-        self.war_figures[index] = min(4, self.war_figures[index] + 1)
+        self.war_figures = replaced(self.war_figures, index, min(4, self.war_figures[index] + 1))
         self.push(T.QUEST_CHECK, war, -1)
 
     def _legal_face(self, seat: int, _kind: int, _c: int) -> list[int]:
@@ -290,7 +292,7 @@ class BlackCardRules(QuestRules):
         self.agenda.pop()
         war = action - A.TARGET
         if kind == MORDRED:  # SOC-B-MORDRED, SOC-RULING-32
-            self.limbo.remove(kind)
+            self.limbo = without(self.limbo, kind)
             self.mordred = war - Location.PICTS
         else:
             self.discard_black(kind)
@@ -346,13 +348,12 @@ class BlackCardRules(QuestRules):
         """SOC-RULING-21: Percival with the Armor keeps one card on top, one goes under."""
         self.agenda.pop()
         kind = action - A.CHOOSE_BLACK
-        self.held.remove(kind)
-        self.limbo.append(kind)
+        self.limbo += (kind,)
         self.to_black_bottom(kind, 1 << seat)
-        for other in self.held:
-            self.limbo.append(other)
+        for other in without(self.held, kind):
+            self.limbo += (other,)
             self.to_black_top(other, 1 << seat)
-        self.held.clear()
+        self.held = ()
         self.held_seat = -1
 
     def peek(self, seat: int) -> None:
@@ -366,7 +367,7 @@ class BlackCardRules(QuestRules):
         elif self.black_top:
             code = self.black_top[-1]
             if not (code // KNOWN_BASE) & (1 << seat):
-                self.black_top[-1] = code + KNOWN_BASE * (1 << seat)
+                self.black_top = self.black_top[:-1] + (code + KNOWN_BASE * (1 << seat),)
         else:
             self.draw_black(seat, Purpose.PEEK)
 

@@ -22,7 +22,7 @@ the action itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
 
 from pendragon.core.api import State
 from pendragon.games.soc.rules.cards import NUM_BLACK, NUM_WHITE
@@ -37,6 +37,7 @@ ON_QUEST: Final = -1
 GONE: Final = -2
 
 Task = tuple[int, int, int, int]
+V = TypeVar("V")
 #: A change the table sees, recorded while narrating: ``(kind, a, b, c)``, kinds below.
 Note = tuple[int, int, int, int]
 #: A quest ends: (location, won 0/1).
@@ -218,6 +219,15 @@ WITCH_BITS: Final = ((2, WITCH_NO_SACRIFICE), (5, WITCH_DOUBLE_ACCUSE), (6, WITC
 #: A "?" Fight card on a board or in a fight is ``FIGHT_ANY + VALUE_BASE * value``.
 VALUE_BASE: Final = 64
 DECISION_TASKS: Final = frozenset(t for t, name in TASK_NAMES.items() if name.startswith("D_"))
+#: The kinds of task are ranges of codes: chance below ``FIRST_DECISION``, decisions below
+#: ``FIRST_AUTO``, automatic steps from it (the agenda's loop tests a range, not a set).
+FIRST_DECISION: Final = 18
+FIRST_AUTO: Final = 60
+if not (
+    max(CHANCE_TASKS) < FIRST_DECISION == min(DECISION_TASKS)
+    and max(DECISION_TASKS) < FIRST_AUTO <= min(set(TASK_NAMES) - CHANCE_TASKS - DECISION_TASKS)
+):
+    raise AssertionError("a task code lies outside the range of its kind")
 
 
 class Purpose:
@@ -267,46 +277,55 @@ class SocData(State["SocGame"]):
 
     #: The notes of narration's dry run of an action (``view.narrate``); ``None`` otherwise.
     log: list[Note] | None
+    #: The seats whose hand list this state may share with a clone (see ``own_hand``);
+    #: all bits set (-1) right after a clone.
+    hands_shared: int = 0
 
     def _init_data(self, n: int, white: list[int], black: list[int]) -> None:
+        # The fields that change seldom during play are tuples: a clone shares them (it is
+        # on every search step's path), and a change replaces the tuple (see ``replaced``).
         self.log = None
         self.n = n
         self.knight = [-1] * n
         self.life = [4] * n
-        self.loc = [0] * n
-        self.status = [0] * n
+        self.loc: tuple[int, ...] = (0,) * n
+        self.status: tuple[int, ...] = (0,) * n
         self.loyalty = [-1] * n
-        self.accused = [False] * n
+        self.accused: tuple[bool, ...] = (False,) * n
         # A loyalty card shown to every player: an accused knight's (SOC-ACCUSE-2).
-        self.loyalty_shown = [False] * n
+        self.loyalty_shown: tuple[bool, ...] = (False,) * n
         self.hands = [[0] * NUM_WHITE for _ in range(n)]
-        # known[(s, p)]: white cards seat s knows seat p holds (count vector).
-        self.known: dict[tuple[int, int], list[int]] = {}
+        self.hands_shared = 0
+        # known[(s, p)]: white cards seat s knows seat p holds (count vector; tuples, which
+        # a clone shares: a change replaces the vector).
+        self.known: dict[tuple[int, int], tuple[int, ...]] = {}
         self.excalibur_owner = -1
         self.grail_owner = -1
         self.armor_owner = -1
         self.white_deck = white
         self.white_discard = [0] * NUM_WHITE
-        self.black_deck = black
-        self.black_top: list[int] = []  # known cards above the unordered middle; [-1] is the top
-        self.black_bottom: list[int] = []  # known cards below it; [0] is drawn first
-        self.black_discard = [0] * NUM_BLACK
+        self.black_deck: tuple[int, ...] = tuple(black)
+        # known cards above the unordered middle; [-1] is the top
+        self.black_top: tuple[int, ...] = ()
+        self.black_bottom: tuple[int, ...] = ()  # known cards below it; [0] is drawn first
+        self.black_discard: tuple[int, ...] = (0,) * NUM_BLACK
         # The part of black_discard that went there never shown (SOC-RULING-65).
         self.black_discard_unseen = [0] * NUM_BLACK
-        self.limbo: list[int] = []  # black cards drawn and not yet placed or discarded
-        self.bk_white: list[int] = []
-        self.bk_black: list[int] = []
-        self.ld_white: list[int] = []
-        self.ld_black: list[int] = []
+        # black cards drawn and not yet placed or discarded
+        self.limbo: tuple[int, ...] = ()
+        self.bk_white: tuple[int, ...] = ()
+        self.bk_black: tuple[int, ...] = ()
+        self.ld_white: tuple[int, ...] = ()
+        self.ld_black: tuple[int, ...] = ()
         self.ld_phase = 0  # 0 Lancelot, 1 Dragon, 2 both over
         self.excal_pos = 0
         self.excal_over = False
         self.grail_white = 0
-        self.grail_black: list[int] = []
+        self.grail_black: tuple[int, ...] = ()
         self.grail_over = False
         self.dark_forest = False
-        self.war_white: list[list[int]] = [[], []]  # Picts, Saxons
-        self.war_figures = [0, 0]
+        self.war_white: tuple[tuple[int, ...], ...] = ((), ())  # Picts, Saxons
+        self.war_figures: tuple[int, ...] = (0, 0)
         self.mordred = -1  # 0 Picts, 1 Saxons
         self.heroism = -1  # location holding the Heroism card
         self.vivien = False
@@ -321,36 +340,39 @@ class SocData(State["SocGame"]):
         self.used_types = 0
         self.turn_flags = 0
         self.agenda: list[Task] = []
-        self.offer: list[int] = []
-        self.offer_eligible: list[int] = []
+        self.offer: tuple[int, ...] = ()
+        self.offer_eligible: tuple[int, ...] = ()
         self.offer_giver = -1
-        self.contrib = [-1] * n
-        self.siege_cards: list[int] = []
+        self.contrib: tuple[int, ...] = (-1,) * n
+        self.siege_cards: tuple[int, ...] = ()
         self.siege_die = 0
         self.kay_bonus = 0
-        self.pledges: list[int] = []  # seats, one entry per pledged Merlin
+        self.pledges: tuple[int, ...] = ()  # seats, one entry per pledged Merlin
         self.cancelled = False
-        self.held: list[int] = []
+        self.held: tuple[int, ...] = ()
         self.held_seat = -1
-        self.picks: list[int] = []
-        self.answered: list[int] = []
+        self.picks: tuple[int, ...] = ()
+        self.answered: tuple[int, ...] = ()
         self.volunteer = -1
         self.doomed = -1
         self.result = 0
         self.end_reason = 0
         self.merlin_loc = -1  # the Merlin figure (MC-MERLIN): not in play yet
-        self.travel_deck = list(TRAVEL_COUNTS) if self.game.expansion else [0] * 7
-        self.travel_discard = [0] * 7
-        self.black_removed = [0] * NUM_BLACK  # cards out of the game (MC-PLAYED-BLACK)
-        self.white_removed = [0] * NUM_WHITE  # Merlins gone for good (Morgan's Witch 6)
+        self.travel_deck: tuple[int, ...] = TRAVEL_COUNTS if self.game.expansion else (0,) * 7
+        self.travel_discard: tuple[int, ...] = (0,) * 7
+        # cards out of the game (MC-PLAYED-BLACK)
+        self.black_removed: tuple[int, ...] = (0,) * NUM_BLACK
+        # Merlins gone for good (Morgan's Witch 6)
+        self.white_removed: tuple[int, ...] = (0,) * NUM_WHITE
         self.witches = 0
         self.divine_favor = False
-        self.captured = [False] * n
-        self.seat_order = list(range(n))  # clockwise; a joining player is inserted (VAR-JOIN)
+        self.captured: tuple[bool, ...] = (False,) * n
+        # clockwise; a joining player is inserted (VAR-JOIN)
+        self.seat_order: tuple[int, ...] = tuple(range(n))
         self.siege_won = False
 
-    # Fields copied by value (ints/bools) and by one-level list copy; used by clone and
-    # serialization so that the list of fields is written once.
+    # The scalar fields (ints/bools) and the flat sequences (lists, or the tuples of
+    # TUPLES); used by serialization so that the list of fields is written once.
     SCALARS: ClassVar[tuple[str, ...]] = (
         "n", "excalibur_owner", "grail_owner", "armor_owner", "ld_phase", "excal_pos",
         "excal_over", "grail_white", "grail_over", "dark_forest", "mordred", "heroism",
@@ -368,7 +390,62 @@ class SocData(State["SocGame"]):
         "black_removed", "white_removed", "captured", "seat_order",
     )
 
+    #: The fields above that are tuples (shared by clones, replaced on change).
+    TUPLES: ClassVar[frozenset[str]] = frozenset((
+        "loc", "status", "accused", "loyalty_shown", "black_deck", "black_top", "black_bottom",
+        "black_discard", "limbo", "bk_white", "bk_black", "ld_white", "ld_black", "grail_black",
+        "war_figures", "offer", "offer_eligible", "contrib", "siege_cards", "pledges", "held",
+        "picks", "answered", "travel_deck", "travel_discard", "black_removed", "white_removed",
+        "captured", "seat_order",
+    ))
+
+    def own_hand(self, seat: int) -> list[int]:
+        """``seat``'s hand, to be changed in place (always through this).
+
+        A clone shares the hands' lists with its original (``hands_shared``, a bit per
+        seat, is set in both): the first change to a shared hand copies it.
+        """
+        hand = self.hands[seat]
+        if self.hands_shared >> seat & 1:
+            hand = hand[:]
+            self.hands[seat] = hand
+            self.hands_shared &= ~(1 << seat)
+        return hand
+
     def note(self, kind: int, a: int = 0, b: int = 0, c: int = 0) -> None:
         """Record a change the table sees, if an action is being narrated (see Notes)."""
         if self.log is not None:
             self.log.append((kind, a, b, c))
+
+
+def replaced(values: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
+    """``values`` with item ``index`` set to ``value``: how a tuple field changes.
+
+    >>> replaced((1, 2, 3), 1, 5)
+    (1, 5, 3)
+    """
+    items = list(values)
+    items[index] = value
+    return tuple(items)
+
+
+def added(values: tuple[int, ...], index: int, change: int) -> tuple[int, ...]:
+    """``values`` with ``change`` added to item ``index`` (a count of a card kind).
+
+    >>> added((1, 2, 3), 2, -1)
+    (1, 2, 2)
+    """
+    items = list(values)
+    items[index] += change
+    return tuple(items)
+
+
+def without(values: tuple[V, ...], item: V) -> tuple[V, ...]:
+    """``values`` without the first ``item`` (``ValueError`` if none, as ``list.remove``).
+
+    >>> without((4, 5, 4), 4)
+    (5, 4)
+    """
+    items = list(values)
+    items.remove(item)
+    return tuple(items)

@@ -25,8 +25,9 @@ from pendragon.games.soc.rules.cards import (
 )
 from pendragon.games.soc.rules.data import (
     ARMOR_RELIC,
-    CHANCE_TASKS,
     EXCALIBUR_RELIC,
+    FIRST_AUTO,
+    FIRST_DECISION,
     GONE,
     GRAIL_RELIC,
     KNOWN_BASE,
@@ -47,6 +48,9 @@ from pendragon.games.soc.rules.data import (
     T,
     Task,
     TurnFlag,
+    added,
+    replaced,
+    without,
 )
 
 AutoHandler = Callable[["Engine", int, int, int], None]
@@ -55,6 +59,10 @@ DecideHandler = Callable[["Engine", int, int, int, int], None]
 
 #: The round cap of SOC-RULING-45.
 MAX_ROUNDS: Final = 400
+#: The knowledge of one white card of each kind (a record is an immutable count vector).
+_ONE_CARD: Final = tuple(
+    tuple([int(other == kind) for other in range(NUM_WHITE)]) for kind in range(NUM_WHITE)
+)
 
 
 class Engine(SocData):
@@ -76,7 +84,6 @@ class Engine(SocData):
     def _run(self) -> None:
         """Run automatic tasks until a chance node, a decision or the end."""
         agenda = self.agenda
-        auto = self.AUTO
         while agenda and not self.result:
             code, a, b, c = agenda[-1]
             if code == T.D_HEROIC and self.doomed == a and self.actions_left == 0:
@@ -85,19 +92,17 @@ class Engine(SocData):
                 self.doomed = -1
                 self.push(T.DYING, a, 1)
                 continue
-            handler = auto.get(code)
-            if handler is None:
-                if code in CHANCE_TASKS:
-                    if self._chance_ready(code, a, b):
-                        return
-                    agenda.pop()
-                    continue
-                if self._decision_ready(code, a, b, c):
+            if code >= FIRST_AUTO:
+                agenda.pop()
+                self.auto(code, a, b, c)
+            elif code < FIRST_DECISION:
+                if self._chance_ready(code, a, b):
                     return
                 agenda.pop()
-                continue
-            agenda.pop()
-            handler(self, a, b, c)
+            elif self._decision_ready(code, a, b, c):
+                return
+            else:
+                agenda.pop()
         if self.result:
             agenda.clear()
 
@@ -116,7 +121,7 @@ class Engine(SocData):
         if code == T.C_TRAVEL:
             if not any(self.travel_deck):  # MC-TRAVEL: the travel deck is reshuffled
                 self.travel_deck = self.travel_discard
-                self.travel_discard = [0] * len(self.travel_deck)
+                self.travel_discard = (0,) * len(self.travel_deck)
             return any(self.travel_deck) and self.in_play(a)
         if code == T.C_KNIGHT:
             return any(k not in self.knight for k in self.game.knight_pool)
@@ -126,11 +131,25 @@ class Engine(SocData):
         """Whether a decision task still has a decider; otherwise it is dropped. When it
         has, the agenda stops at it: its legal actions, just listed, are kept for
         ``legal_actions`` (listing a heroic turn's options is a third of a playout)."""
-        legal = self.LEGAL[code](self, a, b, c)
+        legal = self.legal_of(code, a, b, c)
         if not legal:
             return False
         self.keep_legal(legal)
         return True
+
+    # The handlers of the tables, called by task code. A subclass calls the handlers of
+    # every turn directly (a native call; one from a table is a Python-level call).
+    def auto(self, code: int, a: int, b: int, c: int) -> None:
+        """Run the automatic step ``code``."""
+        self.AUTO[code](self, a, b, c)
+
+    def legal_of(self, code: int, a: int, b: int, c: int) -> list[int]:
+        """The legal actions of the decision ``code``."""
+        return self.LEGAL[code](self, a, b, c)
+
+    def decide(self, code: int, action: int, a: int, b: int, c: int) -> None:
+        """Apply ``action`` to the decision ``code``."""
+        self.DECIDE[code](self, action, a, b, c)
 
     def top(self) -> Task:
         """The task waiting for an action."""
@@ -145,7 +164,9 @@ class Engine(SocData):
         """All seats in turn (clockwise) order starting with ``first``."""
         order = self.seat_order
         start = order.index(first % self.n)
-        return order[start:] + order[:start]
+        seats = list(order[start:])
+        seats.extend(order[:start])
+        return seats
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in turn order."""
@@ -184,7 +205,10 @@ class Engine(SocData):
     # ------------------------------------------------------------------ cards
     def hand_size(self, seat: int) -> int:
         """Number of white cards in ``seat``'s hand."""
-        return sum(self.hands[seat])
+        size = 0
+        for count in self.hands[seat]:  # a native loop: sum() is a generic builtin call
+            size += count
+        return size
 
     def take_from_hand(self, seat: int, kind: int, public: bool, seen_by: int = 0) -> None:
         """Remove one ``kind`` from ``seat``'s hand, keeping others' knowledge honest.
@@ -193,28 +217,30 @@ class Engine(SocData):
         bitmask ``seen_by``) knows exactly what left; for the others the removal is hidden,
         so what they knew of the hand can no longer be relied on.
         """
-        self.hands[seat][kind] -= 1
+        self.own_hand(seat)[kind] -= 1
         if not self.known:
             return
-        for (viewer, holder), cards in list(self.known.items()):
-            if holder != seat or viewer == seat:
-                continue
-            if public or seen_by >> viewer & 1:
+        for key in [key for key in self.known if key[1] == seat and key[0] != seat]:
+            if public or seen_by >> key[0] & 1:
+                cards = self.known[key]
                 if cards[kind]:
-                    cards[kind] -= 1
-                    if not any(cards):
-                        del self.known[(viewer, holder)]
+                    cards = added(cards, kind, -1)
+                    if any(cards):
+                        self.known[key] = cards
+                    else:
+                        del self.known[key]
             else:
-                del self.known[(viewer, holder)]
+                del self.known[key]
 
     def learn(self, viewer: int, holder: int, kind: int, count: int = 1) -> None:
         """Record that ``viewer`` knows ``holder`` holds ``count`` more ``kind``."""
         if viewer == holder:
             return
         cards = self.known.get((viewer, holder))
-        if cards is None:
-            cards = self.known[(viewer, holder)] = [0] * NUM_WHITE
-        cards[kind] += count
+        if cards is None and count == 1:
+            self.known[(viewer, holder)] = _ONE_CARD[kind]  # the usual case: nothing to build
+        else:
+            self.known[(viewer, holder)] = added(cards or (0,) * NUM_WHITE, kind, count)
 
     def forget_hand(self, seat: int) -> None:
         """Drop every knowledge record about ``seat``'s hand (it was emptied)."""
@@ -227,7 +253,7 @@ class Engine(SocData):
 
     def discard_hand(self, seat: int) -> None:
         """Discard a whole hand (death, unmasking)."""
-        hand = self.hands[seat]
+        hand = self.own_hand(seat)
         for kind in range(NUM_WHITE):
             self.white_discard[kind] += hand[kind]
             hand[kind] = 0
@@ -240,8 +266,8 @@ class Engine(SocData):
         it (SOC-BLACK-2), so one discarded from limbo (cancelled by Excalibur, or for a quest
         that is over) goes unseen (SOC-RULING-65).
         """
-        self.limbo.remove(kind)
-        self.black_discard[kind] += 1
+        self.limbo = without(self.limbo, kind)
+        self.black_discard = added(self.black_discard, kind, 1)
         if BLACK[kind].combat_value:
             self.black_discard_unseen[kind] += 1
 
@@ -254,17 +280,18 @@ class Engine(SocData):
         for kind in range(NUM_WHITE):
             self.white_deck[kind] += self.white_discard[kind]
             self.white_discard[kind] = 0
-        deck = self.black_deck
+        deck = list(self.black_deck)
         for kind in range(NUM_BLACK):
             deck[kind] += self.black_discard[kind]
-            self.black_discard[kind] = 0
             self.black_discard_unseen[kind] = 0
         for code in self.black_top:
             deck[code % KNOWN_BASE] += 1
         for code in self.black_bottom:
             deck[code % KNOWN_BASE] += 1
-        self.black_top.clear()
-        self.black_bottom.clear()
+        self.black_deck = tuple(deck)
+        self.black_discard = (0,) * NUM_BLACK
+        self.black_top = ()
+        self.black_bottom = ()
 
     def black_deck_size(self) -> int:
         """Cards in the black deck (known top and bottom included)."""
@@ -279,20 +306,24 @@ class Engine(SocData):
         """A white card came off the deck: into a hand or onto the table for sharing."""
         self.white_deck[kind] -= 1
         if purpose == 0:
-            self.hands[seat][kind] += 1
+            self.own_hand(seat)[kind] += 1
         else:
-            self.offer.append(kind)
+            self.offer += (kind,)
         if not any(self.white_deck):
             self.reshuffle()
 
     def draw_black(self, seat: int, purpose: int) -> None:
         """Take the top black card for ``purpose``: a known card at once, else chance."""
         if self.black_top:
-            self.black_drawn(seat, purpose, self.black_top.pop() % KNOWN_BASE, from_deck=False)
+            top = self.black_top[-1]
+            self.black_top = self.black_top[:-1]
+            self.black_drawn(seat, purpose, top % KNOWN_BASE, from_deck=False)
         elif any(self.black_deck):
             self.push(T.C_BLACK, seat, purpose)
         elif self.black_bottom:
-            self.black_drawn(seat, purpose, self.black_bottom.pop(0) % KNOWN_BASE, from_deck=False)
+            bottom = self.black_bottom[0]
+            self.black_bottom = self.black_bottom[1:]
+            self.black_drawn(seat, purpose, bottom % KNOWN_BASE, from_deck=False)
         else:
             self.reshuffle()
             if self.black_deck_size():
@@ -301,8 +332,8 @@ class Engine(SocData):
     def black_drawn(self, seat: int, purpose: int, kind: int, from_deck: bool = True) -> None:
         """A black card left the deck; hand it to the purpose's rule."""
         if from_deck:
-            self.black_deck[kind] -= 1
-        self.limbo.append(kind)
+            self.black_deck = added(self.black_deck, kind, -1)
+        self.limbo += (kind,)
         if not self.black_deck_size():
             self.reshuffle()
         self.on_black_drawn(seat, purpose, kind)
@@ -313,13 +344,13 @@ class Engine(SocData):
 
     def to_black_bottom(self, kind: int, knowers: int) -> None:
         """Put a card from limbo under the black deck, known to the seats in ``knowers``."""
-        self.limbo.remove(kind)
-        self.black_bottom.append(kind + KNOWN_BASE * knowers)
+        self.limbo = without(self.limbo, kind)
+        self.black_bottom += (kind + KNOWN_BASE * knowers,)
 
     def to_black_top(self, kind: int, knowers: int) -> None:
         """Put a card from limbo on top of the black deck, known to ``knowers``."""
-        self.limbo.remove(kind)
-        self.black_top.append(kind + KNOWN_BASE * knowers)
+        self.limbo = without(self.limbo, kind)
+        self.black_top += (kind + KNOWN_BASE * knowers,)
 
     # ------------------------------------------------------------------ life
     def set_life(self, seat: int, life: int) -> None:
@@ -365,11 +396,11 @@ class Engine(SocData):
         """A knight dies or is unmasked: off the board, hand discarded, Excalibur and the
         Grail gone (SOC-DEATH-1, SOC-TRAITOR-1); his turn as a knight is over."""
         self.leave_location(seat)
-        self.status[seat] = status
+        self.status = replaced(self.status, seat, status)
         if status == Status.DEAD:
             self.note(NOTE_DIES, seat)
         self.set_life(seat, 0)
-        self.loc[seat] = OFF_BOARD
+        self.loc = replaced(self.loc, seat, OFF_BOARD)
         self.discard_hand(seat)
         if self.excalibur_owner == seat:
             self.set_relic(EXCALIBUR_RELIC, GONE)
@@ -386,11 +417,11 @@ class Engine(SocData):
         if location == Location.BLACK_KNIGHT:
             for code in self.bk_white:
                 self.discard_code(code)
-            self.bk_white.clear()
+            self.bk_white = ()
         elif location == Location.LANCELOT and self.ld_phase == 0:
             for code in self.ld_white:
                 self.discard_code(code)
-            self.ld_white.clear()
+            self.ld_white = ()
 
     # ------------------------------------------------------------------ end
     def check_end(self) -> bool:

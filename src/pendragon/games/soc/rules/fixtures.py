@@ -46,6 +46,7 @@ from pendragon.games.soc.rules.data import (
     Loyalty,
     Status,
     T,
+    replaced,
 )
 from pendragon.games.soc.rules.game import SocGame
 from pendragon.games.soc.rules.state import SocState
@@ -125,7 +126,9 @@ def load_state(data: Any) -> SocState:
                 raise _fail(where, f"unknown knight {entry['knight']!r}")
             state.knight[seat] = KNIGHT_BY_KEY[entry["knight"]]
         state.life[seat] = _count(entry.get("life", 4), f"{where}.life", 0, 6)
-        state.loc[seat] = _location(entry.get("location", "camelot"), f"{where}.location")
+        state.loc = replaced(
+            state.loc, seat, _location(entry.get("location", "camelot"), f"{where}.location")
+        )
         loyalty = entry.get("loyalty", "loyal")
         if loyalty not in ("loyal", "traitor"):
             raise _fail(f"{where}.loyalty", f"expected 'loyal' or 'traitor', got {loyalty!r}")
@@ -133,18 +136,18 @@ def load_state(data: Any) -> SocState:
         status = entry.get("status", "in-play")
         if status not in _STATUS:
             raise _fail(f"{where}.status", f"one of {list(_STATUS)}, got {status!r}")
-        state.status[seat] = _STATUS[status]
+        state.status = replaced(state.status, seat, _STATUS[status])
         if state.status[seat] != Status.IN_PLAY:
-            state.loc[seat] = OFF_BOARD
+            state.loc = replaced(state.loc, seat, OFF_BOARD)
             state.life[seat] = 0
-        state.accused[seat] = bool(entry.get("accusation_used", False))
-        state.captured[seat] = bool(entry.get("captured", False))
+        state.accused = replaced(state.accused, seat, bool(entry.get("accusation_used", False)))
+        state.captured = replaced(state.captured, seat, bool(entry.get("captured", False)))
         hand = entry.get("hand", {})
         if not isinstance(hand, dict):
             raise _fail(f"{where}.hand", "expected a mapping of card to count")
         for key, count in hand.items():
             kind = _white(key, f"{where}.hand")
-            state.hands[seat][kind] = _count(count, f"{where}.hand.{key}")
+            state.own_hand(seat)[kind] = _count(count, f"{where}.hand.{key}")
             white_used[kind] += state.hands[seat][kind]
 
     swords = _check_keys(data.get("round_table", {}), {"white", "black"}, "round_table")
@@ -191,7 +194,7 @@ def load_state(data: Any) -> SocState:
         raise _fail("black_top", "expected a list of black cards, the next to be drawn first")
     for key in reversed(top):
         kind = _black(key, "black_top")
-        state.black_top.append(kind + KNOWN_BASE * 0)
+        state.black_top += (kind + KNOWN_BASE * 0,)
         black_used[kind] += 1
 
     for kind in range(NUM_WHITE):
@@ -218,7 +221,7 @@ def load_state(data: Any) -> SocState:
         left = game.black_total[kind] - black_used[kind]
         if left < 0:
             raise _fail("fixture", f"uses too many black {kind!r} cards")
-        state.black_deck[kind] = left
+        state.black_deck = replaced(state.black_deck, kind, left)
 
     _load_turn(state, data.get("turn", {"seat": 0, "phase": "evil"}), data.get("first_seat", 0))
     with fixture_errors("fixture: "):
@@ -234,13 +237,13 @@ def _load_quests(
         quests, {"black-knight", "lancelot", "excalibur", "grail", "picts", "saxons"}, "quests"
     )
 
-    def whites(entry: dict[str, Any], where: str) -> list[int]:
+    def whites(entry: dict[str, Any], where: str) -> tuple[int, ...]:
         cards = [_white(k, where) for k in entry.get("white", [])]
         for kind in cards:
             white_used[kind] += 1
-        return cards
+        return tuple(cards)
 
-    def blacks(entry: dict[str, Any], where: str) -> list[int]:
+    def blacks(entry: dict[str, Any], where: str) -> tuple[int, ...]:
         codes = []
         for item in entry.get("black", []):
             if isinstance(item, dict):
@@ -254,7 +257,7 @@ def _load_quests(
                 kind = _black(item, where)
                 codes.append(kind)
             black_used[kind] += 1
-        return codes
+        return tuple(codes)
 
     for name, white_attr, black_attr in (
         ("black-knight", "bk_white", "bk_black"),
@@ -276,12 +279,14 @@ def _load_quests(
     )
     state.grail_white = _count(grail.get("grail_cards", 0), "quests.grail.grail_cards", 0, 6)
     white_used[WHITE_BY_KEY["grail"]] += state.grail_white
-    state.grail_black = [c % FACE_DOWN_BASE for c in blacks(grail, "quests.grail.black")]
+    state.grail_black = tuple([c % FACE_DOWN_BASE for c in blacks(grail, "quests.grail.black")])
     state.grail_over = bool(grail.get("over", False))
     for war, name in enumerate(("picts", "saxons")):
         entry = _check_keys(quests.get(name, {}), {"white", "figures"}, f"quests.{name}")
-        state.war_white[war] = whites(entry, f"quests.{name}.white")
-        state.war_figures[war] = _count(entry.get("figures", 0), f"quests.{name}.figures", 0, 3)
+        state.war_white = replaced(state.war_white, war, whites(entry, f"quests.{name}.white"))
+        state.war_figures = replaced(
+            state.war_figures, war, _count(entry.get("figures", 0), f"quests.{name}.figures", 0, 3)
+        )
 
 
 def _load_relics(state: SocState, relics: Any) -> None:

@@ -43,6 +43,9 @@ from pendragon.games.soc.rules.data import (
     WITCH_NO_SACRIFICE,
     Status,
     T,
+    added,
+    replaced,
+    without,
 )
 from pendragon.games.soc.rules.engine import Engine
 
@@ -88,22 +91,37 @@ def black_value(code: int, dragon: bool) -> int:
     return BLACK[kind].combat_value + (DRAGON_BONUS if dragon else 0)
 
 
-def combination_allows(values: list[int], max_count: int, max_distinct: int) -> bool:
-    """Whether ``values`` can still grow into the quest's combination.
+def combination_mask(values: list[int], max_count: int, max_distinct: int) -> int:
+    """The Fight values (bit ``v`` for value ``v``, 1 to 5) that may join ``values`` with
+    the whole still able to grow into the quest's combination.
 
     Two pairs of different values: at most 2 of a value, at most 2 values (SOC-BK-1).
     A full house: at most 3 of a value, at most 2 values (SOC-LANCELOT-1).
     Three different three-of-a-kinds: at most 3 of a value, 3 values (SOC-DRAGON-1).
 
-    >>> combination_allows([1, 1, 3], 2, 2), combination_allows([1, 1, 1], 2, 2)
-    (True, False)
-    >>> combination_allows([4, 4, 2, 2, 4], 3, 2), combination_allows([4, 2, 5], 3, 2)
-    (True, False)
+    >>> bin(combination_mask([1, 1], 2, 2)), bin(combination_mask([1, 1, 3], 2, 2))
+    ('0b111100', '0b1000')
+    >>> bin(combination_mask([4, 4, 2, 2], 3, 2)), bin(combination_mask([4, 2, 5], 3, 2))
+    ('0b10100', '0b0')
     """
     counts: dict[int, int] = {}
     for value in values:
         counts[value] = counts.get(value, 0) + 1
-    return len(counts) <= max_distinct and max(counts.values(), default=0) <= max_count
+    most = max(counts.values(), default=0)
+    mask = 0
+    for value in range(1, 6):
+        count = counts.get(value, 0)
+        if len(counts) + (0 if count else 1) <= max_distinct and max(most, count + 1) <= max_count:
+            mask |= 1 << value
+    return mask
+
+
+def fight_fits(kind: int, values: int) -> bool:
+    """Whether Fight card ``kind`` has one of the ``values`` (bits, as
+    :func:`combination_mask`'s); a "?" card takes any value (MC-W-FIGHT-ANY)."""
+    if kind == FIGHT_ANY:
+        return values != 0
+    return kind in FIGHT_KINDS and bool(values >> WHITE[kind].fight_value & 1)
 
 
 class QuestRules(Engine):
@@ -151,39 +169,43 @@ class QuestRules(Engine):
         return [base + location for location in range(7) if not closed >> location & 1]
 
     # ------------------------------------------------------------------ plays
-    def combat_white(self, location: int) -> list[int]:
+    def combat_white(self, location: int) -> tuple[int, ...]:
         """The white cards on a combat quest."""
         return self.bk_white if location == Location.BLACK_KNIGHT else self.ld_white
 
     def fight_values_allowed(self, location: int, kind: int) -> list[int]:
         """Values with which Fight card ``kind`` may be played on ``location`` (a "?" card
         may take any value that keeps the combination possible, MC-W-FIGHT-ANY)."""
+        values = self.playable_values(location)
         if kind == FIGHT_ANY:
-            return [v for v in range(1, 6) if self.can_play_value(location, v)]
-        if kind in FIGHT_KINDS and self.can_play_value(location, fight_value(kind)):
+            return [v for v in range(1, 6) if values >> v & 1]
+        if fight_fits(kind, values):
             return [fight_value(kind)]
         return []
 
     def can_play_fight(self, location: int, kind: int) -> bool:
         """Whether Fight card ``kind`` may be played on ``location`` as a quest action."""
-        return bool(self.fight_values_allowed(location, kind))
+        return fight_fits(kind, self.playable_values(location))
 
-    def can_play_value(self, location: int, value: int) -> bool:
-        """Whether a Fight card of ``value`` fits ``location``'s combination."""
+    def playable_values(self, location: int) -> int:
+        """The values a Fight card played on ``location`` may have (bit ``v`` for value
+        ``v``): those that fit its combination (one pass over the board for all five)."""
         if location == Location.BLACK_KNIGHT:
-            return combination_allows([fight_value(k) for k in self.bk_white] + [value], 2, 2)
+            return combination_mask([fight_value(k) for k in self.bk_white], 2, 2)
         if location == Location.LANCELOT:
-            values = [fight_value(k) for k in self.ld_white] + [value]
-            if self.ld_phase == 0:
-                return combination_allows(values, 3, 2)
-            return combination_allows(values, 3, 3)
+            values = [fight_value(k) for k in self.ld_white]
+            return combination_mask(values, 3, 2 if self.ld_phase == 0 else 3)
         if location in WARS:
             war = location - Location.PICTS
             played = [fight_value(k) for k in self.war_white[war]]
-            if value not in played:
-                return True
-            return value == 5 and self.mordred == war and played.count(5) == 1
-        return False
+            mask = 0
+            for value in range(1, 6):
+                if value not in played or (
+                    value == 5 and self.mordred == war and played.count(5) == 1
+                ):
+                    mask |= 1 << value
+            return mask
+        return 0
 
     def quest_plays(self, seat: int) -> list[int]:
         """Legal quest-action ids for ``seat`` where it stands (SOC-HERO-5)."""
@@ -202,7 +224,8 @@ class QuestRules(Engine):
             if self.dark_forest or not hand[GRAIL_CARD]:  # SOC-B-DARKFOREST
                 return []
             return [A.PLAY + GRAIL_CARD]
-        return [A.PLAY + k for k in FIGHTS if hand[k] and self.can_play_fight(location, k)]
+        values = self.playable_values(location)
+        return [A.PLAY + k for k in FIGHTS if hand[k] and fight_fits(k, values)]
 
     def play_on_quest(self, seat: int, kind: int) -> None:
         """Apply a knight's quest action with white card ``kind``."""
@@ -217,8 +240,9 @@ class QuestRules(Engine):
             if self.grail_white + len(self.grail_black) < GRAIL_SPOTS:
                 self.grail_white += 1
             else:  # SOC-GRAIL-2: a full board; the nearest black card goes with the Grail card
-                nearest = self.grail_black.pop()
-                self.black_discard[nearest] += 1
+                nearest = self.grail_black[-1]
+                self.grail_black = self.grail_black[:-1]
+                self.black_discard = added(self.black_discard, nearest, 1)
                 self.discard_white(kind)
         else:
             if kind == FIGHT_ANY:  # its value is chosen as it is played (MC-W-FIGHT-ANY)
@@ -231,9 +255,12 @@ class QuestRules(Engine):
     def place_fight(self, location: int, code: int) -> None:
         """Lay a Fight card (or a valued "?" card) on a combat quest or a war."""
         if location in WARS:
-            self.war_white[location - Location.PICTS].append(code)
+            war = location - Location.PICTS
+            self.war_white = replaced(self.war_white, war, self.war_white[war] + (code,))
+        elif location == Location.BLACK_KNIGHT:
+            self.bk_white += (code,)
         else:
-            self.combat_white(location).append(code)
+            self.ld_white += (code,)
 
     # ------------------------------------------------------------------ ends
     def _auto_quest_check(self, location: int, finisher: int, _c: int) -> None:
@@ -272,7 +299,11 @@ class QuestRules(Engine):
         (SOC-RULING-34).
         """
         blacks = self.bk_black if location == Location.BLACK_KNIGHT else self.ld_black
-        blacks[:] = sorted(code % FACE_DOWN_BASE for code in blacks)
+        revealed = tuple(sorted(code % FACE_DOWN_BASE for code in blacks))
+        if location == Location.BLACK_KNIGHT:
+            self.bk_black = revealed
+        else:
+            self.ld_black = revealed
         self.kay_bonus = 0
         self.push(T.COMBAT_COMPARE, location, finisher)
         kay = self.seat_of_knight(KAY)
@@ -308,7 +339,7 @@ class QuestRules(Engine):
         outcome = OUTCOMES[key][0 if won else 1]
         self._clear_board(location)
         for seat in present:
-            self.loc[seat] = Location.CAMELOT
+            self.loc = replaced(self.loc, seat, Location.CAMELOT)
         heroism = 0
         if self.heroism == location:  # SOC-W-HEROISM
             heroism = 1
@@ -317,13 +348,13 @@ class QuestRules(Engine):
         if won:
             if self.vivien:  # SOC-B-VIVIEN: a quest won lifts her spell
                 self.vivien = False
-                self.black_discard[VIVIEN] += 1
+                self.black_discard = added(self.black_discard, VIVIEN, 1)
             self.lift_witch(WITCH_NO_SACRIFICE)  # MC-B-WITCH-2: until a quest is won
             if self.game.squires:
                 self.knight_a_squire(present, finisher)
             if self.dark_forest and location != Location.GRAIL:  # SOC-RULING-17
                 self.dark_forest = False
-                self.black_discard[DARK_FOREST] += 1
+                self.black_discard = added(self.black_discard, DARK_FOREST, 1)
             for seat in present:
                 bonus = 1 if self.knight[seat] == PALAMEDES else 0  # SOC-KNIGHT-PALAMEDES
                 self.gain_life(seat, outcome.life + bonus)
@@ -361,34 +392,41 @@ class QuestRules(Engine):
 
     def _clear_board(self, location: int) -> None:
         """Discard the cards and figures of a finished quest."""
+        whites: tuple[int, ...] = ()
+        blacks: tuple[int, ...] = ()
         if location == Location.BLACK_KNIGHT:
             whites, blacks = self.bk_white, self.bk_black
+            self.bk_white = self.bk_black = ()
         elif location == Location.LANCELOT:
             whites, blacks = self.ld_white, self.ld_black
+            self.ld_white = self.ld_black = ()
         elif location == Location.GRAIL:
             self.discard_white(GRAIL_CARD, self.grail_white)
             self.grail_white = 0
-            whites, blacks = [], self.grail_black
+            blacks = self.grail_black
+            self.grail_black = ()
             if self.dark_forest:
                 self.dark_forest = False
-                self.black_discard[DARK_FOREST] += 1
+                self.black_discard = added(self.black_discard, DARK_FOREST, 1)
         elif location in WARS:
             war = location - Location.PICTS
-            whites, blacks = self.war_white[war], []
-            self.war_figures[war] = 0
+            whites = self.war_white[war]
+            self.war_white = replaced(self.war_white, war, ())
+            self.war_figures = replaced(self.war_figures, war, 0)
             if self.mordred == war:  # SOC-B-MORDRED
                 self.mordred = -1
-                self.black_discard[MORDRED] += 1
+                self.black_discard = added(self.black_discard, MORDRED, 1)
         else:
             return
         for code in whites:
             self.discard_code(code)
         # Seen cards, all of them: combat cards were turned face up by _begin_combat_end
         # (SOC-RULING-34), so none adds to black_discard_unseen (SOC-RULING-65).
-        for code in blacks:
-            self.black_discard[code % FACE_DOWN_BASE] += 1
-        whites.clear()
-        blacks.clear()
+        if blacks:
+            discard = list(self.black_discard)
+            for code in blacks:
+                discard[code % FACE_DOWN_BASE] += 1
+            self.black_discard = tuple(discard)
 
     def _advance_board(self, location: int) -> None:
         """One-time quests close; the Lancelot board turns to the Dragon (SOC-LANCELOT-5)."""
@@ -431,7 +469,7 @@ class QuestRules(Engine):
             self.witches &= ~bit
             for number, witch_bit in WITCH_BITS:
                 if witch_bit == bit:
-                    self.black_discard[WITCH_KINDS[number - 1]] += 1
+                    self.black_discard = added(self.black_discard, WITCH_KINDS[number - 1], 1)
 
     def knight_a_squire(self, present: list[int], finisher: int) -> None:
         """VAR-SQUIRES: a won quest knights one squire present; the finisher chooses."""
@@ -458,7 +496,7 @@ class QuestRules(Engine):
         bors = self.seat_of_knight(BORS)
         if bors >= 0 and bors not in eligible:  # MC-KNIGHT-BORS: in every distribution
             eligible = [*eligible, bors]
-        self.offer_eligible = list(eligible)
+        self.offer_eligible = tuple(eligible)
         self.offer_giver = giver
         self.push(T.SHARE_NEXT)
         for _ in range(count):
@@ -466,14 +504,14 @@ class QuestRules(Engine):
 
     def _auto_share_next(self, _a: int, _b: int, _c: int) -> None:
         if not self.offer:
-            self.offer_eligible = []
+            self.offer_eligible = ()
             self.offer_giver = -1
             return
         eligible = [s for s in self.offer_eligible if self.status[s] == Status.IN_PLAY]
         if not eligible:
             for kind in self.offer:
                 self.discard_white(kind)
-            self.offer.clear()
+            self.offer = ()
             return
         self.push(T.SHARE_NEXT)
         if len(eligible) == 1:
@@ -488,8 +526,9 @@ class QuestRules(Engine):
 
     def give_offered(self, seat: int) -> None:
         """The first revealed card goes to ``seat``; everyone saw it."""
-        kind = self.offer.pop(0)
-        self.hands[seat][kind] += 1
+        kind = self.offer[0]
+        self.offer = self.offer[1:]
+        self.own_hand(seat)[kind] += 1
         for viewer in range(self.n):
             self.learn(viewer, seat, kind)
 
@@ -509,28 +548,28 @@ class QuestRules(Engine):
     # ------------------------------------------------------------------ black on quests
     def place_black_on_quest(self, kind: int, placer: int, face_down: bool) -> None:
         """SOC-BLACK-1, SOC-BLACK-2: a combat card goes on its quest (maybe face down)."""
-        self.limbo.remove(kind)
+        self.limbo = without(self.limbo, kind)
         code = kind + (FACE_DOWN_BASE * (placer + 1) if face_down else 0)
         if BLACK[kind].quest == Location.BLACK_KNIGHT:
-            self.bk_black.append(code)
+            self.bk_black += (code,)
             self.push(T.QUEST_CHECK, Location.BLACK_KNIGHT, -1)
         else:
-            self.ld_black.append(code)
+            self.ld_black += (code,)
             self.push(T.QUEST_CHECK, Location.LANCELOT, -1)
 
     def place_on_grail(self, kind: int) -> None:
         """SOC-B-DESPAIR, SOC-B-DESOLATION, SOC-GRAIL-2."""
-        self.limbo.remove(kind)
+        self.limbo = without(self.limbo, kind)
         if kind == DESOLATION and self.grail_white:
             self.grail_white -= 1
             self.discard_white(GRAIL_CARD)
         if self.grail_white + len(self.grail_black) < GRAIL_SPOTS:
-            self.grail_black.append(kind)
+            self.grail_black += (kind,)
         else:  # a Despair on a full board takes the nearest Grail card with it
             if self.grail_white:
                 self.grail_white -= 1
                 self.discard_white(GRAIL_CARD)
-            self.black_discard[kind] += 1
+            self.black_discard = added(self.black_discard, kind, 1)
         self.push(T.QUEST_CHECK, Location.GRAIL, -1)
 
     def last_standard_black(self, location: int) -> int:

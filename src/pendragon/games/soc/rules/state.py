@@ -39,6 +39,7 @@ from pendragon.games.soc.rules.cards import VIVIEN as BLACK_VIVIEN
 from pendragon.games.soc.rules.data import (
     CHANCE_TASKS,
     FACE_DOWN_BASE,
+    FIRST_DECISION,
     KNOWN_BASE,
     TASK_NAMES,
     TRAVEL_COUNTS,
@@ -48,6 +49,7 @@ from pendragon.games.soc.rules.data import (
     Result,
     Status,
     T,
+    replaced,
 )
 from pendragon.games.soc.rules.view import ViewRules
 
@@ -62,19 +64,19 @@ class SocState(ViewRules):
     def current_player(self) -> int:
         if self.result:
             return TERMINAL
-        code, a, _b, _c = self.agenda[-1]
-        return CHANCE if code in CHANCE_TASKS else a
+        task = self.agenda[-1]
+        return CHANCE if task[0] < FIRST_DECISION else task[1]
 
     def _legal_actions(self) -> list[int]:
         code, a, b, c = self.agenda[-1]
-        return self.LEGAL[code](self, a, b, c)
+        return self.legal_of(code, a, b, c)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         code, a, b, _c = self.agenda[-1]
         if code == T.C_WHITE:
             return _weighted(A.WHITE_CARD, self.white_deck)
         if code == T.C_BLACK:
-            return _weighted(A.BLACK_CARD, self.black_deck)
+            return _weighted(A.BLACK_CARD, list(self.black_deck))
         if code == T.C_DIE:
             return [(A.DIE + i, 1 / 8) for i in range(8)]
         if code == T.C_HANDCARD:
@@ -95,7 +97,7 @@ class SocState(ViewRules):
             targets = self.share_targets()
             return [(A.RANDOM_SEAT + s, 1 / len(targets)) for s in targets]
         if code == T.C_TRAVEL:
-            return _weighted(A.TRAVEL, self.travel_deck)
+            return _weighted(A.TRAVEL, list(self.travel_deck))
         raise AssertionError(f"no chance outcomes for task {code}")
 
     def loyalty_left(self) -> tuple[int, int]:
@@ -110,11 +112,11 @@ class SocState(ViewRules):
 
     def _apply(self, action: int) -> None:
         code, a, b, c = self.agenda[-1]
-        if code in CHANCE_TASKS:
+        if code < FIRST_DECISION:
             self.agenda.pop()
             self._apply_chance(code, a, b, action)
         else:
-            self.DECIDE[code](self, action, a, b, c)
+            self.decide(code, action, a, b, c)
         self._run()
 
     def _apply_chance(self, code: int, a: int, b: int, action: int) -> None:
@@ -184,23 +186,26 @@ class SocState(ViewRules):
     def _seat_newcomer(self) -> None:
         seat = self.n
         self.n += 1
-        for numbers, value in ((self.knight, -1), (self.life, 4), (self.loc, Location.CAMELOT),
-                               (self.status, Status.IN_PLAY), (self.loyalty, -1),
-                               (self.contrib, -1)):
+        for numbers, value in ((self.knight, -1), (self.life, 4), (self.loyalty, -1)):
             numbers.append(value)
-        for flags in (self.accused, self.loyalty_shown, self.captured):
-            flags.append(False)  # (kept apart: a compiled int list would store 0, not False)
+        self.loc += (Location.CAMELOT,)
+        self.status += (Status.IN_PLAY,)
+        self.contrib += (-1,)
+        self.accused += (False,)
+        self.loyalty_shown += (False,)
+        self.captured += (False,)
         self.hands.append([0] * NUM_WHITE)
         arthur = self.seat_of_knight(0)
         left_of = arthur if arthur >= 0 else self.first_seat
-        self.seat_order.insert(self.seat_order.index(left_of) + 1, seat)
+        after = self.seat_order.index(left_of) + 1
+        self.seat_order = self.seat_order[:after] + (seat,) + self.seat_order[after:]
         tasks = [] if self.game.squires else [(T.C_KNIGHT, seat, 0, 0)]
         tasks += [(T.C_LOYALTY, seat, 0, 0)] + [(T.C_WHITE, seat, 0, 0)] * 5
         self.push_all(tasks)
 
     def _remove_leaver(self, seat: int) -> None:
         if self.status[seat] == Status.UNMASKED:
-            self.status[seat] = Status.DEAD
+            self.status = replaced(self.status, seat, Status.DEAD)
         else:
             self.die(seat)
         self.check_end()
@@ -236,9 +241,10 @@ class SocState(ViewRules):
         new._chance_count = self._chance_count
         new._rng_seed = self._rng_seed
         new.log = None  # a copy records nothing unless its narrator asks
-        new.hands = [hand[:] for hand in self.hands]
-        new.war_white = [self.war_white[0][:], self.war_white[1][:]]
-        new.known = {key: cards[:] for key, cards in self.known.items()} if self.known else {}
+        # The hands are shared until changed (SocData.own_hand), by either state.
+        new.hands = self.hands[:]
+        new.hands_shared = self.hands_shared = -1
+        new.known = self.known.copy() if self.known else {}
         new.n = self.n
         new.excalibur_owner = self.excalibur_owner
         new.grail_owner = self.grail_owner
@@ -275,42 +281,45 @@ class SocState(ViewRules):
         new.witches = self.witches
         new.divine_favor = self.divine_favor
         new.siege_won = self.siege_won
+        # The lists are copied...
         new.knight = self.knight[:]
         new.life = self.life[:]
-        new.loc = self.loc[:]
-        new.status = self.status[:]
         new.loyalty = self.loyalty[:]
-        new.accused = self.accused[:]
-        new.loyalty_shown = self.loyalty_shown[:]
         new.white_deck = self.white_deck[:]
         new.white_discard = self.white_discard[:]
-        new.black_deck = self.black_deck[:]
-        new.black_top = self.black_top[:]
-        new.black_bottom = self.black_bottom[:]
-        new.black_discard = self.black_discard[:]
         new.black_discard_unseen = self.black_discard_unseen[:]
-        new.limbo = self.limbo[:]
-        new.bk_white = self.bk_white[:]
-        new.bk_black = self.bk_black[:]
-        new.ld_white = self.ld_white[:]
-        new.ld_black = self.ld_black[:]
-        new.grail_black = self.grail_black[:]
-        new.war_figures = self.war_figures[:]
         new.agenda = self.agenda[:]
-        new.offer = self.offer[:]
-        new.offer_eligible = self.offer_eligible[:]
-        new.contrib = self.contrib[:]
-        new.siege_cards = self.siege_cards[:]
-        new.pledges = self.pledges[:]
-        new.held = self.held[:]
-        new.picks = self.picks[:]
-        new.answered = self.answered[:]
-        new.travel_deck = self.travel_deck[:]
-        new.travel_discard = self.travel_discard[:]
-        new.black_removed = self.black_removed[:]
-        new.white_removed = self.white_removed[:]
-        new.captured = self.captured[:]
-        new.seat_order = self.seat_order[:]
+        # ...and the tuples shared (a change replaces the tuple: SocData.TUPLES).
+        new.war_white = self.war_white
+        new.loc = self.loc
+        new.status = self.status
+        new.accused = self.accused
+        new.loyalty_shown = self.loyalty_shown
+        new.black_deck = self.black_deck
+        new.black_top = self.black_top
+        new.black_bottom = self.black_bottom
+        new.black_discard = self.black_discard
+        new.limbo = self.limbo
+        new.bk_white = self.bk_white
+        new.bk_black = self.bk_black
+        new.ld_white = self.ld_white
+        new.ld_black = self.ld_black
+        new.grail_black = self.grail_black
+        new.war_figures = self.war_figures
+        new.offer = self.offer
+        new.offer_eligible = self.offer_eligible
+        new.contrib = self.contrib
+        new.siege_cards = self.siege_cards
+        new.pledges = self.pledges
+        new.held = self.held
+        new.picks = self.picks
+        new.answered = self.answered
+        new.travel_deck = self.travel_deck
+        new.travel_discard = self.travel_discard
+        new.black_removed = self.black_removed
+        new.white_removed = self.white_removed
+        new.captured = self.captured
+        new.seat_order = self.seat_order
         return new
 
     # ------------------------------------------------------------------ storage
@@ -372,20 +381,22 @@ class SocState(ViewRules):
                 state.black_discard_unseen = [0] * NUM_BLACK
             elif name == "loyalty_shown" and name not in data:
                 # Saved before the field existed: no card was shown.
-                state.loyalty_shown = [False] * len(data["accused"])
+                state.loyalty_shown = (False,) * len(data["accused"])
             elif name in ("accused", "loyalty_shown", "captured"):
                 flags = data[name]
                 if not isinstance(flags, list) or not all(isinstance(x, bool) for x in flags):
                     raise CorruptStateError(f"{name} must be a list of true/false")
-                setattr(state, name, list(flags))
+                setattr(state, name, tuple(flags))
+            elif name in cls.TUPLES:
+                setattr(state, name, tuple(whole_numbers(data[name], name)))
             else:
                 setattr(state, name, whole_numbers(data[name], name))
         state.hands = [whole_numbers(h, "hand") for h in data["hands"]]
-        state.war_white = [whole_numbers(w, "war_white") for w in data["war_white"]]
+        state.war_white = tuple([tuple(whole_numbers(w, "war_white")) for w in data["war_white"]])
         state.known = {}
         for viewer, holder, cards in data["known"]:
             key = (whole_number(viewer, "known"), whole_number(holder, "known"))
-            state.known[key] = whole_numbers(cards, "known")
+            state.known[key] = tuple(whole_numbers(cards, "known"))
         if not game.num_players() <= state.n <= game.info.max_players:
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
@@ -429,7 +440,7 @@ class SocState(ViewRules):
                 white[kind] += count
         for code in (
             self.bk_white + self.ld_white + self.war_white[0] + self.war_white[1]
-            + self.offer + self.siege_cards + [k for k in self.contrib if k >= 0]
+            + self.offer + self.siege_cards + tuple([k for k in self.contrib if k >= 0])
         ):
             white[code % VALUE_BASE] += 1
         white[WHITE_GRAIL] += self.grail_white
@@ -443,10 +454,10 @@ class SocState(ViewRules):
         if white != self.game.white_total:
             raise CorruptStateError("white cards are not all accounted for exactly once")
         black = [0] * NUM_BLACK
-        for pile in (self.black_deck, self.black_discard):
-            if len(pile) != NUM_BLACK or min(pile) < 0:
+        for counts in (self.black_deck, self.black_discard):
+            if len(counts) != NUM_BLACK or min(counts) < 0:
                 raise CorruptStateError("a black pile has a bad length or a negative count")
-            for kind, count in enumerate(pile):
+            for kind, count in enumerate(counts):
                 black[kind] += count
         for code in self.black_top + self.black_bottom:
             black[code % KNOWN_BASE] += 1
@@ -560,7 +571,7 @@ class SocState(ViewRules):
                 slots.append(0)
                 continue
             known = self.known.get((seat, holder))
-            hand = self.hands[holder]
+            hand = self.own_hand(holder)
             unknown = 0
             for kind in range(NUM_WHITE):
                 extra = hand[kind] - (known[kind] if known else 0)
@@ -598,10 +609,10 @@ class SocState(ViewRules):
         position = 0
         for holder, count in enumerate(slots):
             for kind in pool[position : position + count]:
-                self.hands[holder][kind] += 1
+                self.own_hand(holder)[kind] += 1
             position += count
         for p in hidden_contrib:
-            self.contrib[p] = pool[position]
+            self.contrib = replaced(self.contrib, p, pool[position])
             position += 1
         self.white_deck = [0] * NUM_WHITE
         self.white_discard = [0] * NUM_WHITE
@@ -613,15 +624,14 @@ class SocState(ViewRules):
         # What another knight knows of a third one's hand is kept only as far as the seat
         # knows it too (a shared reward, a card shown to all): the rest is none of the
         # seat's knowledge, and the redeal must not follow it.
-        nothing = [0] * NUM_WHITE
-        for (viewer, holder), cards in self.known.items():
+        nothing = (0,) * NUM_WHITE
+        for (viewer, holder), cards in list(self.known.items()):
             if viewer != seat:
                 hand = self.hands[holder]
-                own = hand if holder == seat else self.known.get((seat, holder), nothing)
-                for kind in range(NUM_WHITE):
-                    limit = min(hand[kind], own[kind])
-                    if cards[kind] > limit:
-                        cards[kind] = limit
+                own = tuple(hand) if holder == seat else self.known.get((seat, holder), nothing)
+                self.known[(viewer, holder)] = tuple(
+                    [min(cards[kind], hand[kind], own[kind]) for kind in range(NUM_WHITE)]
+                )
         self.known = {k: v for k, v in self.known.items() if any(v)}
 
     def _resample_black(self, seat: int, generator: random.Random) -> None:
@@ -629,14 +639,22 @@ class SocState(ViewRules):
         pool: list[int] = []
         grouped: list[tuple[str, int, int]] = []  # (where, index, quest) of combat-only slots
         free: list[tuple[str, int]] = []
+        # The piles as lists while they are redealt (they are tuples in the state).
+        piles = {
+            "black_top": list(self.black_top), "black_bottom": list(self.black_bottom),
+            "bk_black": list(self.bk_black), "ld_black": list(self.ld_black),
+            "held": list(self.held), "picks": list(self.picks),
+        }
+        limbo = list(self.limbo)
+        discard = list(self.black_discard)
         for where in ("black_top", "black_bottom"):
-            pile = getattr(self, where)
+            pile = piles[where]
             for index, code in enumerate(pile):
                 if not (code // KNOWN_BASE) & bit:
                     pool.append(code % KNOWN_BASE)
                     free.append((where, index))
         for where in ("bk_black", "ld_black"):
-            pile = getattr(self, where)
+            pile = piles[where]
             for index, code in enumerate(pile):
                 placer = code // FACE_DOWN_BASE - 1
                 if placer >= 0 and placer != seat:
@@ -645,7 +663,7 @@ class SocState(ViewRules):
                     grouped.append((where, index, BLACK[kind].quest))
         drawers = self.limbo_drawer()
         limbo_swaps: list[tuple[int, int]] = []  # (index in limbo, quest)
-        for index, kind in enumerate(self.limbo):
+        for index, kind in enumerate(limbo):
             if BLACK[kind].combat_value and drawers.get(kind, -1) not in (seat, -1):
                 pool.append(kind)
                 limbo_swaps.append((index, BLACK[kind].quest))
@@ -664,7 +682,7 @@ class SocState(ViewRules):
             unseen = self.black_discard_unseen[kind]
             pool += [kind] * (self.black_deck[kind] + unseen)
             unseen_quests += [BLACK[kind].quest] * unseen
-            self.black_discard[kind] -= unseen
+            discard[kind] -= unseen
         pool.sort()  # the redeal depends on what the seat knows, not on the truth
         generator.shuffle(pool)
 
@@ -675,13 +693,13 @@ class SocState(ViewRules):
             raise AssertionError("a hidden combat card has no candidate")
 
         for where, index, quest in grouped:
-            pile = getattr(self, where)
+            pile = piles[where]
             placer = pile[index] // FACE_DOWN_BASE
             pile[index] = take_combat(quest) + FACE_DOWN_BASE * placer
         renamed: dict[int, int] = {}
         for index, quest in limbo_swaps:
-            old = self.limbo[index]
-            self.limbo[index] = renamed[old] = take_combat(quest)
+            old = limbo[index]
+            limbo[index] = renamed[old] = take_combat(quest)
         if renamed:
             self.agenda = [
                 (code, renamed.get(a, a), b, c) if code in _LIMBO_A else
@@ -691,20 +709,29 @@ class SocState(ViewRules):
         self.black_discard_unseen = [0] * NUM_BLACK
         for quest in unseen_quests:
             kind = take_combat(quest)
-            self.black_discard[kind] += 1
+            discard[kind] += 1
             self.black_discard_unseen[kind] += 1
         position = 0
         for where, index in free:
-            pile = getattr(self, where)
+            pile = piles[where]
             kind = pool[position]
             position += 1
             if where in ("black_top", "black_bottom"):
                 pile[index] = kind + KNOWN_BASE * (pile[index] // KNOWN_BASE)
             else:
                 pile[index] = kind
-        self.black_deck = [0] * NUM_BLACK
+        deck = [0] * NUM_BLACK
         for kind in pool[position:]:
-            self.black_deck[kind] += 1
+            deck[kind] += 1
+        self.black_deck = tuple(deck)
+        self.black_discard = tuple(discard)
+        self.limbo = tuple(limbo)
+        self.black_top = tuple(piles["black_top"])
+        self.black_bottom = tuple(piles["black_bottom"])
+        self.bk_black = tuple(piles["bk_black"])
+        self.ld_black = tuple(piles["ld_black"])
+        self.held = tuple(piles["held"])
+        self.picks = tuple(piles["picks"])
         if len(pool) - position != deck_size:
             raise AssertionError("the black redeal changed the deck's size")
 

@@ -52,6 +52,8 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
     TurnFlag,
+    added,
+    replaced,
 )
 from pendragon.games.soc.rules.quests import FIGHTS, fight_value
 from pendragon.games.soc.rules.white_cards import WhiteCardRules
@@ -64,7 +66,7 @@ class TurnRules(WhiteCardRules):
     def _auto_setup_merlin(self, seat: int, _b: int, _c: int) -> None:
         """SOC-SETUP-4: every knight starts with one Merlin card."""
         self.white_deck[MERLIN] -= 1
-        self.hands[seat][MERLIN] += 1
+        self.own_hand(seat)[MERLIN] += 1
 
     def _auto_setup_contrib(self, _a: int, _b: int, _c: int) -> None:
         """SOC-SETUP-7 then SOC-SETUP-6: first player, opening contributions."""
@@ -83,13 +85,13 @@ class TurnRules(WhiteCardRules):
         self.agenda.pop()
         kind = action - A.PLAY
         self.take_from_hand(seat, kind, public=False)  # SOC-RULING-37: chosen face down
-        self.contrib[seat] = kind
+        self.contrib = replaced(self.contrib, seat, kind)
 
     def _auto_reveal_contrib(self, _a: int, _b: int, _c: int) -> None:
         order = self.seats_from(self.first_seat)
-        self.offer = [self.contrib[s] for s in order if self.contrib[s] >= 0]
-        self.contrib = [-1] * self.n
-        self.offer_eligible = [s for s in order if self.status[s] == Status.IN_PLAY]
+        self.offer = tuple([self.contrib[s] for s in order if self.contrib[s] >= 0])
+        self.contrib = (-1,) * self.n
+        self.offer_eligible = tuple([s for s in order if self.status[s] == Status.IN_PLAY])
         self.offer_giver = self.first_seat
         self.push(T.SHARE_NEXT)
 
@@ -185,7 +187,7 @@ class TurnRules(WhiteCardRules):
     def _auto_gaheris_take(self, seat: int, _b: int, _c: int) -> None:
         if self.white_discard[MERLIN] and self.in_play(seat):
             self.white_discard[MERLIN] -= 1
-            self.hands[seat][MERLIN] += 1
+            self.own_hand(seat)[MERLIN] += 1
             for viewer in range(self.n):
                 self.learn(viewer, seat, MERLIN)
 
@@ -300,13 +302,16 @@ class TurnRules(WhiteCardRules):
         if self.actions_left == 0:
             if self.sacrifice_open(seat) and self.has_second_action(seat):
                 options.append(A.SACRIFICE)  # SOC-HERO-2
-            options += self.free_powers(seat) + self.merlin_gift(seat)
+            options.extend(self.free_powers(seat))
+            options.extend(self.merlin_gift(seat))
             if options or self.may_act_unseen(seat):
                 options.append(A.END_TURN)  # SOC-RULING-63, SOC-RULING-70
             return options
         if not options:
             return [A.END_TURN]  # nothing at all can be done
-        return options + self.free_powers(seat) + self.merlin_gift(seat)
+        options.extend(self.free_powers(seat))
+        options.extend(self.merlin_gift(seat))
+        return options
 
     def merlin_gift(self, seat: int) -> list[int]:
         """MC-MERLIN: a knight on an open quest with the Merlin figure may draw, once a turn."""
@@ -383,8 +388,8 @@ class TurnRules(WhiteCardRules):
         The accused shows his loyalty card to every player, loyal or not (003: "obviněný
         rytíř musí okamžitě ukázat svou kartu věrnosti všem hráčům").
         """
-        self.accused[seat] = True
-        self.loyalty_shown[target] = True
+        self.accused = replaced(self.accused, seat, True)
+        self.loyalty_shown = replaced(self.loyalty_shown, target, True)
         if self.loyalty[target] == Loyalty.TRAITOR:
             self.unmask(target, by_accusation=True)
         elif self.white_swords:
@@ -395,13 +400,13 @@ class TurnRules(WhiteCardRules):
     def arrive(self, seat: int, destination: int) -> None:
         """A knight's own move reaches its destination (Sir Gareth draws a card there)."""
         self.leave_location(seat)
-        self.loc[seat] = destination
+        self.loc = replaced(self.loc, seat, destination)
         if self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
             self.draw_white(seat, 1)
 
     def start_siege_fight(self, seat: int) -> None:
         """SOC-SIEGE-1; Sir Owain rolls first and plays his cards after (MC-KNIGHT-OWAIN)."""
-        self.siege_cards = []
+        self.siege_cards = ()
         self.siege_die = 0
         self.siege_won = False
         if self.knight[seat] == OWAIN:
@@ -413,8 +418,8 @@ class TurnRules(WhiteCardRules):
     # ------------------------------------------------------------------ travel (MC-TRAVEL)
     def travel_drawn(self, seat: int, destination: int, card: int) -> None:
         """Resolve the travel card a moving knight drew."""
-        self.travel_deck[card] -= 1
-        self.travel_discard[card] += 1
+        self.travel_deck = added(self.travel_deck, card, -1)
+        self.travel_discard = added(self.travel_discard, card, 1)
         if card == NOTHING:
             self.arrive(seat, destination)
         elif card == VISION:  # to the Grail instead, if its quest is still open
@@ -426,7 +431,7 @@ class TurnRules(WhiteCardRules):
             self.add_siege(1)
             self.push(T.D_TRAVEL, seat, card, destination)
         elif card == CAPTURED:
-            self.captured[seat] = True
+            self.captured = replaced(self.captured, seat, True)
             if seat == self.turn_seat:
                 self.turn_flags |= TurnFlag.SKIP_HEROIC  # nothing more until freed
         else:  # Lost!, Charged!
@@ -473,7 +478,7 @@ class TurnRules(WhiteCardRules):
         kind = action - A.PLAY
         self.take_from_hand(seat, kind, public=True)
         self.discard_white(kind)
-        self.captured[captive] = False
+        self.captured = replaced(self.captured, captive, False)
 
     # ------------------------------------------------------------------ "?" cards, Lamorak
     def _legal_value(self, seat: int, context: int, location: int) -> list[int]:
@@ -491,7 +496,7 @@ class TurnRules(WhiteCardRules):
             self.place_fight(location, code)
             self.push(T.QUEST_CHECK, location, seat)
         elif context == 1:
-            self.siege_cards.append(code)
+            self.siege_cards += (code,)
         else:
             self.discard_white(FIGHT_ANY)
             self.kay_bonus += value
@@ -524,7 +529,7 @@ class TurnRules(WhiteCardRules):
                 self.push(T.D_VALUE, seat, 1)
             else:
                 self.take_from_hand(seat, kind, public=True)
-                self.siege_cards.append(kind)
+                self.siege_cards += (kind,)
             return
         self.agenda.pop()
         self.kay_bonus = 0
@@ -564,7 +569,7 @@ class TurnRules(WhiteCardRules):
             won = True  # ...unless Divine Favor is in play
         for code in self.siege_cards:
             self.discard_code(code)
-        self.siege_cards = []
+        self.siege_cards = ()
         self.kay_bonus = 0
         self.siege_won = won
         if won:
@@ -617,6 +622,33 @@ class TurnRules(WhiteCardRules):
             self.add_siege(1)
         else:
             self.draw_black(seat, Purpose.PLAY)
+
+    # ------------------------------------------------------------------ dispatch
+    # The tasks of every turn, called directly: most of a playout's calls (Engine.auto).
+    def auto(self, code: int, a: int, b: int, c: int) -> None:
+        if code == T.START_TURN:
+            self._auto_start_turn(a, b, c)
+        elif code == T.END_TURN:
+            self._auto_end_turn(a, b, c)
+        elif code == T.QUEST_CHECK:
+            self._auto_quest_check(a, b, c)
+        else:
+            super().auto(code, a, b, c)
+
+    def legal_of(self, code: int, a: int, b: int, c: int) -> list[int]:
+        if code == T.D_HEROIC:
+            return self._legal_heroic(a, b, c)
+        if code == T.D_EVIL:
+            return self._legal_evil(a, b, c)
+        return super().legal_of(code, a, b, c)
+
+    def decide(self, code: int, action: int, a: int, b: int, c: int) -> None:
+        if code == T.D_HEROIC:
+            self._decide_heroic(action, a, b, c)
+        elif code == T.D_EVIL:
+            self._decide_evil(action, a, b, c)
+        else:
+            super().decide(code, action, a, b, c)
 
 
 R: Final = TurnRules

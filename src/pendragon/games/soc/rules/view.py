@@ -484,7 +484,8 @@ class ViewRules(TurnRules):
         return out
 
     def _combat_features(
-        self, whites: list[int], blacks: list[int], seat: int, dragon: bool, most: int, spots: int
+        self, whites: tuple[int, ...], blacks: tuple[int, ...], seat: int, dragon: bool,
+        most: int, spots: int,
     ) -> list[float]:
         counts = [0.0] * 5
         for kind in whites:

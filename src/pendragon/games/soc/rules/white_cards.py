@@ -46,6 +46,9 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
     TurnFlag,
+    added,
+    replaced,
+    without,
 )
 from pendragon.games.soc.rules.quests import WARS
 
@@ -110,7 +113,7 @@ class WhiteCardRules(BlackCardRules):
         if kind == MERLIN:
             self.push(T.D_MERLIN, seat)
         elif kind == CONVOCATION:
-            self.answered = []
+            self.answered = ()
             self.push(T.CONVOKE_RESOLVE, seat)
             for knight in reversed(self.knights_in_play_from(seat)):
                 self.push(T.D_CONVOKE, knight, seat)
@@ -129,14 +132,14 @@ class WhiteCardRules(BlackCardRules):
         elif kind == PIETY:
             self.push(T.D_PIETY, seat)
         elif kind == CLAIRVOYANCE:
-            self.held = []
+            self.held = ()
             self.held_seat = seat
             self.push(T.D_CLAIRV, seat)
             self.push(T.CLAIRV_DRAW, seat, min(5, self._clairvoyance_reach()))
         elif kind == REINFORCEMENTS:
             self.push(T.D_REINF, seat)
         elif kind == CALL_FOR_HELP:
-            self.answered = []
+            self.answered = ()
             self.push(T.CALL_RESOLVE, seat)
             for knight in reversed(self.others_in_play(seat)):
                 self.push(T.D_CALL, knight, seat)
@@ -166,8 +169,8 @@ class WhiteCardRules(BlackCardRules):
         for seat in self.answered:
             if self.in_play(seat) and self.in_play(caller):
                 self.leave_location(seat)
-                self.loc[seat] = self.loc[caller]
-        self.answered = []
+                self.loc = replaced(self.loc, seat, self.loc[caller])
+        self.answered = ()
 
     def dispel_targets(self) -> list[int]:
         """MC-W-DISPEL: special black cards whose lasting effect is on the table."""
@@ -197,7 +200,7 @@ class WhiteCardRules(BlackCardRules):
             self.mordred = -1
         else:
             self.witches &= ~dict(WITCH_BITS)[WITCH_KINDS.index(kind) + 1]
-        self.black_discard[kind] += 1
+        self.black_discard = added(self.black_discard, kind, 1)
 
     def _legal_truce(self, seat: int, _b: int, _c: int) -> list[int]:
         return [
@@ -211,13 +214,13 @@ class WhiteCardRules(BlackCardRules):
         """MC-W-TRUCE: every figure and card leaves that war's board."""
         self.agenda.pop()
         war = action - A.TARGET - Location.PICTS
-        self.war_figures[war] = 0
+        self.war_figures = replaced(self.war_figures, war, 0)
         for code in self.war_white[war]:
             self.discard_code(code)
-        self.war_white[war] = []
+        self.war_white = replaced(self.war_white, war, ())
         if self.mordred == war:
             self.mordred = -1
-            self.black_discard[MORDRED] += 1
+            self.black_discard = added(self.black_discard, MORDRED, 1)
 
     def _legal_slayer(self, seat: int, _b: int, _c: int) -> list[int]:
         on_dragon = self.loc[seat] == Location.LANCELOT and self.ld_phase == 1
@@ -276,17 +279,20 @@ class WhiteCardRules(BlackCardRules):
             return
         location = action - A.TARGET
         if location in WARS:
-            self.war_figures[location - Location.PICTS] -= 1
+            self.war_figures = added(self.war_figures, location - Location.PICTS, -1)
             return
         index = self.last_standard_black(location)
         if location == Location.BLACK_KNIGHT:
-            code = self.bk_black.pop(index)
+            code = self.bk_black[index]
+            self.bk_black = self.bk_black[:index] + self.bk_black[index + 1 :]
         elif location == Location.LANCELOT:
-            code = self.ld_black.pop(index)
+            code = self.ld_black[index]
+            self.ld_black = self.ld_black[:index] + self.ld_black[index + 1 :]
         else:
-            code = self.grail_black.pop(index)
+            code = self.grail_black[index]
+            self.grail_black = self.grail_black[:index] + self.grail_black[index + 1 :]
         kind = code % FACE_DOWN_BASE
-        self.black_discard[kind] += 1
+        self.black_discard = added(self.black_discard, kind, 1)
         if code >= FACE_DOWN_BASE:  # a face-down card goes unseen (SOC-RULING-18, -65)
             self.black_discard_unseen[kind] += 1
 
@@ -302,7 +308,7 @@ class WhiteCardRules(BlackCardRules):
     def _decide_convoke(self, action: int, seat: int, _player: int, _c: int) -> None:
         self.agenda.pop()
         if action == A.ANSWER:
-            self.answered.append(seat)
+            self.answered += (seat,)
 
     def _auto_convoke_resolve(self, player: int, _b: int, _c: int) -> None:
         """SOC-W-CONVOCATION, SOC-RULING-27: one white card for each knight who returns
@@ -312,10 +318,10 @@ class WhiteCardRules(BlackCardRules):
             if self.status[s] == Status.IN_PLAY and self.loc[s] != Location.CAMELOT
             and not self.captured[s]
         ]
-        self.answered = []
+        self.answered = ()
         for seat in returning:
             self.leave_location(seat)
-            self.loc[seat] = Location.CAMELOT
+            self.loc = replaced(self.loc, seat, Location.CAMELOT)
         if returning:
             self.start_offer(len(returning), returning, player)
 
@@ -399,19 +405,19 @@ class WhiteCardRules(BlackCardRules):
         alike (a choice of one): how many times the player is asked is public, and must not
         tell the table what he saw (SOC-RULING-43)."""
         kind = action - A.CHOOSE_BLACK
-        self.held.remove(kind)
-        self.picks.append(kind)
+        self.held = without(self.held, kind)
+        self.picks += (kind,)
         if len(self.held) <= 1:
             self.agenda.pop()
             self._clairv_put_back(seat)
 
     def _clairv_put_back(self, seat: int) -> None:
         """The chosen cards, then the one left, go back on the deck, known to ``seat``."""
-        self.picks.extend(self.held)
-        self.held.clear()
-        for card in reversed(self.picks):
-            self.black_top.append(card + KNOWN_BASE * (1 << seat))
-        self.picks = []
+        picks = self.picks + self.held
+        self.held = ()
+        for card in reversed(picks):
+            self.black_top += (card + KNOWN_BASE * (1 << seat),)
+        self.picks = ()
         self.held_seat = -1
 
     # ------------------------------------------------------------------ passing cards
@@ -444,7 +450,7 @@ class WhiteCardRules(BlackCardRules):
     def pass_card(self, giver: int, receiver: int, kind: int) -> None:
         """A card passed face down: giver and receiver know it, no one else."""
         self.take_from_hand(giver, kind, public=False, seen_by=1 << receiver)
-        self.hands[receiver][kind] += 1
+        self.own_hand(receiver)[kind] += 1
         self.learn(giver, receiver, kind)
 
     def can_arthur_exchange(self, seat: int) -> bool:
