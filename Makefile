@@ -26,8 +26,10 @@ $(BIN)/python:
 BUILD_REQUIRES := setuptools==80.9.0 mypy==1.18.2
 # The compiled core (setup.py): mypyc compiles these modules in place; the manifest lists
 # them with their sources' hashes. `make build` compiles again after any of them changed.
-COMPILED_SOURCES := $(filter-out %/__init__.py,$(wildcard src/pendragon/core/*.py \
-	src/pendragon/games/*/rules/*.py))
+COMPILED_SOURCES := $(filter-out %/__init__.py src/pendragon/core/errors.py src/pendragon/bots/base.py,$(wildcard src/pendragon/core/*.py \
+	src/pendragon/games/*/rules/*.py src/pendragon/bots/*.py src/pendragon/games/*/heuristic*.py \
+	src/pendragon/games/soc/evidence.py src/pendragon/games/soc/saboteur.py \
+	src/pendragon/games/soc_card/leaf.py))
 MANIFEST := src/pendragon/_compiled.json
 # The suites that run a second time on the pure build (`make test`): the rules and the
 # core's doctests, golden games, perft, scenarios, conformance and the fuzz suite.

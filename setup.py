@@ -31,11 +31,23 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "src"
 #: The compiled modules, as globs under ``src``; a game plugged in from another package is
-#: never compiled here (it runs as Python, subclassing the compiled core).
-COMPILED = ("pendragon/core/*.py", "pendragon/games/*/rules/*.py")
+#: never compiled here (it runs as Python, subclassing the compiled core). Beside the rules
+#: and the core: the search bots and each game's heuristic (the ISMCTS rollout policy, where
+#: a search spends nine tenths of its time), with what the heuristics import on that path.
+COMPILED = (
+    "pendragon/core/*.py",
+    "pendragon/games/*/rules/*.py",
+    "pendragon/bots/*.py",
+    "pendragon/games/*/heuristic*.py",
+    "pendragon/games/soc/evidence.py",
+    "pendragon/games/soc/saboteur.py",
+    "pendragon/games/soc_card/leaf.py",
+)
 #: Modules of those that stay Python: the error classes (cold, and a compiled exception
-#: class would lose its class-level ``code``).
-KEPT_PYTHON = ("pendragon/core/errors.py",)
+#: class would lose its class-level ``code``), and the bots' protocols (checked with
+#: ``isinstance``, which a compiled protocol does not allow; ``bots/policy.py`` holds the
+#: compiled base of the policies).
+KEPT_PYTHON = ("pendragon/core/errors.py", "pendragon/bots/base.py")
 #: The file the runtime reads to know what was compiled and from which sources.
 MANIFEST = "pendragon/_compiled.json"
 #: The shared library's name (``pendragon__mypyc``, a top-level module).

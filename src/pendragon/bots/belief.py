@@ -33,6 +33,7 @@ import math
 import random
 from collections.abc import Iterable
 from itertools import combinations
+from typing import ClassVar
 
 
 def _falling(n: int, k: int) -> int:
@@ -48,11 +49,9 @@ class LoyaltyBelief:
     seats whose complement the loyal cards can fill has its dealing probability as prior.
     """
 
-    __slots__ = ("hidden", "weights", "prior")
-
     #: Weight kept (relative) by a set that evidence rules out but that could still be true
     #: (a card may have changed hands unseen).
-    ruled_out = 0.005
+    ruled_out: ClassVar[float] = 0.005
 
     def __init__(self, hidden: Iterable[int], loyal: int, traitors: int) -> None:
         self.hidden = tuple(sorted(hidden))

@@ -52,7 +52,9 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from pendragon.bots.base import PolicyBot
+from mypy_extensions import mypyc_attr
+
+from pendragon.bots.policy import PolicyBot
 from pendragon.core.api import State
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import (
@@ -82,7 +84,7 @@ Obs = dict[str, Any]
 WIN = 100.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Weights:
     """The worths the policy reasons with, in spaces (the defaults are the tuned ones,
     docs/bots.md)."""
@@ -124,7 +126,7 @@ def _sigmoid(x: float) -> float:
 
 
 # ---------------------------------------------------------------------- the board
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Board:
     """The track's lookups the bot needs, built from the observation's list of kinds."""
 
@@ -194,7 +196,7 @@ def removals(players: int, first: int, step: int, seat: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------- memory
-@dataclass(slots=True)
+@dataclass
 class DraftRecord:
     """What one seat saw of one round's draft: the packets, and for each of its picks the
     allies it passed on and the seat they went to (-1: discarded, GC-DRAFT-5)."""
@@ -218,11 +220,6 @@ def _ally_indices(keys: list[str]) -> tuple[int, ...]:
 # ---------------------------------------------------------------------- the seat's picture
 class Table:
     """The race as seat ``me`` sees it, with the worths the policy reasons with."""
-
-    __slots__ = (
-        "obs", "n", "me", "w", "pos", "spears", "dragon", "supply", "board", "known", "_token",
-        "_unknown", "_threat", "_values",
-    )
 
     def __init__(self, obs: Obs, me: int, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.obs = obs
@@ -473,6 +470,7 @@ def _groups(
 
 
 # ---------------------------------------------------------------------- the bot
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
     """The Grail Cup heuristic: values allies in spaces for itself and its rivals, drafts
     against the leader, and plays each ally's choice by the same worths.
@@ -481,8 +479,6 @@ class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
     keeps a :class:`DraftRecord` per seat and forgets them all when a new game starts.
     ``weights``: the worths it reasons with (for tuning; the defaults are the tuned ones).
     """
-
-    __slots__ = ("seed", "weights", "_rng", "_records")
 
     def __init__(self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.seed = seed

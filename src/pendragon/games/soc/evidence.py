@@ -68,7 +68,7 @@ ACCUSED_LOYAL_RATIO = _accused_loyal_ratio()
 ACCUSED_TRAITOR_RATIO = 0.1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deed:
     """A public decision: who took it, the decision (the agenda's name), the choice (its
     action text, or for ``accused`` the loyalty the accused turned out to have) and the
@@ -224,8 +224,6 @@ class SeatRecord:
     >>> round(record.ratio(), 1)
     3.6
     """
-
-    __slots__ = ("_logs", "_hard")
 
     def __init__(self) -> None:
         #: Log-probability of the record under each named policy of the two families.

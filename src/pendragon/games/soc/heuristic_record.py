@@ -65,8 +65,6 @@ class PublicRecord:
     belief of a seat with them weighed in. ``judge`` rates Merlin targets (a deed's
     figures)."""
 
-    __slots__ = ("judge", "_beliefs", "_replay", "_seen", "_deeds", "_records", "_deck")
-
     def __init__(self, judge: MerlinJudge) -> None:
         self.judge = judge
         #: Per seat: the belief and how many deeds of the record it has read.

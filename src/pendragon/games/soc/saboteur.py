@@ -12,6 +12,7 @@ matrix, which re-exports them) so that the heuristic can load them without the s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 from pendragon.games.soc.heuristic_cards import _WARS, Obs, _black_harm, seat_by_hand
 from pendragon.games.soc.heuristic_expansion import pick
@@ -57,11 +58,9 @@ class SaboteurTraitor(SocPolicy):
     """
 
     #: Reveal with Fate when the others would discard this many cards each on average.
-    reveal_discards = 1.5
+    reveal_discards: ClassVar[float] = 1.5
     #: ...or at this much life or less.
-    reveal_life = 2
-
-    __slots__ = ()
+    reveal_life: ClassVar[int] = 2
 
     def __repr__(self) -> str:
         return f"SaboteurTraitor(seed={self.seed!r})"
@@ -263,8 +262,6 @@ class OpenTraitor(SaboteurTraitor):
     >>> OpenTraitor(1).evil_choice({"siege_engines": 0}, {"draw-black": 1, "add-siege": 2})
     'add-siege'
     """
-
-    __slots__ = ()
 
     def __repr__(self) -> str:
         return f"OpenTraitor(seed={self.seed!r})"

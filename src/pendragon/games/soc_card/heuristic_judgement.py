@@ -16,9 +16,12 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from pendragon.bots.belief import LoyaltyBelief
+from pendragon.bots.policy import PolicyBot
 from pendragon.core.api import State
 from pendragon.games.soc_card.heuristic_memory import PileEntry, TableMemory, TurnSeen
 from pendragon.games.soc_card.heuristic_values import (
@@ -57,8 +60,6 @@ class TraitorBelief(LoyaltyBelief):
     0.976
     """
 
-    __slots__ = ("players", "seat")
-
     def __init__(self, players: int, seat: int | None, traitors: int | None = None) -> None:
         self.players = players
         self.seat = seat
@@ -68,7 +69,7 @@ class TraitorBelief(LoyaltyBelief):
 
 
 # ---------------------------------------------------------------------- the bot
-@dataclass(slots=True)
+@dataclass
 class _Options:
     """Values of a turn's options for the loyal side (probability to win)."""
 
@@ -78,45 +79,40 @@ class _Options:
 
 
 
-class SocCardJudge:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SocCardJudge(PolicyBot[Obs]):
     """The parameters, state, beliefs and valuation of the card game heuristic (see
     :class:`~pendragon.games.soc_card.heuristic.SocCardHeuristicBot` for the arguments)."""
 
     #: Each coming sword is white with this probability (the race model).
-    white_share = 0.55
+    white_share: ClassVar[float] = 0.55
     #: Worth, in swords, of a pile left for the next player to listen on (a small loss:
     #: piles that grow bust their secondary quests).
-    continue_swords = -0.5
+    continue_swords: ClassVar[float] = -0.5
     #: Accuse when the accusation is worth this much more than the best other action.
-    accuse_margin = 0.0
+    accuse_margin: ClassVar[float] = 0.0
     #: Least P(traitor) for an accusation, whatever the race says.
-    accuse_floor = 0.45
+    accuse_floor: ClassVar[float] = 0.45
     #: Evidence of a watched turn. A loyal player picks an option with probability
     #: softmax(value in swords / turn_temperature); a traitor plays like him, except that
     #: with probability turn_harm he picks by softmax(-value / turn_temperature). The
     #: likelihood ratio is bounded to [1 - turn_harm, turn_cap].
-    turn_temperature = 0.35
-    turn_harm = 0.25
-    turn_cap = 8.0
+    turn_temperature: ClassVar[float] = 0.35
+    turn_harm: ClassVar[float] = 0.25
+    turn_cap: ClassVar[float] = 8.0
     #: The temperature a traitor assumes the table judges it by (its cover).
-    traitor_temperature = 0.5
+    traitor_temperature: ClassVar[float] = 0.5
     #: A hidden traitor harms only while a spectator's P(he is the traitor) stays under
     #: this after his move (loyal players accuse from accuse_floor).
-    traitor_cover = 0.3
+    traitor_cover: ClassVar[float] = 0.3
     #: ...and this much more once black swords are near the end.
-    traitor_cover_late = 0.25
+    traitor_cover_late: ClassVar[float] = 0.25
     #: Chance that a seat known to be a traitor lies in an announcement.
-    lie_rate = 0.6
+    lie_rate: ClassVar[float] = 0.6
     #: Where a search's rollout stops (``search_leaf``), a traitor still hidden is later
     #: unmasked with this probability (a white sword, SCG-ACCUSE-2), else turns a sword at
     #: the end (SCG-END-2): the heuristic unmasks 92% of traitors (docs/bots.md).
-    search_unmask = 0.85
-
-    __slots__ = (
-        "seed", "follow_table", "track_beliefs", "samples", "_rng", "memory", "_replay",
-        "_history", "_game", "_direct", "_view", "_beliefs", "_read", "_public",
-        "_public_read", "quick", "follow_public",
-    )
+    search_unmask: ClassVar[float] = 0.85
 
     def __init__(self, seed: int | None = None, follow_table: bool = True,
                  track_beliefs: bool = True, samples: int = 10, quick: bool = False,

@@ -25,7 +25,7 @@ from pendragon.games.soc_card.rules.cards import (
 
 
 # ---------------------------------------------------------------------- memory
-@dataclass(slots=True)
+@dataclass
 class PileEntry:
     """One card of the threat pile as the table saw it.
 
@@ -48,7 +48,7 @@ class PileEntry:
         return -1
 
 
-@dataclass(slots=True)
+@dataclass
 class TurnSeen:
     """A turn the table watched: the position before it and what the player did.
 
@@ -64,7 +64,7 @@ class TurnSeen:
     quest: int
 
 
-@dataclass(slots=True)
+@dataclass
 class Evidence:
     """A public fact about loyalty: ``kind`` is ``lie`` (one of ``seats`` named a quest
     falsely under Morgan #1), ``turn`` (a watched turn), ``arthur`` or ``gawain`` (a Knight
@@ -77,7 +77,7 @@ class Evidence:
     before: Obs | None = None
 
 
-@dataclass(slots=True)
+@dataclass
 class TableMemory:
     """What one bot has seen of the table, kept by itself (the observations keep no count).
 

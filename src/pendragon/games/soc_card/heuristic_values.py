@@ -95,8 +95,6 @@ def race_value(white: int, black: int, flips: Sequence[float], white_share: floa
 class _RaceLookup:
     """:func:`race_value` for one decision's ``flips``, with the tables fetched once."""
 
-    __slots__ = ("tables", "cache")
-
     def __init__(self, flips: Sequence[float], white_share: float) -> None:
         self.tables = [(chance, _race_table(white_share, count))
                        for count, chance in enumerate(flips) if chance > 0]
@@ -128,11 +126,6 @@ class PileValue:
     >>> pile.plus(KIND["picts-4"]).outcome(QUEST_INDEX["picts"])  # 5 + 4 + 4 + 1 = 14
     (0, 1, False)
     """
-
-    __slots__ = (
-        "token", "numbered", "unknown", "mordreds", "bonus", "merlins", "removals",
-        "morgans", "sums", "lengths", "_values", "_busted",
-    )
 
     def __init__(self, kinds: Iterable[int], token: int = -1) -> None:
         self.token = token
@@ -184,7 +177,8 @@ class PileValue:
         self.lengths[quest] = len(kept) + self.unknown[quest]
 
     def _copy(self) -> PileValue:
-        other = object.__new__(PileValue)
+        # (the class's own __new__, not object's: a compiled class must be made by its own)
+        other = PileValue.__new__(PileValue)
         other.token = self.token
         other.numbered = list(self.numbered)
         other.unknown = list(self.unknown)
