@@ -336,9 +336,10 @@ class SocJudge(MerlinsCompanyPolicy):
             plans = self._quest_plan(obs)
             if arg == "camelot":
                 here = plans.get(location, 0.0) if location else 0.0
-                urgent = siege >= self.siege_return and self._siege_strength(hand) >= (
+                # (not ``urgent``: that name is a float above, and compiled code keeps its type)
+                defend = siege >= self.siege_return and self._siege_strength(hand) >= (
                     6 if siege < 10 else 3)
-                if urgent:
+                if defend:
                     return 2.0 + (siege - self.siege_return + 1) * 1.5
                 return 2.0 if here <= 0.5 else -1.0
             if location != "camelot" and plans.get(location, 0.0) > 0:

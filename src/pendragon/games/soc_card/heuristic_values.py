@@ -117,6 +117,7 @@ class PileValue:
 
     Mirrors :func:`pendragon.games.soc_card.rules.quests.resolve` (a test checks them against
     each other on random piles) and adds one card cheaply, for the look-ahead of a listen.
+    ``kinds``: the pile's cards (``None`` only for the bare instance a copy starts from).
 
     >>> from pendragon.games.soc_card.rules.cards import KIND
     >>> pile = PileValue([KIND[k] for k in ("excalibur-5", "excalibur-3", "excalibur-q",
@@ -127,8 +128,10 @@ class PileValue:
     (0, 1, False)
     """
 
-    def __init__(self, kinds: Iterable[int], token: int = -1) -> None:
+    def __init__(self, kinds: Iterable[int] | None, token: int = -1) -> None:
         self.token = token
+        if kinds is None:
+            return  # a copy: :meth:`_copy` sets the other fields
         self.numbered: list[list[int]] = [[] for _ in range(NUM_QUESTS)]
         self.unknown = [0] * NUM_QUESTS
         self.mordreds = 0
@@ -177,9 +180,8 @@ class PileValue:
         self.lengths[quest] = len(kept) + self.unknown[quest]
 
     def _copy(self) -> PileValue:
-        # (the class's own __new__, not object's: a compiled class must be made by its own)
-        other = PileValue.__new__(PileValue)
-        other.token = self.token
+        # (a bare instance rather than object.__new__, which a compiled class refuses)
+        other = PileValue(None, self.token)
         other.numbered = list(self.numbered)
         other.unknown = list(self.unknown)
         other.mordreds = self.mordreds
