@@ -35,12 +35,15 @@ from collections.abc import Iterable
 from itertools import combinations
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 
 def _falling(n: int, k: int) -> int:
     """n * (n-1) * ... * (n-k+1): ordered ways to deal k of n cards (0 when k > n)."""
     return math.perm(n, k) if 0 <= k <= n else 0
 
 
+@mypyc_attr(serializable=True)
 class LoyaltyBelief:
     """Weights over the sets of traitors among ``hidden`` seats.
 

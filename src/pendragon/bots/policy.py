@@ -4,6 +4,10 @@ It lives apart from :mod:`pendragon.bots.base`, which re-exports it: the protoco
 (:class:`~pendragon.bots.base.Bot` and the others) are checked at run time
 (``isinstance``), which a module compiled with mypyc cannot offer, so that module stays
 Python while the policies, which all derive from :class:`PolicyBot`, are compiled.
+
+The compiled bots and what they keep are ``serializable`` (``mypyc_attr``): they are pickled
+(``pendragon.simulate``, the web's bot pool) and copied, which a compiled class otherwise
+refuses unless its ``__init__`` takes no argument.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ def to_act(state: State) -> tuple[int, list[int]]:
 Seen = TypeVar("Seen")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class PolicyBot(Generic[Seen]):
     """The start every policy's ``step`` shares, written once (a template method).
 

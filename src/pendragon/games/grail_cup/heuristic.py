@@ -84,6 +84,7 @@ Obs = dict[str, Any]
 WIN = 100.0
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class Weights:
     """The worths the policy reasons with, in spaces (the defaults are the tuned ones,
@@ -126,6 +127,7 @@ def _sigmoid(x: float) -> float:
 
 
 # ---------------------------------------------------------------------- the board
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class Board:
     """The track's lookups the bot needs, built from the observation's list of kinds."""
@@ -196,6 +198,7 @@ def removals(players: int, first: int, step: int, seat: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------- memory
+@mypyc_attr(serializable=True)
 @dataclass
 class DraftRecord:
     """What one seat saw of one round's draft: the packets, and for each of its picks the
@@ -218,6 +221,7 @@ def _ally_indices(keys: list[str]) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------------- the seat's picture
+@mypyc_attr(serializable=True)
 class Table:
     """The race as seat ``me`` sees it, with the worths the policy reasons with."""
 

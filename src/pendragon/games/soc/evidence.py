@@ -34,6 +34,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 #: Loyal policies a knight may follow, with the weight of each in the mixture.
 LOYAL_FAMILY: tuple[tuple[str, float], ...] = (
     ("heuristic", 0.4), ("cautious", 0.2), ("bold", 0.2), ("noisy", 0.2),
@@ -68,6 +70,7 @@ ACCUSED_LOYAL_RATIO = _accused_loyal_ratio()
 ACCUSED_TRAITOR_RATIO = 0.1
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class Deed:
     """A public decision: who took it, the decision (the agenda's name), the choice (its
@@ -207,6 +210,7 @@ def _mixture(family: tuple[tuple[str, float], ...], model: Callable[..., Dist],
     return total
 
 
+@mypyc_attr(serializable=True)
 class SeatRecord:
     """Everything one knight's public deeds say, read as a *whole history*: a knight
     follows one policy for the game, so the chance of his record under each policy of the

@@ -174,8 +174,9 @@ class MerlinsCompanyPolicy(PolicyBot[None]):
         hand: dict[str, int] = obs["you"]["hand"]
         return hand
 
-    @staticmethod
-    def _is_traitor(obs: Obs) -> bool:
+    def _is_traitor(self, obs: Obs) -> bool:
+        """Whether the seat plays the traitor's branches (an instance method, not a static
+        one: subclasses answer for it, and compiled code calls a static method directly)."""
         return bool(obs["you"]["loyalty"] == "traitor")
 
     def _quest_plan(self, obs: Obs) -> dict[str, float]:

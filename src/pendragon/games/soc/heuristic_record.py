@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.bots.belief import LoyaltyBelief
 from pendragon.core.api import State
 from pendragon.games.soc.evidence import (
@@ -59,6 +61,7 @@ class MerlinJudge(Protocol):
         ...
 
 
+@mypyc_attr(serializable=True)
 class PublicRecord:
     """The public record of one game as a policy follows it, and the traitor beliefs it
     feeds: :meth:`follow` reads the deeds taken since the last call, :meth:`belief` the

@@ -69,6 +69,7 @@ class TraitorBelief(LoyaltyBelief):
 
 
 # ---------------------------------------------------------------------- the bot
+@mypyc_attr(serializable=True)
 @dataclass
 class _Options:
     """Values of a turn's options for the loyal side (probability to win)."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.games.soc_card.heuristic_values import QUEST_INDEX, Obs
 from pendragon.games.soc_card.rules.cards import (
     CARD_QUEST,
@@ -25,6 +27,7 @@ from pendragon.games.soc_card.rules.cards import (
 
 
 # ---------------------------------------------------------------------- memory
+@mypyc_attr(serializable=True)
 @dataclass
 class PileEntry:
     """One card of the threat pile as the table saw it.
@@ -48,6 +51,7 @@ class PileEntry:
         return -1
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class TurnSeen:
     """A turn the table watched: the position before it and what the player did.
@@ -64,6 +68,7 @@ class TurnSeen:
     quest: int
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Evidence:
     """A public fact about loyalty: ``kind`` is ``lie`` (one of ``seats`` named a quest
@@ -77,6 +82,7 @@ class Evidence:
     before: Obs | None = None
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class TableMemory:
     """What one bot has seen of the table, kept by itself (the observations keep no count).

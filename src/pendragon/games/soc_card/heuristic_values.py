@@ -14,6 +14,8 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.games.soc_card.rules.cards import (
     CARDS,
     IS_QUEST,
@@ -92,6 +94,7 @@ def race_value(white: int, black: int, flips: Sequence[float], white_share: floa
     return value
 
 
+@mypyc_attr(serializable=True)
 class _RaceLookup:
     """:func:`race_value` for one decision's ``flips``, with the tables fetched once."""
 
@@ -112,12 +115,12 @@ class _RaceLookup:
 
 
 # ---------------------------------------------------------------------- valuing a pile
+@mypyc_attr(serializable=True)
 class PileValue:
     """A threat pile of known cards, reduced to what its resolution needs (SCG-RULING-3).
 
     Mirrors :func:`pendragon.games.soc_card.rules.quests.resolve` (a test checks them against
     each other on random piles) and adds one card cheaply, for the look-ahead of a listen.
-    ``kinds``: the pile's cards (``None`` only for the bare instance a copy starts from).
 
     >>> from pendragon.games.soc_card.rules.cards import KIND
     >>> pile = PileValue([KIND[k] for k in ("excalibur-5", "excalibur-3", "excalibur-q",
@@ -128,10 +131,8 @@ class PileValue:
     (0, 1, False)
     """
 
-    def __init__(self, kinds: Iterable[int] | None, token: int = -1) -> None:
+    def __init__(self, kinds: Iterable[int], token: int = -1) -> None:
         self.token = token
-        if kinds is None:
-            return  # a copy: :meth:`_copy` sets the other fields
         self.numbered: list[list[int]] = [[] for _ in range(NUM_QUESTS)]
         self.unknown = [0] * NUM_QUESTS
         self.mordreds = 0
@@ -180,8 +181,10 @@ class PileValue:
         self.lengths[quest] = len(kept) + self.unknown[quest]
 
     def _copy(self) -> PileValue:
-        # (a bare instance rather than object.__new__, which a compiled class refuses)
-        other = PileValue(None, self.token)
+        # (the class's own __new__, not object's, which a compiled class refuses; it does
+        # not run __init__: the class is serializable)
+        other = PileValue.__new__(PileValue)
+        other.token = self.token
         other.numbered = list(self.numbered)
         other.unknown = list(self.unknown)
         other.mordreds = self.mordreds

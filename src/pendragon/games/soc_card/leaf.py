@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 #: The shipped tables (package data of ``pendragon.games.soc_card``).
 LEAF_FILE = "search_leaf.json"
 
@@ -42,6 +44,7 @@ LEAF_FILE = "search_leaf.json"
 Cells = Mapping[tuple[int, int, int, int], float]
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class LeafTable:
     """One setup's empirical leaf. Swords past ``cap`` of a colour count as ``cap``."""
