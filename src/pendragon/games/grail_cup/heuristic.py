@@ -661,7 +661,13 @@ class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
                     for gone in pool
                 ]
                 return sum(outcomes) / len(outcomes)
-            best = max(pool, key=lambda c: (table.ally(who, c)[0], -c))
+            # The ally worth most to him, the lowest on a tie (a loop, not max() with a
+            # key closure: this is the draft look-ahead's inner loop).
+            best, worth = pool[0], table.ally(who, pool[0])[0]
+            for card in pool:
+                value = table.ally(who, card)[0]
+                if value > worth or (value == worth and card < best):
+                    best, worth = card, value
             picks.setdefault(who, []).append(best)
             pool.remove(best)
         return self._score(table, picks)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -387,19 +387,24 @@ class SocCardJudge(PolicyBot[Obs]):
         return kind
 
     @staticmethod
-    def _listen_value(pile: PileValue, deck: list[float], next_card: int, later: Any,
-                      value: Any, quick: bool) -> float:
+    def _listen_value(pile: PileValue, deck: list[float], next_card: int,
+                      later: Callable[[PileValue], float],
+                      value: Callable[[tuple[int, int, bool]], float], quick: bool) -> float:
         """Expected value after a listen: the next player quests on what the new card
         opens, if that beats going on (``quick``: a card that opens no quest is taken to
         leave the pile as it is)."""
-        items: Iterable[tuple[int, float]]
+        # Plain loops rather than generators and max() over them: this runs for every
+        # sample of every decision of a search's rollouts, and compiled loops stay native.
+        items: list[tuple[int, float]] = []
         if next_card >= 0:
-            items = ((next_card, 1.0),)
+            items.append((next_card, 1.0))
         else:
             total = sum(deck)
             if total <= 0:
                 return float(later(pile))
-            items = ((k, w / total) for k, w in enumerate(deck) if w > 0)
+            for k, w in enumerate(deck):
+                if w > 0:
+                    items.append((k, w / total))
         expected = 0.0
         unchanged = later(pile) if quick else 0.0
         for kind, chance in items:
@@ -409,11 +414,15 @@ class SocCardJudge(PolicyBot[Obs]):
                 continue
             bigger = pile.plus(kind)
             if kind == MERLIN_6:
-                best = max(value(bigger.outcome(q, bonus))
-                           for q in range(NUM_QUESTS) for bonus in range(4))
+                best = -math.inf
+                for q in range(NUM_QUESTS):
+                    for bonus in range(4):
+                        best = max(best, value(bigger.outcome(q, bonus)))
                 expected += chance * best
             elif card.allows:
-                best = max(value(bigger.outcome(q)) for q in card.allows)
+                best = -math.inf
+                for q in card.allows:
+                    best = max(best, value(bigger.outcome(q)))
                 expected += chance * max(later(bigger), best)
             else:
                 expected += chance * later(bigger)

@@ -109,7 +109,9 @@ class _RaceLookup:
         if value is None:
             cap = 3 * END_SWORDS
             white, black = min(white, cap), min(black, cap)
-            value = sum(chance * table[white][black] for chance, table in self.tables)
+            value = 0.0  # (a loop, not sum() over a generator: compiled, it stays native)
+            for chance, table in self.tables:
+                value += chance * table[white][black]
             self.cache[key] = value
         return value
 
