@@ -43,7 +43,7 @@ def _falling(n: int, k: int) -> int:
     return math.perm(n, k) if 0 <= k <= n else 0
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LoyaltyBelief:
     """Weights over the sets of traitors among ``hidden`` seats.
 

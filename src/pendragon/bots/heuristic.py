@@ -77,7 +77,7 @@ class OnePlyBot(PolicyBot[None]):
         return pool[self._rng.randrange(len(pool))]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeuristicBot:
     """The ``heuristic`` bot: dispatches to the game's own policy on first use.
 

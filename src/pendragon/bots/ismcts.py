@@ -155,7 +155,7 @@ def paired_advantage(rewards: Sequence[float], baseline: Sequence[float]) -> tup
     return mean, math.sqrt(variance / count)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ISMCTSBot(PolicyBot[None]):
     """Policy-improving ISMCTS: paired sweeps over the root actions, a confidence test.
 

@@ -5,9 +5,11 @@ It lives apart from :mod:`pendragon.bots.base`, which re-exports it: the protoco
 (``isinstance``), which a module compiled with mypyc cannot offer, so that module stays
 Python while the policies, which all derive from :class:`PolicyBot`, are compiled.
 
-The compiled bots and what they keep are ``serializable`` (``mypyc_attr``): they are pickled
+Every compiled class of the bots and of what they keep allows interpreted subclasses
+(``mypyc_attr``): tests and benches subclass the bots, and bots are pickled
 (``pendragon.simulate``, the web's bot pool) and copied, which a compiled class otherwise
-refuses unless its ``__init__`` takes no argument.
+refuses unless its ``__init__`` takes no argument. (mypyc's ``serializable`` would do for
+the copies, but in mypyc 1.18 such a class made from Python code skips its ``__init__``.)
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def to_act(state: State) -> tuple[int, list[int]]:
 Seen = TypeVar("Seen")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PolicyBot(Generic[Seen]):
     """The start every policy's ``step`` shares, written once (a template method).
 

@@ -19,7 +19,7 @@ from pendragon.bots.policy import to_act
 from pendragon.core.api import State
 
 
-@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Uniform choice among ``state.legal_actions()``, from its own seeded generator.
 

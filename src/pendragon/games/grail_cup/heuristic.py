@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
@@ -84,7 +84,7 @@ Obs = dict[str, Any]
 WIN = 100.0
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class Weights:
     """The worths the policy reasons with, in spaces (the defaults are the tuned ones,
@@ -113,6 +113,11 @@ class Weights:
     #: How much the rivals' picks count in the draft (1: as much as their threat says).
     denial: float = 1.0
 
+    def __reduce__(self) -> tuple[type[Weights], tuple[Any, ...]]:
+        """Pickled by its constructor (a compiled frozen dataclass cannot set its fields
+        back one by one, as unpickling does)."""
+        return Weights, astuple(self)
+
 
 DEFAULT_WEIGHTS = Weights()
 #: Possible distances of a knight's next moves, for the dragon's blocking (about 1.5 rounds).
@@ -127,7 +132,7 @@ def _sigmoid(x: float) -> float:
 
 
 # ---------------------------------------------------------------------- the board
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class Board:
     """The track's lookups the bot needs, built from the observation's list of kinds."""
@@ -138,6 +143,11 @@ class Board:
     clover: tuple[bool, ...]
     village: tuple[bool, ...]
     clover_spaces: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[type[Board], tuple[Any, ...]]:
+        """Pickled by its constructor (a compiled frozen dataclass cannot set its fields
+        back one by one, as unpickling does)."""
+        return Board, astuple(self)
 
 
 @lru_cache(maxsize=16)
@@ -198,7 +208,7 @@ def removals(players: int, first: int, step: int, seat: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------- memory
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class DraftRecord:
     """What one seat saw of one round's draft: the packets, and for each of its picks the
@@ -221,7 +231,7 @@ def _ally_indices(keys: list[str]) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------------- the seat's picture
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Table:
     """The race as seat ``me`` sees it, with the worths the policy reasons with."""
 

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -70,7 +71,7 @@ ACCUSED_LOYAL_RATIO = _accused_loyal_ratio()
 ACCUSED_TRAITOR_RATIO = 0.1
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class Deed:
     """A public decision: who took it, the decision (the agenda's name), the choice (its
@@ -81,6 +82,11 @@ class Deed:
     decision: str
     choice: str
     context: tuple[float, ...]
+
+    def __reduce__(self) -> tuple[type[Deed], tuple[Any, ...]]:
+        """Pickled by its constructor (a compiled frozen dataclass cannot set its fields
+        back one by one, as unpickling does)."""
+        return Deed, astuple(self)
 
 
 Dist = Mapping[str, float]
@@ -210,7 +216,7 @@ def _mixture(family: tuple[tuple[str, float], ...], model: Callable[..., Dist],
     return total
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SeatRecord:
     """Everything one knight's public deeds say, read as a *whole history*: a knight
     follows one policy for the game, so the chance of his record under each policy of the

@@ -61,7 +61,7 @@ class MerlinJudge(Protocol):
         ...
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PublicRecord:
     """The public record of one game as a policy follows it, and the traitor beliefs it
     feeds: :meth:`follow` reads the deeds taken since the last call, :meth:`belief` the

@@ -29,6 +29,7 @@ _UNKNOWN_BLACK_HARM = 4.0
 _LAST_ENGINE = 12
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SaboteurTraitor(SocPolicy):
     """A traitor who harms openly from the first turn (a loyal seat plays the heuristic).
 
@@ -250,6 +251,7 @@ class SaboteurTraitor(SocPolicy):
         return score
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OpenTraitor(SaboteurTraitor):
     """The heuristic traitor's open play (``SocHeuristicBot`` hands its decisions to it
     once it harms openly): the saboteur's, but its evil is always a siege engine while one

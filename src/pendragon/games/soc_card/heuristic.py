@@ -338,6 +338,7 @@ def rollout_bot(seed: int | None) -> SocCardHeuristicBot:
 
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SocCardStealthBot(SocCardHeuristicBot):
     """The heuristic, its traitor careful: the bot the online table seats by default
     (``GamePlugin.table_bot``).

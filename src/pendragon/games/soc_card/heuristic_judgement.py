@@ -46,6 +46,7 @@ from pendragon.games.soc_card.rules.cards import (
 
 
 # ---------------------------------------------------------------------- belief
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TraitorBelief(LoyaltyBelief):
     """A seat's belief about who holds a traitor card (or none): a weight for every set of
     traitors among the other seats (:class:`~pendragon.bots.belief.LoyaltyBelief`), from the
@@ -69,7 +70,7 @@ class TraitorBelief(LoyaltyBelief):
 
 
 # ---------------------------------------------------------------------- the bot
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class _Options:
     """Values of a turn's options for the loyal side (probability to win)."""

@@ -27,7 +27,7 @@ from pendragon.games.soc_card.rules.cards import (
 
 
 # ---------------------------------------------------------------------- memory
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class PileEntry:
     """One card of the threat pile as the table saw it.
@@ -51,7 +51,7 @@ class PileEntry:
         return -1
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class TurnSeen:
     """A turn the table watched: the position before it and what the player did.
@@ -68,7 +68,7 @@ class TurnSeen:
     quest: int
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class Evidence:
     """A public fact about loyalty: ``kind`` is ``lie`` (one of ``seats`` named a quest
@@ -82,7 +82,7 @@ class Evidence:
     before: Obs | None = None
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class TableMemory:
     """What one bot has seen of the table, kept by itself (the observations keep no count).

@@ -94,7 +94,7 @@ def race_value(white: int, black: int, flips: Sequence[float], white_share: floa
     return value
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _RaceLookup:
     """:func:`race_value` for one decision's ``flips``, with the tables fetched once."""
 
@@ -117,7 +117,7 @@ class _RaceLookup:
 
 
 # ---------------------------------------------------------------------- valuing a pile
-@mypyc_attr(serializable=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PileValue:
     """A threat pile of known cards, reduced to what its resolution needs (SCG-RULING-3).
 
