@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.games.soc.heuristic_cards import _WARS, Obs, _black_harm, seat_by_hand
 from pendragon.games.soc.heuristic_expansion import pick
 from pendragon.games.soc.heuristic_policy import SocPolicy

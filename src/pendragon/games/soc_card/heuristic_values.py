@@ -184,7 +184,7 @@ class PileValue:
 
     def _copy(self) -> PileValue:
         # (the class's own __new__, not object's, which a compiled class refuses; it does
-        # not run __init__: the class is serializable)
+        # not run __init__: the class allows interpreted subclasses)
         other = PileValue.__new__(PileValue)
         other.token = self.token
         other.numbered = list(self.numbered)
