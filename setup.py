@@ -1,16 +1,17 @@
-"""The build hook: compiles the rules of every game and the core with mypyc.
+"""The build hook: compiles the rules of every game, the core and the bots with mypyc.
 
 ``pyproject.toml`` holds the project's metadata; this file only adds the compiled modules:
-every module of ``pendragon/core`` and of each game's ``rules`` package (their ``__init__``
-files and ``core/errors.py`` stay Python). The same ``.py`` files stay installed beside
-their compiled modules and are the reference: ``pendragon.build`` runs them instead when
-``PENDRAGON_PURE=1`` is set, when nothing was compiled, or when a source changed after the
-build (it names the stale module). The build writes ``pendragon/_compiled.json``: each
+every module of ``pendragon/core`` and of each game's ``rules`` package, the search bots
+(``pendragon/bots``) and each game's heuristic, the ISMCTS rollout policy (``__init__``
+files, ``core/errors.py`` and ``bots/base.py`` stay Python). The same ``.py`` files stay
+installed beside their compiled modules and are the reference: ``pendragon.build`` runs
+them instead when ``PENDRAGON_PURE=1`` is set, when nothing was compiled, or when a source
+changed after the build (it names the stale module). The build writes ``pendragon/_compiled.json``: each
 compiled module with the SHA-256 of the source it was built from.
 
 The build falls back to pure Python, saying so in one line, when ``PENDRAGON_PURE=1`` is set
 at build time, when mypyc is not installed, or when no C compiler works. Compiling takes
-about 50 s on 2 cores from nothing (docs/architecture.md, "The compiled core").
+about 80 s of CPU on each of 2 cores from nothing (docs/architecture.md, "The compiled core").
 """
 
 from __future__ import annotations
