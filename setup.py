@@ -6,8 +6,9 @@ every module of ``pendragon/core`` and of each game's ``rules`` package, the sea
 files, ``core/errors.py`` and ``bots/base.py`` stay Python). The same ``.py`` files stay
 installed beside their compiled modules and are the reference: ``pendragon.build`` runs
 them instead when ``PENDRAGON_PURE=1`` is set, when nothing was compiled, or when a source
-changed after the build (it names the stale module). The build writes ``pendragon/_compiled.json``: each
-compiled module with the SHA-256 of the source it was built from.
+changed after the build (it names the stale module). The build writes
+``pendragon/_compiled.json``: each compiled module with the SHA-256 of the source it was
+built from.
 
 The build falls back to pure Python, saying so in one line, when ``PENDRAGON_PURE=1`` is set
 at build time, when mypyc is not installed, or when no C compiler works. Compiling takes
