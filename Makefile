@@ -26,16 +26,23 @@ $(BIN)/python:
 BUILD_REQUIRES := setuptools==80.9.0 mypy==1.18.2
 # The compiled core (setup.py): mypyc compiles these modules in place; the manifest lists
 # them with their sources' hashes. `make build` compiles again after any of them changed.
-COMPILED_SOURCES := $(filter-out %/__init__.py,$(wildcard src/pendragon/core/*.py \
-	src/pendragon/games/*/rules/*.py))
+# Of those, the search bots and the games' heuristics (the rollout policies).
+BOT_SOURCES := $(wildcard src/pendragon/bots/*.py src/pendragon/games/*/heuristic*.py) \
+	src/pendragon/games/soc/evidence.py src/pendragon/games/soc/saboteur.py \
+	src/pendragon/games/soc_card/leaf.py
+COMPILED_SOURCES := $(filter-out %/__init__.py src/pendragon/core/errors.py src/pendragon/bots/base.py, \
+	$(wildcard src/pendragon/core/*.py src/pendragon/games/*/rules/*.py) $(BOT_SOURCES))
 MANIFEST := src/pendragon/_compiled.json
-# The suites that run a second time on the pure build (`make test`): the rules and the
-# core's doctests, golden games, perft, scenarios, conformance and the fuzz suite.
+# The suites that run a second time on the pure build (`make test`): the doctests of the
+# compiled modules (the compiled pass cannot collect them), golden games, perft, scenarios,
+# conformance, the fuzz suite and the bots' own suite.
 PURE_SUITES := src/pendragon/core src/pendragon/games/soc/rules src/pendragon/games/soc_card/rules \
-	src/pendragon/games/grail_cup/rules tests/test_golden.py tests/test_perft.py \
+	src/pendragon/games/grail_cup/rules src/pendragon/bots \
+	$(filter-out src/pendragon/bots/%,$(BOT_SOURCES)) \
+	tests/test_golden.py tests/test_perft.py \
 	tests/test_scenarios.py tests/test_conformance.py tests/test_fuzz.py tests/test_soc_rules.py \
 	tests/test_soc_card.py tests/test_grail_cup.py tests/test_soc_expansion.py \
-	tests/test_compiled.py
+	tests/test_compiled.py tests/test_bots.py
 
 # `make play` installs the pure build: it starts in well under two minutes on a new machine;
 # `make build` compiles (about 50 s more), and later starts use the compiled build.

@@ -1,16 +1,18 @@
-"""The build hook: compiles the rules of every game and the core with mypyc.
+"""The build hook: compiles the rules of every game, the core and the bots with mypyc.
 
 ``pyproject.toml`` holds the project's metadata; this file only adds the compiled modules:
-every module of ``pendragon/core`` and of each game's ``rules`` package (their ``__init__``
-files and ``core/errors.py`` stay Python). The same ``.py`` files stay installed beside
-their compiled modules and are the reference: ``pendragon.build`` runs them instead when
-``PENDRAGON_PURE=1`` is set, when nothing was compiled, or when a source changed after the
-build (it names the stale module). The build writes ``pendragon/_compiled.json``: each
-compiled module with the SHA-256 of the source it was built from.
+every module of ``pendragon/core`` and of each game's ``rules`` package, the search bots
+(``pendragon/bots``) and each game's heuristic, the ISMCTS rollout policy (``__init__``
+files, ``core/errors.py`` and ``bots/base.py`` stay Python). The same ``.py`` files stay
+installed beside their compiled modules and are the reference: ``pendragon.build`` runs
+them instead when ``PENDRAGON_PURE=1`` is set, when nothing was compiled, or when a source
+changed after the build (it names the stale module). The build writes
+``pendragon/_compiled.json``: each compiled module with the SHA-256 of the source it was
+built from.
 
 The build falls back to pure Python, saying so in one line, when ``PENDRAGON_PURE=1`` is set
 at build time, when mypyc is not installed, or when no C compiler works. Compiling takes
-about 50 s on 2 cores from nothing (docs/architecture.md, "The compiled core").
+about 80 s of CPU on each of 2 cores from nothing (docs/architecture.md, "The compiled core").
 """
 
 from __future__ import annotations
@@ -31,11 +33,23 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "src"
 #: The compiled modules, as globs under ``src``; a game plugged in from another package is
-#: never compiled here (it runs as Python, subclassing the compiled core).
-COMPILED = ("pendragon/core/*.py", "pendragon/games/*/rules/*.py")
+#: never compiled here (it runs as Python, subclassing the compiled core). Beside the rules
+#: and the core: the search bots and each game's heuristic (the ISMCTS rollout policy, where
+#: a search spends nine tenths of its time), with what the heuristics import on that path.
+COMPILED = (
+    "pendragon/core/*.py",
+    "pendragon/games/*/rules/*.py",
+    "pendragon/bots/*.py",
+    "pendragon/games/*/heuristic*.py",
+    "pendragon/games/soc/evidence.py",
+    "pendragon/games/soc/saboteur.py",
+    "pendragon/games/soc_card/leaf.py",
+)
 #: Modules of those that stay Python: the error classes (cold, and a compiled exception
-#: class would lose its class-level ``code``).
-KEPT_PYTHON = ("pendragon/core/errors.py",)
+#: class would lose its class-level ``code``), and the bots' protocols (checked with
+#: ``isinstance``, which a compiled protocol does not allow; ``bots/policy.py`` holds the
+#: compiled base of the policies).
+KEPT_PYTHON = ("pendragon/core/errors.py", "pendragon/bots/base.py")
 #: The file the runtime reads to know what was compiled and from which sources.
 MANIFEST = "pendragon/_compiled.json"
 #: The shared library's name (``pendragon__mypyc``, a top-level module).

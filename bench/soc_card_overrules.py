@@ -23,7 +23,12 @@ from typing import Any
 from bench.soc_card_bars import LoyalSearch, play
 from pendragon import CHANCE, Game, State
 from pendragon.bots.base import Bot
-from pendragon.bots.ismcts import DEFAULT_PRIOR_MARGIN, ISMCTSBot, paired_advantage
+from pendragon.bots.ismcts import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_PRIOR_MARGIN,
+    ISMCTSBot,
+    paired_advantage,
+)
 from pendragon.core import rng
 from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
 from pendragon.simulate import play_paired
@@ -46,28 +51,26 @@ class Logged(ISMCTSBot):
         super().__init__(seed, **options)
         self.log = log
 
+    def _decide(self, prior: int, rewards: dict[int, list[float]], done: int,
+                confidence: float = DEFAULT_CONFIDENCE) -> int:
+        """The search's choice, with the sweeps' rewards kept for :meth:`search` (an
+        override, not a patched instance: the compiled search calls its own method)."""
+        self._captured = {a: list(r) for a, r in rewards.items()}
+        return super()._decide(prior, rewards, done, confidence)
+
     def search(self, state: State, seat: int, prior: int, sweeps: int) -> int:
         """The search, with its evidence kept."""
-        captured: dict[str, Any] = {}
-        original = self._decide
-
-        def decide(prior_: int, rewards: dict[int, list[float]], done: int,
-                   confidence: float) -> int:
-            captured["rewards"] = {a: list(r) for a, r in rewards.items()}
-            return original(prior_, rewards, done, confidence)
-
-        self._decide = decide  # type: ignore[method-assign,assignment]
+        self._captured: dict[int, list[float]] = {}
         start = time.perf_counter()
         choice = super().search(state, seat, prior, sweeps)
         seconds = time.perf_counter() - start
-        self._decide = original  # type: ignore[method-assign]
         entry: dict[str, Any] = {"seat": seat, "version": state.version, "seconds": seconds,
                                  "kind": kind(state, prior, choice),
                                  "prior": state.action_to_string(prior),
                                  "choice": state.action_to_string(choice),
                                  "overruled": choice != prior}
         if choice != prior:
-            rewards = captured["rewards"]
+            rewards = self._captured
             mean, error = paired_advantage(rewards[choice], rewards[prior])
             entry.update(mean=mean, error=error, sweeps=len(rewards[prior]),
                          state=state.clone(), prior_id=prior, choice_id=choice)

@@ -1,6 +1,7 @@
 """Compiled or pure: which build of the rules and the core this process runs.
 
-``setup.py`` compiles ``pendragon/core`` and every game's ``rules`` with mypyc and writes
+``setup.py`` compiles ``pendragon/core``, every game's ``rules``, the bots and the games'
+heuristics with mypyc and writes
 ``_compiled.json``: each compiled module with the SHA-256 of the ``.py`` it was built from.
 The ``.py`` files stay beside the compiled modules and are the reference. Before anything of
 the package is imported, :func:`select` decides:

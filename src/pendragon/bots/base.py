@@ -1,5 +1,8 @@
 """The interface every bot implements: look at a state, return an action id.
 
+Also here, re-exported: :class:`PolicyBot`, the start every policy's ``step`` shares
+(compiled, in :mod:`pendragon.bots.policy`; this module stays Python, see there).
+
 >>> class FirstLegal:
 ...     def step(self, state: State) -> int:
 ...         return state.legal_actions()[0]
@@ -10,11 +13,15 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from pendragon.core.api import CHANCE, State
-from pendragon.core.errors import GameOverError
+from pendragon.bots.policy import PolicyBot, Seen, to_act
+from pendragon.core.api import State
+
+__all__ = [
+    "Bot", "Forkable", "PolicyBot", "Seen", "WorldSampler", "determinise", "sample_world",
+    "to_act",
+]
 
 
 @runtime_checkable
@@ -95,68 +102,3 @@ def sample_world(policy: object, state: State, seat: int, generator: random.Rand
             world.forget_past()
         return world
     return determinise(state, seat, generator)
-
-
-def to_act(state: State) -> tuple[int, list[int]]:
-    """Who acts in ``state`` (``CHANCE`` at a chance node) and the legal actions: how every
-    bot's ``step`` begins. A finished game raises :class:`GameOverError`.
-
-    >>> import pendragon
-    >>> state = pendragon.load_game("soc", players=3, seed=1).new_initial_state()
-    >>> to_act(state)[0] == pendragon.CHANCE
-    True
-    """
-    legal = state.legal_actions()
-    if not legal:
-        raise GameOverError("the game is over; there is no action to choose")
-    return state.current_player(), legal
-
-
-#: What a :class:`PolicyBot` takes in at every decision of its seat and hands to its
-#: choice (``None`` for a bot that takes in nothing before choosing).
-Seen = TypeVar("Seen")
-
-
-class PolicyBot(Generic[Seen]):
-    """The start every policy's ``step`` shares, written once (a template method).
-
-    :meth:`step` plays the state's own seeded draw at a chance node
-    (:meth:`State.sample_chance`); at a decision it lets the bot take in what its seat sees
-    (:meth:`observe`: a memory fed at every decision, forced ones included), plays a forced
-    move (one legal action) at once, and otherwise asks :meth:`decide`, with what
-    :meth:`observe` returned. A finished game raises
-    :class:`~pendragon.core.errors.GameOverError`.
-
-    >>> import pendragon
-    >>> class LastLegal(PolicyBot[None]):
-    ...     def decide(self, state, seat, legal, seen):
-    ...         return legal[-1]
-    >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
-    >>> bot = LastLegal()
-    >>> state.current_player() == pendragon.CHANCE and bot.step(state) == state.sample_chance()
-    True
-    >>> state.play_random_chance()
-    >>> bot.step(state) == state.legal_actions()[-1]
-    True
-    """
-
-    __slots__ = ()
-
-    def step(self, state: State) -> int:
-        """The action for whoever acts in ``state`` (which is not modified)."""
-        seat, legal = to_act(state)
-        if seat == CHANCE:
-            return state.sample_chance()
-        seen = self.observe(state, seat)
-        if len(legal) == 1:
-            return legal[0]
-        return self.decide(state, seat, legal, seen)
-
-    def observe(self, state: State, seat: int) -> Seen | None:
-        """Take in what ``seat`` sees at a decision of its own (forced or not) before the
-        choice; the result goes to :meth:`decide`. By default nothing."""
-        return None
-
-    def decide(self, state: State, seat: int, legal: Sequence[int], seen: Seen | None) -> int:
-        """The policy proper: an action of ``legal`` (two or more) for ``seat``."""
-        raise NotImplementedError(f"{type(self).__name__} does not decide")

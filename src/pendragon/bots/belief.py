@@ -33,6 +33,9 @@ import math
 import random
 from collections.abc import Iterable
 from itertools import combinations
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 
 def _falling(n: int, k: int) -> int:
@@ -40,6 +43,7 @@ def _falling(n: int, k: int) -> int:
     return math.perm(n, k) if 0 <= k <= n else 0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LoyaltyBelief:
     """Weights over the sets of traitors among ``hidden`` seats.
 
@@ -48,11 +52,9 @@ class LoyaltyBelief:
     seats whose complement the loyal cards can fill has its dealing probability as prior.
     """
 
-    __slots__ = ("hidden", "weights", "prior")
-
     #: Weight kept (relative) by a set that evidence rules out but that could still be true
     #: (a card may have changed hands unseen).
-    ruled_out = 0.005
+    ruled_out: ClassVar[float] = 0.005
 
     def __init__(self, hidden: Iterable[int], loyal: int, traitors: int) -> None:
         self.hidden = tuple(sorted(hidden))

@@ -19,7 +19,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from pendragon.bots.base import Bot, PolicyBot, determinise, sample_world
+from mypy_extensions import mypyc_attr
+
+from pendragon.bots.base import Bot, determinise, sample_world
+from pendragon.bots.policy import PolicyBot
 from pendragon.core.api import State
 from pendragon.core.plugins import plugin_for
 
@@ -39,6 +42,7 @@ def game_policy(game_name: str, piece: str = "heuristic") -> Callable[[int | Non
     return factory
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OnePlyBot(PolicyBot[None]):
     """Generic policy for any game: win now if possible, never lose now, else random.
 
@@ -46,8 +50,6 @@ class OnePlyBot(PolicyBot[None]):
     bot never uses what its seat cannot see; chance after the move is resolved with the
     resampled stream.
     """
-
-    __slots__ = ("seed", "_rng")
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -75,13 +77,12 @@ class OnePlyBot(PolicyBot[None]):
         return pool[self._rng.randrange(len(pool))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeuristicBot:
     """The ``heuristic`` bot: dispatches to the game's own policy on first use.
 
     One instance plays one game (the specific policies may follow its public record).
     """
-
-    __slots__ = ("seed", "_delegate")
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

@@ -45,7 +45,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pendragon.bots.base import Bot, Forkable, PolicyBot, sample_world
+from mypy_extensions import mypyc_attr
+
+from pendragon.bots.base import Bot, Forkable, sample_world
+from pendragon.bots.policy import PolicyBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import rng
 from pendragon.core.api import CHANCE, Game, State
@@ -112,6 +115,7 @@ EVALUATORS: dict[str, Evaluator] = {"soc": soc_evaluate}
 Leaf = Callable[[State, int, State], float | None]
 
 
+@mypyc_attr(native_class=False)  # (a native class cannot extend random.Random)
 class CanonicalRandom(random.Random):
     """A generator whose ``shuffle`` first sorts the list it is given.
 
@@ -151,6 +155,7 @@ def paired_advantage(rewards: Sequence[float], baseline: Sequence[float]) -> tup
     return mean, math.sqrt(variance / count)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ISMCTSBot(PolicyBot[None]):
     """Policy-improving ISMCTS: paired sweeps over the root actions, a confidence test.
 

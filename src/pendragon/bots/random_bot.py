@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import random
 
-from pendragon.bots.base import to_act
+from mypy_extensions import mypyc_attr
+
+from pendragon.bots.policy import to_act
 from pendragon.core.api import State
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Uniform choice among ``state.legal_actions()``, from its own seeded generator.
 
@@ -25,8 +28,6 @@ class RandomBot:
     bots' seeds. At a chance node it picks an outcome uniformly, ignoring probabilities:
     chance should be resolved with :meth:`State.sample_chance` instead.
     """
-
-    __slots__ = ("seed", "_generator")
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

@@ -492,10 +492,12 @@ def step_in_worker(game: bytes, bot_and_state: bytes) -> tuple[tuple[bytes, floa
 
 def adopt(target: object, source: object) -> None:
     """Make ``target`` what ``source`` became (a bot back from a worker process): copy every
-    attribute, slots included, so that whoever holds ``target`` sees the new state."""
+    attribute, slots included, so that whoever holds ``target`` sees the new state (a class
+    compiled with mypyc has no slots: it lists its attributes in ``__mypyc_attrs__``)."""
     for cls in type(source).__mro__:
         slots = getattr(cls, "__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
+        names = (slots,) if isinstance(slots, str) else tuple(slots)
+        for name in (*names, *vars(cls).get("__mypyc_attrs__", ())):
             if name not in ("__dict__", "__weakref__") and hasattr(source, name):
                 setattr(target, name, getattr(source, name))
     if hasattr(source, "__dict__"):

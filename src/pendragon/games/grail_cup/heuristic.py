@@ -47,12 +47,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from pendragon.bots.base import PolicyBot
+from mypy_extensions import mypyc_attr
+
+from pendragon.bots.policy import PolicyBot
 from pendragon.core.api import State
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import (
@@ -82,7 +84,8 @@ Obs = dict[str, Any]
 WIN = 100.0
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass(frozen=True)
 class Weights:
     """The worths the policy reasons with, in spaces (the defaults are the tuned ones,
     docs/bots.md)."""
@@ -110,6 +113,11 @@ class Weights:
     #: How much the rivals' picks count in the draft (1: as much as their threat says).
     denial: float = 1.0
 
+    def __reduce__(self) -> tuple[type[Weights], tuple[Any, ...]]:
+        """Pickled by its constructor (a compiled frozen dataclass cannot set its fields
+        back one by one, as unpickling does)."""
+        return Weights, astuple(self)
+
 
 DEFAULT_WEIGHTS = Weights()
 #: Possible distances of a knight's next moves, for the dragon's blocking (about 1.5 rounds).
@@ -124,7 +132,8 @@ def _sigmoid(x: float) -> float:
 
 
 # ---------------------------------------------------------------------- the board
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass(frozen=True)
 class Board:
     """The track's lookups the bot needs, built from the observation's list of kinds."""
 
@@ -134,6 +143,11 @@ class Board:
     clover: tuple[bool, ...]
     village: tuple[bool, ...]
     clover_spaces: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[type[Board], tuple[Any, ...]]:
+        """Pickled by its constructor (a compiled frozen dataclass cannot set its fields
+        back one by one, as unpickling does)."""
+        return Board, astuple(self)
 
 
 @lru_cache(maxsize=16)
@@ -194,7 +208,8 @@ def removals(players: int, first: int, step: int, seat: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------- memory
-@dataclass(slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass
 class DraftRecord:
     """What one seat saw of one round's draft: the packets, and for each of its picks the
     allies it passed on and the seat they went to (-1: discarded, GC-DRAFT-5)."""
@@ -216,13 +231,9 @@ def _ally_indices(keys: list[str]) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------------- the seat's picture
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Table:
     """The race as seat ``me`` sees it, with the worths the policy reasons with."""
-
-    __slots__ = (
-        "obs", "n", "me", "w", "pos", "spears", "dragon", "supply", "board", "known", "_token",
-        "_unknown", "_threat", "_values",
-    )
 
     def __init__(self, obs: Obs, me: int, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.obs = obs
@@ -473,6 +484,7 @@ def _groups(
 
 
 # ---------------------------------------------------------------------- the bot
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
     """The Grail Cup heuristic: values allies in spaces for itself and its rivals, drafts
     against the leader, and plays each ally's choice by the same worths.
@@ -481,8 +493,6 @@ class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
     keeps a :class:`DraftRecord` per seat and forgets them all when a new game starts.
     ``weights``: the worths it reasons with (for tuning; the defaults are the tuned ones).
     """
-
-    __slots__ = ("seed", "weights", "_rng", "_records")
 
     def __init__(self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.seed = seed
@@ -661,7 +671,13 @@ class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
                     for gone in pool
                 ]
                 return sum(outcomes) / len(outcomes)
-            best = max(pool, key=lambda c: (table.ally(who, c)[0], -c))
+            # The ally worth most to him, the lowest on a tie (a loop, not max() with a
+            # key closure: this is the draft look-ahead's inner loop).
+            best, worth = pool[0], table.ally(who, pool[0])[0]
+            for card in pool:
+                value = table.ally(who, card)[0]
+                if value > worth or (value == worth and card < best):
+                    best, worth = card, value
             picks.setdefault(who, []).append(best)
             pool.remove(best)
         return self._score(table, picks)

@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 #: Loyal policies a knight may follow, with the weight of each in the mixture.
 LOYAL_FAMILY: tuple[tuple[str, float], ...] = (
@@ -68,7 +71,8 @@ ACCUSED_LOYAL_RATIO = _accused_loyal_ratio()
 ACCUSED_TRAITOR_RATIO = 0.1
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass(frozen=True)
 class Deed:
     """A public decision: who took it, the decision (the agenda's name), the choice (its
     action text, or for ``accused`` the loyalty the accused turned out to have) and the
@@ -78,6 +82,11 @@ class Deed:
     decision: str
     choice: str
     context: tuple[float, ...]
+
+    def __reduce__(self) -> tuple[type[Deed], tuple[Any, ...]]:
+        """Pickled by its constructor (a compiled frozen dataclass cannot set its fields
+        back one by one, as unpickling does)."""
+        return Deed, astuple(self)
 
 
 Dist = Mapping[str, float]
@@ -207,6 +216,7 @@ def _mixture(family: tuple[tuple[str, float], ...], model: Callable[..., Dist],
     return total
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SeatRecord:
     """Everything one knight's public deeds say, read as a *whole history*: a knight
     follows one policy for the game, so the chance of his record under each policy of the
@@ -224,8 +234,6 @@ class SeatRecord:
     >>> round(record.ratio(), 1)
     3.6
     """
-
-    __slots__ = ("_logs", "_hard")
 
     def __init__(self) -> None:
         #: Log-probability of the record under each named policy of the two families.

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.games.soc.heuristic_cards import Obs
 from pendragon.games.soc.heuristic_policy import SocPolicy
 from pendragon.games.soc.heuristic_record import traitor_belief
@@ -46,6 +48,7 @@ from pendragon.games.soc.saboteur import OpenTraitor
 __all__ = ["Obs", "SocHeuristicBot", "rollout_bot", "traitor_belief"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SocHeuristicBot(SocPolicy):
     """Hand-written Shadows over Camelot policy for one seat at a time: the loyal knight's
     play (:class:`~pendragon.games.soc.heuristic_policy.SocPolicy`), and for a seat dealt
@@ -55,8 +58,6 @@ class SocHeuristicBot(SocPolicy):
     game being played (turn it off for rollouts inside a search, where it would only cost
     time). The bot is meant to play one game; create a new one per game.
     """
-
-    __slots__ = ("_open",)
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
         super().__init__(seed, track_beliefs)

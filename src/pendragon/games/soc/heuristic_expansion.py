@@ -47,12 +47,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
+
+from pendragon.bots.policy import PolicyBot
 
 Obs = dict[str, Any]
 
 _WARS = ("picts", "saxons")
 _COMBAT = ("black-knight", "lancelot")
+#: Both (a constant: mypyc cannot compile ``in`` over a tuple display with starred items).
+_QUESTS = (*_WARS, *_COMBAT)
 #: What the expansion's special white cards are worth keeping (the cheapest frees a
 #: captive first); the base game's specials are worth 6 and a Merlin 9 (``card_worth``).
 _SPECIAL_WORTH = {
@@ -135,38 +141,56 @@ def fight_list(hand: dict[str, int]) -> list[int]:
     return values
 
 
-class MerlinsCompanyPolicy:
-    """Policies for the decisions and heroic actions that only the expansion has."""
-
-    __slots__ = ("_mc_siege", "_mc_inner")
+@mypyc_attr(allow_interpreted_subclasses=True)
+class MerlinsCompanyPolicy(PolicyBot[None]):
+    """Policies for the decisions and heroic actions that only the expansion has: the
+    root of the heuristic's classes (:class:`~pendragon.games.soc.heuristic_judgement.SocJudge`
+    builds on it), and so the :class:`~pendragon.bots.base.PolicyBot` of the line (mypyc
+    compiles single inheritance only)."""
 
     #: A move to a quest without a pair to pay Charged! (2 of 16 travel cards) risks a
     #: black sword: this much off the move's score.
-    travel_no_pair = 1.5
+    travel_no_pair: ClassVar[float] = 1.5
     #: The Merlin figure on an open quest: a free card a turn for each knight there.
-    merlin_destination = 1.5
+    merlin_destination: ClassVar[float] = 1.5
 
-    if TYPE_CHECKING:  # provided by SocHeuristicBot
-        _rng: random.Random
+    #: The tie-breaks' generator (seeded by :class:`SocJudge`).
+    _rng: random.Random
 
-        def _me(self, obs: Obs) -> dict[str, Any]: ...
+    def __init__(self) -> None:
+        #: Siege engines at each seat's last heroic decision (its own observation).
+        self._mc_siege: dict[int, int] = {}
+        #: Whether a heroic action is being scored by the base policy on our behalf.
+        self._mc_inner = False
 
-        def _hand(self, obs: Obs) -> dict[str, int]: ...
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _me(obs: Obs) -> dict[str, Any]:
+        knight: dict[str, Any] = obs["knights"][obs["seat"]]
+        return knight
 
-        def _is_traitor(self, obs: Obs) -> bool: ...
+    @staticmethod
+    def _hand(obs: Obs) -> dict[str, int]:
+        hand: dict[str, int] = obs["you"]["hand"]
+        return hand
 
-        def _quest_plan(self, obs: Obs) -> dict[str, float]: ...
+    def _is_traitor(self, obs: Obs) -> bool:
+        """Whether the seat plays the traitor's branches (an instance method, not a static
+        one: subclasses answer for it, and compiled code calls a static method directly)."""
+        return bool(obs["you"]["loyalty"] == "traitor")
 
-        def _heroic_score(self, obs: Obs, text: str, texts: dict[str, int]) -> float: ...
+    def _quest_plan(self, obs: Obs) -> dict[str, float]:
+        """The worth of going to each quest (:class:`SocJudge`)."""
+        raise NotImplementedError
+
+    def _heroic_score(self, obs: Obs, text: str, texts: dict[str, int]) -> float:
+        """The base policy's score of a heroic action (:class:`SocJudge`)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ own record
     def _siege_seen(self) -> dict[int, int]:
         """Siege engines at each seat's last heroic decision (its own observation)."""
-        seen: dict[int, int] | None = getattr(self, "_mc_siege", None)
-        if seen is None:
-            seen = {}
-            self._mc_siege = seen
-        return seen
+        return self._mc_siege
 
     # ------------------------------------------------------------------ evil phase
     def expansion_evil(self, obs: Obs, texts: dict[str, int]) -> str | None:
@@ -190,7 +214,7 @@ class MerlinsCompanyPolicy:
         """Score of an expansion heroic action, or None when ``text`` is a base-game action
         (the base policy scores those). Called for the traitor too (through the base
         scoring), which plays these actions its own way."""
-        if getattr(self, "_mc_inner", False):
+        if self._mc_inner:
             return None  # the base score of a move, asked for by _move_score below
         # Remember the engines now: a travel card after a move may add one (Ambushed!).
         self._siege_seen()[obs["seat"]] = int(obs["siege_engines"])
@@ -368,7 +392,7 @@ class MerlinsCompanyPolicy:
         location = me["location"]
         used = obs["turn"]["used"]
         on_quest = (
-            location in (*_WARS, *_COMBAT)
+            location in _QUESTS
             and ("quest" in used or "special" in used)
             and (len(values) < 5 or location in _WARS)
             and obs["turn"]["seat"] == obs["seat"]

@@ -13,7 +13,9 @@ accusations).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from pendragon.bots.belief import LoyaltyBelief
 from pendragon.core.api import State
@@ -36,62 +38,68 @@ from pendragon.games.soc.heuristic_expansion import (
 )
 from pendragon.games.soc.heuristic_record import PublicRecord
 
+#: The quests where a knight plays Fight cards, and the targets of a Merlin from the board
+#: (module constants: mypyc cannot compile a starred item in a tuple display inside a test
+#: or a loop).
+_FIGHT_SITES = ("black-knight", "lancelot", *_WARS)
+_MERLIN_TARGETS = ("siege", "black-knight", "lancelot", "grail", *_WARS)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SocJudge(MerlinsCompanyPolicy):
     """The heuristic's parameters, state, belief and valuation of heroic actions
     (``track_beliefs``: follow the public record; off for search rollouts)."""
 
     #: Progression of Evil: lose a life from this much life, add engines up to this many.
-    evil_life = 4
-    evil_siege = 0
+    evil_life: ClassVar[int] = 4
+    evil_siege: ClassVar[int] = 0
     #: ...one life lower on a war about to be won (its life is coming).
-    life_coming_discount = 1
+    life_coming_discount: ClassVar[int] = 1
     #: Heroic phase: sacrifice a life for a second action from this much life; fight
     #: siege engines from this many.
-    sacrifice_life = 5
+    sacrifice_life: ClassVar[int] = 5
     #: Weight of the Excalibur quest when choosing where to go.
-    excal_weight = 1.2
+    excal_weight: ClassVar[float] = 1.2
     #: Weight of the Grail quest when choosing where to go. Low: holding the Grail against
     #: Despair cost about 15 actions a game for a quest the knights won 7 games in 100;
     #: left to evil it is lost (3 black swords, SOC-GRAIL-4), which brings the end of the
     #: game nearer while the wars win it (44% -> 67% loyal wins). A knight who can finish
     #: it (seven Grail cards between his hand and the board) still goes.
-    grail_weight = 0.2
+    grail_weight: ClassVar[float] = 0.2
     #: Worth of each other knight already on a war (a war won gives each knight present a
     #: life, SOC-WAR-3: the lives that pay the Progression of Evil).
-    war_company = 2.0
+    war_company: ClassVar[float] = 2.0
     #: Worth of drawing white cards at Camelot with an empty hand (less per card held).
-    draw_base = 5.0
+    draw_base: ClassVar[float] = 5.0
     #: Solo combat quests: worth of going with a combination expected to win by
     #: ``combat_margin`` or more. The Dragon: worth of each card the hand can add to its
     #: triples; at 0 only the black cards piled on it (0.5 each) draw a knight holding
     #: fitting cards there, rarely (pushing the Dragon to its end turns its black cards
     #: into siege engines, SOC-QUEST-6, and measured worse).
-    combat_base = 2.5
-    combat_margin = 2.0
-    dragon_weight = 0.0
+    combat_base: ClassVar[float] = 2.5
+    combat_margin: ClassVar[float] = 2.0
+    dragon_weight: ClassVar[float] = 0.0
     #: Extra urgency of a Merlin on a quest one black card from defeat.
-    merlin_quest_bonus = 1.0
+    merlin_quest_bonus: ClassVar[float] = 1.0
     #: Pledge a Merlin against special black cards worth at least this (see _POOL_WORTH).
-    pool_threshold = 2.0
-    siege_fight_from = 8
+    pool_threshold: ClassVar[float] = 2.0
+    siege_fight_from: ClassVar[int] = 8
     #: Fight a siege engine with at least this total (it wins when above the d8 roll).
-    siege_target = 7
+    siege_target: ClassVar[int] = 7
     #: Go back to Camelot to fight from this many siege engines.
-    siege_return = 11
+    siege_return: ClassVar[int] = 11
     #: The owner sacrifices Excalibur against a card that would bring this many engines.
-    excal_cancel_siege = 11
+    excal_cancel_siege: ClassVar[int] = 11
 
     #: The margin the hidden traitor's end-of-game flip costs (two white swords turned
     #: black, SOC-TRAITOR-3), the harm an unmasked traitor does per sword still to come,
     #: and the least expected gain an accusation must promise.
-    flip_worth = 4.0
-    unmasked_harm = 0.3
-    accuse_margin = 0.5
-
-    __slots__ = ("seed", "track_beliefs", "_rng", "_record", "_plans")
+    flip_worth: ClassVar[float] = 4.0
+    unmasked_harm: ClassVar[float] = 0.3
+    accuse_margin: ClassVar[float] = 0.5
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
+        super().__init__()
         self.seed = seed
         self.track_beliefs = track_beliefs
         self._rng = random.Random(seed)
@@ -102,21 +110,6 @@ class SocJudge(MerlinsCompanyPolicy):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
-
-    # ------------------------------------------------------------------ helpers
-    @staticmethod
-    def _me(obs: Obs) -> dict[str, Any]:
-        knight: dict[str, Any] = obs["knights"][obs["seat"]]
-        return knight
-
-    @staticmethod
-    def _hand(obs: Obs) -> dict[str, int]:
-        hand: dict[str, int] = obs["you"]["hand"]
-        return hand
-
-    @staticmethod
-    def _is_traitor(obs: Obs) -> bool:
-        return bool(obs["you"]["loyalty"] == "traitor")
 
     # ------------------------------------------------------------------ belief
     def belief(self, obs: Obs) -> LoyaltyBelief:
@@ -272,7 +265,7 @@ class SocJudge(MerlinsCompanyPolicy):
         fights = _fight_values(self._hand(obs))
         quests = obs["quests"]
         values = [int(t[11:]) for t in plays if t.startswith("play:fight-") and t[11:].isdigit()]
-        if not values or location not in ("black-knight", "lancelot", *_WARS):
+        if not values or location not in _FIGHT_SITES:
             return None
         if location in _WARS:
             return f"play:fight-{max(values, key=lambda v: (fights[v], v))}"
@@ -320,7 +313,7 @@ class SocJudge(MerlinsCompanyPolicy):
             return self._accuse_score(obs, int(arg))
         if kind == "play":
             # A quest action on the quest we stand on.
-            if location in ("black-knight", "lancelot", *_WARS):
+            if location in _FIGHT_SITES:
                 best = self._best_play(obs, [t for t in texts if t.startswith("play:")])
                 return 6.0 if text == best else 5.5
             if location == "excalibur":
@@ -343,9 +336,10 @@ class SocJudge(MerlinsCompanyPolicy):
             plans = self._quest_plan(obs)
             if arg == "camelot":
                 here = plans.get(location, 0.0) if location else 0.0
-                urgent = siege >= self.siege_return and self._siege_strength(hand) >= (
+                # (not ``urgent``: that name is a float above, and compiled code keeps its type)
+                defend = siege >= self.siege_return and self._siege_strength(hand) >= (
                     6 if siege < 10 else 3)
-                if urgent:
+                if defend:
                     return 2.0 + (siege - self.siege_return + 1) * 1.5
                 return 2.0 if here <= 0.5 else -1.0
             if location != "camelot" and plans.get(location, 0.0) > 0:
@@ -386,7 +380,7 @@ class SocJudge(MerlinsCompanyPolicy):
         return -2.0
 
     def _merlin_target_from_board(self, obs: Obs) -> tuple[str | None, float]:
-        every = {f"target:{k}": 0 for k in ("siege", "black-knight", "lancelot", "grail", *_WARS)}
+        every = {f"target:{k}": 0 for k in _MERLIN_TARGETS}
         if obs["siege_engines"] == 0:
             del every["target:siege"]
         target, score = self._merlin_target(obs, every)

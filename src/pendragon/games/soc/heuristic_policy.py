@@ -16,7 +16,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 
-from pendragon.bots.base import PolicyBot
+from mypy_extensions import mypyc_attr
+
 from pendragon.core.api import State
 from pendragon.games.soc.heuristic_cards import (
     _BLACK_HARM,
@@ -37,11 +38,10 @@ from pendragon.games.soc.heuristic_judgement import SocJudge
 from pendragon.games.soc.rules import actions as A
 
 
-class SocPolicy(SocJudge, PolicyBot[None]):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SocPolicy(SocJudge):
     """The heuristic's policy for one seat at a time, as a loyal knight (the bot is meant
     to play one game; create a new one per game)."""
-
-    __slots__ = ()
 
     # ------------------------------------------------------------------ entry point
     def decide(self, state: State, seat: int, legal: Sequence[int], seen: None) -> int:

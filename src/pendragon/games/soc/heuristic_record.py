@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.bots.belief import LoyaltyBelief
 from pendragon.core.api import State
 from pendragon.games.soc.evidence import (
@@ -59,13 +61,12 @@ class MerlinJudge(Protocol):
         ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PublicRecord:
     """The public record of one game as a policy follows it, and the traitor beliefs it
     feeds: :meth:`follow` reads the deeds taken since the last call, :meth:`belief` the
     belief of a seat with them weighed in. ``judge`` rates Merlin targets (a deed's
     figures)."""
-
-    __slots__ = ("judge", "_beliefs", "_replay", "_seen", "_deeds", "_records", "_deck")
 
     def __init__(self, judge: MerlinJudge) -> None:
         self.judge = judge

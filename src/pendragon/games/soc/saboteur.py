@@ -12,6 +12,9 @@ matrix, which re-exports them) so that the heuristic can load them without the s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from pendragon.games.soc.heuristic_cards import _WARS, Obs, _black_harm, seat_by_hand
 from pendragon.games.soc.heuristic_expansion import pick
@@ -28,6 +31,7 @@ _UNKNOWN_BLACK_HARM = 4.0
 _LAST_ENGINE = 12
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SaboteurTraitor(SocPolicy):
     """A traitor who harms openly from the first turn (a loyal seat plays the heuristic).
 
@@ -57,11 +61,9 @@ class SaboteurTraitor(SocPolicy):
     """
 
     #: Reveal with Fate when the others would discard this many cards each on average.
-    reveal_discards = 1.5
+    reveal_discards: ClassVar[float] = 1.5
     #: ...or at this much life or less.
-    reveal_life = 2
-
-    __slots__ = ()
+    reveal_life: ClassVar[int] = 2
 
     def __repr__(self) -> str:
         return f"SaboteurTraitor(seed={self.seed!r})"
@@ -251,6 +253,7 @@ class SaboteurTraitor(SocPolicy):
         return score
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OpenTraitor(SaboteurTraitor):
     """The heuristic traitor's open play (``SocHeuristicBot`` hands its decisions to it
     once it harms openly): the saboteur's, but its evil is always a siege engine while one
@@ -263,8 +266,6 @@ class OpenTraitor(SaboteurTraitor):
     >>> OpenTraitor(1).evil_choice({"siege_engines": 0}, {"draw-black": 1, "add-siege": 2})
     'add-siege'
     """
-
-    __slots__ = ()
 
     def __repr__(self) -> str:
         return f"OpenTraitor(seed={self.seed!r})"

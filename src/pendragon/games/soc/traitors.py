@@ -126,7 +126,8 @@ class StealthTraitor(SocHeuristicBot):
     decisive_swords = 10
     decisive_life = 1
 
-    __slots__ = ("_flipped",)
+    # No __slots__ in the bots built on the compiled ones: pickling a compiled base keeps
+    # a Python subclass's own attributes through its __dict__ only.
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
         super().__init__(seed, track_beliefs)
@@ -175,8 +176,6 @@ class RandomTraitor(RandomBot):
     """The traitor's seat plays uniformly random legal actions (seeded, as
     :class:`~pendragon.bots.random_bot.RandomBot`)."""
 
-    __slots__ = ()
-
     def __repr__(self) -> str:
         return f"RandomTraitor(seed={self.seed!r})"
 
@@ -197,7 +196,6 @@ class RoleBot(PolicyBot[None]):
     True
     """
 
-    __slots__ = ("loyal", "traitor")
 
     def __init__(self, loyal: Bot, traitor: Bot) -> None:
         self.loyal = loyal

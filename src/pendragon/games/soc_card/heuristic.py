@@ -61,8 +61,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import ClassVar
 
-from pendragon.bots.base import PolicyBot
+from mypy_extensions import mypyc_attr
+
 from pendragon.core.api import State
 from pendragon.core.errors import PendragonError
 from pendragon.games.soc_card.heuristic_decisions import SocCardDecisions
@@ -94,7 +96,8 @@ __all__ = [
 LeafPosition = tuple[int, int, list[int], int]
 
 
-class SocCardHeuristicBot(SocCardDecisions, PolicyBot[Obs]):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SocCardHeuristicBot(SocCardDecisions):
     """Hand-written policy of Shadows over Camelot: The Card Game (any seat, any options).
 
     ``follow_table``: follow the game from its start by replaying the history on a private
@@ -194,8 +197,6 @@ class SocCardHeuristicBot(SocCardDecisions, PolicyBot[Obs]):
             flips = [0.0] * (hidden - found) + [1.0]
             value += chance * race_value(white + found, black, flips, cls.white_share)
         return value
-
-    __slots__ = ()
 
     def __repr__(self) -> str:
         return f"SocCardHeuristicBot(seed={self.seed!r})"
@@ -337,6 +338,7 @@ def rollout_bot(seed: int | None) -> SocCardHeuristicBot:
 
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SocCardStealthBot(SocCardHeuristicBot):
     """The heuristic, its traitor careful: the bot the online table seats by default
     (``GamePlugin.table_bot``).
@@ -357,9 +359,7 @@ class SocCardStealthBot(SocCardHeuristicBot):
     True
     """
 
-    traitor_temperature = SocCardHeuristicBot.turn_temperature
-
-    __slots__ = ()
+    traitor_temperature: ClassVar[float] = SocCardHeuristicBot.turn_temperature
 
     def __repr__(self) -> str:
         return f"SocCardStealthBot(seed={self.seed!r})"

@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.games.soc_card.heuristic_judgement import (
     SocCardJudge,
     TraitorBelief,
@@ -39,11 +41,10 @@ from pendragon.games.soc_card.rules.cards import (
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SocCardDecisions(SocCardJudge):
     """One policy function per decision (``_d_<decision>``), on the judge's beliefs and
     values."""
-
-    __slots__ = ()
 
     # ------------------------------------------------------------------ the turn
     def _d_turn(self, obs: Obs, texts: dict[str, int]) -> str | None:

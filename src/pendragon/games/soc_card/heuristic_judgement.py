@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from pendragon.bots.belief import LoyaltyBelief
+from pendragon.bots.policy import PolicyBot
 from pendragon.core.api import State
 from pendragon.games.soc_card.heuristic_memory import PileEntry, TableMemory, TurnSeen
 from pendragon.games.soc_card.heuristic_values import (
@@ -43,6 +46,7 @@ from pendragon.games.soc_card.rules.cards import (
 
 
 # ---------------------------------------------------------------------- belief
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TraitorBelief(LoyaltyBelief):
     """A seat's belief about who holds a traitor card (or none): a weight for every set of
     traitors among the other seats (:class:`~pendragon.bots.belief.LoyaltyBelief`), from the
@@ -57,8 +61,6 @@ class TraitorBelief(LoyaltyBelief):
     0.976
     """
 
-    __slots__ = ("players", "seat")
-
     def __init__(self, players: int, seat: int | None, traitors: int | None = None) -> None:
         self.players = players
         self.seat = seat
@@ -68,7 +70,8 @@ class TraitorBelief(LoyaltyBelief):
 
 
 # ---------------------------------------------------------------------- the bot
-@dataclass(slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass
 class _Options:
     """Values of a turn's options for the loyal side (probability to win)."""
 
@@ -78,45 +81,40 @@ class _Options:
 
 
 
-class SocCardJudge:
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SocCardJudge(PolicyBot[Obs]):
     """The parameters, state, beliefs and valuation of the card game heuristic (see
     :class:`~pendragon.games.soc_card.heuristic.SocCardHeuristicBot` for the arguments)."""
 
     #: Each coming sword is white with this probability (the race model).
-    white_share = 0.55
+    white_share: ClassVar[float] = 0.55
     #: Worth, in swords, of a pile left for the next player to listen on (a small loss:
     #: piles that grow bust their secondary quests).
-    continue_swords = -0.5
+    continue_swords: ClassVar[float] = -0.5
     #: Accuse when the accusation is worth this much more than the best other action.
-    accuse_margin = 0.0
+    accuse_margin: ClassVar[float] = 0.0
     #: Least P(traitor) for an accusation, whatever the race says.
-    accuse_floor = 0.45
+    accuse_floor: ClassVar[float] = 0.45
     #: Evidence of a watched turn. A loyal player picks an option with probability
     #: softmax(value in swords / turn_temperature); a traitor plays like him, except that
     #: with probability turn_harm he picks by softmax(-value / turn_temperature). The
     #: likelihood ratio is bounded to [1 - turn_harm, turn_cap].
-    turn_temperature = 0.35
-    turn_harm = 0.25
-    turn_cap = 8.0
+    turn_temperature: ClassVar[float] = 0.35
+    turn_harm: ClassVar[float] = 0.25
+    turn_cap: ClassVar[float] = 8.0
     #: The temperature a traitor assumes the table judges it by (its cover).
-    traitor_temperature = 0.5
+    traitor_temperature: ClassVar[float] = 0.5
     #: A hidden traitor harms only while a spectator's P(he is the traitor) stays under
     #: this after his move (loyal players accuse from accuse_floor).
-    traitor_cover = 0.3
+    traitor_cover: ClassVar[float] = 0.3
     #: ...and this much more once black swords are near the end.
-    traitor_cover_late = 0.25
+    traitor_cover_late: ClassVar[float] = 0.25
     #: Chance that a seat known to be a traitor lies in an announcement.
-    lie_rate = 0.6
+    lie_rate: ClassVar[float] = 0.6
     #: Where a search's rollout stops (``search_leaf``), a traitor still hidden is later
     #: unmasked with this probability (a white sword, SCG-ACCUSE-2), else turns a sword at
     #: the end (SCG-END-2): the heuristic unmasks 92% of traitors (docs/bots.md).
-    search_unmask = 0.85
-
-    __slots__ = (
-        "seed", "follow_table", "track_beliefs", "samples", "_rng", "memory", "_replay",
-        "_history", "_game", "_direct", "_view", "_beliefs", "_read", "_public",
-        "_public_read", "quick", "follow_public",
-    )
+    search_unmask: ClassVar[float] = 0.85
 
     def __init__(self, seed: int | None = None, follow_table: bool = True,
                  track_beliefs: bool = True, samples: int = 10, quick: bool = False,
@@ -390,19 +388,24 @@ class SocCardJudge:
         return kind
 
     @staticmethod
-    def _listen_value(pile: PileValue, deck: list[float], next_card: int, later: Any,
-                      value: Any, quick: bool) -> float:
+    def _listen_value(pile: PileValue, deck: list[float], next_card: int,
+                      later: Callable[[PileValue], float],
+                      value: Callable[[tuple[int, int, bool]], float], quick: bool) -> float:
         """Expected value after a listen: the next player quests on what the new card
         opens, if that beats going on (``quick``: a card that opens no quest is taken to
         leave the pile as it is)."""
-        items: Iterable[tuple[int, float]]
+        # Plain loops rather than generators and max() over them: this runs for every
+        # sample of every decision of a search's rollouts, and compiled loops stay native.
+        items: list[tuple[int, float]] = []
         if next_card >= 0:
-            items = ((next_card, 1.0),)
+            items.append((next_card, 1.0))
         else:
             total = sum(deck)
             if total <= 0:
                 return float(later(pile))
-            items = ((k, w / total) for k, w in enumerate(deck) if w > 0)
+            for k, w in enumerate(deck):
+                if w > 0:
+                    items.append((k, w / total))
         expected = 0.0
         unchanged = later(pile) if quick else 0.0
         for kind, chance in items:
@@ -412,11 +415,15 @@ class SocCardJudge:
                 continue
             bigger = pile.plus(kind)
             if kind == MERLIN_6:
-                best = max(value(bigger.outcome(q, bonus))
-                           for q in range(NUM_QUESTS) for bonus in range(4))
+                best = -math.inf
+                for q in range(NUM_QUESTS):
+                    for bonus in range(4):
+                        best = max(best, value(bigger.outcome(q, bonus)))
                 expected += chance * best
             elif card.allows:
-                best = max(value(bigger.outcome(q)) for q in card.allows)
+                best = -math.inf
+                for q in card.allows:
+                    best = max(best, value(bigger.outcome(q)))
                 expected += chance * max(later(bigger), best)
             else:
                 expected += chance * later(bigger)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.games.soc_card.heuristic_values import QUEST_INDEX, Obs
 from pendragon.games.soc_card.rules.cards import (
     CARD_QUEST,
@@ -25,7 +27,8 @@ from pendragon.games.soc_card.rules.cards import (
 
 
 # ---------------------------------------------------------------------- memory
-@dataclass(slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass
 class PileEntry:
     """One card of the threat pile as the table saw it.
 
@@ -48,7 +51,8 @@ class PileEntry:
         return -1
 
 
-@dataclass(slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass
 class TurnSeen:
     """A turn the table watched: the position before it and what the player did.
 
@@ -64,7 +68,8 @@ class TurnSeen:
     quest: int
 
 
-@dataclass(slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass
 class Evidence:
     """A public fact about loyalty: ``kind`` is ``lie`` (one of ``seats`` named a quest
     falsely under Morgan #1), ``turn`` (a watched turn), ``arthur`` or ``gawain`` (a Knight
@@ -77,7 +82,8 @@ class Evidence:
     before: Obs | None = None
 
 
-@dataclass(slots=True)
+@mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass
 class TableMemory:
     """What one bot has seen of the table, kept by itself (the observations keep no count).
 

@@ -14,6 +14,8 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from pendragon.games.soc_card.rules.cards import (
     CARDS,
     IS_QUEST,
@@ -92,10 +94,9 @@ def race_value(white: int, black: int, flips: Sequence[float], white_share: floa
     return value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _RaceLookup:
     """:func:`race_value` for one decision's ``flips``, with the tables fetched once."""
-
-    __slots__ = ("tables", "cache")
 
     def __init__(self, flips: Sequence[float], white_share: float) -> None:
         self.tables = [(chance, _race_table(white_share, count))
@@ -108,12 +109,15 @@ class _RaceLookup:
         if value is None:
             cap = 3 * END_SWORDS
             white, black = min(white, cap), min(black, cap)
-            value = sum(chance * table[white][black] for chance, table in self.tables)
+            value = 0.0  # (a loop, not sum() over a generator: compiled, it stays native)
+            for chance, table in self.tables:
+                value += chance * table[white][black]
             self.cache[key] = value
         return value
 
 
 # ---------------------------------------------------------------------- valuing a pile
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PileValue:
     """A threat pile of known cards, reduced to what its resolution needs (SCG-RULING-3).
 
@@ -128,11 +132,6 @@ class PileValue:
     >>> pile.plus(KIND["picts-4"]).outcome(QUEST_INDEX["picts"])  # 5 + 4 + 4 + 1 = 14
     (0, 1, False)
     """
-
-    __slots__ = (
-        "token", "numbered", "unknown", "mordreds", "bonus", "merlins", "removals",
-        "morgans", "sums", "lengths", "_values", "_busted",
-    )
 
     def __init__(self, kinds: Iterable[int], token: int = -1) -> None:
         self.token = token
@@ -184,7 +183,9 @@ class PileValue:
         self.lengths[quest] = len(kept) + self.unknown[quest]
 
     def _copy(self) -> PileValue:
-        other = object.__new__(PileValue)
+        # (the class's own __new__, not object's, which a compiled class refuses; it does
+        # not run __init__: the class allows interpreted subclasses)
+        other = PileValue.__new__(PileValue)
         other.token = self.token
         other.numbered = list(self.numbered)
         other.unknown = list(self.unknown)

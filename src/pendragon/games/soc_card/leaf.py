@@ -31,9 +31,11 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from importlib.resources import files
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 #: The shipped tables (package data of ``pendragon.games.soc_card``).
 LEAF_FILE = "search_leaf.json"
@@ -42,6 +44,7 @@ LEAF_FILE = "search_leaf.json"
 Cells = Mapping[tuple[int, int, int, int], float]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class LeafTable:
     """One setup's empirical leaf. Swords past ``cap`` of a colour count as ``cap``."""
@@ -53,6 +56,11 @@ class LeafTable:
     cells: Cells
     #: How the table was made (the command, its seeds and games).
     source: str = ""
+
+    def __reduce__(self) -> tuple[type[LeafTable], tuple[Any, ...]]:
+        """Pickled by its constructor (a compiled frozen dataclass cannot set its fields
+        back one by one, as unpickling does)."""
+        return LeafTable, astuple(self)
 
     def chance(self, hidden: int, unmasked: int, white: int, black: int) -> float | None:
         """The loyal side's chance to win from here, ``None`` where the table has no cell
