@@ -307,11 +307,22 @@ class State(ABC, Generic[GameT]):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         """Outcomes and probabilities (only called at chance nodes)."""
 
+    def _chance_counts(self) -> tuple[int, Sequence[int]] | None:
+        """For the rules: ``(base, counts)`` where this chance node draws from a pile kept
+        as counts (outcome ``base + i`` weighted by ``counts[i]``, the cards of kind ``i``
+        left), its :meth:`_chance_outcomes` being ``rng.weighted(base, counts)``; ``None``
+        (the default) where only the list says what may happen. Sampling and checking a
+        drawn card then read the counts, and no list of outcomes is built."""
+        return None
+
     def _sample_chance_at(self, u: float) -> int:
         """The outcome that ``u`` (in ``[0, 1)``) picks at this chance node: the one whose
         interval of cumulative probability, in :meth:`_chance_outcomes`' order, holds it
-        (:func:`rng.pick_at`). A game may override it to pick without listing the outcomes,
-        provided it picks the same outcome for every ``u``."""
+        (:func:`rng.pick_at`; from the pile's counts where :meth:`_chance_counts` gives
+        them, the same outcome for every ``u``)."""
+        pile = self._chance_counts()
+        if pile is not None:
+            return rng.pick_count(pile[0], pile[1], u)
         self._cached_legal()
         return rng.pick_at(u, self._outcomes)
 
@@ -609,6 +620,11 @@ class State(ABC, Generic[GameT]):
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` may be applied now (never raises)."""
+        if self.current_player() == CHANCE:
+            pile = self._chance_counts()
+            if pile is not None:  # a card of a kind left in the pile
+                kind = action - pile[0]
+                return 0 <= kind < len(pile[1]) and pile[1][kind] > 0
         # A loop of int comparisons, which mypyc compiles natively (``in`` and ``any()``
         # over a generator compare Python objects).
         for legal in self._cached_legal():  # noqa: SIM110

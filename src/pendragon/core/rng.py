@@ -10,6 +10,8 @@ True
 True
 >>> pick_weighted(7, 3, [(10, 0.5), (11, 0.5)]) in (10, 11)
 True
+>>> weighted(20, [3, 0, 1])
+[(20, 0.75), (22, 0.25)]
 """
 
 from __future__ import annotations
@@ -113,3 +115,47 @@ def normalize_seed(seed: int) -> int:
     True
     """
     return seed & _MASK
+
+
+def weighted(base: int, counts: Sequence[int]) -> list[tuple[int, float]]:
+    """The outcomes of a draw from a pile kept as counts: ``base + i`` with probability
+    ``counts[i] / sum(counts)``, for every kind ``i`` left (``counts[i] > 0``)."""
+    total = 0
+    for count in counts:
+        total += count
+    outcomes: list[tuple[int, float]] = []
+    for kind, count in enumerate(counts):
+        if count > 0:
+            outcomes.append((base + kind, count / total))
+    return outcomes
+
+
+def pick_count(base: int, counts: Sequence[int], u: float) -> int:
+    """The outcome ``pick_at(u, weighted(base, counts))`` picks, without listing the
+    outcomes (a random playout draws a card at every other step, and a list of boxed floats
+    is most of what the draw costs).
+
+    The probabilities are the same quotients, added in the same order, so ``u`` lands in
+    the same interval, the rounding of the float sums included.
+
+    >>> counts = [3, 0, 1, 2]
+    >>> [pick_count(10, counts, k / 40) for k in range(40)] == [
+    ...     pick_at(k / 40, weighted(10, counts)) for k in range(40)]
+    True
+    >>> pick_count(10, [0, 4, 0], 0.99)
+    11
+    """
+    total = 0
+    for count in counts:
+        total += count
+    acc = 0.0
+    last = 0
+    for kind, count in enumerate(counts):
+        if count > 0:
+            if count == total:  # the only outcome (pick_at returns it whatever ``u``)
+                return base + kind
+            acc += count / total
+            if u < acc:
+                return base + kind
+            last = kind
+    return base + last  # the sum fell short of 1 by rounding: the last outcome, as pick_at

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any, Final
 
 import pendragon.games.soc.rules.actions as A
+from pendragon.core import rng
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.errors import CorruptStateError, IllegalActionError
 from pendragon.core.storage import (
@@ -71,16 +72,27 @@ class SocState(ViewRules):
         code, a, b, c = self.agenda[-1]
         return self.legal_of(code, a, b, c)
 
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
-        code, a, b, _c = self.agenda[-1]
+    def _chance_counts(self) -> tuple[int, Sequence[int]] | None:
+        """The draws from a pile kept as counts (white and black cards, a card from a hand,
+        a travel card): the core samples and checks the drawn card from the counts."""
+        code, a, _b, _c = self.agenda[-1]
         if code == T.C_WHITE:
-            return _weighted(A.WHITE_CARD, self.white_deck)
+            return A.WHITE_CARD, self.white_deck
         if code == T.C_BLACK:
-            return _weighted(A.BLACK_CARD, list(self.black_deck))
+            return A.BLACK_CARD, self.black_deck
+        if code == T.C_HANDCARD:
+            return A.WHITE_CARD, self.hands[a]
+        if code == T.C_TRAVEL:
+            return A.TRAVEL, self.travel_deck
+        return None
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        pile = self._chance_counts()
+        if pile is not None:
+            return rng.weighted(pile[0], pile[1])
+        code, a, b, _c = self.agenda[-1]
         if code == T.C_DIE:
             return [(A.DIE + i, 1 / 8) for i in range(8)]
-        if code == T.C_HANDCARD:
-            return _weighted(A.WHITE_CARD, self.hands[a])
         if code == T.C_KNIGHT:
             free = [k for k in self.game.knight_pool if k not in self.knight]
             return [(A.DEAL_KNIGHT + k, 1 / len(free)) for k in free]
@@ -96,8 +108,6 @@ class SocState(ViewRules):
         if code == T.C_RANDSEAT:
             targets = self.share_targets()
             return [(A.RANDOM_SEAT + s, 1 / len(targets)) for s in targets]
-        if code == T.C_TRAVEL:
-            return _weighted(A.TRAVEL, list(self.travel_deck))
         raise AssertionError(f"no chance outcomes for task {code}")
 
     def loyalty_left(self) -> tuple[int, int]:
@@ -767,10 +777,3 @@ _CARD_FIRST: Final = frozenset(
      T.COMBAT_COMPARE)
 )
 _LIMBO_B: Final = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
-
-
-
-def _weighted(base: int, counts: list[int]) -> list[tuple[int, float]]:
-    total = sum(counts)
-    return [(base + kind, count / total) for kind, count in enumerate(counts) if count]
-

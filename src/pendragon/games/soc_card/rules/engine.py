@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pendragon.core import rng
 from pendragon.games.soc_card.rules import actions as A
 from pendragon.games.soc_card.rules import knights, loyalty, questing, rumors, turn
 from pendragon.games.soc_card.rules import tasks as T
@@ -44,9 +45,7 @@ from pendragon.games.soc_card.rules.common import (
     NUM_KNIGHTS,
     RUNNING,
     knight_count,
-    pick_count,
     reshuffle,
-    weighted,
 )
 
 if TYPE_CHECKING:
@@ -54,8 +53,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "END_MORGAN_7", "END_NONE", "END_SWORDS_REASON", "EVIL_WIN", "LOYAL_WIN", "NUM_KNIGHTS",
-    "RUNNING", "chance", "chance_outcomes", "chance_weight", "decide", "draw", "knight_count",
-    "legal", "run", "sample",
+    "RUNNING", "chance", "chance_outcomes", "decide", "draw", "knight_count",
+    "legal", "run",
 ]
 
 def run(st: SocCardState) -> None:
@@ -186,50 +185,35 @@ def decide(st: SocCardState, action: int) -> None:
         raise AssertionError(f"task {code} is not a decision")
 
 
-def draw(st: SocCardState) -> tuple[int, list[int], int]:
-    """What the chance node on top draws from: ``(base, counts, total)``, outcome
-    ``base + i`` weighted by ``counts[i]``, the cards of that kind left (a count vector of
-    the state itself where there is one: read it, never change it), ``total`` their sum.
+def draw(st: SocCardState) -> tuple[int, list[int]]:
+    """What the chance node on top draws from: ``(base, counts)``, outcome ``base + i``
+    weighted by ``counts[i]``, the cards of that kind left (a count vector of the state
+    itself where there is one: read it, never change it). The core samples and checks a
+    drawn card from it (``State._chance_counts``).
 
     A chain of comparisons rather than a table of functions: mypyc compiles it to native
     calls, and it runs at every chance node of a playout.
     """
     code = st.agenda[-1] & 0xFF
     if code == T.C_DRAW or code == T.C_TRISTAN:  # a rumor card (Tristan: the next one)
-        return A.RUMOR, st.deck, st.deck_size
+        return A.RUMOR, st.deck
     if code == T.C_LOYALTY:
-        return A.DEAL_LOYALTY, st.loyal_pool, st.loyal_pool[0] + st.loyal_pool[1]
+        return A.DEAL_LOYALTY, st.loyal_pool
     if code == T.C_VIVIEN:
-        return A.VIVIEN_CARD, st.loyal_aside, st.loyal_aside[0] + st.loyal_aside[1]
+        return A.VIVIEN_CARD, st.loyal_aside
     if code == T.C_ASIDE:  # SCG-SETUP-3: a Morgan of the deck set aside
-        base, counts = A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]
-    elif code == T.C_KNIGHT:
-        base, counts = A.KNIGHT, st.knight_deck
-    elif code == T.C_MORGAN_IN:  # SCG-EXPERT-2: a set-aside Morgan into the deck
-        base, counts = A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]
-    else:
-        raise AssertionError(f"task {code} is not a chance node")
-    return base, counts, sum(counts)
+        return A.MORGAN_ASIDE, [st.deck[k] for k in MORGAN_KINDS]
+    if code == T.C_KNIGHT:
+        return A.KNIGHT, st.knight_deck
+    if code == T.C_MORGAN_IN:  # SCG-EXPERT-2: a set-aside Morgan into the deck
+        return A.MORGAN_IN, [st.aside[k] for k in MORGAN_KINDS]
+    raise AssertionError(f"task {code} is not a chance node")
 
 
 def chance_outcomes(st: SocCardState) -> list[tuple[int, float]]:
     """Outcomes of the chance node on top, weighted by the cards left."""
-    base, counts, _total = draw(st)
-    return weighted(base, counts)
-
-
-def sample(st: SocCardState, u: float) -> int:
-    """The outcome of the chance node on top that ``u`` picks from :func:`chance_outcomes`
-    (``rng.pick_at``), without building that list."""
-    base, counts, total = draw(st)
-    return pick_count(base, counts, total, u)
-
-
-def chance_weight(st: SocCardState, action: int) -> int:
-    """The weight of ``action`` at the chance node on top: 0 if it cannot happen."""
-    base, counts, _total = draw(st)
-    index = action - base
-    return counts[index] if 0 <= index < len(counts) else 0
+    base, counts = draw(st)
+    return rng.weighted(base, counts)
 
 
 def chance(st: SocCardState, action: int) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State
@@ -133,19 +133,10 @@ class SocCardState(State["SocCardGame"]):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         return E.chance_outcomes(self)
 
-    def is_legal(self, action: int) -> bool:
-        """Whether ``action`` may be applied now; at a chance node read from the counts of
-        the pile drawn from (``apply_action`` asks at every chance node of a playout: no
-        list of outcomes is built for it)."""
-        if self.current_player() == CHANCE:
-            return E.chance_weight(self, action) > 0
-        return super().is_legal(action)
-
-    def _sample_chance_at(self, u: float) -> int:
-        """The outcome ``u`` picks, as the base class picks it from the list of outcomes
-        (the same cumulative probabilities), sampled from the pile's counts instead
-        (:func:`.engine.sample`)."""
-        return E.sample(self, u)
+    def _chance_counts(self) -> tuple[int, Sequence[int]]:
+        """Every chance node draws a card from a pile kept as counts (:func:`.engine.draw`):
+        the core samples and checks the drawn card from them."""
+        return E.draw(self)
 
     def _apply(self, action: int) -> None:
         # The pile just resolved lies in view only until the next action: then it is on the
