@@ -583,22 +583,24 @@ class State(ABC, Generic[GameT]):
     def _cached_legal(self) -> list[int]:
         # Bots list the legal actions and apply_action checks them again: compute once
         # per position. The version only goes up, so it identifies the position.
-        version = len(self._history)
-        if self._legal_at != version:
-            player = self.current_player()
-            if player == TERMINAL:
-                self._legal = []
-            elif player == CHANCE:
-                outcomes = self._chance_outcomes()
-                legal: list[int] = []
-                for outcome in outcomes:  # (a loop mypyc keeps native; no tuple unpacking)
-                    legal.append(outcome[0])
-                self._outcomes = outcomes
-                self._legal = legal
-            else:
-                self._legal = self._legal_actions()
-            self._legal_at = version
+        if self._legal_at != len(self._history):
+            self._list_legal(self.current_player())
         return self._legal
+
+    def _list_legal(self, player: int) -> None:
+        """List this position's legal actions (``player``: :meth:`current_player`)."""
+        if player == TERMINAL:
+            self._legal = []
+        elif player == CHANCE:
+            outcomes = self._chance_outcomes()
+            legal: list[int] = []
+            for outcome in outcomes:  # (a loop mypyc keeps native; no tuple unpacking)
+                legal.append(outcome[0])
+            self._outcomes = outcomes
+            self._legal = legal
+        else:
+            self._legal = self._legal_actions()
+        self._legal_at = len(self._history)
 
     def keep_legal(self, actions: list[int]) -> None:
         """For the rules: ``actions`` are this position's legal actions, already listed (a
@@ -620,14 +622,20 @@ class State(ABC, Generic[GameT]):
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` may be applied now (never raises)."""
-        if self.current_player() == CHANCE:
-            pile = self._chance_counts()
-            if pile is not None:  # a card of a kind left in the pile
-                kind = action - pile[0]
-                return 0 <= kind < len(pile[1]) and pile[1][kind] > 0
+        return self._allows(self.current_player(), action)
+
+    def _allows(self, player: int, action: int) -> bool:
+        """:meth:`is_legal`, ``player`` being :meth:`current_player` (asked once a step)."""
+        if self._legal_at != len(self._history):
+            if player == CHANCE:
+                pile = self._chance_counts()
+                if pile is not None:  # a card of a kind left in the pile: no list needed
+                    kind = action - pile[0]
+                    return 0 <= kind < len(pile[1]) and pile[1][kind] > 0
+            self._list_legal(player)
         # A loop of int comparisons, which mypyc compiles natively (``in`` and ``any()``
         # over a generator compare Python objects).
-        for legal in self._cached_legal():  # noqa: SIM110
+        for legal in self._legal:  # noqa: SIM110
             if legal == action:
                 return True
         return False
@@ -661,7 +669,7 @@ class State(ABC, Generic[GameT]):
         player = self.current_player()
         if player == TERMINAL:
             raise GameOverError("the game is over; no action can be applied")
-        if not self.is_legal(action):
+        if not self._allows(player, action):
             raise IllegalActionError(
                 f"{self.game.catalog.text(action)!r} is not legal now"
                 f" ({self.decision_summary()})"
