@@ -15,8 +15,69 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from pendragon.core import rng
 from pendragon.core.events import Event, Seat, Term
 from pendragon.games.grail_cup.rules import actions as A
+
+# Every code, used here and re-exported (``engine.DEAL``...).
+from pendragon.games.grail_cup.rules.codes import (
+    ASIDE_DOWN as ASIDE_DOWN,
+    ASIDE_DOWN_DRAW as ASIDE_DOWN_DRAW,
+    ASIDE_UP as ASIDE_UP,
+    ASIDE_UP_DRAW as ASIDE_UP_DRAW,
+    BACK as BACK,
+    BY_BAIT as BY_BAIT,
+    BY_TAMER as BY_TAMER,
+    CALL as CALL,
+    CHANCE_BITS as CHANCE_BITS,
+    CHANCE_TASKS as CHANCE_TASKS,
+    CHOOSE_MOVE as CHOOSE_MOVE,
+    CLOVER as CLOVER,
+    CURSE as CURSE,
+    DEAL as DEAL,
+    DECISION_BITS as DECISION_BITS,
+    DECISION_TASKS as DECISION_TASKS,
+    DECK as DECK,
+    DIE_ROLL as DIE_ROLL,
+    DIRECTION as DIRECTION,
+    DISCARD as DISCARD,
+    DRAFT_REST as DRAFT_REST,
+    FAIRY_MOVES as FAIRY_MOVES,
+    FAKE as FAKE,
+    FINAL_DISCARD as FINAL_DISCARD,
+    GUARDED as GUARDED,
+    GUARDED_BITS as GUARDED_BITS,
+    HAND as HAND,
+    LAND as LAND,
+    LAY as LAY,
+    LOCATION_NAMES as LOCATION_NAMES,
+    LOOK as LOOK,
+    MERLIN_DONE as MERLIN_DONE,
+    MERLIN_MOVES as MERLIN_MOVES,
+    MOVE_DRAGON as MOVE_DRAGON,
+    NAME as NAME,
+    NUM_TASKS as NUM_TASKS,
+    PACKET as PACKET,
+    PICK as PICK,
+    PLACE as PLACE,
+    RANDOM as RANDOM,
+    RANDOM_DISCARD as RANDOM_DISCARD,
+    RESOLVE as RESOLVE,
+    RETURN as RETURN,
+    ROUND as ROUND,
+    ROUND_END as ROUND_END,
+    SETUP_END as SETUP_END,
+    SIGHT as SIGHT,
+    SPEAR as SPEAR,
+    STEAL as STEAL,
+    STEPS as STEPS,
+    STRIKE as STRIKE,
+    TAKE_ASIDE as TAKE_ASIDE,
+    TASK_NAMES as TASK_NAMES,
+    TO as TO,
+    WAITING as WAITING,
+    WAITING_BITS as WAITING_BITS,
+)
 from pendragon.games.grail_cup.rules.data import (
     ALLY_KEYS,
     ASIDE,
@@ -48,98 +109,8 @@ from pendragon.games.grail_cup.rules.data import (
 if TYPE_CHECKING:
     from pendragon.games.grail_cup.rules.state import GrailCupState
 
-# ---------------------------------------------------------------- ally locations
-# Codes are Finals one by one, not an unpacked range: mypyc folds a Final int into the code,
-# where a plain module global is a dictionary lookup at every use (a tenth of a playout).
-DECK: Final = 0
-ASIDE_UP: Final = 1
-ASIDE_DOWN: Final = 2
-PACKET: Final = 3
-RANDOM: Final = 4
-DISCARD: Final = 5
-#: ``HAND + seat``: drafted by that seat this round.
-HAND: Final = 10
-LOCATION_NAMES: Final = ("deck", "aside-up", "aside-down", "packet", "random-discard", "discard")
 
-# ---------------------------------------------------------------- task codes
-DEAL: Final = 1
-SETUP_END: Final = 2
-ROUND: Final = 3
-ASIDE_UP_DRAW: Final = 4
-ASIDE_DOWN_DRAW: Final = 5
-SIGHT: Final = 6
-PICK: Final = 7
-DIRECTION: Final = 8
-DRAFT_REST: Final = 9
-RANDOM_DISCARD: Final = 10
-TAKE_ASIDE: Final = 11
-FINAL_DISCARD: Final = 12
-CALL: Final = 13
-RESOLVE: Final = 14
-STRIKE: Final = 15
-CURSE: Final = 16
-NAME: Final = 17
-LOOK: Final = 18
-MERLIN_DONE: Final = 19
-PLACE: Final = 20
-CHOOSE_MOVE: Final = 21
-MOVE_DRAGON: Final = 22
-STEPS: Final = 23
-TO: Final = 24
-BACK: Final = 25
-SPEAR: Final = 26
-LAND: Final = 27
-CLOVER: Final = 28
-LAY: Final = 29
-RETURN: Final = 30
-DIE_ROLL: Final = 31
-FAKE: Final = 32
-STEAL: Final = 33
-ROUND_END: Final = 34
-NUM_TASKS: Final = 35
-TASK_NAMES: Final[dict[int, str]] = {
-    DEAL: "deal", SETUP_END: "setup-end", ROUND: "round", ASIDE_UP_DRAW: "aside-up",
-    ASIDE_DOWN_DRAW: "aside-down", SIGHT: "sight", PICK: "draft", DIRECTION: "direction",
-    DRAFT_REST: "draft-rest", RANDOM_DISCARD: "random-discard", TAKE_ASIDE: "take-aside",
-    FINAL_DISCARD: "final-discard", CALL: "call", RESOLVE: "resolve", STRIKE: "strike",
-    CURSE: "curse", NAME: "name", LOOK: "look",
-    MERLIN_DONE: "merlin-done", PLACE: "place", CHOOSE_MOVE: "move", MOVE_DRAGON: "dragon",
-    STEPS: "steps", TO: "to", BACK: "back", SPEAR: "spear", LAND: "land", CLOVER: "clover",
-    LAY: "lay", RETURN: "return", DIE_ROLL: "die", FAKE: "fake-grail",
-    STEAL: "magnet", ROUND_END: "round-end",
-}
-# The sets of task codes as bit masks (bit ``code``): the hot paths test a bit of a Final
-# int, which mypyc folds into the code; a frozenset costs a boxed int and a hash lookup.
-CHANCE_BITS: Final = (
-    1 << DEAL | 1 << ASIDE_UP_DRAW | 1 << ASIDE_DOWN_DRAW | 1 << RANDOM_DISCARD | 1 << LAY
-    | 1 << DIE_ROLL
-)
-DECISION_BITS: Final = (
-    1 << PICK | 1 << DIRECTION | 1 << CURSE | 1 << NAME | 1 << LOOK | 1 << PLACE
-    | 1 << CHOOSE_MOVE | 1 << MOVE_DRAGON | 1 << SPEAR | 1 << FAKE | 1 << STEAL
-)
-WAITING_BITS: Final = CHANCE_BITS | DECISION_BITS
-#: Waiting tasks that a position read from outside may hold with nothing to offer.
-GUARDED_BITS: Final = (
-    1 << PICK | 1 << RANDOM_DISCARD | 1 << DEAL | 1 << ASIDE_UP_DRAW | 1 << ASIDE_DOWN_DRAW
-    | 1 << LAY | 1 << LOOK | 1 << STEAL | 1 << SPEAR
-)
-
-
-def _codes(bits: int) -> frozenset[int]:
-    return frozenset(code for code in range(NUM_TASKS) if bits >> code & 1)
-
-
-CHANCE_TASKS: Final = _codes(CHANCE_BITS)
-DECISION_TASKS: Final = _codes(DECISION_BITS)
-WAITING: Final = _codes(WAITING_BITS)
-GUARDED: Final = _codes(GUARDED_BITS)
-#: CHOOSE_MOVE's ``b``: whose distances.
-MERLIN_MOVES: Final = 0
-FAIRY_MOVES: Final = 1
-#: MOVE_DRAGON's ``b``: who moves the dragon.
-BY_TAMER: Final = 0
-BY_BAIT: Final = 1
+_DIE_WEIGHTS: Final = [face.weight for face in DIE]
 
 Task = tuple[int, int, int, int]
 
@@ -327,28 +298,29 @@ def legal_actions(s: GrailCupState) -> list[int]:
     return legal
 
 
+def chance_counts(s: GrailCupState) -> tuple[int, list[int]]:
+    """What the chance task on top draws from, as counts: outcome ``base + i`` weighted by
+    ``counts[i]`` (a clover token of the supply by kind, a face of the village die by its
+    weight, an ally of the deck or the packet, each once). The core samples from it."""
+    code = s.agenda[-1][0]
+    if code == LAY:
+        return A.CLOVER, supply_counts(s)
+    if code == DIE_ROLL:
+        return A.DIE_ROLL, _DIE_WEIGHTS
+    if code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD):
+        location = PACKET if code == RANDOM_DISCARD else DECK
+        counts = [0] * NUM_ALLIES
+        for card in range(NUM_ALLIES):
+            if s.ally_loc[card] == location:
+                counts[card] = 1
+        return A.ALLY, counts
+    raise AssertionError(f"task {code} is not a chance node")
+
+
 def chance_outcomes(s: GrailCupState) -> list[tuple[int, float]]:
     """Outcomes of the chance task on top, with their probabilities."""
-    code = s.agenda[-1][0]
-    outcomes: list[tuple[int, float]] = []
-    if code == LAY:
-        counts = supply_counts(s)
-        total = len(s.bag)
-        for kind in range(NUM_CLOVERS):
-            if counts[kind]:
-                outcomes.append((A.CLOVER + kind, counts[kind] / total))
-    elif code == DIE_ROLL:
-        for face in range(len(DIE)):
-            outcomes.append((A.DIE_ROLL + face, DIE[face].weight / 6))
-    elif code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD):
-        location = PACKET if code == RANDOM_DISCARD else DECK
-        cards = cards_at(s, location)
-        probability = 1.0 / len(cards)
-        for card in cards:
-            outcomes.append((A.ALLY + card, probability))
-    else:
-        raise AssertionError(f"task {code} is not a chance node")
-    return outcomes
+    base, counts = chance_counts(s)
+    return rng.weighted(base, counts)
 
 
 def place_options(s: GrailCupState, index: int) -> list[int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL, Observation, State, winner_takes_all
@@ -31,8 +32,7 @@ from pendragon.core.storage import (
     whole_number,
     whole_numbers,
 )
-from pendragon.games.grail_cup.rules import engine as E
-from pendragon.games.grail_cup.rules import view
+from pendragon.games.grail_cup.rules import engine as E, view
 from pendragon.games.grail_cup.rules.data import (
     ASIDE,
     CLOVER_TOTAL,
@@ -145,6 +145,9 @@ class GrailCupState(State["GrailCupGame"]):
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         return E.chance_outcomes(self)
+
+    def _chance_counts(self) -> tuple[int, Sequence[int]]:
+        return E.chance_counts(self)
 
     def _apply(self, action: int) -> None:
         E.apply(self, action)
