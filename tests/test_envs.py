@@ -24,8 +24,7 @@ from pettingzoo.test import api_test, seed_test
 import pendragon
 from pendragon import IllegalActionError, InvalidOptionError, UnknownOptionError
 from pendragon.bots import bot_names
-from pendragon.envs import ENVIRONMENTS, EnvironmentSpec, soc_v1
-from pendragon.envs import openspiel as spiel
+from pendragon.envs import ENVIRONMENTS, EnvironmentSpec, openspiel as spiel, soc_v1
 from pendragon.envs.gymnasium_env import PendragonGymEnv
 from pendragon.envs.pettingzoo_base import PendragonAECEnv
 from tests.toygame import ToyGame

@@ -19,8 +19,7 @@ import pendragon
 from pendragon.core.api import NoHistoryError
 from pendragon.core.errors import CorruptStateError, InvalidOptionError
 from pendragon.core.events import Event, Seat
-from pendragon.games.grail_cup.rules import actions as A
-from pendragon.games.grail_cup.rules import engine as E
+from pendragon.games.grail_cup.rules import actions as A, engine as E
 from pendragon.games.grail_cup.rules.data import (
     ALLIES,
     ASIDE,

@@ -28,8 +28,7 @@ from pendragon.cli.render import render_observation
 from pendragon.cli.terminal import LineReader, TerminalGame, stdin_reader
 from pendragon.core.api import Game, Observation, State
 from pendragon.core.events import Event
-from pendragon.i18n import Catalog, MissingMessageError
-from pendragon.i18n import catalog as load_catalog
+from pendragon.i18n import Catalog, MissingMessageError, catalog as load_catalog
 from pendragon.records import (
     GameRecord,
     RecordSeat,

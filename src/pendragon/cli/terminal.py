@@ -35,8 +35,7 @@ from pendragon.bots.base import Bot
 from pendragon.cli.render import render_observation
 from pendragon.core.api import CHANCE, Game, Observation, State
 from pendragon.core.events import Event
-from pendragon.i18n import Catalog, MissingMessageError
-from pendragon.i18n import catalog as load_catalog
+from pendragon.i18n import Catalog, MissingMessageError, catalog as load_catalog
 from pendragon.runner import GameTooLongError
 
 #: Reads one line of input after showing a prompt; raises ``EOFError`` when input ends.

@@ -28,8 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.events import Event, Seat, Term
-from pendragon.games.grail_cup.rules import actions as A
-from pendragon.games.grail_cup.rules import engine as E
+from pendragon.games.grail_cup.rules import actions as A, engine as E
 from pendragon.games.grail_cup.rules.data import (
     ALLY_KEYS,
     CLOVER_KEYS,

@@ -22,21 +22,21 @@ from pendragon.core.storage import (
 from pendragon.games.soc.rules.cards import (
     BLACK,
     COMBAT_BLACK_KINDS,
+    DARK_FOREST as BLACK_DARK_FOREST,
     DIVINE_FAVOR,
     GAHERIS,
+    GRAIL_CARD as WHITE_GRAIL,
+    HEROISM as WHITE_HEROISM,
+    MERLIN as WHITE_MERLIN,
+    MIST as BLACK_MIST,
+    MORDRED as BLACK_MORDRED,
     NUM_BLACK,
     NUM_LOCATIONS,
     NUM_WHITE,
+    VIVIEN as BLACK_VIVIEN,
     WITCH_KINDS,
     Location,
 )
-from pendragon.games.soc.rules.cards import DARK_FOREST as BLACK_DARK_FOREST
-from pendragon.games.soc.rules.cards import GRAIL_CARD as WHITE_GRAIL
-from pendragon.games.soc.rules.cards import HEROISM as WHITE_HEROISM
-from pendragon.games.soc.rules.cards import MERLIN as WHITE_MERLIN
-from pendragon.games.soc.rules.cards import MIST as BLACK_MIST
-from pendragon.games.soc.rules.cards import MORDRED as BLACK_MORDRED
-from pendragon.games.soc.rules.cards import VIVIEN as BLACK_VIVIEN
 from pendragon.games.soc.rules.data import (
     CHANCE_TASKS,
     FACE_DOWN_BASE,

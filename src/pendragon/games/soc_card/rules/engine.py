@@ -32,9 +32,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pendragon.core import rng
-from pendragon.games.soc_card.rules import actions as A
-from pendragon.games.soc_card.rules import knights, loyalty, questing, rumors, turn
-from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules import (
+    actions as A,
+    knights,
+    loyalty,
+    questing,
+    rumors,
+    tasks as T,
+    turn,
+)
 from pendragon.games.soc_card.rules.cards import MORGAN_KINDS
 from pendragon.games.soc_card.rules.common import (
     END_MORGAN_7,

@@ -25,8 +25,7 @@ from pendragon.core.storage import (
     fixture_fields,
     fixture_options,
 )
-from pendragon.games.soc_card.rules import engine as E
-from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules import engine as E, tasks as T
 from pendragon.games.soc_card.rules.cards import (
     IS_MORGAN,
     IS_QUEST,

@@ -17,9 +17,7 @@ from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game
 from pendragon.core.options import SEED_OPTION, OptionSpec
 from pendragon.core.storage import read_json
-from pendragon.games.soc_card.rules import actions as A
-from pendragon.games.soc_card.rules import engine as E
-from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules import actions as A, engine as E, tasks as T
 from pendragon.games.soc_card.rules.cards import MORGAN_KINDS, MORGANS_IN_DECK, deck_counts
 from pendragon.games.soc_card.rules.state import SocCardState
 from pendragon.games.soc_card.rules.view import TENSOR_SIZE

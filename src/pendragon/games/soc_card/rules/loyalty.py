@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pendragon.core.events import Event, Seat
-from pendragon.games.soc_card.rules import actions as A
-from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules import actions as A, tasks as T
 from pendragon.games.soc_card.rules.cards import LOYAL, TRAITOR
 from pendragon.games.soc_card.rules.common import (
     END_SWORDS,

@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pendragon.core.events import Seat
-from pendragon.games.soc_card.rules import actions as A
-from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules import actions as A, tasks as T
 from pendragon.games.soc_card.rules.cards import (
     CARDS,
     IS_QUEST,

@@ -19,9 +19,7 @@ from pendragon.core.api import CHANCE, TERMINAL, Observation, State
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event
 from pendragon.core.storage import check_playable, stored_format, whole_number, whole_numbers
-from pendragon.games.soc_card.rules import engine as E
-from pendragon.games.soc_card.rules import tasks as T
-from pendragon.games.soc_card.rules import view
+from pendragon.games.soc_card.rules import engine as E, tasks as T, view
 from pendragon.games.soc_card.rules.cards import (
     CARD_QUEST,
     IS_MORGAN,

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pendragon.games.soc_card.rules import actions as A
-from pendragon.games.soc_card.rules import knights, loyalty, rumors
-from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules import actions as A, knights, loyalty, rumors, tasks as T
 from pendragon.games.soc_card.rules.cards import NUM_QUESTS, TRAITOR, TRISTAN
 from pendragon.games.soc_card.rules.common import (
     ACCUSE_MIN_SWORDS,

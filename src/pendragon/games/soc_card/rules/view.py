@@ -52,9 +52,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.events import Event, Seat, Term
-from pendragon.games.soc_card.rules import actions as A
-from pendragon.games.soc_card.rules import engine as E
-from pendragon.games.soc_card.rules import tasks as T
+from pendragon.games.soc_card.rules import actions as A, engine as E, tasks as T
 from pendragon.games.soc_card.rules.cards import (
     CARDS,
     KNIGHT_KEYS,
