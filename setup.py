@@ -12,7 +12,7 @@ built from.
 
 The build falls back to pure Python, saying so in one line, when ``PENDRAGON_PURE=1`` is set
 at build time, when mypyc is not installed, or when no C compiler works. Compiling takes
-about 80 s of CPU on each of 2 cores from nothing (docs/architecture.md, "The compiled core").
+about a minute on 2 idle cores from nothing (docs/architecture.md, "The compiled core").
 """
 
 from __future__ import annotations

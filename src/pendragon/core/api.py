@@ -621,7 +621,11 @@ class State(ABC, Generic[GameT]):
         return mask
 
     def is_legal(self, action: int) -> bool:
-        """Whether ``action`` may be applied now (never raises)."""
+        """Whether ``action`` may be applied now (never raises).
+
+        Not a hook: :meth:`apply_action` asks the same question without it. What a game
+        defines is what is legal: :meth:`_legal_actions`, :meth:`_chance_outcomes` and
+        :meth:`_chance_counts`."""
         return self._allows(self.current_player(), action)
 
     def _allows(self, player: int, action: int) -> bool:
