@@ -452,3 +452,82 @@ def _counts(cards: Any) -> dict[str, int]:
         key = card if isinstance(card, str) else card["card"]
         counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+# ---------------------------------------------------------------------------- traps
+def _masked_choice(mask: npt.NDArray[Any], chooser: random.Random) -> int:
+    legal = np.flatnonzero(mask)
+    return int(legal[chooser.randrange(len(legal))]) if legal.size else 0
+
+
+def test_vector_autoreset_terminal_mask_is_all_zero_and_same_step_avoids_it() -> None:
+    """Issue 40 item 6 (documented trap): under Gymnasium's default NEXT_STEP autoreset a
+    vector environment returns the terminal observation, whose mask is all zeros (nothing is
+    legal after the end), and ignores the next action while it resets; SAME_STEP returns the
+    new episode's observation, every mask with a legal action, the end in ``final_obs``."""
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    def make() -> PendragonGymEnv:
+        return PendragonGymEnv("soc-card", players=1)
+
+    chooser = random.Random(0)
+    vector = SyncVectorEnv([make, make])
+    observation, _ = vector.reset(seed=1)
+    ends = 0
+    for _ in range(400):
+        actions = [_masked_choice(mask, chooser) for mask in observation["action_mask"]]
+        observation, _, terminated, _, _ = vector.step(np.array(actions))
+        for index in np.flatnonzero(terminated):
+            assert observation["action_mask"][index].sum() == 0
+            ends += 1
+    assert ends >= 2
+
+    same = SyncVectorEnv([make, make], autoreset_mode=AutoresetMode.SAME_STEP)
+    observation, _ = same.reset(seed=1)
+    ends = 0
+    for _ in range(400):
+        assert all(mask.sum() > 0 for mask in observation["action_mask"])
+        actions = [_masked_choice(mask, chooser) for mask in observation["action_mask"]]
+        observation, _, terminated, _, info = same.step(np.array(actions))
+        for index in np.flatnonzero(terminated):
+            assert info["final_obs"][index]["action_mask"].sum() == 0
+            ends += 1
+    assert ends >= 2
+
+
+def test_openspiel_evaluate_bots_with_the_python_ismcts_needs_restart_at() -> None:
+    """Issue 40 item 6 (documented trap): OpenSpiel's ``evaluate_bots`` calls
+    ``restart_at`` on every bot, which its Python IS-MCTS does not implement; a subclass
+    that adds it (the search keeps no tree between moves) plays a whole game."""
+    import pyspiel
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+
+    import pendragon.envs.openspiel  # noqa: F401  (registers the games)
+
+    class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        def restart_at(self, state: Any) -> None:
+            """Nothing to forget: each step searches anew."""
+
+    game = pyspiel.load_game("python_pendragon_grail_cup", {"players": 2})
+    generator = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=generator)
+    plain = ismcts.ISMCTSBot(game=game, evaluator=evaluator, uct_c=2.0, max_simulations=2,
+                             random_state=generator)
+    with pytest.raises(Exception, match="(?i)restart"):
+        evaluate_bots.evaluate_bots(game.new_initial_state(),
+                                    [plain, pyspiel.make_uniform_random_bot(1, 4)], generator)
+    bot = RestartableISMCTSBot(game=game, evaluator=evaluator, uct_c=2.0, max_simulations=2,
+                               random_state=generator)
+    returns = evaluate_bots.evaluate_bots(
+        game.new_initial_state(), [bot, pyspiel.make_uniform_random_bot(1, 4)], generator)
+    assert sorted(returns) == [-1.0, 1.0]
+
+
+def test_the_docs_tables_of_names_are_current() -> None:
+    """Issue 40 item 3: docs/research.md's tables are the generator's output."""
+    from pendragon.tools import tensor_doc
+
+    text = tensor_doc.DOC.read_text()
+    assert tensor_doc.with_tables(text) == text, (
+        "python -m pendragon.tools.tensor_doc --write")
+    assert "| 0-7 | `knight` | each of 0, 1, 2, 3: space, spears |" in text
