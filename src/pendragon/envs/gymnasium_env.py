@@ -345,7 +345,7 @@ class PendragonGymEnv(GameAccess, gymnasium.Env[dict[str, Any], np.int64]):
                 if steps[player]:
                     state.apply_action(bot.step(state))  # type: ignore[union-attr]
                 else:
-                    self._apply_policy(state, player, bot)
+                    self._apply_policy(state, player, bot)  # type: ignore[arg-type]
             player = state.current_player()
 
     def _apply_policy(self, state: State, player: int, policy: Policy) -> None:
