@@ -531,3 +531,25 @@ def test_the_docs_tables_of_names_are_current() -> None:
     assert tensor_doc.with_tables(text) == text, (
         "python -m pendragon.tools.tensor_doc --write")
     assert "| 0-7 | `knight` | each of 0, 1, 2, 3: space, spears |" in text
+
+
+#: Longest game (steps, chance included) of the 200 measured with random bots at 4 seats
+#: (docs/research.md, "Game lengths"; seeds 1000 + i, bot of seat s seeded 10 i + s).
+MEASURED_LONGEST = {"soc": 233, "soc-card": 74, "grail-cup": 284}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_measured_game_lengths_stay_within_the_documented_figures(game: str) -> None:
+    """Issue 40 item 6: the documented lengths are what the games take (the first 25 games
+    of the measured sample replay within the longest documented), far below the proved
+    bound ``max_game_length``, which every game respects."""
+    from pendragon.bots import make_bot
+    from pendragon.runner import play_game
+
+    lengths = []
+    for index in range(25):
+        loaded = pendragon.load_game(game, players=4, seed=1000 + index)
+        final = play_game(loaded, [make_bot("random", index * 10 + s, game) for s in range(4)])
+        lengths.append(final.version)
+    assert max(lengths) <= MEASURED_LONGEST[game]
+    assert MEASURED_LONGEST[game] * 100 < loaded.max_game_length()

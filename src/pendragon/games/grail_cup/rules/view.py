@@ -165,7 +165,7 @@ def tensor_names(players: int, spaces: int) -> list[str]:
     """The name of every element of ``observation_tensor`` for a table and a track.
 
     >>> tensor_names(3, 56)[:3], tensor_names(3, 56)[-1]
-    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'clover.55.seal')
+    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'clover.55.magnet')
     """
     return block_names(tensor_blocks(players, spaces))
 
