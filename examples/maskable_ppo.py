@@ -158,10 +158,13 @@ def rate(wins: list[int]) -> dict[str, float]:
             "games": len(wins)}
 
 
-def evaluate(model: MaskablePPO, args: argparse.Namespace) -> dict[str, Any]:
-    """The paired evaluation of the trained policy against every panel of opponents."""
+def evaluate(model: MaskablePPO, args: argparse.Namespace,
+             done: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """The paired evaluation of the trained policy against every panel of opponents;
+    ``done(results)`` is called after each panel."""
+    # The search bot last: it is by far the slowest.
     panels: dict[str, Any] = {"random": "random", "heuristic": "heuristic",
-                              "ismcts": "ismcts", "self-play": ModelPolicy(model, True)}
+                              "self-play": ModelPolicy(model, True), "ismcts": "ismcts"}
     seats = {"trained": trained_player(model), "random": random_player,
              "heuristic": bot_player("heuristic", args.game)}
     results: dict[str, Any] = {}
@@ -187,6 +190,8 @@ def evaluate(model: MaskablePPO, args: argparse.Namespace) -> dict[str, Any]:
               f", trained - heuristic {line['trained - heuristic']['points']:+.1f} "
               f"[{line['trained - heuristic']['low']:+.1f}, "
               f"{line['trained - heuristic']['high']:+.1f}]", flush=True)
+        if done is not None:
+            done(results)
     return results
 
 
@@ -205,17 +210,24 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="write the figures here as JSON")
+    parser.add_argument("--save", help="save the trained model here (MaskablePPO.load)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     model, seconds, snapshots = train(args)
     print(f"trained {args.steps} steps of {args.game} ({args.players} players) in "
           f"{seconds:.0f} s ({args.steps / seconds:.0f} steps/s)", flush=True)
-    figures = {"config": vars(args), "train_seconds": round(seconds, 1),
-               "self_play_snapshots": snapshots,
-               "evaluation": evaluate(model, args)}
-    if args.out:
-        with open(args.out, "w") as handle:
-            json.dump(figures, handle, indent=1)
+    figures: dict[str, Any] = {"config": vars(args), "train_seconds": round(seconds, 1),
+                               "self_play_snapshots": snapshots, "evaluation": {}}
+
+    def write(results: dict[str, Any]) -> None:
+        figures["evaluation"] = results
+        if args.out:  # after each panel: a long evaluation keeps what it has
+            with open(args.out, "w") as handle:
+                json.dump(figures, handle, indent=1)
+
+    if args.save:
+        model.save(args.save)
+    write(evaluate(model, args, write))
     return figures
 
 
