@@ -32,7 +32,8 @@ without an entry (its observation box is then unbounded).
 **Episode.** ``reset(seed=s)`` deals the game ``pendragon.load_game(game, seed=s)``; a
 ``reset()`` without a seed draws the next seed from the environment's ``np_random``. The other
 seats are bots made by ``pendragon.bots.make_bot(name, seed, game)`` (any registered name, e.g.
-``"random"``), seeded from ``np_random`` too; chance uses the state's own stream. ``step``
+``"random"``), seeded from ``np_random`` too, or policies (callables, models: self-play, see
+:class:`PendragonGymEnv`); chance uses the state's own stream. ``step``
 applies the learner's action, then lets chance and the bots play until the learner must
 decide again or the game ends.
 
