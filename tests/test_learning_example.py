@@ -57,3 +57,36 @@ def test_paired_differences_and_rates() -> None:
     assert figures["points"] == pytest.approx(50.0)
     assert figures["low"] < 50.0 < figures["high"]
     assert example.rate([1, 0, 0, 0])["rate"] == pytest.approx(25.0)
+
+
+def test_a_frozen_maskable_ppo_plays_opponents_and_does_not_learn_on() -> None:
+    """Issue 40 item 1: a frozen copy of a real MaskablePPO learner (its predict with the
+    mask) fills the other seats of a Gymnasium environment, and the learner's training
+    after the copy leaves the copy as it was."""
+    import numpy as np
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from pendragon.envs.gymnasium_env import ModelPolicy, PendragonGymEnv
+
+    torch.set_num_threads(1)
+    env = PendragonGymEnv("grail-cup", seat=None, players=3, opponents="random")
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=32, seed=1,
+                        device="cpu")
+    frozen = ModelPolicy.frozen(model)
+    before = [p.detach().clone() for p in frozen.model.parameters()]
+    env.set_opponents(frozen)
+    observation, _ = env.reset(seed=2)
+    terminated, decisions = False, 0
+    while not terminated:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _, terminated, _, _ = env.step(int(legal[0]))
+        decisions += 1
+    assert env.game_state.is_terminal() and decisions > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.learn(total_timesteps=64)
+    assert all(torch.equal(a, b) for a, b in zip(before, frozen.model.parameters(),
+                                                  strict=True))
+    assert not all(torch.equal(a, b) for a, b in zip(before, model.policy.parameters(),
+                                                      strict=True)), "the learner did not learn"
