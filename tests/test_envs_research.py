@@ -295,9 +295,12 @@ def test_pettingzoo_env_restores_a_serialized_state(game: str) -> None:
     again = getattr(pendragon.envs, ENVIRONMENTS[game].pettingzoo_name).env(players=4)
     again.reset(seed=999)  # a restore replaces whatever game was running
     again.restore(env.game_state)
+    through_reset = getattr(pendragon.envs, ENVIRONMENTS[game].pettingzoo_name).env(players=4)
+    through_reset.reset(options={"state": text})
     original = _drive_zoo(env, seed=6)
     assert _drive_zoo(fresh, seed=6) == original
     assert _drive_zoo(again, seed=6) == original
+    assert _drive_zoo(through_reset, seed=6) == original
     other = getattr(pendragon.envs, ENVIRONMENTS[game].pettingzoo_name).env(players=3)
     with pytest.raises(ValueError):
         other.restore(text)

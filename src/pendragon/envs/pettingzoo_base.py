@@ -287,7 +287,15 @@ class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` fixes its chance stream (see the module docstring)."""
+        """Start a new game; ``seed`` fixes its chance stream (see the module docstring).
+
+        ``options={"state": text}`` goes on from a serialized state instead: :meth:`restore`.
+        """
+        if options and "state" in options:
+            if seed is not None:
+                self._seeds = random.Random(seed)
+            self.restore(options["state"])
+            return
         if seed is not None:
             self._seeds = random.Random(seed)
             game_seed = seed
