@@ -10,8 +10,12 @@ CONSTRAINTS := constraints.txt
 # extra); everything else (tests, lint, mypy, benchmarks, the terminal game) takes every group.
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed-all
-# Optional groups the test suite exercises (research adapters, ...).
-EXTRAS := rl,web,sim
+# Optional groups the test suite exercises (research adapters, the learning baseline, ...).
+EXTRAS := rl,web,sim,learn
+# The learn extra's torch: 2.13.0, whose CPU build (about 190 MB, against some 2.6 GB for the
+# CUDA build a plain install takes) this project's machines keep on disk, where pip finds it;
+# `make lock` installs it first so that the lock keeps it (docs/research.md).
+TORCH_CPU := torch==2.13.0
 # Example plugin packages with their own pyproject.toml (examples/plugin-game/, ...): installed
 # editable after pendragon, without dependencies, for the tests. None at all is fine.
 EXAMPLE_PROJECTS := $(wildcard examples/*/pyproject.toml)
@@ -112,6 +116,7 @@ lock:
 	set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(PYTHON) -m venv "$$tmp/venv"; \
 	"$$tmp/venv/bin/python" -m pip install --quiet --upgrade pip; \
+	"$$tmp/venv/bin/python" -m pip install --quiet $(TORCH_CPU); \
 	"$$tmp/venv/bin/python" -m pip install --quiet -e '.[dev,$(EXTRAS)]'; \
 	{ sed '/^[^#]/,$$d' $(CONSTRAINTS); \
 	  "$$tmp/venv/bin/python" -m pip freeze --all --exclude-editable \

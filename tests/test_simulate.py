@@ -4,6 +4,7 @@ files a designer can open, and the ``simulate`` / ``balance`` commands."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -241,3 +242,101 @@ def test_play_paired_gives_every_panel_the_same_deals_and_seeds() -> None:
     assert play_one(config, 2).length == final.version
     with pytest.raises(ValueError, match="3 seats need 1 or 3 bot factories, got 2"):
         play_paired("grail-cup", [[RandomBot, RandomBot]], 1, options={"players": 3})
+
+
+# ---------------------------------------------------------------- small and degenerate runs
+#: Small runs of every game; their rates are often 0 or 1, where a Wilson bound used to
+#: land a hair beyond the rate and matplotlib refused the negative error bar.
+SMALL_RUNS = [("soc", 3), ("soc-card", 1), ("soc-card", 4), ("grail-cup", 4)]
+
+
+def _chart_png_only(result: Any, out: Path) -> list[Path]:
+    """write_outputs with every warning an error: the PNG must come without the fallback."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return write_outputs(result, out)
+
+
+def test_the_reported_small_run_writes_its_chart(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 40 item 7: `simulate grail-cup --players 4 --games 6 --seed 1` crashed while
+    drawing ('xerr' must not contain negative values); now it writes all three files."""
+    out = tmp_path / "run"
+    assert main(["simulate", "grail-cup", "--players", "4", "--games", "6", "--seed", "1",
+                 "--out", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "chart.png" in printed and "summary.json" in printed
+    assert json.loads((out / "summary.json").read_text())["summary"]["games"] == 6
+    assert (out / "chart.png").stat().st_size > 200
+
+
+@pytest.mark.parametrize(("game", "players"), SMALL_RUNS)
+def test_small_and_degenerate_runs_keep_their_results_and_chart(
+    game: str, players: int, tmp_path: Path
+) -> None:
+    """Issue 40 item 7: one game; every game won; no game won — for every game, each with
+    its summary, its games and a PNG chart (no warning, so not the fallback)."""
+    one = simulate(SimulationConfig(game, {"players": players}, ("random",), games=1, seed=3))
+    names = sorted(p.name for p in _chart_png_only(one, tmp_path / "one"))
+    assert names == ["chart.png", "games.csv", "summary.json"]
+    run = simulate(SimulationConfig(game, {"players": players}, ("random",), games=8, seed=5))
+    seats = players
+
+    def won(record: Any) -> bool:
+        # The figure a chart shows first: the loyal side's win, else seat 0's.
+        return bool(record.extra["loyal_win"]) if "loyal_win" in record.extra else (
+            record.returns[0] > 0)
+
+    def as_won(record: Any, flag: bool) -> Any:
+        # A game of the other kind, where random bots give none (soc's loyal knights
+        # seldom win): only the figures the summary reads change.
+        extra = dict(record.extra)
+        if "loyal_win" in extra:
+            extra["loyal_win"] = flag
+        returns = (1.0 if flag else -1.0,) + record.returns[1:]
+        return dataclasses.replace(record, returns=returns, extra=extra)
+
+    groups = {"all": [r for r in run.records if won(r)],
+              "none": [r for r in run.records if not won(r)]}
+    for label, records in groups.items():
+        if not records:
+            records = [as_won(r, label == "all") for r in run.records[:3]]
+        summary = summarize(records, seats)
+        first = summary.get("loyal_win") or summary["seat_win"][0]
+        assert first["rate"] == (1.0 if label == "all" else 0.0)
+        low, high = first["ci95"]
+        assert low <= first["rate"] <= high
+        result = type(run)(run.config, records, summary)
+        out = tmp_path / label
+        _chart_png_only(result, out)
+        data = json.loads((out / "summary.json").read_text())
+        assert data["summary"]["games"] == len(records)
+        assert (out / "chart.png").stat().st_size > 200
+
+
+def test_a_chart_that_fails_never_costs_the_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40 item 7: whatever matplotlib raises, summary.json and games.csv are
+    written and the chart falls back to the SVG, with a warning."""
+    import pendragon.simulate as simulate_module
+
+    def broken(*_args: Any) -> Path:
+        raise ValueError("'xerr' must not contain negative values")
+
+    monkeypatch.setattr(simulate_module, "_write_png", broken)
+    result = simulate(SimulationConfig("grail-cup", {"players": 3}, ("random",), games=2))
+    with pytest.warns(RuntimeWarning, match="xerr"):
+        paths = write_outputs(result, tmp_path)
+    assert sorted(p.name for p in paths) == ["chart.svg", "games.csv", "summary.json"]
+    assert json.loads((tmp_path / "summary.json").read_text())["summary"]["games"] == 2
+
+
+def test_wilson_bounds_hold_the_rate_at_the_extremes() -> None:
+    """Issue 40 item 7: at 0 or n successes the interval holds the rate exactly."""
+    for trials in range(1, 200):
+        for hits in (0, trials):
+            low, high = wilson_interval(hits, trials)
+            assert 0.0 <= low <= hits / trials <= high <= 1.0

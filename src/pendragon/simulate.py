@@ -29,6 +29,7 @@ import csv
 import json
 import math
 import os
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -71,6 +72,13 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     (0.404, 0.596)
     >>> wilson_interval(0, 0)
     (0.0, 1.0)
+
+    The interval always holds the observed rate: at 0 or ``trials`` successes rounding
+    would otherwise put a bound a hair past it (6 of 6 gave a high of 0.9999999999999999,
+    which cost a chart its error bars, issue 40 item 7).
+
+    >>> wilson_interval(6, 6)[1], wilson_interval(0, 11)[0]
+    (1.0, 0.0)
     """
     if trials <= 0:
         return 0.0, 1.0
@@ -78,7 +86,7 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - margin), min(1.0, centre + margin)
+    return min(p, max(0.0, centre - margin)), max(p, min(1.0, centre + margin))
 
 
 @overload
@@ -409,6 +417,17 @@ def write_outputs(result: SimulationResult, out_dir: Path) -> list[Path]:
     return [summary_path, csv_path, write_chart(result.summary, out_dir)]
 
 
+def _error_bars(figures: Sequence[tuple[str, float, float, float]]) -> list[list[float]]:
+    """The lower and upper error bar lengths of ``figures``, never negative (matplotlib
+    refuses a negative one, whatever rounding put the rate a hair outside its interval).
+
+    >>> _error_bars([("x", 1.0, 0.6, 0.9999999999999999)])
+    [[0.4], [0.0]]
+    """
+    return [[max(0.0, rate - low) for _, rate, low, _ in figures],
+            [max(0.0, high - rate) for _, rate, _, high in figures]]
+
+
 def chart_figures(summary: Mapping[str, Any]) -> list[tuple[str, float, float, float]]:
     """The main rates of a summary as (label, rate, low, high)."""
     figures: list[tuple[str, float, float, float]] = []
@@ -433,27 +452,45 @@ def chart_figures(summary: Mapping[str, Any]) -> list[tuple[str, float, float, f
 
 
 def write_chart(summary: Mapping[str, Any], out_dir: Path) -> Path:
-    """A bar chart of the main rates with their intervals: PNG with matplotlib, else SVG."""
+    """A bar chart of the main rates with their intervals: PNG with matplotlib, else SVG.
+
+    A chart never costs the results (issue 40 item 7): the summary and the games are
+    written before it, and should matplotlib fail on any figures, the plain SVG chart is
+    written instead, with a warning.
+    """
     figures = chart_figures(summary)
     try:
         import matplotlib
 
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
     except ImportError:
         return _write_svg(figures, out_dir / "chart.svg")
+    try:
+        return _write_png(summary, figures, out_dir / "chart.png")
+    except Exception as error:  # noqa: BLE001 - any plotting failure: keep the results
+        warnings.warn(f"matplotlib could not draw the chart ({error}); wrote an SVG instead",
+                      RuntimeWarning, stacklevel=2)
+        return _write_svg(figures, out_dir / "chart.svg")
+
+
+def _write_png(
+    summary: Mapping[str, Any], figures: Sequence[tuple[str, float, float, float]], path: Path
+) -> Path:
+    import matplotlib.pyplot as plt
+
     labels = [f[0] for f in figures]
     rates = [f[1] for f in figures]
-    errors = [[f[1] - f[2] for f in figures], [f[3] - f[1] for f in figures]]
+    errors = _error_bars(figures)
     fig, axis = plt.subplots(figsize=(8, 0.5 * len(figures) + 1.5))
-    axis.barh(labels, rates, xerr=errors, color="#4a6fa5", capsize=3)
-    axis.set_xlim(0, 1)
-    axis.invert_yaxis()
-    axis.set_xlabel(f"rate over {summary['games']} games (95% Wilson interval)")
-    fig.tight_layout()
-    path = out_dir / "chart.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    try:
+        axis.barh(labels, rates, xerr=errors, color="#4a6fa5", capsize=3)
+        axis.set_xlim(0, 1)
+        axis.invert_yaxis()
+        axis.set_xlabel(f"rate over {summary['games']} games (95% Wilson interval)")
+        fig.tight_layout()
+        fig.savefig(path, dpi=100)
+    finally:
+        plt.close(fig)
     return path
 
 

@@ -206,6 +206,16 @@ class Game(ABC):
             raise NotImplementedError(f"{type(self).__name__} has no players option")
         return players
 
+    def observation_tensor_names(self) -> list[str]:
+        """The name of every element of :meth:`State.observation_tensor`, in order: as many
+        as ``info.observation_tensor_size`` (issue 40 item 3).
+
+        A game names its elements from the description its tensor writer is laid out by
+        (:mod:`pendragon.core.tensor_names`); this default, for a game that names none,
+        numbers them (``x0``, ``x1``, ...).
+        """
+        return [f"x{index}" for index in range(self.info.observation_tensor_size)]
+
     @abstractmethod
     def new_initial_state(self) -> State:
         """The state before any action (usually a chance node dealing the cards)."""

@@ -10,7 +10,7 @@ deleted without touching a rule.
   (``soc_v1.env(players=5)``), built on :mod:`pendragon.envs.pettingzoo_base`. These
   modules are made on first import from the plugin: no file per game.
 * :mod:`pendragon.envs.gymnasium_env`: one seat learns, the other seats are pendragon bots
-  (``gymnasium.make("pendragon/soc-v1")``).
+  or policies, for self-play (``gymnasium.make("pendragon/soc-v1")``).
 * :mod:`pendragon.envs.openspiel`: importing it registers ``python_pendragon_<game>`` with
   ``pyspiel`` for every such game.
 

@@ -50,6 +50,11 @@ inventing another history that leads to them.
 **Serialization.** ``pyspiel.serialize_game_and_state`` works (the pendragon state pickles
 as its own ``serialize()`` text).
 
+**Bots.** OpenSpiel's *Python* IS-MCTS plays these games; its C++ ``pyspiel.MCTSBot`` and
+``pyspiel.ISMCTSBot`` crash the process on any game written in Python. OpenSpiel's
+``evaluate_bots`` calls ``restart_at`` on every bot, which the Python IS-MCTS lacks: subclass
+it with a ``restart_at`` that does nothing (``docs/research.md``, "Traps").
+
 Version history: 1 — ``python_pendragon_soc`` (the base game and its options).
 """
 

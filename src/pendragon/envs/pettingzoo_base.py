@@ -35,6 +35,7 @@ Observations are lazy: only the agent passed to :meth:`~PendragonAECEnv.observe`
 
 from __future__ import annotations
 
+import copy
 import json
 import operator
 import random
@@ -49,6 +50,7 @@ from pettingzoo import AECEnv
 
 import pendragon
 from pendragon.core.api import CHANCE, TERMINAL, Game, State
+from pendragon.core.storage import stored_options
 from pendragon.envs.spec import EnvironmentSpec
 
 #: Dtype of the ``"observation"`` array.
@@ -147,10 +149,37 @@ class GameAccess:
         """The pendragon game of the current episode (its seed is the episode's)."""
         return self._game
 
+    def observation_names(self) -> list[str]:
+        """The name of every element of the ``"observation"`` array, in order (issue 40
+        item 3): ``game.observation_tensor_names()``, generated from the description the
+        game's tensor writer is laid out by (``docs/research.md`` has the tables).
+
+        >>> from pendragon.envs.spec import ENVIRONMENTS
+        >>> env = PendragonAECEnv(ENVIRONMENTS["grail-cup"], players=3)
+        >>> names = env.observation_names()
+        >>> len(names) == env.observation_space("player_0")["observation"].shape[0]
+        True
+        >>> names[:2]
+        ['knight.0.space', 'knight.0.spears']
+        """
+        return self._game.observation_tensor_names()
+
     @property
     def game_state(self) -> State:
         """The live pendragon state (all hidden information: for tools and tests, not agents)."""
         return self._require_state()
+
+    def _restored(self, state: State | str) -> State:
+        """A fresh state of this environment's game equal to ``state`` (a state or its
+        serialized text); raises ``ValueError`` for a state of another game or options."""
+        if isinstance(state, str):
+            return self._game.deserialize_state(state)
+        game = state.game
+        if game.name != self._game.name or stored_options(game) != stored_options(self._game):
+            raise ValueError(f"a state of {game!r} cannot go on in an environment of "
+                             f"{self._game!r}")
+        self._game = game
+        return state.clone()
 
     def _require_state(self) -> State:
         if self._state is None:
@@ -174,6 +203,33 @@ class GameAccess:
         return state.decision_summary() + "\n" + json.dumps(
             state.observation(None), indent=1, sort_keys=True
         )
+
+    # ------------------------------------------------------------------ copies
+    # Issue 40 item 2: an environment copies and pickles mid-game and goes on exactly as
+    # the original. The state copies by ``clone()`` and pickles as its serialized text
+    # (``State.__reduce__``); the game is immutable and shared by copies; the tensor's
+    # packer (a ``struct.Struct``, which cannot be pickled) is rebuilt.
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        """A copy that goes on exactly as this environment does (its state cloned, its
+        random streams and bots copied)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        shared = {"_game", "_packer"}
+        for name, value in self.__dict__.items():
+            new.__dict__[name] = value if name in shared else copy.deepcopy(value, memo)
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the packer (rebuilt on loading)."""
+        state = dict(self.__dict__)
+        state.pop("_packer", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Load :meth:`__getstate__`'s dict."""
+        self.__dict__.update(state)
+        self._packer = tensor_packer(self._game.info.observation_tensor_size)
 
 
 class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
@@ -231,7 +287,15 @@ class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` fixes its chance stream (see the module docstring)."""
+        """Start a new game; ``seed`` fixes its chance stream (see the module docstring).
+
+        ``options={"state": text}`` goes on from a serialized state instead: :meth:`restore`.
+        """
+        if options and "state" in options:
+            if seed is not None:
+                self._seeds = random.Random(seed)
+            self.restore(options["state"])
+            return
         if seed is not None:
             self._seeds = random.Random(seed)
             game_seed = seed
@@ -240,7 +304,35 @@ class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
                 self._seeds = random.Random()
             game_seed = self._seeds.getrandbits(63)
         self._game = pendragon.load_game(self._game_name, seed=game_seed, **self._options)
-        state = self._game.new_initial_state()
+        self._start(self._game.new_initial_state())
+
+    def restore(self, state: State | str) -> None:
+        """Go on from ``state`` instead of a new deal (issue 40 item 2): a state of this
+        environment's game (it is cloned) or the text of its ``serialize()``.
+
+        Like :meth:`reset`, it resolves chance up to the next decision and selects the
+        agent to act; a terminal state leaves every agent terminated with its return. The
+        state carries its own chance stream, so the environment then plays exactly as the
+        one the state was taken from (``env.game_state.serialize()``), given the same
+        actions. A text that is not a state of this game (other options, another game)
+        raises the game's ``CorruptStateError`` (a ``ValueError``) and changes nothing.
+
+        >>> from pendragon.envs.spec import ENVIRONMENTS
+        >>> env = PendragonAECEnv(ENVIRONMENTS["grail-cup"], players=3)
+        >>> env.reset(seed=1)
+        >>> text = env.game_state.serialize()
+        >>> other = PendragonAECEnv(ENVIRONMENTS["grail-cup"], players=3)
+        >>> other.restore(text)
+        >>> other.game_state.serialize() == text, other.agent_selection == env.agent_selection
+        (True, True)
+        """
+        restored = self._restored(state)
+        if self._seeds is None:
+            self._seeds = random.Random()
+        self._start(restored)
+
+    def _start(self, state: State) -> None:
+        """Play ``state`` from here: every agent in, rewards 0, chance resolved."""
         self._state = state
         self.agents = list(self.possible_agents)
         self.rewards = {name: 0.0 for name in self.agents}

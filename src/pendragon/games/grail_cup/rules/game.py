@@ -57,7 +57,7 @@ from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import MAX_ROUNDS
 from pendragon.games.grail_cup.rules.state import GrailCupState
 from pendragon.games.grail_cup.rules.track import SHIPPED, Track, track_for
-from pendragon.games.grail_cup.rules.view import tensor_size
+from pendragon.games.grail_cup.rules.view import tensor_names, tensor_size
 
 #: Bound on steps in one round: about 16 for the deal and the draft, and per called ally a
 #: handful of decisions plus at most CHAIN_CAP clover links of a few steps each.
@@ -120,6 +120,10 @@ class GrailCupGame(Game):
             # the race runs.
             observation_tensor_size=tensor_size(self.num_players(), len(self.track)),
         )
+
+    def observation_tensor_names(self) -> list[str]:
+        """Every tensor element's name, from the writer's blocks (:func:`.view.tensor_names`)."""
+        return tensor_names(self.num_players(), len(self.track))
 
     def new_initial_state(self) -> GrailCupState:
         """The state before the deal of start spaces (a chance node)."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.events import Event, Seat, Term
+from pendragon.core.tensor_names import Block, block_names, blocks_size, one_hot, per_item
 from pendragon.games.grail_cup.rules import actions as A, engine as E
 from pendragon.games.grail_cup.rules.data import (
     ALLY_KEYS,
@@ -134,11 +135,44 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def tensor_blocks(players: int, spaces: int) -> tuple[Block, ...]:
+    """The tensor's blocks, in :func:`observation_tensor`'s order, with their elements'
+    labels: the one description its size and names come from (issue 40 item 3). A block
+    added to the writer is added here, or the size no longer matches.
+
+    >>> [name for name, _ in tensor_blocks(3, 56)][:4]
+    ['knight', 'viewer', 'to_act', 'first_player']
+    """
+    seats = range(players)
+    return (
+        ("knight", per_item(seats, ("space", "spears"))),  # seats in seat order, /finish, /12
+        ("viewer", one_hot(seats)),
+        ("to_act", one_hot(seats)),
+        ("first_player", one_hot(seats)),
+        ("race", ("dragon", "spear_supply", "round", "last_called")),
+        ("hand", one_hot(ALLY_KEYS)),  # the viewer's own allies
+        ("packet", one_hot(ALLY_KEYS)),  # the packet the viewer drafts from now
+        ("aside_up", one_hot(ALLY_KEYS)),
+        ("revealed", one_hot(ALLY_KEYS)),
+        ("curse", one_hot(ALLY_KEYS)),
+        ("squire_named", one_hot(seats)),
+        ("task", one_hot(E.TASK_NAMES.get(code, str(code)) for code in range(E.NUM_TASKS))),
+        ("clover", per_item(range(spaces), CLOVER_KEYS)),  # known to the viewer, by space
+    )
+
+
+def tensor_names(players: int, spaces: int) -> list[str]:
+    """The name of every element of ``observation_tensor`` for a table and a track.
+
+    >>> tensor_names(3, 56)[:3], tensor_names(3, 56)[-1]
+    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'clover.55.magnet')
+    """
+    return block_names(tensor_blocks(players, spaces))
+
+
 def tensor_size(players: int, spaces: int) -> int:
     """Length of ``observation_tensor`` for a table and a track."""
-    return 2 * players + 3 * players + 4 + 4 * NUM_ALLIES + NUM_ALLIES + players + (
-        E.NUM_TASKS
-    ) + NUM_CLOVERS * spaces
+    return blocks_size(tensor_blocks(players, spaces))
 
 
 def observation_tensor(s: GrailCupState, seat: int) -> list[float]:

@@ -21,7 +21,7 @@ from pendragon.games.soc.rules.cards import (
 from pendragon.games.soc.rules.data import T
 from pendragon.games.soc.rules.engine import MAX_ROUNDS
 from pendragon.games.soc.rules.state import SocState
-from pendragon.games.soc.rules.view import TENSOR_SIZE
+from pendragon.games.soc.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
 #: Upper bound of steps in one turn: two heroic actions with their longest sub-decisions
 #: (a Convocation answered by 7 and 7 cards shared, Morgan's chain of 3 cards each with a
@@ -170,6 +170,10 @@ class SocGame(Game):
             raise InvalidOptionError(
                 "three_brave_knights hides loyalty cards, no_traitor lays them face up: choose one"
             )
+
+    def observation_tensor_names(self) -> list[str]:
+        """Every tensor element's name, from the writer's blocks (:data:`.view.TENSOR_BLOCKS`)."""
+        return list(TENSOR_NAMES)
 
     def new_initial_state(self) -> SocState:
         """The deal: coats of arms, loyalty, a Merlin and 5 white cards each (SOC-SETUP-*)."""

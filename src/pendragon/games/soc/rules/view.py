@@ -36,6 +36,7 @@ from typing import Any, Final
 import pendragon.games.soc.rules.actions as A
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.events import Event, Param, Seat, Term, event
+from pendragon.core.tensor_names import Block, block_names, blocks_size, one_hot, per_item
 from pendragon.games.soc.rules.actions import MAX_SEATS
 from pendragon.games.soc.rules.cards import (
     BLACK,
@@ -113,24 +114,44 @@ _ARGUMENT_PARAM: Final = {
 _TERM_FAMILY: Final = {"white": "white", "black": "black", "place": "place", "knight": "knight",
                        "travel": "travel"}
 
-#: (name, length) of each block of the observation tensor, in order.
-TENSOR_LAYOUT: Final[tuple[tuple[str, int], ...]] = (
-    ("seats", MAX_SEATS * (4 + 1 + NUM_LOCATIONS + 1 + 3 + 1 + 2 + 2 + NUM_KNIGHTS)),
-    ("swords_siege", 3),
-    ("black_knight", 5 + 3),
-    ("lancelot", 3 + 5 + 3),
-    ("excalibur", 2),
-    ("grail", 4),
-    ("wars", 2 * (1 + 5 + 1)),
-    ("effects", 3 + NUM_LOCATIONS + 1),
-    ("decks", 4),
-    ("hand", NUM_WHITE),
-    ("loyalty", 3),
-    ("decision", len(_DECISIONS) + 1),
-    ("table", NUM_WHITE + 3 + NUM_BLACK),
-    ("expansion", NUM_LOCATIONS + 1 + len(WITCH_BITS) + 1 + MAX_SEATS),
+#: Labels of the features of one combat board (``_combat_features``): the White Fight
+#: cards by value, then the black cards on the board, their visible value, the hidden ones.
+_COMBAT_LABELS: Final = ("fight-1", "fight-2", "fight-3", "fight-4", "fight-5", "black_cards",
+                         "black_visible_value", "black_hidden")
+#: The tensor's blocks in ``observation_tensor``'s order with their elements' labels: the one
+#: description its size, :data:`TENSOR_LAYOUT` and :data:`TENSOR_NAMES` come from (issue 40
+#: item 3). Seats are rotated: ``seat+0`` is the observer, ``seat+1`` the next seat, ...
+TENSOR_BLOCKS: Final[tuple[Block, ...]] = (
+    ("seats", per_item((f"seat+{k}" for k in range(MAX_SEATS)), (
+        "present", *(f"status.{name}" for name in _STATUS), "life",
+        *(f"location.{key}" for key in LOCATION_KEYS), "hand_size", "excalibur", "grail",
+        "armor", "accused", "seen_traitor", "seen_loyal", "turn", "to_act",
+        *(f"knight.{knight.key}" for knight in KNIGHTS)))),
+    ("swords_siege", ("white_swords", "black_swords", "siege_engines")),
+    ("black_knight", _COMBAT_LABELS),
+    ("lancelot", ("phase.lancelot", "phase.dragon", "phase.over", *_COMBAT_LABELS)),
+    ("excalibur", ("position", "over")),
+    ("grail", ("white", "black", "dark_forest", "over")),
+    ("wars", per_item(("picts", "saxons"), (
+        "figures", "fight-1", "fight-2", "fight-3", "fight-4", "fight-5", "mordred"))),
+    ("effects", ("vivien", "mist", "dark_forest",
+                 *(f"heroism.{key}" for key in (*LOCATION_KEYS, "none")))),
+    ("decks", ("white_deck", "black_deck", "white_discard", "black_discard")),
+    ("hand", one_hot(card.key for card in WHITE)),
+    ("loyalty", ("loyal", "traitor", "unknown")),
+    ("decision", (*one_hot(_DECISION_NAMES[code] for code in _DECISIONS), "none")),
+    ("table", (*(f"offer.{card.key}" for card in WHITE), "pledges", "siege_die",
+               "siege_cards", *(f"held.{card.key}" for card in BLACK))),
+    ("expansion", (*(f"merlin.{key}" for key in (*LOCATION_KEYS, "none")),
+                   *(f"witch-{number}" for number, _ in WITCH_BITS), "divine_favor",
+                   *(f"captured.seat+{k}" for k in range(MAX_SEATS)))),
 )
-TENSOR_SIZE: Final = sum(size for _, size in TENSOR_LAYOUT)
+#: (name, length) of each block of the observation tensor, in order.
+TENSOR_LAYOUT: Final[tuple[tuple[str, int], ...]] = tuple(
+    (name, len(labels)) for name, labels in TENSOR_BLOCKS)
+#: The name of every tensor element, in order (``block.label``).
+TENSOR_NAMES: Final = tuple(block_names(TENSOR_BLOCKS))
+TENSOR_SIZE: Final = blocks_size(TENSOR_BLOCKS)
 
 
 def _one_hot_rows(size: int, none_row: bool) -> tuple[tuple[float, ...], ...]:

@@ -20,7 +20,7 @@ from pendragon.core.storage import read_json
 from pendragon.games.soc_card.rules import actions as A, engine as E, tasks as T
 from pendragon.games.soc_card.rules.cards import MORGAN_KINDS, MORGANS_IN_DECK, deck_counts
 from pendragon.games.soc_card.rules.state import SocCardState
-from pendragon.games.soc_card.rules.view import TENSOR_SIZE
+from pendragon.games.soc_card.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
 #: Sword layings in one game: before the first end check at most 12 swords lie on the
 #: table (6 + 6) and every quest or accusation lays one or more, so at most 13 layings
@@ -91,6 +91,10 @@ class SocCardGame(Game):
     def option_key(self) -> list[Any]:
         """The options a serialized state must agree with."""
         return [self._players, self.expert, self.promos]
+
+    def observation_tensor_names(self) -> list[str]:
+        """Every tensor element's name, from the writer's blocks (:data:`.view.TENSOR_BLOCKS`)."""
+        return list(TENSOR_NAMES)
 
     def new_initial_state(self) -> SocCardState:
         """Before the deal: loyalty cards (SCG-SETUP-2), then Morgans aside (SCG-SETUP-3)."""

@@ -34,7 +34,7 @@ Galahad that have not been offered a swap since.
 >>> view = state.observation(0)
 >>> view["pile"], view["silence"], view["you"]["loyalty"] in ("loyal", "traitor")
 ({'count': 0, 'top': None}, False, True)
->>> len(state.observation_tensor(0)) == TENSOR_SIZE
+>>> len(state.observation_tensor(0)) == TENSOR_SIZE == len(TENSOR_NAMES)
 True
 
 Tensor layout (``observation_tensor(seat)``, every entry in [0, 1]): swords (2, /20),
@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.events import Event, Seat, Term
+from pendragon.core.tensor_names import Block, block_names, blocks_size, one_hot, per_item
 from pendragon.games.soc_card.rules import actions as A, engine as E, tasks as T
 from pendragon.games.soc_card.rules.cards import (
     CARDS,
@@ -66,8 +67,30 @@ if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
 
 _DECISIONS: Final = sorted(T.DECISION_NAMES)
-TENSOR_SIZE: Final = 2 + 3 + 1 + 3 + NUM_KINDS + 1 + NUM_QUESTS + 5 + 2 + 7 * 5 + 7 \
-    + len(_DECISIONS) + 1 + 5 + NUM_KINDS + 2 + 3
+_KINDS: Final = one_hot(card.key for card in CARDS)
+#: The tensor's blocks in :func:`tensor`'s order with their elements' labels: the one
+#: description its size and names come from (issue 40 item 3; seats are not rotated).
+TENSOR_BLOCKS: Final[tuple[Block, ...]] = (
+    ("swords", ("white", "black")),  # /20
+    ("in_force", ("silence", "morgan-1", "morgan-2", "merlin-4-token")),
+    ("piles", ("threat_pile", "deck", "discard")),  # /64
+    ("top", _KINDS),  # the threat pile's top card, when the viewer may know it
+    ("top_face_down", ("face_down",)),
+    ("top_announced_quest", one_hot(QUESTS)),
+    ("top_announced_value", ("?", "2", "3", "4", "5")),
+    ("loyalty", one_hot(LOYALTY_KEYS)),  # the viewer's own
+    ("seat", per_item(range(7), ("accused", "revealed_loyal", "revealed_traitor",
+                                 "knights", "is_turn"))),
+    ("viewer", one_hot(range(7))),
+    ("decision", (*one_hot(T.DECISION_NAMES[code] for code in _DECISIONS), "chance")),
+    ("own_knights", one_hot(KNIGHT_KEYS)),  # /3
+    ("hand", _KINDS),  # /3
+    ("offer", one_hot(LOYALTY_KEYS)),  # Vivien's offer to the viewer
+    ("result", ("over", "loyal-win", "evil-win")),
+)
+TENSOR_SIZE: Final = blocks_size(TENSOR_BLOCKS)
+#: The name of every tensor element, in order (``block.label``).
+TENSOR_NAMES: Final = tuple(block_names(TENSOR_BLOCKS))
 _STATUS: Final = {E.RUNNING: "playing", E.LOYAL_WIN: "loyal-win", E.EVIL_WIN: "evil-win"}
 _END: Final = {E.END_NONE: None, E.END_SWORDS_REASON: "swords", E.END_MORGAN_7: "morgan-7"}
 
