@@ -11,7 +11,8 @@ Observation layout (``observation(seat)``; ``seat`` ``None`` is a spectator)::
     dragon, spear_supply, knights[{space, spears, allies, revealed}], order (leader first),
     allies{aside_up, aside_down, random_discard, discarded, called, revealed{ally: seat}},
     last_round{ally: seat}, clovers_turned{kind: n}, village_rolls{face: n},
-    curse, sorceress, squire, squire_named, merlin_looked, clover_in_play, seal_rolled_by,
+    curse, sorceress, squire, squire_named, merlin_looked, merlin_placed, clover_in_play,
+    seal_rolled_by,
     waiting{seat, decision}, winner,
     you{seat, hand, packet (while you draft), seen (each packet you drafted from this
         round), clovers{space: kind}}   -- seats only
@@ -20,7 +21,11 @@ Tensor (``observation_tensor(seat)``, every entry in [0, 1]): per seat position 
 (2n), the viewer, the seat to act and the first player (3n one-hots), dragon, spear
 supply, round, allies called (4), own hand, packet seen now, allies set aside face up,
 allies revealed (4 x 9), the cursed ally (9), the named knight (n), the waiting task (35),
-and per track space the clover kind the viewer knows there (5 per space).
+and per track space the clover kind the viewer knows there (5 per space); then, added by
+issue 37 at the end so that the earlier elements keep their places, Merlin's looks (4): the
+spaces he looked at, in the order looked ((space + 1) / spaces, 0 for none; 3), and how
+many tokens he has put back (/ 2) while he puts them back — so the seat that places them
+sees the decisions it took (``merlin_placed`` in the JSON view).
 """
 
 from __future__ import annotations
@@ -107,6 +112,7 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
         "squire": _seat_or_none(s.squire),
         "squire_named": _seat_or_none(s.named),
         "merlin_looked": list(s.merlin_spaces),
+        "merlin_placed": merlin_placed(s),
         "clover_in_play": CLOVER_KEYS[s.flight] if s.flight >= 0 else None,
         "seal_rolled_by": _seat_or_none(s.seal_roller),
         "waiting": waiting(s),
@@ -134,11 +140,24 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def merlin_placed(s: GrailCupState) -> int:
+    """How many of the looked tokens Merlin has put back, while he puts them back (public:
+    he is asked once per space but the last, GC-RULING-11); 0 otherwise."""
+    if s.agenda and s.agenda[-1][0] == E.PLACE:
+        return s.agenda[-1][2]
+    return 0
+
+
+#: Elements of the tensor's last block, Merlin's looks (issue 37): 3 spaces and a count.
+MERLIN_LOOKS: Final = 3
+MERLIN_BLOCK: Final = MERLIN_LOOKS + 1
+
+
 def tensor_size(players: int, spaces: int) -> int:
     """Length of ``observation_tensor`` for a table and a track."""
     return 2 * players + 3 * players + 4 + 4 * NUM_ALLIES + NUM_ALLIES + players + (
         E.NUM_TASKS
-    ) + NUM_CLOVERS * spaces
+    ) + NUM_CLOVERS * spaces + MERLIN_BLOCK
 
 
 def observation_tensor(s: GrailCupState, seat: int) -> list[float]:
@@ -174,6 +193,12 @@ def observation_tensor(s: GrailCupState, seat: int) -> list[float]:
         if s.known[space] & bit:
             clovers[NUM_CLOVERS * space + s.pin[space]] = 1.0
     out += clovers
+    # Merlin's looks, the last block (issue 37): public, like ``merlin_looked``.
+    looked = s.merlin_spaces
+    spaces = len(s.track)
+    for i in range(MERLIN_LOOKS):
+        out.append((looked[i] + 1) / spaces if i < len(looked) else 0.0)
+    out.append(merlin_placed(s) / (MERLIN_LOOKS - 1))
     return out
 
 
