@@ -155,9 +155,11 @@ class SocCardJudge(PolicyBot[Obs]):
         for other, entry in enumerate(obs["seats"]):
             if other != seat and entry["loyalty"] is not None:
                 belief.settle(other, entry["loyalty"] == "traitor")
-        for other, loyalty in obs["you"]["known_loyalties"].items():
-            if int(other) != seat:
-                belief.settle(int(other), loyalty == "traitor")
+        # (The keys are strings: a loop variable of its own, since compiled code types
+        # ``other`` as the int of the loop above and refused the string.)
+        for key, loyalty in obs["you"]["known_loyalties"].items():
+            if int(key) != seat:
+                belief.settle(int(key), loyalty == "traitor")
         return belief
 
     def public_belief(self, obs: Obs) -> TraitorBelief:
