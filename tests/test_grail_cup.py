@@ -332,6 +332,37 @@ def test_resampling_keeps_what_a_seat_saw_in_the_draft() -> None:
     assert len(variety) > 1, "resampling never changed anything"
 
 
+def test_merlin_sees_the_tokens_he_puts_back() -> None:
+    """Issue 37 item 6, GC-RULING-11: after Merlin's player plays ``place:X`` his JSON view
+    (his OpenSpiel information state), his tensor and every other seat's view change, and the
+    placements left to make are a function of what he sees."""
+    placements = 0
+    options_by_view: dict[str, list[int]] = {}
+    for seed in range(60):
+        state = pendragon.load_game("grail-cup", players=4, seed=seed).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            player = state.current_player()
+            if player < 0:
+                state.apply_action(state.sample_chance())
+                continue
+            legal = state.legal_actions()
+            placing = state.observation(None)["waiting"]["decision"] == "place"
+            if placing:
+                key = json.dumps(state.observation(player), sort_keys=True)
+                assert options_by_view.setdefault(key, legal) == legal
+                before = (state.observation(player), state.observation_tensor(player),
+                          state.observation((player + 1) % 4))
+            action = rng.choice(legal)
+            state.apply_action(action)
+            if placing:
+                placements += 1
+                assert state.observation(player) != before[0]
+                assert state.observation_tensor(player) != before[1]
+                assert state.observation((player + 1) % 4) != before[2]
+    assert placements > 20, placements
+
+
 # ---------------------------------------------------------------------- results and words
 def test_the_winner_alone_scores() -> None:
     """GC-END-1, GC-END-2, GC-RULING-18: one +1, everyone else -1; the winner is on the finish."""

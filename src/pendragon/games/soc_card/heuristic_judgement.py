@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -37,11 +37,16 @@ from pendragon.games.soc_card.heuristic_values import (
 from pendragon.games.soc_card.rules.actions import CATALOG
 from pendragon.games.soc_card.rules.cards import (
     CARDS,
+    IS_QUEST,
     KIND,
+    MERLIN,
+    MERLIN_4,
     MERLIN_6,
+    MORGAN,
     NUM_KINDS,
     NUM_QUESTS,
     QUESTS,
+    VIVIEN,
 )
 
 
@@ -155,9 +160,11 @@ class SocCardJudge(PolicyBot[Obs]):
         for other, entry in enumerate(obs["seats"]):
             if other != seat and entry["loyalty"] is not None:
                 belief.settle(other, entry["loyalty"] == "traitor")
-        for other, loyalty in obs["you"]["known_loyalties"].items():
-            if int(other) != seat:
-                belief.settle(int(other), loyalty == "traitor")
+        # (The keys are strings: a loop variable of its own, since compiled code types
+        # ``other`` as the int of the loop above and refused the string.)
+        for key, loyalty in obs["you"]["known_loyalties"].items():
+            if int(key) != seat:
+                belief.settle(int(key), loyalty == "traitor")
         return belief
 
     def public_belief(self, obs: Obs) -> TraitorBelief:
@@ -318,46 +325,44 @@ class SocCardJudge(PolicyBot[Obs]):
             else:
                 hidden.append(entry)
         rounds = 1 if not hidden and token != -2 else (samples or self.samples)
-        rng = random.Random(_decision_seed(self.seed, obs, seat))
+        # Seeded only where a sample is drawn (seeding from text hashes it: issue 40 item 5);
+        # with nothing hidden nothing is drawn, and the unused generator is never read.
+        sampling = bool(hidden) or token == -2
+        rng = random.Random(_decision_seed(self.seed, obs, seat)) if sampling else _UNUSED_RNG
         morgans_aside = int(obs["morgans_aside"])
         values: dict[str, float] = {}
         totals: dict[str, float] = {}
 
         going_on = self.continue_swords * slope
-
-        race = _RaceLookup(flips, share)
-
-        def value(result: tuple[int, int, bool]) -> float:
-            white_won, black_won, lost = result
-            if lost:
-                return 0.0
-            return race(white + white_won, black + black_won)
-
-        def later(pile: PileValue) -> float:
-            # The pile goes on: the quests already past 13 will lay their swords, and
-            # under Morgan #7 going on a busted one loses at once (SCG-MORGAN-7).
-            busted = pile.busted_quests()
-            value = race(white, black + pile.busted()) + going_on
-            if busted and 7 in pile.morgans:
-                value *= 1.0 - busted / NUM_QUESTS
-            return value
+        valuer = _Valuer(_RaceLookup(flips, share), white, black, going_on)
 
         cont = 0.0
+        keys = [f"quest:{QUESTS[quest]}" for quest in allowed]
+        # Samples that complete the pile alike are valued once (the same numbers, added in
+        # the same order: issue 40 item 5); the random draws are made as before.
+        seen: dict[tuple[int, ...], tuple[float, list[float], float]] = {}
         for _ in range(rounds):
             left = list(pool)
-            kinds = list(known)
+            sampled: list[int] = []
             for entry in hidden:
-                kinds.append(self._sample(entry, left, rng, obs))
-            pile = PileValue(kinds, token if token != -2 else rng.randrange(NUM_QUESTS))
-            cont += later(pile) / rounds
-            for quest in allowed:
-                key = f"quest:{QUESTS[quest]}"
-                totals[key] = totals.get(key, 0.0) + value(pile.outcome(quest))
+                sampled.append(self._sample(entry, left, rng, obs))
+            used = token if token != -2 else rng.randrange(NUM_QUESTS)
+            sample_key = (used, *sorted(sampled))
+            found = seen.get(sample_key)
+            if found is None:
+                pile = PileValue(known + sampled, used)
+                outcomes = [valuer.value(pile.outcome(quest)) for quest in allowed]
+                listen = 0.0
+                if can_listen:
+                    deck = _deck_weights(left, morgans_aside, obs, self.memory)
+                    listen = self._listen_value(pile, deck, next_card, valuer, self.quick)
+                found = (valuer.later(pile), outcomes, listen)
+                seen[sample_key] = found
+            cont += found[0] / rounds
+            for index, key in enumerate(keys):
+                totals[key] = totals.get(key, 0.0) + found[1][index]
             if can_listen:
-                deck = _deck_weights(left, morgans_aside, obs, self.memory)
-                listen = self._listen_value(pile, deck, next_card, later, value,
-                                            self.quick)
-                totals["listen"] = totals.get("listen", 0.0) + listen
+                totals["listen"] = totals.get("listen", 0.0) + found[2]
         for key, total in totals.items():
             values[key] = total / rounds
         return _Options(values, slope, cont)
@@ -388,9 +393,8 @@ class SocCardJudge(PolicyBot[Obs]):
         return kind
 
     @staticmethod
-    def _listen_value(pile: PileValue, deck: list[float], next_card: int,
-                      later: Callable[[PileValue], float],
-                      value: Callable[[tuple[int, int, bool]], float], quick: bool) -> float:
+    def _listen_value(pile: PileValue, deck: list[float], next_card: int, valuer: _Valuer,
+                      quick: bool) -> float:
         """Expected value after a listen: the next player quests on what the new card
         opens, if that beats going on (``quick``: a card that opens no quest is taken to
         leave the pile as it is)."""
@@ -402,31 +406,50 @@ class SocCardJudge(PolicyBot[Obs]):
         else:
             total = sum(deck)
             if total <= 0:
-                return float(later(pile))
+                return valuer.later(pile)
             for k, w in enumerate(deck):
                 if w > 0:
                     items.append((k, w / total))
         expected = 0.0
-        unchanged = later(pile) if quick else 0.0
+        unchanged = valuer.later(pile) if quick else 0.0
+        combined = 8 in pile.morgans  # SCG-PROMO-1: the quick path does not cover it
+        same = 0.0
+        have_same = False
         for kind, chance in items:
             card = CARDS[kind]
             if quick and not card.allows and kind != MERLIN_6:
                 expected += chance * unchanged
+                continue
+            if IS_QUEST[kind] and not combined:
+                # A quest card opens its own quest (SCG-RULING-4): what ``pile.plus(kind)``
+                # would give, without building it.
+                result, busted_black, busted_count = pile.quest_card_look(kind)
+                best = valuer.value(result)
+                expected += chance * max(valuer.later_counts(busted_black, busted_count,
+                                                             pile.morgans), best)
+                continue
+            if _NO_EFFECT[kind] or kind == MERLIN_4 and pile.token < 0:
+                # It changes no value nor any busted quest: the pile going on is worth what
+                # it was (``pile.plus(kind)`` would be valued the same, issue 40 item 5).
+                if not have_same:
+                    same = valuer.later(pile)
+                    have_same = True
+                expected += chance * same
                 continue
             bigger = pile.plus(kind)
             if kind == MERLIN_6:
                 best = -math.inf
                 for q in range(NUM_QUESTS):
                     for bonus in range(4):
-                        best = max(best, value(bigger.outcome(q, bonus)))
+                        best = max(best, valuer.value(bigger.outcome(q, bonus)))
                 expected += chance * best
             elif card.allows:
                 best = -math.inf
                 for q in card.allows:
-                    best = max(best, value(bigger.outcome(q)))
-                expected += chance * max(later(bigger), best)
+                    best = max(best, valuer.value(bigger.outcome(q)))
+                expected += chance * max(valuer.later(bigger), best)
             else:
-                expected += chance * later(bigger)
+                expected += chance * valuer.later(bigger)
         return expected
 
     def _turn_options(self, obs: Obs, texts: dict[str, int]) -> _Options:
@@ -437,6 +460,50 @@ class SocCardJudge(PolicyBot[Obs]):
 
 
 # ---------------------------------------------------------------------- helpers
+#: Cards that open no quest and whose addition changes no quest's value or the Morgans that
+#: :meth:`_Valuer.later` reads (Vivien, Morgan #1 and #2 without a symbol, Merlin #5; Merlin
+#: #4 too while no token is known): a listen drawing one leaves the pile's worth as it was.
+_NO_EFFECT = tuple(
+    not c.allows and (c.kind == VIVIEN or c.kind == MORGAN and c.number in (1, 2)
+                      or c.kind == MERLIN and c.number == 5)
+    for c in CARDS
+)
+
+#: The generator of a valuation that draws no sample (``_options``): never read.
+_UNUSED_RNG = random.Random(0)
+
+
+class _Valuer:
+    """One decision's value of an outcome and of a pile that goes on (the loyal side's
+    chance, :func:`race_value`). A class rather than closures (issue 40 item 5): compiled,
+    its methods are native calls where a closure was a call through Python."""
+
+    def __init__(self, race: _RaceLookup, white: int, black: int, going_on: float) -> None:
+        self.race = race
+        self.white = white
+        self.black = black
+        self.going_on = going_on
+
+    def value(self, result: tuple[int, int, bool]) -> float:
+        """The chance after an outcome ``(white, black, evil wins at once)``."""
+        white_won, black_won, lost = result
+        if lost:
+            return 0.0
+        return self.race(self.white + white_won, self.black + black_won)
+
+    def later(self, pile: PileValue) -> float:
+        """The pile goes on: the quests already past 13 will lay their swords, and under
+        Morgan #7 going on a busted one loses at once (SCG-MORGAN-7)."""
+        return self.later_counts(pile.busted(), pile.busted_quests(), pile.morgans)
+
+    def later_counts(self, busted_black: int, busted: int, morgans: frozenset[int]) -> float:
+        """:meth:`later` from a pile's busted swords and quests and its Morgans."""
+        value = self.race(self.white, self.black + busted_black) + self.going_on
+        if busted and 7 in morgans:
+            value *= 1.0 - busted / NUM_QUESTS
+        return value
+
+
 def _posterior(prior: float, ratio: float) -> float:
     """P(traitor) after evidence ``ratio`` times likelier from a traitor."""
     return prior * ratio / (prior * ratio + 1 - prior) if 0 < prior < 1 else prior

@@ -96,23 +96,29 @@ def race_value(white: int, black: int, flips: Sequence[float], white_share: floa
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class _RaceLookup:
-    """:func:`race_value` for one decision's ``flips``, with the tables fetched once."""
+    """:func:`race_value` for one decision's ``flips``, with the tables fetched once.
+
+    Computed at each call (a few multiply-adds, in the same order, so the same floats) rather
+    than kept in a dict: the tuple key and the lookup cost more (issue 40 item 5).
+    """
 
     def __init__(self, flips: Sequence[float], white_share: float) -> None:
-        self.tables = [(chance, _race_table(white_share, count))
-                       for count, chance in enumerate(flips) if chance > 0]
-        self.cache: dict[tuple[int, int], float] = {}
+        self.chances: list[float] = []
+        self.tables: list[tuple[tuple[float, ...], ...]] = []
+        for count, chance in enumerate(flips):
+            if chance > 0:
+                self.chances.append(chance)
+                self.tables.append(_race_table(white_share, count))
 
     def __call__(self, white: int, black: int) -> float:
-        key = (white, black)
-        value = self.cache.get(key)
-        if value is None:
-            cap = 3 * END_SWORDS
-            white, black = min(white, cap), min(black, cap)
-            value = 0.0  # (a loop, not sum() over a generator: compiled, it stays native)
-            for chance, table in self.tables:
-                value += chance * table[white][black]
-            self.cache[key] = value
+        cap = 3 * END_SWORDS
+        if white > cap:
+            white = cap
+        if black > cap:
+            black = cap
+        value = 0.0  # (a loop, not sum() over a generator: compiled, it stays native)
+        for index in range(len(self.tables)):
+            value += self.chances[index] * self.tables[index][white][black]
         return value
 
 
@@ -228,6 +234,57 @@ class PileValue:
                 for quest in set(targets):
                     other._group(quest)
         return other
+
+    def quest_card_look(self, kind: int) -> tuple[tuple[int, int, bool], int, int]:
+        """For quest card ``kind`` added (not under Morgan #8): the :meth:`outcome` of going
+        on its quest, and the :meth:`busted` swords and :meth:`busted_quests` count of the
+        bigger pile — what ``self.plus(kind)`` would give, computed without building it
+        (the listen look-ahead asks this of every quest card the deck may give: issue 40
+        item 5). The same integers as :meth:`plus`, so the same floats downstream.
+
+        >>> from pendragon.games.soc_card.rules.cards import KIND
+        >>> pile = PileValue([KIND[k] for k in ("picts-5", "picts-4", "picts-q", "grail-5",
+        ...                                      "grail-5", "grail-4")])
+        >>> bigger = pile.plus(KIND["picts-4"])
+        >>> pile.quest_card_look(KIND["picts-4"]) == (
+        ...     bigger.outcome(QUEST_INDEX["picts"]), bigger.busted(), bigger.busted_quests())
+        True
+        """
+        card = CARDS[kind]
+        quest = card.quest
+        numbered = self.numbered[quest]
+        unknown = self.unknown[quest]
+        if card.value:
+            numbered = [*numbered, card.value]
+        else:
+            unknown += 1
+        removed = self.removals[quest]
+        kept = sorted(numbered, reverse=True)[removed:] if removed else numbered
+        length = len(kept) + unknown
+        value = self._value(quest, sum(kept), unknown, length)
+        values, lengths = self.values()
+        black, count = self._busted_counts()
+        morgans = self.morgans
+        extra = 1 if 3 in morgans else 0
+        swords = QUEST_SWORDS[quest]
+        before = values[quest] >= 14 and lengths[quest] > 0
+        after = value >= 14
+        if after != before:
+            step = 1 if after else -1
+            black, count = black + step * (swords + extra), count + step
+        # outcome(quest) of the bigger pile
+        low = 12 if 5 in morgans else 11
+        white_won = black_won = 0
+        if low <= value <= 13 or (5 in self.merlins and length == 5):
+            white_won = swords + extra
+        elif value <= 11:
+            black_won = 1 + extra
+        else:
+            black_won = swords + extra
+        busted_black = black
+        if length and value >= 14:
+            busted_black -= swords + extra
+        return (white_won, black_won + busted_black, 7 in morgans and value >= 14), black, count
 
     def _value(self, quest: int, total: int, count: int, length: int) -> int:
         value = total + count * (1 if 6 in self.morgans else count)

@@ -594,14 +594,20 @@ def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
 
 
 def _strike(s: GrailCupState, sorceress: int, victim: int, c: int) -> None:
-    """GC-ALLY-SORCERESS-2: the knights swap (the dragon ignored), she moves on one."""
+    """GC-ALLY-SORCERESS-2: the knights swap (the dragon ignored), she moves on one.
+
+    She lands wherever the swap and the step leave her if either moved her, even back on the
+    space she started from (the knight one space behind her: GC-VILLAGE-1, GC-CLOVER-2,
+    GC-RULING-12); the landing task's third argument says the swap moved her.
+    """
     s.chain = 0
     here = s.pos[sorceress]
+    moved = s.pos[victim] != here
     s.pos[sorceress], s.pos[victim] = s.pos[victim], s.pos[sorceress]
     s.stamp[sorceress], s.stamp[victim] = s.stamp[victim], s.stamp[sorceress]
     if s._events is not None:
         emit(s, _log("curse-strikes", seat=Seat(sorceress), knight=Seat(victim)))
-    s.agenda += [(LAND, sorceress, here, 0), (STEPS, sorceress, 1, 0)]
+    s.agenda += [(LAND, sorceress, here, 1 if moved else 0), (STEPS, sorceress, 1, 0)]
 
 
 def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
@@ -634,10 +640,14 @@ def _back(s: GrailCupState, seat: int, steps: int, c: int) -> None:
     backward(s, seat, steps)
 
 
-def _land(s: GrailCupState, seat: int, before: int, c: int) -> None:
-    """GC-CLOVER-2, GC-VILLAGE-1: a knight his own ally moved turns a clover or rolls."""
+def _land(s: GrailCupState, seat: int, before: int, moved: int) -> None:
+    """GC-CLOVER-2, GC-VILLAGE-1: a knight his own ally moved turns a clover or rolls.
+
+    ``before``: his space when the move began; ``moved``: 1 if the move has changed his space
+    already (the Sorceress' swap), so he lands even back on ``before`` (GC-RULING-12).
+    """
     space = s.pos[seat]
-    if space == before:
+    if space == before and not moved:
         return  # GC-RULING-12: no move, no landing
     if s.track.is_clover(space):
         if s.chain >= CHAIN_CAP:

@@ -440,7 +440,8 @@ class GrailCupState(State["GrailCupGame"]):
                 ok = ok and self.track.is_clover(b)
             if code == E.CLOVER:
                 ok = ok and self.pin[b] >= 0
-            if not ok or c != 0:
+            # A landing's third argument: the Sorceress' swap has moved her (engine._strike).
+            if not ok or c != 0 and not (code == E.LAND and c == 1):
                 raise CorruptStateError(f"bad agenda task {E.TASK_NAMES[code]} {a} {b} {c}")
         code = self.agenda[-1][0]
         if code not in E.WAITING:

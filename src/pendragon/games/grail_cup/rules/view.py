@@ -11,7 +11,8 @@ Observation layout (``observation(seat)``; ``seat`` ``None`` is a spectator)::
     dragon, spear_supply, knights[{space, spears, allies, revealed}], order (leader first),
     allies{aside_up, aside_down, random_discard, discarded, called, revealed{ally: seat}},
     last_round{ally: seat}, clovers_turned{kind: n}, village_rolls{face: n},
-    curse, sorceress, squire, squire_named, merlin_looked, clover_in_play, seal_rolled_by,
+    curse, sorceress, squire, squire_named, merlin_looked, merlin_placed, clover_in_play,
+    seal_rolled_by,
     waiting{seat, decision}, winner,
     you{seat, hand, packet (while you draft), seen (each packet you drafted from this
         round), clovers{space: kind}}   -- seats only
@@ -20,7 +21,11 @@ Tensor (``observation_tensor(seat)``, every entry in [0, 1]): per seat position 
 (2n), the viewer, the seat to act and the first player (3n one-hots), dragon, spear
 supply, round, allies called (4), own hand, packet seen now, allies set aside face up,
 allies revealed (4 x 9), the cursed ally (9), the named knight (n), the waiting task (35),
-and per track space the clover kind the viewer knows there (5 per space).
+and per track space the clover kind the viewer knows there (5 per space); then, added by
+issue 37 at the end so that the earlier elements keep their places, Merlin's looks (4): the
+spaces he looked at, in the order looked ((space + 1) / spaces, 0 for none; 3), and how
+many tokens he has put back (/ 2) while he puts them back — so the seat that places them
+sees the decisions it took (``merlin_placed`` in the JSON view).
 """
 
 from __future__ import annotations
@@ -108,6 +113,7 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
         "squire": _seat_or_none(s.squire),
         "squire_named": _seat_or_none(s.named),
         "merlin_looked": list(s.merlin_spaces),
+        "merlin_placed": merlin_placed(s),
         "clover_in_play": CLOVER_KEYS[s.flight] if s.flight >= 0 else None,
         "seal_rolled_by": _seat_or_none(s.seal_roller),
         "waiting": waiting(s),
@@ -135,6 +141,18 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def merlin_placed(s: GrailCupState) -> int:
+    """How many of the looked tokens Merlin has put back, while he puts them back (public:
+    he is asked once per space but the last, GC-RULING-11); 0 otherwise."""
+    if s.agenda and s.agenda[-1][0] == E.PLACE:
+        return s.agenda[-1][2]
+    return 0
+
+
+#: The spaces in the tensor's last block, Merlin's looks (issue 37).
+MERLIN_LOOKS: Final = 3
+
+
 def tensor_blocks(players: int, spaces: int) -> tuple[Block, ...]:
     """The tensor's blocks, in :func:`observation_tensor`'s order, with their elements'
     labels: the one description its size and names come from (issue 40 item 3). A block
@@ -158,6 +176,9 @@ def tensor_blocks(players: int, spaces: int) -> tuple[Block, ...]:
         ("squire_named", one_hot(seats)),
         ("task", one_hot(E.TASK_NAMES.get(code, str(code)) for code in range(E.NUM_TASKS))),
         ("clover", per_item(range(spaces), CLOVER_KEYS)),  # known to the viewer, by space
+        # Merlin's looks (issue 37): the spaces looked at (space + 1, /spaces; 0 unused) and
+        # how many tokens he has put back (/2), public like ``merlin_looked``.
+        ("merlin", (*(f"look.{i}" for i in range(MERLIN_LOOKS)), "placed")),
     )
 
 
@@ -165,7 +186,7 @@ def tensor_names(players: int, spaces: int) -> list[str]:
     """The name of every element of ``observation_tensor`` for a table and a track.
 
     >>> tensor_names(3, 56)[:3], tensor_names(3, 56)[-1]
-    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'clover.55.magnet')
+    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'merlin.placed')
     """
     return block_names(tensor_blocks(players, spaces))
 
@@ -208,6 +229,12 @@ def observation_tensor(s: GrailCupState, seat: int) -> list[float]:
         if s.known[space] & bit:
             clovers[NUM_CLOVERS * space + s.pin[space]] = 1.0
     out += clovers
+    # Merlin's looks, the last block (issue 37): public, like ``merlin_looked``.
+    looked = s.merlin_spaces
+    spaces = len(s.track)
+    for i in range(MERLIN_LOOKS):
+        out.append((looked[i] + 1) / spaces if i < len(looked) else 0.0)
+    out.append(merlin_placed(s) / (MERLIN_LOOKS - 1))
     return out
 
 

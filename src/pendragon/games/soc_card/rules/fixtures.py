@@ -39,7 +39,8 @@ from pendragon.games.soc_card.rules.game import SocCardGame
 from pendragon.games.soc_card.rules.state import SocCardState
 
 _KEYS: Final = {
-    "players", "seed", "options", "turn", "loyalty", "revealed", "accused", "swords",
+    "players", "seed", "options", "turn", "loyalty", "revealed", "verified", "accused",
+    "swords",
     "pile", "deck", "morgans_aside", "in_force", "merlin_4", "knights", "knight_deck",
 }
 
@@ -121,6 +122,11 @@ def _load(data: Any) -> SocCardState:
         raise _fail("loyalty: a solo game has no loyalty cards (SCG-SOLO-1)")
     for s in _seats(data.get("revealed", []), n, "revealed"):
         state.revealed[s] = 1
+    # Verified once (accused) and hidden again by Vivien: no card shown at an end.
+    for s in _seats(data.get("verified", []), n, "verified"):
+        if state.revealed[s]:
+            raise _fail(f"verified: seat {s} is listed as revealed too")
+        state.revealed[s] = 2
     for s in _seats(data.get("accused", []), n, "accused"):
         state.accused[s] = 1
     swords = data.get("swords", {})

@@ -53,7 +53,7 @@ def turn_actions(st: SocCardState, seat: int) -> list[int]:
     if holds(st, seat, TRISTAN):
         actions.append(A.PLAY + TRISTAN)
     if holds(st, seat, GALAHAD) and not st.solo:  # SCG-RULING-25: no loyalty cards solo
-        actions += [A.GALAHAD + t for t in range(st.n) if t != seat and not st.revealed[t]]
+        actions += [A.GALAHAD + t for t in range(st.n) if t != seat and st.revealed[t] != 1]
     return actions
 
 
@@ -146,9 +146,10 @@ def gawain_pick(st: SocCardState, seat: int, _b: int, action: int) -> None:
     if st.log is not None:
         note(st, "soc-card.log.gawain-play", seat=Seat(seat), card=card_term(kind))
     # SCG-EXPERT-7: into the pile, played by its own rules (Merlin #6: no extra quest); a
-    # Merlin takes its cards at once, from the stacks the pile's Merlins left (SCG-RULING-19).
-    lay_face_up(st, kind, seat, counted=False)
-    set_merlins_aside(st)
+    # Merlin takes its cards at once, from the stacks the pile's Merlins left (SCG-RULING-19);
+    # a Merlin #4's token waits for the next quest (SCG-MERLIN-4, SCG-RULING-16).
+    lay_face_up(st, kind, seat, counted=False, by_turn=False)
+    set_merlins_aside(st, token=False)
 
 
 def knight_drawn(st: SocCardState, seat: int, _b: int, action: int) -> None:

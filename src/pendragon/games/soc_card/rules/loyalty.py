@@ -76,7 +76,9 @@ def accuse_swords(st: SocCardState, target: int, accuser: int) -> None:
 
 # ---------------------------------------------------------------------- the end
 def end_check(st: SocCardState, _a: int, _b: int) -> None:
-    """SCG-END-1, SCG-END-2: seven swords of a colour; unrevealed players show their card."""
+    """SCG-END-1, SCG-END-2: seven swords of a colour; the players whose loyalty was never
+    verified (never accused, never shown at an earlier end: ``revealed`` 0) show their card.
+    One accused and later hidden again by Vivien (``revealed`` 2) does not (SCG-RULING-11)."""
     if st.white < END_SWORDS and st.black < END_SWORDS:
         return
     st.agenda.append(T.task(T.END_DECIDE))
@@ -159,8 +161,9 @@ def keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
     swap = action == A.SWAP
     offered = st.offer[seat]
     st.offer[seat] = -1
-    # Nobody tells his choice: a card shown before is no longer known (SCG-RULING-9).
-    st.revealed[seat] = 0
+    # Nobody tells his choice: a card shown before is no longer known (SCG-RULING-9); his
+    # loyalty stays verified, so he shows no card at an end (SCG-END-2, SCG-RULING-11).
+    st.revealed[seat] = 2 if st.revealed[seat] else 0
     if swap:
         st.loyal_aside[st.loyalty[seat]] += 1
         st.loyalty[seat] = offered

@@ -59,45 +59,47 @@ def reveal_pile(st: SocCardState, quest: int, seat: int) -> None:
     push_asks(st, T.D_GAWAIN, seat)  # SCG-EXPERT-6
 
 
-def set_merlins_aside(st: SocCardState) -> None:
-    """SCG-MERLIN-0..4, SCG-RULING-2, -3: every Merlin of the pile that removes cards is set
-    aside with the highest numbered card of each quest it names.
+def set_merlins_aside(st: SocCardState, *, token: bool = True) -> None:
+    """SCG-MERLIN-0..4, SCG-RULING-2, -3, -16: every Merlin of the pile that removes cards is
+    set aside with the highest numbered card of each quest it names, and Merlin #4's token,
+    if one lies beside the pile, takes the highest numbered card of its quest.
 
-    Run when the pile is laid out, before anything is counted, and again when Gawain's card
-    is a Merlin (or its Merlin #4 token is chosen): it acts at once on the stacks as they
-    lie (SCG-EXPERT-7, SCG-RULING-19). The Merlins and their cards go to the discard pile.
-    A Merlin #4 waits for its token; Merlin #5 (and #6) stay, acting when the quest is
-    valued.
+    Run when the pile is laid out, before anything is counted (``token``: the token acts
+    at this quest, the next one after it was laid), and again when Gawain's card is a
+    Merlin: it acts at once on the stacks as they lie (SCG-EXPERT-7, SCG-RULING-19). A
+    Merlin #4 card is set aside with them; its token acts at the next quest, never at the
+    resolution under way (SCG-MERLIN-4: «Następnym razem, gdy któryś z graczy Wyruszy na
+    Wyprawę»). The Merlins and their cards go to the discard pile. Merlin #5 (and #6) stay,
+    acting when the quest is valued.
     """
-    acting = [k for k in st.pile if CARDS[k].kind == MERLIN and (
-        CARDS[k].number in (1, 2, 3) or CARDS[k].number == 4 and st.merlin_4_quest >= 0)]
+    acting = [k for k in st.pile if CARDS[k].kind == MERLIN and CARDS[k].number in (1, 2, 3, 4)]
     moved: list[int] = []
     for merlin in acting:
         _take_from_pile(st, merlin)
         moved.append(merlin)
-        number = CARDS[merlin].number
-        for quest in merlin_targets(number, st.merlin_4_quest):
-            highest = highest_numbered([k for k in st.pile if CARD_QUEST[k] == quest])
-            if highest >= 0:
-                _take_from_pile(st, highest)
-                moved.append(highest)
-                if st.log is not None:
-                    note(st, "soc-card.log.merlin-removes", card=card_term(highest))
-        if number == 4:  # the token has acted: it is shown and removed (SCG-RULING-16)
-            if st.log is not None:
-                note(st, "soc-card.log.token", quest=quest_term(st.merlin_4_quest))
-            st.last_token = st.merlin_4_quest
-            st.merlin_4_quest = -1
-            st.merlin_4_by = -1
+        for quest in merlin_targets(CARDS[merlin].number, -1):
+            _remove_highest(st, quest, moved)
+    if token and st.merlin_4_quest >= 0:  # the token acts: shown and removed (SCG-RULING-16)
+        _remove_highest(st, st.merlin_4_quest, moved)
+        if st.log is not None:
+            note(st, "soc-card.log.token", quest=quest_term(st.merlin_4_quest))
+        st.last_token = st.merlin_4_quest
+        st.merlin_4_quest = -1
+        st.merlin_4_by = -1
     for kind in moved:
         st.discard[kind] += 1
         st.discard_size += 1
     st.last_pile += moved
 
 
-def is_resolving(st: SocCardState) -> bool:
-    """Whether a threat pile is laid out and being resolved (Gawain may act)."""
-    return any(entry & 0xFF == T.FINISH for entry in st.agenda)
+def _remove_highest(st: SocCardState, quest: int, moved: list[int]) -> None:
+    """A Merlin (or Merlin #4's token) takes the highest numbered card of ``quest``."""
+    highest = highest_numbered([k for k in st.pile if CARD_QUEST[k] == quest])
+    if highest >= 0:
+        _take_from_pile(st, highest)
+        moved.append(highest)
+        if st.log is not None:
+            note(st, "soc-card.log.merlin-removes", card=card_term(highest))
 
 
 def _take_from_pile(st: SocCardState, kind: int) -> None:
@@ -115,8 +117,7 @@ def finish(st: SocCardState, quest: int, seat: int) -> None:
     st.last_quest = quest
     st.last_bonus = st.merlin_6_bonus
     st.last_pile = sorted(st.last_pile + st.pile)
-    st.merlin_4_quest = -1
-    st.merlin_4_by = -1
+    # A token Gawain's Merlin #4 laid during this resolution stays for the next quest.
     st.merlin_6_bonus = 0
     if result.morgan_7_ends:  # SCG-MORGAN-7, SCG-RULING-5
         note(st, "soc-card.log.morgan-7")

@@ -28,7 +28,7 @@ from pendragon.games.soc_card.rules.common import (
     note_secret,
     quest_term,
 )
-from pendragon.games.soc_card.rules.questing import go_on_quest, is_resolving, set_merlins_aside
+from pendragon.games.soc_card.rules.questing import go_on_quest
 
 if TYPE_CHECKING:
     from pendragon.games.soc_card.rules.state import SocCardState
@@ -44,11 +44,14 @@ def lift_morgans(st: SocCardState) -> None:
     st.morgan_2 = 0
 
 
-def lay_face_up(st: SocCardState, kind: int, seat: int, counted: bool) -> None:
+def lay_face_up(st: SocCardState, kind: int, seat: int, counted: bool,
+                by_turn: bool = True) -> None:
     """A card revealed onto the threat pile, and its effect on reveal (SCG-LISTEN-*).
 
-    ``counted``: the card was laid by a listen (or an unmasked traitor's turn) and Morgan
-    #2 makes its layer say its number aloud (SCG-MORGAN-2, SCG-RULING-12).
+    ``counted``: the card was laid by a listen, and Morgan #2 makes its layer say its number
+    aloud (SCG-MORGAN-2, SCG-RULING-12; an unmasked traitor does not listen: SCG-RULING-10).
+    ``by_turn``: laid by a listen or an unmasked traitor's turn, so a Merlin #6 sends its
+    revealer on a quest (SCG-RULING-26); Gawain's card does not.
     """
     card = CARDS[kind]
     count_it = counted and st.morgan_2 == 1
@@ -70,7 +73,7 @@ def lay_face_up(st: SocCardState, kind: int, seat: int, counted: bool) -> None:
         count_it = False
         if kind == MERLIN_4:
             st.agenda.append(T.task(T.D_MERLIN_4, seat))
-        elif kind == MERLIN_6 and counted:
+        elif kind == MERLIN_6 and by_turn:
             st.agenda.append(T.task(T.D_MERLIN_6, seat))
     elif card.kind == VIVIEN and not st.solo:
         st.agenda.append(T.task(T.VIVIEN, seat))
@@ -171,14 +174,14 @@ def say_count(st: SocCardState, seat: int, _b: int, action: int) -> None:
 
 # ---------------------------------------------------------------------- Merlin #4 and #6
 def choose_merlin_4(st: SocCardState, seat: int, _b: int, action: int) -> None:
-    """SCG-MERLIN-4, SCG-RULING-16: the token lies face down; only its chooser knows it."""
+    """SCG-MERLIN-4, SCG-RULING-16: the token lies face down; only its chooser knows it. It
+    acts at the next quest: one played through Gawain waits for the quest after the one
+    under way (a token already lying, only after the deck was rebuilt, is replaced)."""
     quest = action - A.MERLIN_4
     st.merlin_4_quest = quest
     st.merlin_4_by = seat
     if st.log is not None:
         note_secret(st, seat, "soc-card.log.merlin-4", quest=quest_term(quest))
-    if is_resolving(st):  # Gawain's Merlin #4 acts on the pile laid out (SCG-RULING-16)
-        set_merlins_aside(st)
 
 
 def choose_merlin_6(st: SocCardState, seat: int, _b: int, action: int) -> None:
@@ -217,7 +220,9 @@ def place_card(st: SocCardState, seat: int, _b: int, action: int) -> None:
     if st.log is not None:
         note(st, "soc-card.log.traitor-place", seat=Seat(seat))
     discard_hand(st)
-    lay_face_up(st, kind, seat, counted=True)  # face up even under Morgan #1 (SCG-RULING-10)
+    # Face up even under Morgan #1, and no number said under Morgan #2: both bind the player
+    # who chooses to listen, and he does not (SCG-RULING-10, SCG-RULING-12).
+    lay_face_up(st, kind, seat, counted=False)
 
 
 # ---------------------------------------------------------------------- menus

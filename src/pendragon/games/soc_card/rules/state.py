@@ -302,7 +302,8 @@ class SocCardState(State["SocCardGame"]):
                     == len(self.offer) == n, "per-seat lists have the wrong length")
         fail.unless(len(self.loyal_aside) == 2 and len(self.loyal_pool) == 2, "loyalty piles")
         fail.unless(min(self.loyal_aside + self.loyal_pool, default=0) >= 0, "negative loyalty")
-        fail.unless(all(v in (0, 1) for v in self.revealed + self.accused), "flags are 0/1")
+        fail.unless(all(v in (0, 1) for v in self.accused), "flags are 0/1")
+        fail.unless(all(v in (0, 1, 2) for v in self.revealed), "revealed is 0, 1 or 2")
         low = -1 if self.loyal_pool != [0, 0] or self.solo else 0
         fail.unless(all(low <= v <= 1 for v in self.loyalty)
                     and all(-1 <= v <= 1 for v in self.offer), "bad loyalty card")
@@ -468,7 +469,7 @@ def _resample_loyalty(st: SocCardState, seat: int, rng: random.Random,
     offers: list[int] = []
     for s in range(st.n):
         known = st.peeks[seat] >> s & 1
-        if s != seat and not st.revealed[s] and st.loyalty[s] >= 0 and not known:
+        if s != seat and st.revealed[s] != 1 and st.loyalty[s] >= 0 and not known:
             pool.append(st.loyalty[s])
             seats.append(s)
         if s != seat and st.offer[s] >= 0:

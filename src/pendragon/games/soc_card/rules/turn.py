@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def begin_turn(st: SocCardState, seat: int, _b: int) -> None:
     """The turn of ``seat`` begins: his action, or an unmasked traitor's draw (SCG-TURN-1)."""
     st.turn = seat
-    if st.loyalty[seat] == TRAITOR and st.revealed[seat]:
+    if st.loyalty[seat] == TRAITOR and st.revealed[seat] == 1:
         if st.expert and knight_count(st, seat) > 0:
             # Tristan comes "before your action", on his turn too (SCG-EXPERT-4,
             # SCG-RULING-10); asked whenever he has a Knight card, so it tells nothing.
@@ -54,7 +54,7 @@ def turn_legal(st: SocCardState, seat: int, _b: int) -> list[int]:
     # SCG-ACCUSE-1, SCG-SOLO-1, SCG-RULING-14.
     if not st.solo and not st.accused[seat] and st.white + st.black >= ACCUSE_MIN_SWORDS:
         for target in range(st.n):
-            if target != seat and not st.revealed[target]:
+            if target != seat and st.revealed[target] != 1:
                 actions.append(A.ACCUSE + target)
     if st.expert:
         actions += knights.turn_actions(st, seat)

@@ -12,7 +12,9 @@ Observation layout (``observation(seat)``)::
     swords {white, black}, silence, in_force {morgan-1, morgan-2}, merlin_4_token,
     pile {count, top}      top: null | {card} | {face_down, announced, announced_card, by}
     deck, discard, morgans_aside, knight_deck, knights_played {knight: n},
-    seats [{accused, loyalty (when revealed), knights (face-down count)}],
+    seats [{accused, loyalty (when revealed), verified (accused or shown at an end, even
+           if Vivien has hidden the card again: no card shown at an end), knights
+           (face-down count)}],
     hand {seat, count},    a pending hand of drawn cards (unmasked traitor, Gawain)
     accusation {by, target}    an accusation whose card is not shown yet (Percival asked)
     resolving {quest, cards}   the pile being resolved, sorted, while Knight cards may act
@@ -122,7 +124,8 @@ def observation(st: SocCardState, seat: int | None) -> dict[str, Any]:
     for s in range(st.n):
         entry: dict[str, Any] = {
             "accused": bool(st.accused[s]),
-            "loyalty": LOYALTY_KEYS[st.loyalty[s]] if st.revealed[s] else None,
+            "loyalty": LOYALTY_KEYS[st.loyalty[s]] if st.revealed[s] == 1 else None,
+            "verified": st.revealed[s] != 0,
         }
         if st.expert:
             entry["knights"] = E.knight_count(st, s)
@@ -244,7 +247,7 @@ def tensor(st: SocCardState, seat: int) -> list[float]:
     out += own
     for s in range(7):
         if s < st.n:
-            revealed = st.revealed[s]
+            revealed = st.revealed[s] == 1
             out += [float(st.accused[s]), float(revealed and st.loyalty[s] == 0),
                     float(revealed and st.loyalty[s] == 1), E.knight_count(st, s) / 9,
                     float(st.turn == s)]
