@@ -232,9 +232,12 @@ def test_a_reader_named_as_the_object_gets_the_you_object_form() -> None:
     steal = Event("grail-cup.log.steal", {"seat": Seat(0), "knight": Seat(3)})
     assert catalog("ru").render(steal, viewer=3) == "Место 0 крадёт у вас копьё."
     # Accusing oneself is impossible, but a reader who is both subject and object of some
-    # line reads the subject form: ".you" comes before ".you-<name>".
+    # line reads the subject form: ".you" comes before ".you-<name>"; and where the
+    # catalog has a ".you-self" form, that (issue 39, item 13: not "You name you").
     both = Event("grail-cup.log.squire-names", {"seat": Seat(2), "knight": Seat(2)})
-    assert english.variant(both, 2) == "grail-cup.log.squire-names.you"
+    assert english.variant(both, 2) == "grail-cup.log.squire-names.you-self"
+    assert english.render(both, viewer=2) == "You name yourself as the coming leader."
+    assert english.variant(accuse, 1) == "soc-card.log.accuse.you"
 
 
 def test_game_words_speak_to_their_reader_and_not_to_a_spectator() -> None:
@@ -244,8 +247,10 @@ def test_game_words_speak_to_their_reader_and_not_to_a_spectator() -> None:
     for language, expected in (
         ("en", ("Seat 0 steals a spear from you.", "You steal a spear from Seat 0.",
                 "Seat 0 steals a spear from Seat 3.", "none", ["1 ally", "2 allies", "5 allies"])),
-        ("ru", ("Место 0 крадёт у вас копьё.", "Вы крадёте копьё у игрока Место 0.",
-                "Место 0 крадёт копьё у игрока Место 3.", "нет",
+        # Russian names a seat in the nominative only ("у игрока Место 3" read badly:
+        # issue 39, item 13).
+        ("ru", ("Место 0 крадёт у вас копьё.", "Место 0 теряет копьё: его крадёте вы.",
+                "Место 3 теряет копьё: его крадёт Место 0.", "нет",
                 ["1 союзник", "2 союзника", "5 союзников"])),
     ):
         reader = GameWords(catalog(language), "grail-cup", me=3)
@@ -274,6 +279,8 @@ def test_every_object_form_names_a_seat_parameter_of_its_message(language: str) 
     for key in variants:
         base, _, name = key.rpartition(".you-")
         assert base in table.messages, key
+        if name == "self":  # the reader is the subject and another seat parameter
+            continue
         assert "{" + name + "}" in str(english.messages[base]), key
 
 
@@ -319,6 +326,8 @@ PROPER_NAMES = frozenset({
     "bedivere", "bors", "camelot", "caradoc", "excalibur", "gaheris", "galahad", "gareth",
     "gawain", "geraint", "ismcts", "kay", "lamorak", "lancelot", "merlin", "mordred", "morgan",
     "owain", "palamedes", "pendragon", "percival", "sir", "tristan", "vivien",
+    # The bots' names at the table (issue 39, item 8).
+    "dinadan", "ector", "lionel", "lucan", "pellinore", "safir", "sagramore", "ywain",
 })
 #: Words Czech and Polish took from English and spell the same ("bot", "link"...): a word of
 #: the English text met in a translation is left in English unless it is here or a name.

@@ -246,8 +246,10 @@ class Catalog:
         return self.text(key, **params)
 
     def variant(self, event: Event, viewer: int | None) -> str:
-        """The key ``event`` is worded with for ``viewer``: its ``.you`` variant when the
-        reader is its ``seat``, else its ``.you-<name>`` variant when the reader is the seat
+        """The key ``event`` is worded with for ``viewer``: its ``.you-self`` variant when the
+        reader is its ``seat`` and another of its seat parameters too, its ``.you`` variant
+        when the reader is its ``seat``, else its ``.you-<name>`` variant when the reader is the
+        seat
         parameter ``<name>``, else its own key (each only if the catalog has it).
 
         >>> from pendragon.core.events import Event, Seat
@@ -261,6 +263,9 @@ class Catalog:
             return event.key
         mine = [name for name, value in event.params.items()
                 if isinstance(value, Seat) and value.index == viewer]
+        if "seat" in mine and len(mine) > 1 and f"{event.key}.you-self" in self:
+            # The reader is the subject and the object ("You name yourself", not "you").
+            return f"{event.key}.you-self"
         if "seat" in mine and f"{event.key}.you" in self:
             return f"{event.key}.you"
         for name in mine:

@@ -75,12 +75,16 @@ function paramText(value, ctx) {
 
 /**
  * The key an event is worded with for the reader `me` (as `Catalog.variant` in Python): its
+ * ".you-self" variant when the reader is its `seat` and another seat parameter, its
  * ".you" variant when the reader is its `seat`, else its ".you-<name>" variant when the
  * reader is the seat parameter `<name>`, else its own key (each only if it exists).
  */
 export function variantKey(event, me) {
   const params = event.p || {};
   if (me === null || me === undefined) return event.k;
+  // The reader is the subject and the object: "You name yourself", not "You name you".
+  const mine = Object.values(params).filter((value) => isSeat(value) && value.seat === me).length;
+  if (isSeat(params.seat) && params.seat.seat === me && mine > 1 && has(`${event.k}.you-self`)) return `${event.k}.you-self`;
   if (isSeat(params.seat) && params.seat.seat === me && has(`${event.k}.you`)) return `${event.k}.you`;
   for (const [name, value] of Object.entries(params)) {
     if (name !== "seat" && isSeat(value) && value.seat === me && has(`${event.k}.you-${name}`)) {
