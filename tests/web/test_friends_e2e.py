@@ -8,6 +8,7 @@ Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,8 @@ import pytest
 from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
-from tests.web.support import LiveServer, auth, live_server, wait_for
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium, show_tab
+from tests.web.support import LiveServer, auth, begin_game, live_server, view, wait_for
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
@@ -68,8 +69,9 @@ def create(server: LiveServer, game: str, seats: list[dict[str, Any]],
 
 @pytest.fixture
 def context(browser: Any, request: pytest.FixtureRequest) -> Iterator[tuple[Any, list[str]]]:
-    device = request.node.callspec.params.get("device", "desktop")
-    language = request.node.callspec.params.get("language", "en-GB")
+    params = request.node.callspec.params if hasattr(request.node, "callspec") else {}
+    device = params.get("device", "desktop")
+    language = params.get("language", "en-GB")
     made = browser.new_context(**DEVICES[device], locale=language)
     errors: list[str] = []
     made.on("page", lambda page: page.on("pageerror", lambda error: errors.append(str(error))))
@@ -128,6 +130,7 @@ def test_a_table_started_without_someone_stays_alive(
     assert "Bob" in heading.inner_text(), heading.inner_text()
     assert "not begun" not in ann.locator("header").inner_text()
     # No reload: the seat list learns by itself that Bob is away.
+    show_tab(ann, "table")
     ann.locator("[data-testid=give-bot-0]").wait_for(timeout=(AWAY + 10) * 1000)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shot(ann, f"friends-started-without-bob-{device}")
@@ -173,8 +176,9 @@ def finished_for(page: Any, server: LiveServer, link: str) -> None:
     page.goto(server.base + link)
     page.locator("[data-testid=actions]").wait_for()
     page.locator("[data-testid=start-box]").wait_for(state="detached")
-    me = page.locator("[data-testid^=give-bot-]").first
-    me.click()
+    show_tab(page, "table")  # the seats, on a phone
+    page.locator("[data-testid^=give-bot-]").first.click()
+    show_tab(page, "play")
     page.locator("[data-testid=result]").wait_for(timeout=GAME_MS)
 
 
@@ -236,12 +240,38 @@ def test_bots_bear_names(
     assert page.locator("[data-testid=seat-1] .seat-name").inner_text() == words.text("bot.name.1")
     created = create(friends, "soc", [person("Ann"), RANDOM, RANDOM])
     page = opened(pages, friends, created["seats"][0]["link"])
-    page.locator("[data-testid=seat-1] .knight-name").wait_for()
+    page.locator("[data-testid=seat-1] .knight-name").wait_for(state="attached")
     for seat in (1, 2):
         row = page.locator(f"[data-testid=seat-{seat}]")
         assert row.locator(".seat-name").inner_text() == row.locator(".knight-name").inner_text()
     assert "(bot)" not in page.locator("[data-testid=log]").inner_text()
     shot(page, f"friends-bot-names-{device}-{language[:2]}")
+
+
+def accusation_ready(server: LiveServer) -> dict[str, Any]:
+    """A card game table where Ann (seat 0) may accuse seat 1: her seat played over the API
+    (listening or questing, never accusing) until the swords on the table allow it
+    (SCG-ACCUSE-1)."""
+    for _ in range(20):
+        created = create(server, "soc-card", [person("Ann"), RANDOM, RANDOM])
+        token = created["seats"][0]["token"]
+        with server.http() as http:
+            begin_game(http, created)
+            for _ in range(400):
+                state = view(http, token)["state"]
+                if state["finished"]:
+                    break
+                texts = {a["text"]: a["id"] for a in state["legal"]}
+                if "accuse:1" in texts:
+                    return created
+                if not texts:
+                    time.sleep(0.01)
+                    continue
+                choice = next(i for text, i in sorted(texts.items())
+                              if not text.startswith("accuse:"))
+                http.post("/api/table/move", headers=auth(token),
+                          json={"version": state["version"], "action": choice})
+    raise AssertionError("no game let Ann accuse")
 
 
 @pytest.mark.parametrize("device", sorted(DEVICES))
@@ -251,10 +281,10 @@ def test_an_accusation_asks_first(
     """Issue 39, item 9: an accusation (it cannot be taken back) goes through only after
     "Yes"; "No" leaves everything as it was."""
     pages, _ = context
-    created = create(friends, "soc-card", [person("Ann"), RANDOM, RANDOM])
+    created = accusation_ready(friends)
     page = opened(pages, friends, created["seats"][0]["link"])
     accuse = page.locator('button[data-testid=action][data-action="accuse:1"]')
-    accuse.wait_for(timeout=GAME_MS)
+    accuse.wait_for()
     token = auth(created["seats"][0]["token"])
     with friends.http() as http:
         version = http.get("/api/table", headers=token).json()["state"]["version"]
@@ -297,7 +327,7 @@ def test_the_log_folds_runs_and_long_lines(
         { i: 9, s: 0, events: [{ k: 'soc.log.act',
                                  p: { seat: { seat: 0 },
                                       action: { k: 'soc.action.lose-life', p: {} } } },
-                                { k: 'soc.log.life-lost', p: { seat: { seat: 0 } } }] },
+                                { k: 'soc.log.life-lost', p: { seat: { seat: 0 }, count: 1, left: 3 } }] },
       ];
       const items = compactLog(entries, names, soc);
       return items.map((li) => ({ i: li.dataset.i, text: li.textContent,
@@ -309,7 +339,7 @@ def test_the_log_folds_runs_and_long_lines(
     assert folded[0]["count"].strip() == "×6"
     assert folded[1]["details"] == 1 and folded[2]["details"] == 1
     english = catalog("en")
-    lost = english.text("soc.log.life-lost.you")
+    lost = english.text("soc.log.life-lost.you", count=1, left=3)
     assert folded[3]["text"] == lost, folded[3]
 
 
@@ -344,11 +374,26 @@ def test_a_phone_table_is_tabs_with_the_hand_at_hand(
         assert hand["y"] > board["y"], "the hand lies beneath the board"
         shot(page, f"friends-phone-board-{language[:2]}")
         # A tap on a space of the board (its <title> is the tooltip a mouse would show).
-        target = page.locator("[data-testid=board] svg g.quest").first
+        target = page.locator("[data-testid=board] svg g:has(> title)").first
+        said = (target.locator("> title").text_content() or "").strip()
         target.tap()
         tip = page.locator("[data-testid=tap-tip]")
         tip.wait_for()
-        assert tip.inner_text().strip()
+        assert said and tip.inner_text().strip() == said
+        # What the screen shows (a full page would draw the pinned strip mid-page).
+        page.screenshot(path=str(ARTIFACTS / f"friends-phone-tap-{language[:2]}.png"))
+        page.mouse.click(5, 400)  # the next tap hides it
+        tip.wait_for(state="detached")
+        # The hand is a strip pinned under the board: on screen with it, its cards by name,
+        # a card's text a tap away.
+        strip = page.locator("[data-testid=private]").bounding_box()
+        assert strip is not None and strip["y"] + strip["height"] <= 844 + 1, strip
+        card = page.locator("[data-testid=private] .card:not(.loyalty)").first
+        name = card.locator(".card-name").inner_text()
+        card.tap()
+        tip.wait_for()
+        assert tip.inner_text().startswith(name + ":"), tip.inner_text()
+        page.mouse.click(5, 400)
         page.locator("[data-testid=phone-tab-talk]").click()
         assert page.locator("[data-testid=log]").is_visible()
         assert not page.locator("[data-testid=board]").is_visible()

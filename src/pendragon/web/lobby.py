@@ -70,8 +70,9 @@ class Lobby(Seats):
         self.started = True
         self.push_state()
         self.schedule_bot()
-        # A seat whose person never came is timed from now on: the others are told when
-        # it becomes away, so they may give it to a bot (issue 39, item 2).
+        # A seat whose person never came may be away already, or become so: the others
+        # are told, so they may give it to a bot (issue 39, item 2).
+        self.push_seats()
         self._schedule_away_notice()
 
     async def sit_from_lobby(self, seat: object, name: object,

@@ -42,6 +42,14 @@ function hideTip() {
  * attribute, or an SVG shape's <title>), or "" on a control (a tap there acts). */
 function tipText(target) {
   if (!target || !target.closest || target.closest("button, a, input, select, textarea, summary, label")) return "";
+  // A card of the hand: its name and its text (hidden in the Board tab's strip).
+  const card = target.closest(".card");
+  const words = card ? card.querySelector(".card-text") : null;
+  if (card && words && words.textContent.trim()) {
+    if (getComputedStyle(words).display !== "none") return ""; // it is written there already
+    const name = card.querySelector(".card-name");
+    return `${name ? `${name.textContent}: ` : ""}${words.textContent}`;
+  }
   for (let node = target; node && node !== document.body; node = node.parentNode) {
     if (node.getAttribute && node.getAttribute("title")) return node.getAttribute("title");
     const own = node.children ? [...node.children].find((child) => child.tagName.toLowerCase() === "title") : null;
