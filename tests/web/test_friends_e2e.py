@@ -327,7 +327,8 @@ def test_the_log_folds_runs_and_long_lines(
         { i: 9, s: 0, events: [{ k: 'soc.log.act',
                                  p: { seat: { seat: 0 },
                                       action: { k: 'soc.action.lose-life', p: {} } } },
-                                { k: 'soc.log.life-lost', p: { seat: { seat: 0 }, count: 1, left: 3 } }] },
+                                { k: 'soc.log.life-lost',
+                                  p: { seat: { seat: 0 }, count: 1, left: 3 } }] },
       ];
       const items = compactLog(entries, names, soc);
       return items.map((li) => ({ i: li.dataset.i, text: li.textContent,
