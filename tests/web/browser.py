@@ -62,6 +62,7 @@ def choose_action(page: Any, text: str, timeout: float = 2000) -> None:
 def show_tab(page: Any, tab: str) -> None:
     """On a phone, open the table page's tab ``tab`` ("play", "board", "table", "talk":
     issue 39, item 11); on a wider screen every panel is shown and nothing is done."""
+    page.locator("[data-testid=phone-tabs]").wait_for(state="attached")  # the page is drawn
     button = page.locator(f"[data-testid=phone-tab-{tab}]")
-    if button.count() and button.is_visible():
+    if button.is_visible():
         button.click()

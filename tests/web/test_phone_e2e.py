@@ -146,7 +146,7 @@ def test_a_phone_player_sees_his_moves_his_hand_and_a_readable_board(
     created = create(server, game, [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
                                     {"kind": "bot"}])
     phone.goto(server.base + created["seats"][0]["link"])
-    phone.wait_for_selector("[data-testid=board] svg")
+    phone.wait_for_selector("[data-testid=board] svg", state="attached")
     phone.wait_for_selector("button[data-testid=action]", timeout=GAME_SECONDS * 1000)
     phone.wait_for_timeout(600)  # the grail cup's cards slide in
     shot(phone, f"phone-{game}")

@@ -300,7 +300,9 @@ def test_the_solo_card_game_has_no_accusation_wording_and_no_chat(
         page.wait_for_selector("[data-testid=board] svg", state="attached")
         page.wait_for_selector("button[data-testid=action]")
         prompt = page.locator("[data-testid=actions] .prompt").inner_text()
-        assert prompt == ENGLISH.text("soc-card.decision.turn-solo")
+        # A prompt that stands alone begins with a capital (issue 39, item 13).
+        words = ENGLISH.text("soc-card.decision.turn-solo")
+        assert prompt == words[0].upper() + words[1:]
         assert "accuse" not in page.locator("[data-testid=status]").inner_text()
         assert "accuse" not in page.locator("[data-testid=awaited]").inner_text()
         assert page.locator("section.chat-panel").count() == 0
