@@ -492,3 +492,53 @@ def test_the_solo_card_game_asks_for_no_accusation(language: str) -> None:
     while four.current_player() < 0:
         four.apply_action(four.sample_chance())
     assert accuse in table.render(four.decision_event(), seat_name=str, viewer=0)
+
+
+def _russian_texts(game: str) -> list[str]:
+    """Every Russian text of ``game``'s catalog (all plural forms)."""
+    table = catalog("ru")
+    return [_all_text(entry.text) for key, entry in table.entries.items()
+            if key.startswith(f"{game}.") or key.startswith(f"opt.{game}.")]
+
+
+def test_russian_has_one_word_per_concept_in_shadows_over_camelot() -> None:
+    """Issue 39, item 13: the siege engine was "осадное орудие", "осадная машина" and
+    "катапульта", sometimes in one line; the quest "задание" and "квест". The seeds' word
+    for the engine is "катапульта" (002, 000); the catalog's for a quest "задание" (000)."""
+    texts = " ".join(_russian_texts("soc")).lower()
+    assert "катапульт" in texts and "задани" in texts
+    for other in ("осадн", "машин", "орудие", "орудия", "орудий", "квест"):
+        assert other not in texts, other
+
+
+@pytest.mark.parametrize("language", ["ru"])
+def test_russian_never_puts_a_seat_name_in_an_oblique_case(language: str) -> None:
+    """Issue 39, item 13: "у игрока Место 3", "Ждём Ланселота" (a name cannot be declined):
+    a seat's name stands in the nominative, and "Waiting for" reads "Решает {who}"."""
+    table = catalog(language)
+    for key, entry in table.entries.items():
+        text = _all_text(entry.text)
+        assert not re.search(r"игрок\w* \{", text), (key, text)
+    assert table.text("table.waiting", who="Ланселот", what="x").startswith("Решает Ланселот")
+    assert table.text("table.playing_seat", n=1) == "Ваше место: 1"
+
+
+def test_a_knights_hand_counts_in_the_plural_forms() -> None:
+    """Issue 39, item 13: "1 cards" in English."""
+    english = catalog("en")
+    assert english.text("soc.knights.cards", count=1) == "1 card"
+    assert english.text("soc.knights.cards", count=3) == "3 cards"
+    assert catalog("ru").text("soc.knights.cards", count=5) == "5 карт"
+
+
+def test_polish_buttons_speak_in_one_mood() -> None:
+    """Issue 39, item 13: the card game's Polish move buttons were infinitives ("Słuchać
+    pogłosek") beside the other games' imperatives ("Dobierz", "Zagraj")."""
+    polish = catalog("pl")
+    infinitives = {"słuchać", "wyruszyć", "oskarżyć", "ogłosić", "powiedzieć", "dać",
+                   "zachować", "wziąć", "położyć", "zagrać", "zagrywać", "obejrzeć", "dodać"}
+    for key, entry in polish.entries.items():
+        if ".action." in key and isinstance(entry.text, str):
+            words = {w.lower() for w in re.findall(r"\w+", entry.text)}
+            assert not words & infinitives, (key, entry.text)
+    assert polish.text("soc-card.action.listen") == "Słuchaj pogłosek"
