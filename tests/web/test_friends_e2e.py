@@ -404,3 +404,78 @@ def test_a_phone_table_is_tabs_with_the_hand_at_hand(
     finally:
         made.close()
     assert errors == []
+
+
+@pytest.mark.parametrize(("device", "language"), [("desktop", "ru-RU"), ("phone", "en-GB")])
+def test_the_rules_are_a_tap_away(
+    browser: Any, friends: LiveServer, context: tuple[Any, list[str]], device: str, language: str,
+) -> None:
+    """Issue 39, item 12: a rules link at the table opens the game's rules page (the
+    project's reference, docs/rules/), with a note in the page's language."""
+    pages, _ = context
+    words = catalog(language[:2])
+    created = create(friends, "soc", [person("Ann"), RANDOM, RANDOM])
+    page = opened(pages, friends, created["seats"][0]["link"])
+    link = page.locator("[data-testid=rules-link]")
+    assert link.inner_text() == words.text("table.rules")
+    href = link.get_attribute("href")
+    assert href == f"/rules/soc?lang={language[:2]}"
+    rules = pages.new_page()
+    rules.goto(friends.base + href)
+    body = rules.locator("[data-testid=rules]")
+    assert "SOC-HERO-1" in body.inner_text() and rules.locator("main.rules h2").count() > 10
+    assert rules.locator("[data-testid=rules-note]").inner_text() == words.text("rules.note")
+    width = rules.evaluate("document.documentElement.scrollWidth")
+    assert width <= DEVICES[device]["viewport"]["width"]
+    rules.screenshot(path=str(ARTIFACTS / f"friends-rules-{device}-{language[:2]}.png"))
+    with friends.http() as http:  # a name that is not a game is refused, never read
+        assert http.get("/rules/..%2Fsoc").status_code == 404
+        assert http.get("/rules/nothing").status_code == 404
+
+
+@pytest.mark.parametrize("language", ["en-GB", "cs-CZ"])
+def test_the_lobby_shows_an_option_only_where_it_applies(
+    browser: Any, friends: LiveServer, language: str,
+) -> None:
+    """Issue 39, item 13: the lobby showed every option of a game at once (the squires'
+    settings without the Squire's Challenge, the played-black-cards rule without Merlin's
+    Company); and Grail Cup's track "standard" untranslated."""
+    made = browser.new_context(**DEVICES["desktop"], locale=language)
+    try:
+        page = made.new_page()
+        page.goto(friends.base + "/")
+        page.select_option("[data-testid=game]", "soc")
+        squires_hard = page.locator("[data-testid=option-squires_hard]")
+        assert squires_hard.count() == 0
+        assert page.locator("[data-testid=option-played_black]").count() == 0
+        page.locator("[data-testid=option-squires]").check()
+        squires_hard.wait_for()
+        page.select_option("[data-testid=option-expansion]", "merlins-company")
+        page.locator("[data-testid=option-played_black]").wait_for()
+        shot(page, f"friends-lobby-options-{language[:2]}")
+        page.select_option("[data-testid=game]", "grail-cup")
+        track = page.locator("[data-testid=option-track] option").first.inner_text()
+        assert track == catalog(language[:2]).text("opt.grail-cup.track.standard")
+    finally:
+        made.close()
+
+
+def test_merlins_company_tokens_never_share_their_letters(
+    browser: Any, friends: LiveServer, context: tuple[Any, list[str]],
+) -> None:
+    """Issue 39, item 14: Merlin's Company's knights' tokens repeated initials (two "G" for
+    Gaheris and Gareth, two "B" for Bors and Bedivere)."""
+    pages, _ = context
+    created = create(friends, "soc", [person("Ann")] + [RANDOM] * 7,
+                     options={"expansion": "merlins-company"})
+    page = opened(pages, friends, created["seats"][0]["link"])
+    page.locator("[data-testid=board] .b-token-label").first.wait_for(state="attached")
+    labels = page.evaluate("""() => {
+      const seen = {};
+      for (const token of document.querySelectorAll('[data-testid=board] .token[data-seat]')) {
+        seen[token.dataset.seat] = token.querySelector('.b-token-label').textContent;
+      }
+      return seen;
+    }""")
+    assert len(labels) == 8, labels
+    assert len(set(labels.values())) == 8, labels
