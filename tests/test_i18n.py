@@ -212,11 +212,12 @@ def test_render_words_seats_terms_nested_events_and_you() -> None:
     act = Event("soc.log.act", {"seat": Seat(1), "action": Event("soc.action.move", {
         "place": Term("soc.place.grail")})})
     namer = {0: "Ann", 1: "Bob"}.get
+    # A title mid-sentence takes a small article (issue 39, item 13: not "Go to The").
     assert english.render(act, seat_name=lambda s: namer(s) or "?") == (
-        "Bob: Go to The Holy Grail."
+        "Bob: Go to the Holy Grail."
     )
     assert english.render(act, seat_name=lambda s: namer(s) or "?", viewer=1) == (
-        "You: Go to The Holy Grail."
+        "You: Go to the Holy Grail."
     )
 
 

@@ -479,3 +479,57 @@ def test_merlins_company_tokens_never_share_their_letters(
     }""")
     assert len(labels) == 8, labels
     assert len(set(labels.values())) == 8, labels
+
+
+def test_english_names_a_title_mid_sentence_with_a_small_article(
+    browser: Any, friends: LiveServer, context: tuple[Any, list[str]],
+) -> None:
+    """Issue 39, item 13: the move read "Go to The Black Knight"; and a decision's prompt
+    that stands alone begins with a capital (checked in test_table_readability_e2e)."""
+    pages, _ = context
+    page = pages.new_page()
+    page.goto(friends.base + "/")
+    page.locator("[data-testid=game]").wait_for()
+    worded = page.evaluate("""async () => {
+      const { renderEvent } = await import('/static/js/i18n.js');
+      const names = { me: null, seatName: (s) => `Seat ${s + 1}` };
+      const move = { k: 'soc.action.move', p: { place: { term: 'soc.place.black-knight' } } };
+      return renderEvent(move, names);
+    }""")
+    assert worded == "Go to the Black Knight"
+
+
+def test_small_things_of_the_board_and_the_result(
+    browser: Any, friends: LiveServer, context: tuple[Any, list[str]],
+) -> None:
+    """Issue 39, item 14: the Pict war with Mordred drew "1 2 3 4 5 5" with nothing saying
+    whose the sixth slot is; after every knight died the end said "white swords: 0, black:
+    0" (the card game's words; Shadows over Camelot's the same)."""
+    pages, _ = context
+    created = create(friends, "soc", [RANDOM, RANDOM, RANDOM])
+    with friends.http() as http:
+        obs = view(http, created["spectator"]["token"])["state"]["observation"]
+    page = pages.new_page()
+    page.goto(friends.base + "/")
+    page.locator("[data-testid=game]").wait_for()
+    found = page.evaluate("""async (obs) => {
+      const { t } = await import('/static/js/i18n.js');
+      const soc = await import('/games/soc/board.js');
+      const card = await import('/games/soc-card/board.js');
+      const name = (s) => `Seat ${s + 1}`;
+      const ctx = { t, me: null, seatName: name, seatColor: () => 'red', seats: [], obs,
+                    finished: false, events: { me: null, seatName: name } };
+      obs.quests.picts.mordred = true;
+      const board = soc.drawBoard(obs, ctx);
+      const slot = board.querySelector('[data-quest=picts] .slot .b-card.mordred');
+      const tip = slot ? slot.parentNode.querySelector('title').textContent : null;
+      const dead = { ...obs, status: 'evil-win', end_reason: 'all-dead',
+                     round_table: { white: 0, black: 0 } };
+      const cardEnd = { status: 'evil-win', end_reason: 'swords', swords: { white: 0, black: 0 } };
+      return [tip, soc.resultText(dead, ctx), card.resultText(cardEnd, ctx)];
+    }""", obs)
+    english = catalog("en")
+    tip, soc_end, card_end = found
+    assert tip == english.text("soc.board.mordred_slot", name=english.text("soc.black.mordred"))
+    assert "0" not in soc_end and english.text("soc.end.all-dead") in soc_end, soc_end
+    assert "0" not in card_end, card_end

@@ -106,6 +106,20 @@ export function renderEvent(event, ctx) {
   const key = variantKey(event, ctx.me);
   const words = {};
   for (const [name, value] of Object.entries(params)) words[name] = paramText(value, ctx);
+  if (lang === "en") {
+    // A title named mid-sentence loses its capital article: "Go to the Black Knight", not
+    // "Go to The Black Knight" (issue 39, item 13); at the start of a sentence (or after a
+    // colon) it keeps it.
+    const template = t(key, {}, key);
+    for (const [name, value] of Object.entries(params)) {
+      const text = words[name];
+      const at = template.indexOf(`{${name}}`);
+      const before = at > 0 ? template.slice(0, at).trimEnd().slice(-1) : "";
+      if (isTerm(value) && typeof text === "string" && text.startsWith("The ") && at > 0 && !":.!?".includes(before)) {
+        words[name] = `the ${text.slice(4)}`;
+      }
+    }
+  }
   return t(key, words, key);
 }
 
