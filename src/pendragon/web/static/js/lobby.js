@@ -50,6 +50,11 @@ function shownOptions(info) {
   });
 }
 
+/** A choice's words begin with a capital (issue 39, item 13: "standard", "jeden rytíř ..."). */
+function capitalized(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(document.documentElement.lang || undefined) + text.slice(1) : text;
+}
+
 function optionLabel(spec) {
   return t(`opt.${model.game}.${spec.name}`, {}, spec.name);
 }
@@ -71,7 +76,7 @@ function optionField(spec) {
       { id, "data-testid": `option-${spec.name}` },
       spec.choices.map((choice) =>
         el("option", { value: String(choice), selected: choice === value },
-          t(`opt.${model.game}.${spec.name}.${choice}`, {}, String(choice))),
+          capitalized(t(`opt.${model.game}.${spec.name}.${choice}`, {}, String(choice)))),
       ),
     );
     input.addEventListener("change", () => {
