@@ -284,7 +284,10 @@ function buildActionsPanel() {
     }
   } else {
     const mine = me() !== null && seatInfo(me()) && seatInfo(me()).controller === "bot";
-    children.push(el("p", { class: "waiting" }, mine ? t("table.bot_plays_you") : waitingText(message, ctx)));
+    // Before the game begins the heading and the waiting notice say it all (not thrice).
+    if (mine || message.started !== false) {
+      children.push(el("p", { class: "waiting" }, mine ? t("table.bot_plays_you") : waitingText(message, ctx)));
+    }
   }
   return el("section", { class: "panel actions", "data-testid": "actions" }, children);
 }
