@@ -16,12 +16,14 @@ export function phoneTab() {
   return chosen;
 }
 
-/** The tab bar (hidden on a wider screen by the CSS). `yourTurn` marks the "Play" tab. */
-export function phoneTabs(rerender, { yourTurn = false } = {}) {
+/** The tab bar (hidden on a wider screen by the CSS). `yourTurn` marks the "Play" tab,
+ * `seatsToHandOver` the "Table" tab (a gone player's seat may be handed to a bot there). */
+export function phoneTabs(rerender, { yourTurn = false, seatsToHandOver = false } = {}) {
   return el("nav", { class: "phone-tabs", role: "tablist", "data-testid": "phone-tabs" }, PHONE_TABS.map((tab) => {
     const button = el("button", { type: "button", role: "tab", class: `phone-tab ${tab === chosen ? "chosen" : ""}`,
       "aria-selected": String(tab === chosen), "data-testid": `phone-tab-${tab}` },
-    t(`table.tab.${tab}`), tab === "play" && yourTurn ? el("span", { class: "tab-dot", "aria-label": t("table.tab.your_turn") }, " ●") : null);
+    t(`table.tab.${tab}`), tab === "play" && yourTurn ? el("span", { class: "tab-dot", "aria-label": t("table.tab.your_turn") }, " ●") : null,
+    tab === "table" && seatsToHandOver ? el("span", { class: "tab-dot", "data-testid": "tab-dot-table", "aria-label": t("table.give_to_bot") }, " ●") : null);
     button.addEventListener("click", () => {
       chosen = tab;
       rerender();

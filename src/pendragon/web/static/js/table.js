@@ -562,7 +562,10 @@ function render() {
   fill(app,
     header(),
     view.fatal ? el("p", { class: "banner error" }, view.fatal) : null,
-    phoneTabs(render, { yourTurn }), // a phone's tabs (issue 39, item 11)
+    // A phone's tabs (issue 39, item 11); the Table tab is marked when a gone player's seat
+    // may be handed to a bot (its button is there).
+    phoneTabs(render, { yourTurn, seatsToHandOver: me() !== null && !view.message.finished
+      && view.seats.some((seat) => seat.seat !== me() && seat.controller === "human" && seat.away) }),
     el("main", { class: "table", "data-tab": phoneTab() },
       el("div", { class: "board-column" },
         el("section", { class: "panel board", "data-testid": "board" }, lastMoveLine(ctx), game.drawBoard(obs, ctx)),
