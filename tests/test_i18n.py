@@ -212,11 +212,12 @@ def test_render_words_seats_terms_nested_events_and_you() -> None:
     act = Event("soc.log.act", {"seat": Seat(1), "action": Event("soc.action.move", {
         "place": Term("soc.place.grail")})})
     namer = {0: "Ann", 1: "Bob"}.get
+    # A title mid-sentence takes a small article (issue 39, item 13: not "Go to The").
     assert english.render(act, seat_name=lambda s: namer(s) or "?") == (
-        "Bob: Go to The Holy Grail."
+        "Bob: Go to the Holy Grail."
     )
     assert english.render(act, seat_name=lambda s: namer(s) or "?", viewer=1) == (
-        "You: Go to The Holy Grail."
+        "You: Go to the Holy Grail."
     )
 
 
@@ -232,9 +233,12 @@ def test_a_reader_named_as_the_object_gets_the_you_object_form() -> None:
     steal = Event("grail-cup.log.steal", {"seat": Seat(0), "knight": Seat(3)})
     assert catalog("ru").render(steal, viewer=3) == "Место 0 крадёт у вас копьё."
     # Accusing oneself is impossible, but a reader who is both subject and object of some
-    # line reads the subject form: ".you" comes before ".you-<name>".
+    # line reads the subject form: ".you" comes before ".you-<name>"; and where the
+    # catalog has a ".you-self" form, that (issue 39, item 13: not "You name you").
     both = Event("grail-cup.log.squire-names", {"seat": Seat(2), "knight": Seat(2)})
-    assert english.variant(both, 2) == "grail-cup.log.squire-names.you"
+    assert english.variant(both, 2) == "grail-cup.log.squire-names.you-self"
+    assert english.render(both, viewer=2) == "You name yourself as the coming leader."
+    assert english.variant(accuse, 1) == "soc-card.log.accuse.you"
 
 
 def test_game_words_speak_to_their_reader_and_not_to_a_spectator() -> None:
@@ -244,8 +248,10 @@ def test_game_words_speak_to_their_reader_and_not_to_a_spectator() -> None:
     for language, expected in (
         ("en", ("Seat 0 steals a spear from you.", "You steal a spear from Seat 0.",
                 "Seat 0 steals a spear from Seat 3.", "none", ["1 ally", "2 allies", "5 allies"])),
-        ("ru", ("Место 0 крадёт у вас копьё.", "Вы крадёте копьё у игрока Место 0.",
-                "Место 0 крадёт копьё у игрока Место 3.", "нет",
+        # Russian names a seat in the nominative only ("у игрока Место 3" read badly:
+        # issue 39, item 13).
+        ("ru", ("Место 0 крадёт у вас копьё.", "Место 0 теряет копьё: его крадёте вы.",
+                "Место 3 теряет копьё: его крадёт Место 0.", "нет",
                 ["1 союзник", "2 союзника", "5 союзников"])),
     ):
         reader = GameWords(catalog(language), "grail-cup", me=3)
@@ -274,6 +280,8 @@ def test_every_object_form_names_a_seat_parameter_of_its_message(language: str) 
     for key in variants:
         base, _, name = key.rpartition(".you-")
         assert base in table.messages, key
+        if name == "self":  # the reader is the subject and another seat parameter
+            continue
         assert "{" + name + "}" in str(english.messages[base]), key
 
 
@@ -319,6 +327,8 @@ PROPER_NAMES = frozenset({
     "bedivere", "bors", "camelot", "caradoc", "excalibur", "gaheris", "galahad", "gareth",
     "gawain", "geraint", "ismcts", "kay", "lamorak", "lancelot", "merlin", "mordred", "morgan",
     "owain", "palamedes", "pendragon", "percival", "sir", "tristan", "vivien",
+    # The bots' names at the table (issue 39, item 8).
+    "dinadan", "ector", "lionel", "lucan", "pellinore", "safir", "sagramore", "ywain",
 })
 #: Words Czech and Polish took from English and spell the same ("bot", "link"...): a word of
 #: the English text met in a translation is left in English unless it is here or a name.
@@ -483,3 +493,53 @@ def test_the_solo_card_game_asks_for_no_accusation(language: str) -> None:
     while four.current_player() < 0:
         four.apply_action(four.sample_chance())
     assert accuse in table.render(four.decision_event(), seat_name=str, viewer=0)
+
+
+def _russian_texts(game: str) -> list[str]:
+    """Every Russian text of ``game``'s catalog (all plural forms)."""
+    table = catalog("ru")
+    return [_all_text(entry.text) for key, entry in table.entries.items()
+            if key.startswith(f"{game}.") or key.startswith(f"opt.{game}.")]
+
+
+def test_russian_has_one_word_per_concept_in_shadows_over_camelot() -> None:
+    """Issue 39, item 13: the siege engine was "осадное орудие", "осадная машина" and
+    "катапульта", sometimes in one line; the quest "задание" and "квест". The seeds' word
+    for the engine is "катапульта" (002, 000); the catalog's for a quest "задание" (000)."""
+    texts = " ".join(_russian_texts("soc")).lower()
+    assert "катапульт" in texts and "задани" in texts
+    for other in ("осадн", "машин", "орудие", "орудия", "орудий", "квест"):
+        assert other not in texts, other
+
+
+@pytest.mark.parametrize("language", ["ru"])
+def test_russian_never_puts_a_seat_name_in_an_oblique_case(language: str) -> None:
+    """Issue 39, item 13: "у игрока Место 3", "Ждём Ланселота" (a name cannot be declined):
+    a seat's name stands in the nominative, and "Waiting for" reads "Решает {who}"."""
+    table = catalog(language)
+    for key, entry in table.entries.items():
+        text = _all_text(entry.text)
+        assert not re.search(r"игрок\w* \{", text), (key, text)
+    assert table.text("table.waiting", who="Ланселот", what="x").startswith("Решает Ланселот")
+    assert table.text("table.playing_seat", n=1) == "Ваше место: 1"
+
+
+def test_a_knights_hand_counts_in_the_plural_forms() -> None:
+    """Issue 39, item 13: "1 cards" in English."""
+    english = catalog("en")
+    assert english.text("soc.knights.cards", count=1) == "1 card"
+    assert english.text("soc.knights.cards", count=3) == "3 cards"
+    assert catalog("ru").text("soc.knights.cards", count=5) == "5 карт"
+
+
+def test_polish_buttons_speak_in_one_mood() -> None:
+    """Issue 39, item 13: the card game's Polish move buttons were infinitives ("Słuchać
+    pogłosek") beside the other games' imperatives ("Dobierz", "Zagraj")."""
+    polish = catalog("pl")
+    infinitives = {"słuchać", "wyruszyć", "oskarżyć", "ogłosić", "powiedzieć", "dać",
+                   "zachować", "wziąć", "położyć", "zagrać", "zagrywać", "obejrzeć", "dodać"}
+    for key, entry in polish.entries.items():
+        if ".action." in key and isinstance(entry.text, str):
+            words = {w.lower() for w in re.findall(r"\w+", entry.text)}
+            assert not words & infinitives, (key, entry.text)
+    assert polish.text("soc-card.action.listen") == "Słuchaj pogłosek"

@@ -57,3 +57,12 @@ def choose_action(page: Any, text: str, timeout: float = 2000) -> None:
     play = form.locator("[data-testid=number-choice-play]")
     assert play.get_attribute("data-action") == text, (text, number)
     play.click(timeout=timeout)
+
+
+def show_tab(page: Any, tab: str) -> None:
+    """On a phone, open the table page's tab ``tab`` ("play", "board", "table", "talk":
+    issue 39, item 11); on a wider screen every panel is shown and nothing is done."""
+    page.locator("[data-testid=phone-tabs]").wait_for(state="attached")  # the page is drawn
+    button = page.locator(f"[data-testid=phone-tab-{tab}]")
+    if button.is_visible():
+        button.click()

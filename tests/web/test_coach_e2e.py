@@ -136,28 +136,36 @@ def test_the_replay_reviews_the_game_and_a_point_jumps_there(server: LiveServer,
         count = points.count()
         assert count > 2
         assert page.locator("[data-testid=review-time]").count() > 0
-        # Random bots move in milliseconds: the longest still reads as a time, not "0.0 s".
+        # Random bots move in milliseconds: the longest still reads as a time, not "0.0 s",
+        # in milliseconds below a second (issue 39, item 6).
         caption = page.locator(".review-times .review-caption").inner_text()
-        longest = re.search(r"longest ([0-9.]+) s", caption)
-        assert longest is not None and float(longest.group(1)) > 0, caption
+        longest = re.search(r"longest ([0-9.,]+) (m?s)\)", caption)
+        assert longest is not None and float(longest.group(1).replace(",", "")) > 0, caption
+        if longest.group(2) == "s":
+            assert float(longest.group(1)) >= 1, caption
         # Beside the move list: the review's panel sits in the same column as the log.
         assert page.locator(".side-column [data-testid=review] + .log-panel").count() == 1
         # A point in the middle of the game that no later point covers (a long game's
         # points crowd together), clicked where it is drawn.
         index = page.evaluate(UNCOVERED_POINT)
         assert isinstance(index, int) and index > 0
-        page.locator(f"[data-testid=review-point][data-index='{index}']").click()
+        point = page.locator(f"[data-testid=review-point][data-index='{index}']")
+        tooltip = point.locator("title").text_content() or ""
+        point.click()
         slider = page.locator("[data-testid=replay-slider]")
+        # The replay shows the move as played: "Action index + 1", the number the point's
+        # tooltip gives (issue 39, item 5).
         try:
             page.wait_for_function(
                 "(n) => document.querySelector('[data-testid=replay-slider]').value === String(n)",
-                arg=index, timeout=10000)
+                arg=index + 1, timeout=10000)
         except Exception:  # say where the replay went instead
             raise AssertionError(f"clicked move {index}, the replay shows"
                                  f" {slider.input_value()}") from None
         length = int(page.locator("[data-testid=replay-slider]").get_attribute("max") or "0")
         assert page.locator("[data-testid=replay-step]").inner_text() == ENGLISH.text(
-            "replay.step", n=index, total=length)
+            "replay.step", n=index + 1, total=length)
+        assert tooltip.startswith(ENGLISH.text("replay.review_point_n", n=index + 1) + ":"), tooltip
         # The mark on the move list, once the replay shows that move.
         assert marked
         page.locator("[data-testid=replay-last]").click()
@@ -167,6 +175,80 @@ def test_the_replay_reviews_the_game_and_a_point_jumps_there(server: LiveServer,
         assert badge.inner_text() == ENGLISH.text("coach.mark.blunder")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "coach-review.png"), full_page=True)
+        assert errors == []
+    finally:
+        context.close()
+
+
+#: Where the review's chart draws move ``index`` on the screen, as the page computes it.
+POINT_AT = """(index) => {
+  const point = document.querySelector(`[data-testid=review-point][data-index='${index}']`);
+  const box = point.getBoundingClientRect();
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}"""
+
+
+@pytest.mark.parametrize(("device", "language"), [("phone", "ru-RU"), ("desktop", "pl-PL")])
+def test_the_review_reads_in_the_pages_language_and_a_tap_lands_on_its_move(
+    server: LiveServer, browser: Any, device: str, language: str,
+) -> None:
+    """Issue 39, items 5 and 6: a click (a tap on a phone) on a point goes to that move, not
+    a neighbour drawn over it; the replay then shows its board on screen; the tooltip names
+    the move in the page's language (not ``dragon:24``), with the page's percentages and
+    times (``25 %``; milliseconds below a second); the time strip's bars are as wide as
+    their share of the axis."""
+    created = create(server, [{"kind": "bot", "bot": "random"}] * 2)
+    spectator = created["spectator"]["token"]
+    with server.http() as http:
+        wait_for(http, spectator, lambda b: b["state"]["finished"], timeout=60)
+    sizes = {"phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
+                       "has_touch": True, "device_scale_factor": 2},
+             "desktop": {"viewport": {"width": 1400, "height": 1000}}}
+    context = browser.new_context(**sizes[device], locale=language)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    words = catalog(language[:2])
+    try:
+        page.goto(f"{server.base}/replay#{spectator}")
+        page.locator("[data-testid=replay-review]").click()
+        page.locator("[data-testid=review-chart]").wait_for(timeout=45000)
+        texts = page.locator("[data-testid=review-point] title").all_text_contents()
+        assert texts
+        for text in texts:
+            assert not re.search(r"\b[a-z-]+:[\w-]+\b", text), text  # no action texts
+            # The locale's way: "25 %" in Russian and Czech, "25%" in English and Polish.
+            assert re.search(r"\d\u00a0%" if language[:2] in ("ru", "cs") else r"\d%", text), text
+        caption = page.locator(".review-times .review-caption").inner_text()
+        assert re.search(r"\d (мс|с|ms|s)\)", caption), caption
+        indices = [int(i) for i in page.locator("[data-testid=review-point]").evaluate_all(
+            "(points) => points.map((p) => p.dataset.index)")]
+        middle = len(indices) // 2
+        for index in indices[middle:middle + 3]:  # three neighbours in a row
+            # (the jump before scrolled the board into view: back to the chart)
+            page.locator("[data-testid=review-chart]").scroll_into_view_if_needed()
+            x, y = page.evaluate(POINT_AT, index)
+            if device == "phone":
+                page.touchscreen.tap(x, y)
+            else:
+                page.mouse.click(x, y)
+            try:
+                page.wait_for_function(
+                    "(n) => document.querySelector('[data-testid=replay-slider]').value"
+                    " === String(n)", arg=index + 1, timeout=10000)
+            except Exception:  # say where the replay went instead
+                shown = page.locator("[data-testid=replay-slider]").input_value()
+                raise AssertionError(f"{index} tapped at {x:.1f}, the replay shows {shown}"
+                                     f" (points at {indices})") from None
+        top = page.evaluate(
+            "() => document.querySelector('[data-testid=board]').getBoundingClientRect().top")
+        assert -2 <= top < sizes[device]["viewport"]["height"] / 2, top
+        bar = page.locator("[data-testid=review-time]").first.bounding_box()
+        assert bar is not None and bar["width"] >= 1.5
+        shot_name = f"review-{device}-{language[:2]}"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{shot_name}.png"), full_page=True)
+        assert words.text("replay.review") in page.locator("[data-testid=review]").inner_text()
         assert errors == []
     finally:
         context.close()

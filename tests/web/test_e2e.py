@@ -288,8 +288,8 @@ def test_the_host_seats_a_newcomer_by_invitation_and_another_joins_a_new_seat(
     page.wait_for_selector("[data-testid=board] svg")
     page.click("[data-testid=invite-1]")
     invitation = page.locator("[data-testid=invite-link-1]").input_value()
-    page.goto(invitation)
-    page.reload()  # only the fragment changed: load the invitation's page afresh
+    page.goto(invitation)  # only the fragment changed: the page loads the invitation's
+    page.locator("[data-testid=take-name]").wait_for()  # itself (issue 39, item 4)
     page.fill("[data-testid=take-name]", "Bors")
     page.click("[data-testid=take-confirm]")
     page.wait_for_selector("[data-testid=seat-1].mine")

@@ -286,7 +286,7 @@ def test_two_knights_draft_two_allies_each_on_a_russian_page(server: LiveServer,
             # all_inner_texts does not wait: the hint may be redrawn away between a count
             # and a read (a read that waits for it would stall for 30 s).
             hints.update(page.locator("[data-testid=gc-pass-hint]").all_inner_texts())
-            return most == 2 and any("остальные уйдут к игроку" in hint for hint in hints)
+            return most == 2 and any("остальных получит" in hint for hint in hints)
 
         # The page is clicked through the first round's draft and play (the four-seat test
         # clicks a whole game); the rest of the race is run over the API, the page following.
@@ -298,7 +298,7 @@ def test_two_knights_draft_two_allies_each_on_a_russian_page(server: LiveServer,
         assert most == 2, "each knight plays two allies a round with two players"
         # A pick passes the rest to the other knight (or, the very last, discards the other
         # card); there is never a direction to choose with two players.
-        assert any("остальные уйдут к игроку" in hint for hint in hints), hints
+        assert any("остальных получит" in hint for hint in hints), hints
         assert not any("в какую сторону" in hint for hint in hints), hints
         result = page.locator("[data-testid=result]").inner_text()
         assert "Кубок Грааля" in result, result

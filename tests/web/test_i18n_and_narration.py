@@ -62,8 +62,12 @@ def test_the_board_module_words_no_actions_or_log_lines() -> None:
     board = installed_plugins()["soc"].web_module_path()
     assert board is not None
     source = board.read_text(encoding="utf-8")
-    for gone in ("actionLabel", "logText", "CARD_KIND", "actionParams", "soc.log."):
+    for gone in ("actionLabel", "logText", "CARD_KIND", "actionParams"):
         assert gone not in source
+    # It may name a log event to leave out a sentence that repeats another (issue 39,
+    # item 10: `compactEvents`), but never words one.
+    assert not re.search(r"\b(tr|t|say)\(ctx, [\"'`]soc\.log\.", source)
+    assert not re.search(r"ctx\.t\([\"'`]soc\.log\.", source)
 
 
 def test_every_card_knight_place_and_travel_card_has_a_name_and_text() -> None:
@@ -228,3 +232,38 @@ def test_the_card_text_of_an_action_is_reachable_through_its_terms() -> None:
     labels = [state.action_event(a) for a in state.legal_actions()]
     terms = [v for e in labels for v in e.params.values() if isinstance(v, Term)]
     assert any(f"{t.key}.text" in ENGLISH for t in terms)
+
+
+def test_a_reviewed_move_carries_the_label_events_of_its_moves() -> None:
+    """Issue 39, item 6: the review's tooltips showed ``dragon:24`` and ``keep:blacksmith``
+    on Russian, Polish and Czech pages. Each reviewed move now carries the label events of
+    the move played and the coach's move, as the state then words them (the page renders
+    them in its language), and the Russian words of one are not its action text."""
+    from pendragon.web.narration import with_move_labels
+
+    game = pendragon.load_game("grail-cup", players=2, seed=5)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    actions: list[int] = []
+    expected: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+    texts: dict[int, str] = {}
+    moves = []
+    while not state.is_terminal() and len(actions) < 60:
+        legal = state.legal_actions()
+        action = rng.choice(legal) if state.current_player() >= 0 else state.sample_chance()
+        if state.current_player() >= 0 and len(legal) > 1:
+            best = legal[0]
+            expected[len(actions)] = (state.action_event(action).to_json(),
+                                      state.action_event(best).to_json())
+            texts[len(actions)] = state.action_to_string(action)
+            moves.append({"index": len(actions), "played": action, "best": best})
+        actions.append(action)
+        state.apply_action(action)
+    assert len(moves) > 3
+    found: dict[str, Any] = {"moves": moves}
+    with_move_labels(game, actions, found)
+    russian = catalog("ru")
+    for move in found["moves"]:
+        assert (move["played_label"], move["best_label"]) == expected[move["index"]]
+        worded = russian.render(Event.from_json(move["played_label"]), lambda s: f"Место {s}")
+        assert worded and worded != texts[move["index"]] and "{" not in worded, worded

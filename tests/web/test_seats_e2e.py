@@ -52,8 +52,10 @@ class Person:
 
     def open(self, base: str, link: str) -> Any:
         """Open a table link and wait for the board."""
+        # A link may differ from the last only in its fragment: the page would load it by
+        # itself (issue 39, item 4); a blank page between keeps it one plain load.
+        self.page.goto("about:blank")
         self.page.goto(base + link if link.startswith("/") else link)
-        self.page.reload()  # a link differs from the last only in its fragment
         self.page.wait_for_selector("[data-testid=board] svg")
         return self.page
 

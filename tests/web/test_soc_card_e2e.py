@@ -249,7 +249,9 @@ def test_a_human_plays_a_whole_game_against_bots_and_the_replay_reveals_everythi
         tags = page.locator("[data-testid=loyalties] .loyalty-tag").all_inner_texts()
         loyalties = [o["you"]["loyalty"] for o in replayed["observations"]]
         assert tags == [f"{name}: {ENGLISH.text('soc-card.loyalty.' + loyalty)}"
-                        for name, loyalty in zip(["Ann", "Seat 2", "Seat 3", "Seat 4"],
+                        # The bots bear names (issue 39, item 8).
+                        for name, loyalty in zip(["Ann"] + [ENGLISH.text(f"bot.name.{n}")
+                                                            for n in (1, 2, 3)],
                                                  loyalties, strict=True)]
         shot(page, "replay")
 

@@ -31,7 +31,7 @@ from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, find_seed
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium, show_tab
 from tests.web.support import LiveServer, auth, begin_game, live_server
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -136,7 +136,7 @@ def test_many_numbered_choices_are_one_number_field_that_refuses_an_illegal_numb
         created = create(server, "soc-card", [{"kind": "human", "name": "Ann"}]
                          + [{"kind": "bot", "bot": "random"}] * (players - 1))
         page.goto(server.base + created["seats"][0]["link"])
-        page.wait_for_selector("[data-testid=board] svg")
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
         play_until(page, policy, lambda: page.locator("[data-testid=result]").count() > 0)
         assert not page.locator("[data-testid=result]").count(), "the game ended first"
         texts = page.locator("button[data-testid=action]").evaluate_all(
@@ -193,7 +193,7 @@ def test_the_generic_board_gets_the_number_field_too(
     with seeded_server(tmp_path, seed) as server:
         created = create(server, "plain-soc-card", [{"kind": "human", "name": "Ann"}])
         page.goto(server.base + created["seats"][0]["link"])
-        page.wait_for_selector("[data-testid=board] .generic-board")
+        page.wait_for_selector("[data-testid=board] .generic-board", state="attached")
         play_until(page, policy, lambda: page.locator("[data-testid=result]").count() > 0)
         texts = page.locator("button[data-testid=action]").evaluate_all(
             "(bs) => bs.map((b) => b.dataset.action)")
@@ -227,7 +227,7 @@ def test_bots_bear_a_neutral_label_and_the_lobby_says_what_each_does(
                          + [{"kind": "bot", "bot": "stealth"}] * 2
                          + [{"kind": "bot", "bot": "ismcts"}])
         page.goto(server.base + created["seats"][0]["link"])
-        page.wait_for_selector("[data-testid=board] svg")
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
         seats = page.locator("section.panel.seats")
         for seat, label in ((1, "Bot"), (2, "Bot"), (3, "Bot (strong)")):
             assert page.locator(f"[data-testid=seat-{seat}] .seat-status").inner_text() == (
@@ -263,7 +263,7 @@ def test_a_dead_knight_is_told_offered_no_hand_over_and_no_stale_turn_is_left(
                                          {"kind": "bot"}])
         page.add_init_script("localStorage.setItem('pendragon.lang', 'ru')")
         page.goto(server.base + created["seats"][0]["link"])
-        page.wait_for_selector("[data-testid=board] svg")
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
         notice = page.locator("[data-testid=seat-out]")
         notice.wait_for()
         assert notice.inner_text() == RUSSIAN.text("table.knight_dead")
@@ -297,10 +297,12 @@ def test_the_solo_card_game_has_no_accusation_wording_and_no_chat(
     with seeded_server(tmp_path) as server:
         created = create(server, "soc-card", [{"kind": "human", "name": "Ann"}])
         page.goto(server.base + created["seats"][0]["link"])
-        page.wait_for_selector("[data-testid=board] svg")
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
         page.wait_for_selector("button[data-testid=action]")
         prompt = page.locator("[data-testid=actions] .prompt").inner_text()
-        assert prompt == ENGLISH.text("soc-card.decision.turn-solo")
+        # A prompt that stands alone begins with a capital (issue 39, item 13).
+        words = ENGLISH.text("soc-card.decision.turn-solo")
+        assert prompt == words[0].upper() + words[1:]
         assert "accuse" not in page.locator("[data-testid=status]").inner_text()
         assert "accuse" not in page.locator("[data-testid=awaited]").inner_text()
         assert page.locator("section.chat-panel").count() == 0
@@ -315,7 +317,7 @@ def test_spectators_and_the_host_read_whose_move_it_is(page: Any, tmp_path: Path
                                          {"kind": "human"}])
         for role in ("spectator", "host"):
             page.goto(server.base + created[role]["link"])
-            page.wait_for_selector("[data-testid=board] svg")
+            page.wait_for_selector("[data-testid=board] svg", state="attached")
             heading = page.locator("[data-testid=actions-heading]").inner_text()
             assert heading != ENGLISH.text("table.actions"), role
             assert heading.endswith(" to move"), heading
@@ -331,7 +333,7 @@ def test_the_header_shows_the_whole_game_name(page: Any, tmp_path: Path) -> None
         created = create(server, "soc-card", [{"kind": "human", "name": "Ann"},
                                               {"kind": "bot"}, {"kind": "bot"}])
         page.goto(server.base + created["seats"][0]["link"])
-        page.wait_for_selector("[data-testid=board] svg")
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
         name = page.locator("header.top .game-name")
         assert name.inner_text() == ENGLISH.text("game.soc-card")
         assert name.evaluate("(n) => n.scrollWidth <= n.clientWidth"), "the name is cut"
@@ -346,7 +348,8 @@ def test_the_last_move_is_on_the_board_and_a_player_slows_the_bots(
         created = create(server, "soc", [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
                                          {"kind": "bot"}])
         page.goto(server.base + created["seats"][0]["link"])
-        page.wait_for_selector("[data-testid=board] svg")
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
+        show_tab(page, "board")  # a phone's board has a tab of its own (issue 39, item 11)
         page.wait_for_selector("[data-testid=last-move]")
         last_line = page.locator("[data-testid=log] li.log-line").last.inner_text()
         assert page.locator("[data-testid=last-move]").inner_text() == ENGLISH.text(
@@ -354,6 +357,7 @@ def test_the_last_move_is_on_the_board_and_a_player_slows_the_bots(
         assert page.locator("[data-testid=board] [data-testid=last-move]").count() == 1
         pace = page.locator("[data-testid=bot-pace]")
         assert pace.get_attribute("data-pace") == "0"  # this server's own delay, to start
+        show_tab(page, "table")
         page.locator("[data-testid='bot-pace-2']").click()
         page.wait_for_selector("[data-testid=bot-pace][data-pace='2']")
         said = ENGLISH.text("table.event.pace.you", pace=ENGLISH.text("table.pace.2000"))
@@ -373,6 +377,7 @@ def test_grail_cup_knights_are_large_enough_and_the_seats_say_space_then_place(
         created = create(server, "grail-cup", [{"kind": "human", "name": "Ann"},
                                                {"kind": "bot"}, {"kind": "bot"}])
         page.goto(server.base + created["seats"][0]["link"])
+        show_tab(page, "board")
         page.wait_for_selector("[data-testid=board] svg [data-testid=gc-knight]")
         page.wait_for_timeout(1500)  # the knights' walk, if any, is over
         sizes = page.evaluate("""() => [...document.querySelectorAll(

@@ -243,12 +243,25 @@ class Catalog:
         params = {
             name: self._param(value, namer, viewer) for name, value in event.params.items()
         }
+        if self.language == "en":
+            # A title named mid-sentence loses its capital article: "Go to the Black
+            # Knight", not "Go to The Black Knight" (issue 39, item 13; the page's
+            # renderEvent does the same); after a colon or a full stop it keeps it.
+            message = self.message(key)
+            template = message if isinstance(message, str) else next(iter(message.values()))
+            for name, value in event.params.items():
+                text = params[name]
+                at = template.find("{" + name + "}")
+                if (isinstance(value, Term) and isinstance(text, str) and text.startswith("The ")
+                        and at > 0 and template[:at].rstrip()[-1:] not in (":", ".", "!", "?")):
+                    params[name] = "the " + text[4:]
         return self.text(key, **params)
 
     def variant(self, event: Event, viewer: int | None) -> str:
-        """The key ``event`` is worded with for ``viewer``: its ``.you`` variant when the
-        reader is its ``seat``, else its ``.you-<name>`` variant when the reader is the seat
-        parameter ``<name>``, else its own key (each only if the catalog has it).
+        """The key ``event`` is worded with for ``viewer``: its ``.you-self`` variant when the
+        reader is its ``seat`` and another of its seat parameters too, its ``.you`` variant
+        when the reader is its ``seat``, else its ``.you-<name>`` variant when the reader is
+        the seat parameter ``<name>``, else its own key (each only if the catalog has it).
 
         >>> from pendragon.core.events import Event, Seat
         >>> accused = Event("soc-card.log.accuse", {"seat": Seat(1), "target": Seat(2),
@@ -261,6 +274,9 @@ class Catalog:
             return event.key
         mine = [name for name, value in event.params.items()
                 if isinstance(value, Seat) and value.index == viewer]
+        if "seat" in mine and len(mine) > 1 and f"{event.key}.you-self" in self:
+            # The reader is the subject and the object ("You name yourself", not "you").
+            return f"{event.key}.you-self"
         if "seat" in mine and f"{event.key}.you" in self:
             return f"{event.key}.you"
         for name in mine:

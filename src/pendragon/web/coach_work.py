@@ -17,6 +17,7 @@ from pendragon.coach import Budget, hint, review
 from pendragon.core import rng
 from pendragon.core.api import Game, State
 from pendragon.web.limits import BOT_NICE, loads_sharing
+from pendragon.web.narration import with_move_labels
 
 
 def hint_seed(state: State, seat: int) -> int:
@@ -55,7 +56,9 @@ def review_json(game: Game, actions: list[int], budget: Budget, seed: int,
     after each decision."""
     found = review(game, actions, lambda done, total: report(("progress", done, total)),
                    seed=seed, budget=budget)
-    return found.to_json()
+    answer = found.to_json()
+    with_move_labels(game, actions, answer)  # the moves in the reader's words (issue 39)
+    return answer
 
 
 def review_in_process(game: bytes, actions: list[int], budget: Budget, seed: int,

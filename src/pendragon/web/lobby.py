@@ -41,6 +41,9 @@ class Lobby(Seats):
         with contextlib.suppress(SeatClaimedError):  # stored already, by another process
             await self.manager.store.write(ClaimSeat(self.table_id, seat))
         await self.begin_if_everyone_arrived()
+        if not self.started:
+            # Every page's "Waiting for: ..." drops him at once (issue 39, item 1).
+            self.push_state()
 
     async def begin_if_everyone_arrived(self) -> None:
         """Begin the game if it waits for nobody (issue 27, item 5)."""
@@ -67,6 +70,10 @@ class Lobby(Seats):
         self.started = True
         self.push_state()
         self.schedule_bot()
+        # A seat whose person never came may be away already, or become so: the others
+        # are told, so they may give it to a bot (issue 39, item 2).
+        self.push_seats()
+        self._schedule_away_notice()
 
     async def sit_from_lobby(self, seat: object, name: object,
                              held: Sequence[object] = ()) -> str:
@@ -117,6 +124,9 @@ class Lobby(Seats):
             self.push_seats()
             self.push_state()
         await self.begin_if_everyone_arrived()
+        if not self.started:
+            # Every page's "Waiting for: ..." drops him at once (issue 39, item 1).
+            self.push_state()
         return token
 
 

@@ -8,7 +8,7 @@ state to ``narrate`` and compares the narrations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pendragon.core.api import Game, State
@@ -93,3 +93,23 @@ def replay_position(game: Game, history: Iterable[int], version: int) -> dict[st
         "decision": state.decision_event().to_json(),
         "finished": state.is_terminal(),
     }
+
+
+def with_move_labels(game: Game, actions: Sequence[int], found: dict[str, Any]) -> None:
+    """Give each reviewed move of ``found`` (a review's JSON) the label events of the move
+    played and of the coach's move (``played_label``, ``best_label``), so that the page
+    words them in its reader's language, as it words the legal moves' buttons (issue 39,
+    item 6), rather than showing their texts (``dragon:24``)."""
+    wanted = {int(move["index"]): move for move in found.get("moves", [])}
+    if not wanted:
+        return
+    last = max(wanted)
+    state = game.new_initial_state()
+    for index, action in enumerate(actions):
+        move = wanted.get(index)
+        if move is not None:
+            move["played_label"] = state.action_event(int(move["played"])).to_json()
+            move["best_label"] = state.action_event(int(move["best"])).to_json()
+        if index >= last:
+            return
+        state.apply_recorded(action)

@@ -50,6 +50,43 @@ def page_html(path: str) -> bytes:
     return shell.substitute(script=script, page=name).encode()
 
 
+#: The rules references (``docs/rules/<game>.md``, and ``<game>-expansion.md`` where a game
+#: has one), found beside the source tree; a server installed without them answers 404.
+RULES_DIR = WEB_DIR.parents[2] / "docs" / "rules"
+RULES_PAGE = string.Template("""<!doctype html>
+<html lang="$lang"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>$title</title>
+<link rel="stylesheet" href="/static/css/style.css">
+<link rel="stylesheet" href="/static/css/extras.css">
+</head><body class="page-rules"><header class="top"><a href="/" class="home">Pendragon</a>
+<span class="game-name">$title</span></header>
+<main class="rules" data-testid="rules"><p class="notice info" data-testid="rules-note">$note</p>
+$body</main></body></html>
+""")
+
+
+@functools.cache
+def rules_html(game: str, language: str) -> bytes | None:
+    """The rules page of ``game`` (a registered game's name) with its note in ``language``
+    (one of :data:`LANGUAGES`), or ``None`` when this server has no reference for it. The
+    reference is the project's own Markdown, rendered with raw HTML off (issue 39, item 12)."""
+    from html import escape
+
+    from markdown_it import MarkdownIt
+
+    parts = [RULES_DIR / f"{game}.md", RULES_DIR / f"{game}-expansion.md"]
+    texts = [part.read_text(encoding="utf-8") for part in parts if part.is_file()]
+    if not texts:
+        return None
+    words = catalog(language)
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render("\n\n".join(texts))
+    name = words.text(f"game.{game}") if f"game.{game}" in words else game
+    title = words.text("rules.title", game=name)
+    return RULES_PAGE.substitute(lang=language, title=escape(title),
+                                 note=escape(words.text("rules.note")), body=body).encode()
+
+
 @functools.cache
 def _page_messages(language: str) -> bytes:
     """``/i18n/<language>.json``: every message of ``language`` for the pages, encoded once
@@ -94,6 +131,17 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
             raise TableError("not_found", f"the board module of {name!r} is missing", 404)
         return FileResponse(path or GENERIC_BOARD, media_type="text/javascript",
                             headers={"Cache-Control": "no-cache"})
+
+    @router.get("/rules/{name}", include_in_schema=False)
+    async def rules_page(name: str, lang: str = "en") -> HTMLResponse:
+        """The rules reference of game ``name`` (a link at the table opens it), its note in
+        the page's language ``lang``."""
+        if name not in pendragon.registered_games():
+            raise TableError("not_found", f"no game {name!r}", 404)
+        page = rules_html(name, lang if lang in LANGUAGES else "en")
+        if page is None:
+            raise TableError("not_found", "this server has no rules reference for the game", 404)
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
     # -------------------------------------------------------------- the server's state
     @router.get("/api/health")

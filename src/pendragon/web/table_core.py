@@ -429,14 +429,28 @@ class TableCore:
         self.manager.maybe_unload(self)
 
     def _schedule_away_notice(self) -> None:
-        # Tell the others when a gone player becomes "away" (they may then hand his
-        # seat to a bot).
+        """Tell the others when the next gone player becomes "away" (they may then hand
+        his seat to a bot): the soonest of every absent person's seat, a seat whose person
+        never arrived included (issue 39, item 2: after "Start the game now" his seat
+        becomes away with nobody leaving)."""
         loop = asyncio.get_running_loop()
         if self._away_timer is not None:
             self._away_timer.cancel()
-        self._away_timer = loop.call_later(
-            self.manager.settings.away_after + 0.05, self.push_seats
-        )
+            self._away_timer = None
+        now = time.monotonic()
+        after = self.manager.settings.away_after
+        pending = [s.left_at + after - now for s in self.seats
+                   if s.controller == HUMAN and s.connections == 0
+                   and not self.seat_is_away(s, now)]
+        if not pending:
+            return
+
+        def tell() -> None:
+            self._away_timer = None
+            self.push_seats()
+            self._schedule_away_notice()
+
+        self._away_timer = loop.call_later(max(0.0, min(pending)) + 0.05, tell)
 
     def seats_not_arrived(self) -> list[int]:
         """Seats kept for a person who has not yet opened his link (a bot's seat, free or

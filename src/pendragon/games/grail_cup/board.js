@@ -711,6 +711,17 @@ export function actionGroup(text, obs, ctx) {
 }
 
 /** Who reached the finish, and in which round (GC-END-1). */
+/** A bot's name (issue 39, item 8): its knight's, by the seat's colour ("Red Knight"). */
+export function botName(seat, obs, ctx) {
+  return ctx.t(`bot.knight.${seatColor(seat)}`, {}, "");
+}
+
+/** What the end means for a seat (issue 39, item 7): every knight rides for himself. */
+export function verdict(obs, ctx) {
+  if (!obs || obs.winner === null || obs.winner === undefined || !obs.you) return null;
+  return { won: obs.winner === obs.you.seat, as: "alone", reason: "" };
+}
+
 export function resultText(obs, ctx) {
   if (obs.winner === null) return "";
   return say(ctx, "board.result.win", { seat: seatParam(obs.winner), n: obs.round });

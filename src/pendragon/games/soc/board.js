@@ -33,14 +33,69 @@ function labelSeat(ctx, seat, obs) {
   if (seat === ctx.me) return ctx.seatName(seat);
   const base = ctx.seatName(seat);
   const knight = knightOf(obs || ctx.obs, seat);
-  return knight ? `${base} (${knightName(ctx, knight)})` : base;
+  // A bot bears its knight's name already (issue 39, item 8): "Sir Kay", not "Sir Kay (Sir Kay)".
+  return knight && knightName(ctx, knight) !== base ? `${base} (${knightName(ctx, knight)})` : base;
 }
 
-function initial(ctx, knight) {
-  if (!knight) return "?";
+/** A bot's name: the knight it plays (issue 39, item 8), once the knights are dealt. */
+export function botName(seat, obs, ctx) {
+  const knight = knightOf(obs, seat);
+  return knight ? knightName(ctx, knight) : "";
+}
+
+/** What the end means for a seat (issue 39, item 7): its side won or lost, a traitor's
+ * alone; and why the game ended. */
+/** Whether a lobby option applies with the others chosen (issue 39, item 13): the squires'
+ * settings with the Squire's Challenge, the played-black-cards rule with Merlin's Company,
+ * the three brave knights at three seats. */
+export function optionApplies(name, options, players) {
+  if (name === "squires_hard" || name === "squires_cards") return Boolean(options.squires);
+  if (name === "played_black") return options.expansion === "merlins-company";
+  if (name === "three_brave_knights") return players === 3;
+  return true;
+}
+
+/** A log line's events without the one that only repeats another (issue 39, item 10): "You:
+ * Lose 1 life." before "You lose 1 life." says it once. */
+export function compactEvents(events) {
+  const lost = events.some((event) => event.k === "soc.log.life-lost");
+  return lost ? events.filter((event) => !(event.k === "soc.log.act" && event.p && event.p.action
+    && event.p.action.k === "soc.action.lose-life")) : events;
+}
+
+/** Whether a move cannot be taken back, so the page asks first (issue 39, item 9): an
+ * accusation (each knight has one, and a wrong one costs the loyal side). */
+export function irreversible(text) {
+  return text.startsWith("accuse:");
+}
+
+export function verdict(obs, ctx) {
+  if (!obs || obs.status === "running" || !obs.you || !obs.you.loyalty) return null;
+  const traitor = obs.you.loyalty === "traitor";
+  const won = traitor ? obs.status === "evil-win" : obs.status === "loyal-win";
+  const reason = obs.end_reason ? tr(ctx, `soc.end.${obs.end_reason}`, {}, "") : "";
+  return { won, as: traitor ? "traitor" : "side", reason };
+}
+
+function lastWord(ctx, knight) {
   const name = knightName(ctx, knight);
   const words = name.split(/\s+/);
-  return (words[words.length - 1] || name).slice(0, 1).toUpperCase();
+  return words[words.length - 1] || name;
+}
+
+/** A knight's token letters: the shortest start of his name's last word that no other
+ * knight at the table shares (issue 39, item 14: Merlin's Company's Gaheris, Gareth and
+ * Geraint read "Gah", "Gar", "Ge", not three "G"). */
+function initial(ctx, knight, obs) {
+  if (!knight) return "?";
+  const own = lastWord(ctx, knight);
+  const others = ((obs && obs.knights) || []).map((k) => k.knight).filter((k) => k && k !== knight)
+    .map((k) => lastWord(ctx, k).toLocaleUpperCase());
+  for (let n = 1; n <= own.length; n++) {
+    const start = own.slice(0, n).toLocaleUpperCase();
+    if (!others.some((other) => other.startsWith(start))) return own.slice(0, 1).toLocaleUpperCase() + own.slice(1, n);
+  }
+  return own;
 }
 
 /** Whether `seat` is out of the game: its knight died (the page then says so, and offers no
@@ -70,7 +125,9 @@ export function resultText(obs, ctx) {
   const alone = obs.status === "evil-win" && !(obs.knights || []).some((k) => k.loyalty === "traitor");
   const result = tr(ctx, `soc.result.${alone ? "evil-win-alone" : obs.status}`, {}, obs.status);
   const reason = obs.end_reason ? tr(ctx, `soc.end.${obs.end_reason}`, {}, obs.end_reason) : "";
-  const swords = tr(ctx, "soc.result.swords", { white: obs.round_table.white, black: obs.round_table.black });
+  // No sword was laid (every knight died first): nothing to count (issue 39, item 14).
+  const laid = obs.round_table.white + obs.round_table.black;
+  const swords = laid ? tr(ctx, "soc.result.swords", { white: obs.round_table.white, black: obs.round_table.black }) : "";
   return [result, reason, swords].filter(Boolean).join(" — ");
 }
 
@@ -125,7 +182,8 @@ function knightTokens(ctx, obs, seats, x, y, props = {}) {
     const knight = knightOf(obs, seat);
     const token = svg("g", { class: `token ${seat === ctx.me ? "mine" : ""}`, "data-seat": seat });
     token.append(svg("circle", { cx, cy, r: 13, fill: seatFill(seat), class: "b-token" }));
-    token.append(text(cx, cy + 5, initial(ctx, knight), { class: "b-token-label", anchor: "middle" }));
+    const letters = initial(ctx, knight, obs);
+    token.append(text(cx, cy + 5, letters, { class: `b-token-label l${Math.min(3, letters.length)}`, anchor: "middle" }));
     token.append(title(labelSeat(ctx, seat, obs)));
     group.append(token);
   });
@@ -250,7 +308,7 @@ function drawWar(ctx, obs, key, x, y, w, h) {
     const badge = svg("g", { class: "b-mordred" });
     badge.append(svg("rect", { x: x + 210, y: y + 70, width: 140, height: 32, rx: 8, class: "b-badge evil" }));
     badge.append(text(x + 280, y + 92, blackName(ctx, "mordred"), { class: "b-badge-text", anchor: "middle" }));
-    badge.append(title(blackText(ctx, "mordred")));
+    badge.append(title(`${blackText(ctx, "mordred")}\n${tr(ctx, "soc.board.mordred_slot", { name: blackName(ctx, "mordred") })}`));
     group.append(badge);
   }
   group.append(text(x + 16, y + 128, tr(ctx, "soc.board.knights_side"), { class: "b-label" }));
@@ -261,7 +319,11 @@ function drawWar(ctx, obs, key, x, y, w, h) {
     const index = played.indexOf(value);
     const has = index >= 0;
     if (has) played.splice(index, 1);
-    group.append(cardSlot(x + 16 + i * 50, y + 136, 42, 56, has ? "white" : "empty outline", value));
+    // Mordred's sixth slot says whose it is (issue 39, item 14): drawn in evil's colour,
+    // with its reason as the tooltip.
+    const mordred = i === 5;
+    group.append(cardSlot(x + 16 + i * 50, y + 136, 42, 56, `${has ? "white" : "empty outline"}${mordred ? " mordred" : ""}`, value,
+      mordred ? tr(ctx, "soc.board.mordred_slot", { name: blackName(ctx, "mordred") }) : undefined));
   });
   group.append(knightTokens(ctx, obs, war.knights, x + 30, y + h - 24));
   return group;
@@ -481,7 +543,7 @@ export function seatBadge(seat, obs, ctx) {
   const parts = [
     el("span", { class: "knight-name", title: knightAbility(ctx, knight.knight) }, knightName(ctx, knight.knight)),
     el("span", { class: "life", title: tr(ctx, "soc.knights.life", { n: knight.life }), "data-testid": `life-${seat}` }, pips),
-    el("span", { class: "hand-size", title: tr(ctx, "soc.knights.hand") }, tr(ctx, "soc.knights.cards", { n: knight.hand_size })),
+    el("span", { class: "hand-size", title: tr(ctx, "soc.knights.hand") }, tr(ctx, "soc.knights.cards", { count: knight.hand_size })),
   ];
   if (knight.location) parts.push(el("span", { class: "where" }, placeName(ctx, knight.location)));
   if (knight.status !== "in-play") parts.push(el("span", { class: `knight-status ${knight.status}` }, tr(ctx, `soc.status.${knight.status}`)));

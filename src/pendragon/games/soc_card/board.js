@@ -410,8 +410,25 @@ export function resultText(obs, ctx) {
   if (obs.status === "playing") return "";
   const parts = [tr(ctx, `soc-card.result.${obs.status}`)];
   if (obs.end_reason) parts.push(tr(ctx, `soc-card.end.${obs.end_reason}`));
-  parts.push(tr(ctx, "soc-card.result.swords", { white: obs.swords.white, black: obs.swords.black }));
+  // No sword on the table: nothing to count (issue 39, item 14).
+  if (obs.swords.white + obs.swords.black) parts.push(tr(ctx, "soc-card.result.swords", { white: obs.swords.white, black: obs.swords.black }));
   return parts.join(" — ");
+}
+
+/** What the end means for a seat (issue 39, item 7): its side won or lost (a traitor's as
+ * the traitor; alone at the table, the player's own), and why the game ended. */
+/** Whether a move cannot be taken back, so the page asks first (issue 39, item 9): an
+ * accusation (each knight has one, and a wrong one costs the loyal side). */
+export function irreversible(text) {
+  return text.startsWith("accuse:");
+}
+
+export function verdict(obs, ctx) {
+  if (!obs || obs.status === "playing" || !obs.you || !obs.you.loyalty) return null;
+  const traitor = obs.you.loyalty === "traitor";
+  const won = traitor ? obs.status === "evil-win" : obs.status === "loyal-win";
+  const reason = obs.end_reason ? tr(ctx, `soc-card.end.${obs.end_reason}`) : "";
+  return { won, as: traitor ? "traitor" : obs.seats.length === 1 ? "alone" : "side", reason };
 }
 
 // ------------------------------------------------------------------ the table

@@ -17,6 +17,23 @@ export function seatFill(seat) {
   return SEAT_FILL[seatColor(seat)];
 }
 
+/** How many bots' names the interface's catalog has (`bot.name.0` ...). */
+const BOT_NAMES = 8;
+
+/** A bot's name at the table (issue 39, item 8): the game's own (its knight in Shadows over
+ * Camelot, its colour's knight in Grail Cup), else a knight of the Round Table by seat. */
+export function botName(seat, game, obs) {
+  const own = game && game.botName ? game.botName(seat, obs, { t }) : "";
+  return own || t(`bot.name.${((seat % BOT_NAMES) + BOT_NAMES) % BOT_NAMES}`);
+}
+
+/** A seat's name: its player's, its bot's (`info.controller` "bot"), or "Seat N". */
+export function seatBaseName(info, seat, game, obs) {
+  if (info && info.name) return info.name;
+  if (info && info.controller === "bot") return botName(seat, game, obs);
+  return t("table.seat_n", { n: seat + 1 });
+}
+
 /** The pages' phone layout (style.css has the same width in its media queries): boards draw
  * a narrower picture under it, so their words stay readable without zooming. */
 export const NARROW_SCREEN = "(max-width: 640px)";

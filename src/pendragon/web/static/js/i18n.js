@@ -75,12 +75,16 @@ function paramText(value, ctx) {
 
 /**
  * The key an event is worded with for the reader `me` (as `Catalog.variant` in Python): its
+ * ".you-self" variant when the reader is its `seat` and another seat parameter, its
  * ".you" variant when the reader is its `seat`, else its ".you-<name>" variant when the
  * reader is the seat parameter `<name>`, else its own key (each only if it exists).
  */
 export function variantKey(event, me) {
   const params = event.p || {};
   if (me === null || me === undefined) return event.k;
+  // The reader is the subject and the object: "You name yourself", not "You name you".
+  const mine = Object.values(params).filter((value) => isSeat(value) && value.seat === me).length;
+  if (isSeat(params.seat) && params.seat.seat === me && mine > 1 && has(`${event.k}.you-self`)) return `${event.k}.you-self`;
   if (isSeat(params.seat) && params.seat.seat === me && has(`${event.k}.you`)) return `${event.k}.you`;
   for (const [name, value] of Object.entries(params)) {
     if (name !== "seat" && isSeat(value) && value.seat === me && has(`${event.k}.you-${name}`)) {
@@ -102,6 +106,20 @@ export function renderEvent(event, ctx) {
   const key = variantKey(event, ctx.me);
   const words = {};
   for (const [name, value] of Object.entries(params)) words[name] = paramText(value, ctx);
+  if (lang === "en") {
+    // A title named mid-sentence loses its capital article: "Go to the Black Knight", not
+    // "Go to The Black Knight" (issue 39, item 13); at the start of a sentence (or after a
+    // colon) it keeps it.
+    const template = t(key, {}, key);
+    for (const [name, value] of Object.entries(params)) {
+      const text = words[name];
+      const at = template.indexOf(`{${name}}`);
+      const before = at > 0 ? template.slice(0, at).trimEnd().slice(-1) : "";
+      if (isTerm(value) && typeof text === "string" && text.startsWith("The ") && at > 0 && !":.!?".includes(before)) {
+        words[name] = `the ${text.slice(4)}`;
+      }
+    }
+  }
   return t(key, words, key);
 }
 

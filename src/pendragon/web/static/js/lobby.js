@@ -5,6 +5,7 @@ import { initI18n, languageSwitcher, t } from "./i18n.js";
 import { loadOpenTables, openTablesPanel, settingsFields, tableSettings } from "./lobby_list.js";
 
 let catalog = null; // /api/games
+const boards = new Map(); // game -> its board module (which says which options apply)
 const model = { game: null, seats: [], options: {}, joinMidGame: false };
 let created = null; // the answer of POST /api/tables
 let problem = null;
@@ -36,6 +37,24 @@ function chooseGame(name) {
   resetSeats(info.default_players);
 }
 
+/** The game's options that apply with the others chosen (issue 39, item 13): its board
+ * module's `optionApplies(name, options, players)` (Merlin's Company's settings only with
+ * the expansion). An option hidden goes back to its default. */
+function shownOptions(info) {
+  const board = boards.get(model.game);
+  const applies = board && board.optionApplies ? board.optionApplies : () => true;
+  return info.options.filter((spec) => {
+    const shown = applies(spec.name, model.options, model.seats.length);
+    if (!shown) model.options[spec.name] = spec.default;
+    return shown;
+  });
+}
+
+/** A choice's words begin with a capital (issue 39, item 13: "standard", "jeden rytíř ..."). */
+function capitalized(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(document.documentElement.lang || undefined) + text.slice(1) : text;
+}
+
 function optionLabel(spec) {
   return t(`opt.${model.game}.${spec.name}`, {}, spec.name);
 }
@@ -46,20 +65,24 @@ function optionField(spec) {
   const help = t(`opt.${model.game}.${spec.name}.help`, {}, spec.help);
   let input;
   if (spec.type === "bool") {
-    input = el("input", { type: "checkbox", id, checked: Boolean(value) });
-    input.addEventListener("change", () => (model.options[spec.name] = input.checked));
+    input = el("input", { type: "checkbox", id, checked: Boolean(value), "data-testid": `option-${spec.name}` });
+    input.addEventListener("change", () => {
+      model.options[spec.name] = input.checked;
+      render(); // the options that depend on it appear or go
+    });
   } else if (spec.choices) {
     input = el(
       "select",
-      { id },
+      { id, "data-testid": `option-${spec.name}` },
       spec.choices.map((choice) =>
         el("option", { value: String(choice), selected: choice === value },
-          t(`opt.${model.game}.${spec.name}.${choice}`, {}, String(choice))),
+          capitalized(t(`opt.${model.game}.${spec.name}.${choice}`, {}, String(choice)))),
       ),
     );
     input.addEventListener("change", () => {
       const picked = spec.choices.find((c) => String(c) === input.value);
       model.options[spec.name] = picked;
+      render();
     });
   } else if (spec.type === "int") {
     input = el("input", { type: "number", id, value: value ?? "", min: spec.minimum ?? undefined,
@@ -150,7 +173,7 @@ function form() {
       seatNote ? el("small", { class: "help", "data-testid": "seat-count-note" }, seatNote) : null),
     el("ol", { class: "seat-list" }, model.seats.map(seatRow)),
     botsHelp(),
-    info.options.length ? el("fieldset", {}, el("legend", {}, t("lobby.options")), info.options.map(optionField)) : null,
+    info.options.length ? el("fieldset", {}, el("legend", {}, t("lobby.options")), shownOptions(info).map(optionField)) : null,
     settingsFields(),
     joinField(info),
     problem ? el("p", { class: "error", role: "alert" }, problem) : null,
@@ -227,6 +250,15 @@ function render() {
 async function main() {
   await initI18n();
   catalog = await fetchJson("/api/games");
+  // Each game's board module says which of its options apply (a module that fails to load
+  // shows every option).
+  await Promise.all(catalog.games.map(async (g) => {
+    try {
+      boards.set(g.name, await import(`/games/${encodeURIComponent(g.name)}/board.js`));
+    } catch (error) {
+      boards.set(g.name, null);
+    }
+  }));
   await loadOpenTables();
   chooseGame(catalog.games[0].name);
   render();

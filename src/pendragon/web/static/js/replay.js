@@ -2,7 +2,7 @@
 // Each step's events are the informed version (the actor's, or whoever drew the card).
 import { $, el, fetchJson, fill } from "./dom.js";
 import { initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
-import { onScreenWidthChange, seatColor } from "./common.js";
+import { onScreenWidthChange, seatBaseName, seatColor } from "./common.js";
 import { markBadge, reviewPanel } from "./review.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
@@ -15,7 +15,7 @@ const cache = new Map();
 
 function seatName(seat) {
   const info = replay.table.seats.find((s) => s.seat === seat);
-  return info && info.name ? info.name : t("table.seat_n", { n: seat + 1 });
+  return seatBaseName(info, seat, game, position ? position.spectator : null);
 }
 
 function context(obs) {
@@ -116,7 +116,7 @@ function render() {
   const steps = replay.steps.slice(0, version);
   // The review's marks on the moves (issue 31, item 3), once it is done.
   const lines = steps.slice(-400).map((entry) => el("li", { class: `log-line ${entry.s === null ? "chance" : ""}`, "data-i": entry.i },
-    renderEvents(entry.events, ctx.events), markBadge(entry.i)));
+    renderEvents(entry.events, ctx.events), markBadge(entry.i, ctx.events)));
   const log = el("ol", { class: "log", "data-testid": "log" }, lines);
   requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
   const status = statusText(obs, ctx);
@@ -137,7 +137,7 @@ function render() {
       el("div", { class: "side-column" },
         el("section", { class: "panel" }, el("h2", {}, t("replay.final")), el("p", { class: "result" }, resultText(cache.get(replay.length)?.spectator || obs, ctx)),
           el("button", { type: "button", "data-testid": "replay-download", on: { click: downloadRecord } }, t("replay.download"))),
-        reviewPanel({ token, length: replay.length, version, jump: load, seatName, onChange: render }),
+        reviewPanel({ token, length: replay.length, version, jump: load, seatName, events: ctx.events, onChange: render }),
         el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), log))));
   document.title = `${t("replay.title")} — ${t("app.title")}`;
 }
@@ -154,6 +154,8 @@ async function main() {
   game = await import(`/games/${encodeURIComponent(replay.table.game)}/board.js`);
   await load(replay.length);
   onScreenWidthChange(render);
+  // Another game's link typed into this tab: show that game (issue 39, item 4).
+  window.addEventListener("hashchange", () => location.reload());
 }
 
 main();

@@ -5,12 +5,12 @@
 // Cup), the marked moves, and how long each move took; a point or a bar jumps the replay
 // to that move. Plain SVG, no library.
 import { el, fetchJson, svg } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, renderEvent, t } from "./i18n.js";
 import { seatColor, seatFill } from "./common.js";
 
 const WIDTH = 320;
 const HEIGHT = 150;
-const TIMES_HEIGHT = 44;
+const TIMES_HEIGHT = 56;
 const PAD = { left: 30, right: 8, top: 8, bottom: 16 };
 const POLL_MS = 500;
 const LOYAL_FILL = "#1f5fae";
@@ -95,9 +95,11 @@ function chart(review, series, x, replay) {
   const nodes = [];
   for (const p of [0, 0.5, 1]) {
     nodes.push(svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(p), y2: y(p), class: "review-grid", "pointer-events": "none" }));
-    nodes.push(svg("text", { x: PAD.left - 4, y: y(p) + 4, "text-anchor": "end", class: "review-axis", "pointer-events": "none" }, `${p * 100}%`));
+    nodes.push(svg("text", { x: PAD.left - 4, y: y(p) + 4, "text-anchor": "end", class: "review-axis", "pointer-events": "none" }, percentText(p)));
   }
-  nodes.push(svg("line", { x1: x(replay.version), x2: x(replay.version), y1: PAD.top, y2: HEIGHT - PAD.bottom,
+  // The replay shows a move as played: the line stands on the last move shown.
+  const now = Math.max(0, replay.version - 1);
+  nodes.push(svg("line", { x1: x(now), x2: x(now), y1: PAD.top, y2: HEIGHT - PAD.bottom,
     class: "review-now", "data-testid": "review-now", "pointer-events": "none" }));
   for (const [name, points] of series) {
     const seat = seriesSeat(name);
@@ -107,42 +109,62 @@ function chart(review, series, x, replay) {
     for (const [i, p] of points) {
       const move = reviewedMove(i);
       const mark = move && move.mark;
-      const dot = svg("circle", { cx: x(i), cy: y(p), r: mark ? 4.5 : 3, fill: mark ? MARK_FILL[mark] : colour,
+      const dot = svg("circle", { cx: x(i), cy: y(p), r: mark ? 6 : 4, fill: mark ? MARK_FILL[mark] : colour,
         class: `review-point${mark ? ` marked mark-${mark}` : ""}`, tabindex: 0, role: "button",
         "data-testid": "review-point", "data-index": i, "data-mark": mark || "" },
       svg("title", {}, pointTitle(i, p, move, replay)));
-      dot.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") replay.jump(i); });
+      dot.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") show(replay, i); });
       nodes.push(dot);
     }
   }
   const drawn = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-chart", role: "img",
     "aria-label": t("replay.review"), "data-testid": "review-chart" }, nodes);
-  // A long game's points crowd together: a click jumps to the point clicked, or anywhere
-  // else on the chart to the move nearest across. Lines and labels take no clicks (a line
-  // drawn over a point would otherwise turn a click on that point into the nearest move).
-  drawn.addEventListener("click", (event) => {
-    const index = event.target && event.target.dataset ? event.target.dataset.index : undefined;
-    if (index !== undefined) {
-      replay.jump(Number(index));
-      return;
-    }
-    const box = drawn.getBoundingClientRect();
-    const at = ((event.clientX - box.left) / box.width) * WIDTH;
-    let nearest = null;
-    for (const move of review.moves) {
-      if (nearest === null || Math.abs(x(move.index) - at) < Math.abs(x(nearest) - at)) nearest = move.index;
-    }
-    if (nearest !== null) replay.jump(nearest);
-  });
+  // A long game's points crowd together (276 moves on 300 px): a click or a tap goes to the
+  // move nearest across where it landed, never to a neighbour drawn over it (issue 39,
+  // item 5). Lines and labels take no clicks.
+  nearestOnClick(drawn, review.moves, x, replay);
   return drawn;
 }
 
+/** A click on `drawn` (an SVG of width WIDTH) jumps to the move of `moves` nearest across. */
+function nearestOnClick(drawn, moves, x, replay) {
+  drawn.addEventListener("click", (event) => {
+    const box = drawn.getBoundingClientRect();
+    const at = ((event.clientX - box.left) / box.width) * WIDTH;
+    let nearest = null;
+    for (const move of moves) {
+      if (nearest === null || Math.abs(x(move.index) - at) < Math.abs(x(nearest) - at)) nearest = move.index;
+    }
+    if (nearest !== null) show(replay, nearest);
+  });
+}
+
+/** The replay at move `i` as played (the replay's "Action i+1"), its board on screen (on a
+ * phone the board lies far above the review). */
+async function show(replay, i) {
+  await replay.jump(i + 1);
+  const board = document.querySelector('[data-testid="board"]');
+  const top = board ? board.getBoundingClientRect().top : 0;
+  if (board && (top < 0 || top > innerHeight / 2)) board.scrollIntoView({ block: "start" });
+}
+
+/** A move in the page's language (issue 39, item 6): its label event, else its text. */
+function moveText(label, text, replay) {
+  return (label && replay.events ? renderEvent(label, replay.events) : "") || text;
+}
+
+/** A chance (0..1) as the page's language writes a percentage ("25%", "25 %"). */
+export function percentText(p) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(p);
+}
+
 function pointTitle(i, p, move, replay) {
-  const parts = [t("replay.review_point", { n: i + 1, chance: Math.round(p * 100) })];
+  // The number the replay shows for this move (issue 39, item 5).
+  const parts = [t("replay.review_point", { n: i + 1, chance: percentText(p) })];
   if (move) {
-    parts.push(`${replay.seatName(move.seat)}: ${move.played_text}`);
-    if (move.mark) parts.push(`${t(`coach.mark.${move.mark}`)} — ${t("replay.review_best", { move: move.best_text })}`);
-    if (move.seconds !== null && move.seconds !== undefined) parts.push(t("replay.review_seconds", { seconds: secondsText(move.seconds) }));
+    parts.push(`${replay.seatName(move.seat)}: ${moveText(move.played_label, move.played_text, replay)}`);
+    if (move.mark) parts.push(`${t(`coach.mark.${move.mark}`)} — ${t("replay.review_best", { move: moveText(move.best_label, move.best_text, replay) })}`);
+    if (move.seconds !== null && move.seconds !== undefined) parts.push(secondsText(move.seconds));
   }
   return parts.join("\n");
 }
@@ -155,30 +177,37 @@ function legend(series, replay) {
   }));
 }
 
-/** Seconds as a person reads them: tenths from a second up, two significant digits below
- * (a bot's 0.004 s would otherwise read "0.0 s" beside a bar of full height). */
+/** A time as a person reads it, in the page's language (issue 39, item 6): "3.5 s" ("3,5 s"),
+ * milliseconds below a second ("4 ms": a bot's 0.004 s would otherwise read "0.0 s"). */
 export function secondsText(seconds) {
-  if (seconds >= 1) return seconds.toFixed(1);
-  if (seconds <= 0) return "0";
-  return String(Number(seconds.toPrecision(2)));
+  if (seconds >= 1) {
+    const n = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(seconds);
+    return t("replay.review_seconds", { seconds: n });
+  }
+  const ms = Math.max(0, Math.round(seconds * 1000));
+  return t("replay.review_ms", { ms: new Intl.NumberFormat(lang).format(ms) });
 }
 
-/** How long each reviewed move took, one bar a move on the chart's axis. */
+/** How long each reviewed move took, one bar a move on the chart's axis: a bar is as wide
+ * as its share of the axis, and a click anywhere on the strip goes to the nearest move. */
 function timeBars(review, x, replay) {
   const timed = review.moves.filter((m) => typeof m.seconds === "number");
   if (!review.times || !timed.length) return el("p", { class: "muted" }, t("replay.review_no_times"));
   const longest = Math.max(...timed.map((m) => m.seconds), 0.001);
+  const slot = replay.length ? (WIDTH - PAD.left - PAD.right) / replay.length : 3;
+  const width = Math.max(2, Math.min(8, slot));
   const bars = timed.map((m) => {
-    const h = Math.max(1, (m.seconds / longest) * (TIMES_HEIGHT - 4));
-    const bar = svg("rect", { x: x(m.index) - 1.5, y: TIMES_HEIGHT - h, width: 3, height: h, fill: seatFill(m.seat),
+    const h = Math.max(2, (m.seconds / longest) * (TIMES_HEIGHT - 4));
+    return svg("rect", { x: x(m.index) - width / 2, y: TIMES_HEIGHT - h, width, height: h, fill: seatFill(m.seat),
       class: "review-time", "data-testid": "review-time", "data-index": m.index },
-    svg("title", {}, `${replay.seatName(m.seat)}: ${t("replay.review_seconds", { seconds: secondsText(m.seconds) })}`));
-    bar.addEventListener("click", () => replay.jump(m.index));
-    return bar;
+    svg("title", {}, `${t("replay.review_point_n", { n: m.index + 1 })} — ${replay.seatName(m.seat)}: ${secondsText(m.seconds)}`));
   });
+  const strip = svg("svg", { viewBox: `0 0 ${WIDTH} ${TIMES_HEIGHT}`, class: "review-times-chart", "data-testid": "review-times" },
+    svg("rect", { x: 0, y: 0, width: WIDTH, height: TIMES_HEIGHT, fill: "transparent" }), bars);
+  nearestOnClick(strip, timed, x, replay);
   return el("div", { class: "review-times" },
-    el("p", { class: "review-caption" }, t("replay.review_times", { seconds: secondsText(longest) })),
-    svg("svg", { viewBox: `0 0 ${WIDTH} ${TIMES_HEIGHT}`, class: "review-times-chart", "data-testid": "review-times" }, bars));
+    el("p", { class: "review-caption" }, t("replay.review_times", { time: secondsText(longest) })),
+    strip);
 }
 
 function marksText(review) {
@@ -188,9 +217,10 @@ function marksText(review) {
 }
 
 /** The mark of the move at action index `i`, as a badge for the move list (else null). */
-export function markBadge(i) {
+export function markBadge(i, events = null) {
   const move = reviewedMove(i);
   if (!move || !move.mark) return null;
-  return el("span", { class: `review-mark mark-${move.mark}`, "data-testid": "review-mark", title: t("replay.review_best", { move: move.best_text }) },
+  const best = moveText(move.best_label, move.best_text, { events });
+  return el("span", { class: `review-mark mark-${move.mark}`, "data-testid": "review-mark", title: t("replay.review_best", { move: best }) },
     t(`coach.mark.${move.mark}`));
 }

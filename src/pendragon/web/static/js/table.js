@@ -7,11 +7,15 @@ import { eventHint, initI18n, languageSwitcher, renderEvent, renderEvents, t } f
 import { holdsAnotherSeat, heldTokens, invitationLinks, inviteButton, mayJoin, mayTake, rememberSeat, roleText } from "./seats.js";
 import { afterRender } from "./table_extras.js";
 import { numberChoice, splitNumbered } from "./choices.js";
+import { compactLog } from "./log.js";
+import { phoneTab, phoneTabs, tapToRead } from "./phone.js";
 import { paceControl } from "./pace.js";
 import { hintBox, hintedAction, hintKey, hintsSetting } from "./hint.js";
-import { onScreenWidthChange, seatColor } from "./common.js";
+import { onScreenWidthChange, seatBaseName, seatColor } from "./common.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
+// Fields whose caret is put back at the end of the text after a redraw.
+const TEXT_FIELDS = new Set(["text", "search", "url", "tel", "password"]);
 const view = {
   info: null, // welcome.table
   seats: [],
@@ -28,6 +32,7 @@ let socket = null;
 let retry = 0;
 let takingSeat = null; // seat number whose "take" form is open
 let leaving = false; // the owner asked to give his seat up: confirm first
+let confirming = null; // the id of an irreversible move clicked, awaiting "Yes" (issue 39, item 9)
 // What the person is typing, by field (its data-testid): every state, chat line or seat
 // change re-renders the page and rebuilds its forms, which must not lose a half-typed name
 // or message. A field's draft is dropped once it is sent.
@@ -52,9 +57,7 @@ function seatInfo(seat) {
 function seatName(seat, { plain = false } = {}) {
   if (seat === null || seat === undefined) return t("table.nobody");
   if (!plain && seat === me()) return t("table.you");
-  const info = seatInfo(seat);
-  const base = info && info.name ? info.name : t("table.seat_n", { n: seat + 1 });
-  return base;
+  return seatBaseName(seatInfo(seat), seat, game, view.message ? view.message.observation : null);
 }
 
 function context() {
@@ -78,8 +81,28 @@ function waitingText(message, ctx) {
   if (message.finished) return resultText(message, ctx);
   if (message.started === false) return t("table.not_started"); // issue 27, item 5
   const what = renderEvent(message.decision, ctx.events);
-  if (message.to_act === null || message.to_act === undefined) return what;
+  if (message.to_act === null || message.to_act === undefined) return capitalized(what);
   return t("table.waiting", { who: ctx.events.seatName(message.to_act), what });
+}
+
+/** What the end means for the page's own seat, before the full result (issue 39, item 7):
+ * "You won as the traitor", "Your side lost", and why the game ended. The game's `verdict`
+ * says whether the seat won and as what ({won, as: "side"|"traitor"|"alone", reason}). */
+function verdictLines(message, ctx) {
+  if (me() === null || !game.verdict) return [];
+  const verdict = game.verdict(message.observation, ctx);
+  if (!verdict) return [];
+  const key = `table.verdict.${verdict.as || "alone"}-${verdict.won ? "won" : "lost"}`;
+  return [
+    el("p", { class: `verdict ${verdict.won ? "won" : "lost"}`, "data-testid": "verdict", "data-won": String(verdict.won) }, t(key)),
+    verdict.reason ? el("p", { class: "verdict-reason", "data-testid": "verdict-reason" }, t("table.verdict.why", { reason: verdict.reason })) : null,
+  ];
+}
+
+/** A sentence that stands alone begins with a capital (issue 39, item 13): a decision's
+ * words are written to follow "Your turn:" and begin in lower case. */
+function capitalized(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(document.documentElement.lang || undefined) + text.slice(1) : text;
 }
 
 function resultText(message, ctx) {
@@ -175,6 +198,13 @@ function errorText(code, message) {
 // ------------------------------------------------------------------ actions
 function play(action) {
   if (view.pending || !view.message) return;
+  // A move that cannot be taken back (an accusation) asks first (issue 39, item 9).
+  if (confirming !== action.id && game.irreversible && game.irreversible(action.text, view.message.observation)) {
+    confirming = action.id;
+    render();
+    return;
+  }
+  confirming = null;
   view.notice = null;
   if (send({ type: "move", version: view.message.version, action: action.id })) {
     view.pending = true;
@@ -188,8 +218,8 @@ let actionsCache = { key: null, node: null };
 
 function actionsPanel() {
   const key = JSON.stringify([view.message.version, view.message.legal, view.pending, view.notice,
-    view.message.finished, document.documentElement.lang, view.seats.map((s) => [s.controller, s.name]),
-    view.message.hints, hintKey()]);
+    view.message.finished, view.message.started, document.documentElement.lang, view.seats.map((s) => [s.controller, s.name]),
+    view.message.hints, hintKey(), confirming]);
   if (actionsCache.key === key && actionsCache.node) return actionsCache.node;
   actionsCache = { key, node: buildActionsPanel() };
   return actionsCache.node;
@@ -219,10 +249,11 @@ function buildActionsPanel() {
   const out = message.finished ? "" : myOutText(ctx);
   if (out) children.push(el("p", { class: "notice info seat-out", role: "status", "data-testid": "seat-out" }, out));
   if (message.finished) {
+    children.push(...verdictLines(message, ctx)); // what the end means for you (issue 39, item 7)
     children.push(el("p", { class: "result", "data-testid": "result" }, resultText(message, ctx)));
     children.push(el("a", { class: "button primary", href: `/replay#${token}`, "data-testid": "replay-link" }, t("table.replay")));
   } else if (message.legal.length) {
-    children.push(el("p", { class: "prompt" }, renderEvent(message.decision, ctx.events)));
+    children.push(el("p", { class: "prompt", "data-testid": "prompt" }, capitalized(renderEvent(message.decision, ctx.events))));
     children.push(hintBox(view, token, ctx, render, errorText)); // issue 31, item 2
     const hinted = hintedAction(view);
     const groups = new Map();
@@ -243,6 +274,8 @@ function buildActionsPanel() {
       button.addEventListener("click", () => play(action));
       return button;
     };
+    const asked = message.legal.find((action) => action.id === confirming);
+    if (asked) children.push(confirmBox(asked, ctx));
     for (const [group, actions] of groups) {
       // Many numbered choices ("Say 1" ... "Say 63") become one number field (issue 27, item 6).
       const { numbered, rest } = splitNumbered(actions);
@@ -251,9 +284,25 @@ function buildActionsPanel() {
     }
   } else {
     const mine = me() !== null && seatInfo(me()) && seatInfo(me()).controller === "bot";
-    children.push(el("p", { class: "waiting" }, mine ? t("table.bot_plays_you") : waitingText(message, ctx)));
+    // Before the game begins the heading and the waiting notice say it all (not thrice).
+    if (mine || message.started !== false) {
+      children.push(el("p", { class: "waiting" }, mine ? t("table.bot_plays_you") : waitingText(message, ctx)));
+    }
   }
   return el("section", { class: "panel actions", "data-testid": "actions" }, children);
+}
+
+/** "Accuse Sir Kay? It cannot be taken back." with Yes and No (issue 39, item 9). */
+function confirmBox(action, ctx) {
+  const yes = el("button", { type: "button", class: "primary small", "data-testid": "confirm-yes" }, t("table.confirm_yes"));
+  yes.addEventListener("click", () => play(action));
+  const no = el("button", { type: "button", class: "small", "data-testid": "confirm-no" }, t("table.confirm_no"));
+  no.addEventListener("click", () => {
+    confirming = null;
+    render();
+  });
+  return el("div", { class: "confirm-box notice", role: "alertdialog", "data-testid": "confirm-box" },
+    el("p", {}, t("table.confirm", { move: renderEvent(action.label, ctx.events) || action.text })), yes, " ", no);
 }
 
 // ------------------------------------------------------------------ seats
@@ -298,7 +347,7 @@ function seatsPanel() {
     const row = el("li", { class: `seat ${seat.seat === me() ? "mine" : ""}`, "data-testid": `seat-${seat.seat}` },
       el("span", { class: "dot", "data-color": seatColor(seat.seat) }),
       el("span", { class: "seat-label" }, t("table.seat_n", { n: seat.seat + 1 })),
-      el("span", { class: "seat-name" }, seat.name || (seat.controller === "bot" ? t("table.a_bot") : "—")),
+      el("span", { class: "seat-name" }, seat.name || (seat.controller === "bot" ? seatName(seat.seat, { plain: true }) : "—")),
       game.seatBadge ? game.seatBadge(seat.seat, view.message.observation, ctx) : null,
       el("span", { class: `seat-status ${seat.connected ? "on" : "off"}` }, status),
       buttons);
@@ -424,8 +473,7 @@ function lastMoveLine(ctx) {
 
 function logPanel() {
   const ctx = context();
-  const lines = view.log.slice(-400).map((entry) =>
-    el("li", { class: `log-line ${entry.s === null ? "chance" : ""}`, "data-i": entry.i }, renderEvents(entry.events, ctx.events)));
+  const lines = compactLog(view.log.slice(-400), ctx.events, game);
   const list = el("ol", { class: "log", "data-testid": "log" }, lines);
   requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
   return el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), list);
@@ -484,6 +532,9 @@ function header() {
   return el("header", { class: "top" },
     el("a", { href: "/", class: "home" }, t("app.title")),
     el("span", { class: "game-name" }, t(`game.${view.info.game}`, {}, view.info.game)),
+    // The game's rules, a tap away (issue 39, item 12).
+    el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(view.info.game)}?lang=${document.documentElement.lang || "en"}`,
+      target: "_blank", rel: "noopener", "data-testid": "rules-link" }, t("table.rules")),
     el("span", { class: "role", "data-testid": "role" }, role),
     el("span", { class: `status ${myTurn ? "your-turn" : ""}`, "data-testid": "status", title: status }, status),
     el("div", { class: "spacer" }),
@@ -505,13 +556,20 @@ function render() {
   const obs = view.message.observation;
   const scrollY = window.scrollY;
   const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.testid : null;
+  const onTable = game.drawTable ? game.drawTable(obs, ctx) : null;
+  if (onTable && onTable.classList) onTable.classList.add("on-table-extra"); // the phone's "Table" tab
+  const yourTurn = Boolean(view.message.legal.length && !view.message.finished);
   fill(app,
     header(),
     view.fatal ? el("p", { class: "banner error" }, view.fatal) : null,
-    el("main", { class: "table" },
+    // A phone's tabs (issue 39, item 11); the Table tab is marked when a gone player's seat
+    // may be handed to a bot (its button is there).
+    phoneTabs(render, { yourTurn, seatsToHandOver: me() !== null && !view.message.finished
+      && view.seats.some((seat) => seat.seat !== me() && seat.controller === "human" && seat.away) }),
+    el("main", { class: "table", "data-tab": phoneTab() },
       el("div", { class: "board-column" },
         el("section", { class: "panel board", "data-testid": "board" }, lastMoveLine(ctx), game.drawBoard(obs, ctx)),
-        game.drawTable ? game.drawTable(obs, ctx) : null,
+        onTable,
         game.drawPrivate ? game.drawPrivate(obs, ctx) : null),
       // Alone at the table there is nobody to talk to: no chat (issue 27, item 9).
       el("div", { class: "side-column" }, actionsPanel(), seatsPanel(), logPanel(), view.info.players > 1 ? chatPanel() : null)));
@@ -522,7 +580,9 @@ function render() {
     const again = document.querySelector(`[data-testid="${active}"]`);
     if (again && (again.tagName === "INPUT")) {
       again.focus();
-      if (typeof again.value === "string") again.setSelectionRange(again.value.length, again.value.length);
+      // Only a text field has a caret: a checkbox's or a number field's setSelectionRange
+      // throws (issue 39, item 3).
+      if (TEXT_FIELDS.has(again.type)) again.setSelectionRange(again.value.length, again.value.length);
     }
   }
 }
@@ -536,8 +596,12 @@ async function main() {
   }
   render();
   connect();
+  // Another table's link typed into this tab (only the #token changed): the page is that
+  // table's, not the old one's (issue 39, item 4).
+  window.addEventListener("hashchange", () => location.reload());
   // The board is drawn for the screen's width (a phone's layout): redraw when it changes.
   onScreenWidthChange(render);
+  tapToRead(); // a card's text on a phone, by a tap (issue 39, item 11)
   setInterval(() => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
   }, 25000);

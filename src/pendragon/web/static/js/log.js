@@ -1,0 +1,73 @@
+// The log, compact (issue 39, item 10): what a player reads in it at a glance.
+//  * A run of the same line (a bot drawing card after card) is one line with its count:
+//    "Sir Kay draws a white card. ×6"; a run of lines of the same kind whose words differ
+//    (the cards one drew, named) is one line, "… and 5 more", the lines folded beneath it.
+//  * A line of many sentences (the card game's end of a quest) shows its first, the rest
+//    folded beneath it ("Details").
+//  * A game may drop a sentence that only repeats another of the same line (its board
+//    module's `compactEvents(events)`: "You: Lose 1 life. You lose 1 life." says it once).
+// Each line keeps `data-i`, its last action's index (the replay's marks and the page's
+// animation find lines by it).
+import { el } from "./dom.js";
+import { renderEvent, t } from "./i18n.js";
+
+/** Sentences of a line before it is folded into its first and the rest. */
+const LONG_LINE = 4;
+
+function sentences(entry, events, game) {
+  const kept = game && game.compactEvents ? game.compactEvents(entry.events || []) : entry.events || [];
+  return kept.map((event) => renderEvent(event, events)).filter(Boolean);
+}
+
+/** What makes two lines "of the same kind": their actor and their events' keys. */
+function kind(entry) {
+  return JSON.stringify([entry.s, (entry.events || []).map((event) => event.k)]);
+}
+
+function lineClass(entry) {
+  return `log-line ${entry.s === null ? "chance" : ""}`;
+}
+
+function oneLine(entry, parts, extra = []) {
+  if (parts.length >= LONG_LINE) {
+    return el("li", { class: lineClass(entry), "data-i": entry.i },
+      el("details", { class: "log-fold" },
+        el("summary", {}, parts[0], " ", el("span", { class: "muted" }, t("table.log.details"))),
+        el("p", { class: "log-more" }, parts.slice(1).join(" "))), extra);
+  }
+  return el("li", { class: lineClass(entry), "data-i": entry.i }, parts.join(" "), extra);
+}
+
+/** `entries` (log lines {i, s, events}) as list items, runs folded. `events`: the page's
+ * way of wording events (its reader, its seats' names); `game`: the board module. */
+export function compactLog(entries, events, game) {
+  const items = [];
+  let run = [];
+  const flush = () => {
+    if (!run.length) return;
+    const last = run[run.length - 1];
+    const texts = run.map((entry) => entry.parts.join(" "));
+    if (run.length === 1) {
+      items.push(oneLine(last.entry, last.parts));
+    } else if (texts.every((text) => text === texts[0])) {
+      items.push(oneLine(last.entry, last.parts,
+        el("span", { class: "log-count", "data-testid": "log-count" }, ` ×${run.length}`)));
+    } else {
+      items.push(el("li", { class: lineClass(last.entry), "data-i": last.entry.i, "data-testid": "log-run" },
+        el("details", { class: "log-fold" },
+          el("summary", {}, texts[0], " ", el("span", { class: "muted" }, t("table.log.more", { count: run.length - 1 }))),
+          el("ul", { class: "log-more" }, texts.slice(1).map((text) => el("li", {}, text))))));
+    }
+    run = [];
+  };
+  for (const entry of entries) {
+    const parts = sentences(entry, events, game);
+    if (!parts.length) continue;
+    const same = run.length && kind(run[0].entry) === kind(entry) && parts.length < LONG_LINE
+      && !entry.notice && !run[0].entry.notice;
+    if (!same) flush();
+    run.push({ entry, parts });
+  }
+  flush();
+  return items;
+}

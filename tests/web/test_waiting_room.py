@@ -1,0 +1,56 @@
+"""The waiting room and an absent person's seat, over the WebSocket (issue 39, items 1-2;
+the browser's view of both is in test_friends_e2e.py).
+
+1. When a person opens his link, every page already open is told at once (a ``state`` whose
+   ``waiting_for`` no longer names him), not when the game begins.
+2. After the host's "Start the game now", a seat whose person never came becomes "away"
+   after ``away_after`` seconds, and every page is told (a ``seats`` message), so the others
+   may hand it to a bot without reloading.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pendragon.web.limits import Limits
+from pendragon.web.settings import Settings
+from tests.web.support import LiveServer, Peer, begin_game, is_type, live_server
+
+
+def test_a_friend_who_arrives_leaves_every_pages_waiting_list(server: LiveServer) -> None:
+    with server.http() as http:
+        created = server.create(http, [{"kind": "human", "name": n} for n in "ABC"],
+                                begin=False)
+    tokens = [seat["token"] for seat in created["seats"]]
+    ann = Peer(server.ws_url, tokens[0])
+    try:
+        first = ann.until(is_type("state"))
+        assert first["started"] is False and first["waiting_for"] == [1, 2]
+        bob = Peer(server.ws_url, tokens[1])
+        try:
+            told = ann.until(lambda m: m["type"] == "state" and m["waiting_for"] == [2])
+            assert told["started"] is False
+        finally:
+            bob.close()
+    finally:
+        ann.close()
+
+
+def test_a_seat_never_opened_is_told_away_after_the_host_starts(tmp_path: Path) -> None:
+    settings = Settings(bot_delay=0.0, away_after=0.5, bot_threads=1, limits=Limits.off())
+    url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    with live_server(url, settings) as server:
+        with server.http() as http:
+            created = server.create(http, [{"kind": "human", "name": "Bob"},
+                                           {"kind": "human", "name": "Ann"},
+                                           {"kind": "bot", "bot": "random"}], begin=False)
+        ann = Peer(server.ws_url, created["seats"][1]["token"])
+        try:
+            ann.until(is_type("state"))
+            with server.http() as http:
+                begin_game(http, created)
+            ann.until(lambda m: m["type"] == "state" and m["started"] is True)
+            seats = ann.until(lambda m: m["type"] == "seats" and m["seats"][0]["away"])
+            assert seats["seats"][0]["connected"] is False and not seats["seats"][1]["away"]
+        finally:
+            ann.close()
