@@ -12,6 +12,7 @@ import pickle
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pendragon
@@ -37,12 +38,14 @@ from pendragon.web.limits import (
     PRIORITY_BOTS_ONLY,
     BotScheduler,
     adopt,
+    current_client,
     dumps_sharing,
     loads_sharing,
     step_in_worker,
 )
 from pendragon.web.lobby import open_tables
-from pendragon.web.options import table_options
+from pendragon.web.narration import LogEvents, narrate
+from pendragon.web.options import remote_option_names, table_options
 from pendragon.web.reviews import ReviewDesk
 from pendragon.web.seats import new_pass
 from pendragon.web.security import (
@@ -84,6 +87,13 @@ class TableManager:
         self._listener: threading.Thread | None = None
         self._stop_listener = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: Cold loads under way per client (``Limits.loads_per_client``), and the threads
+        #: that replay them (two: however many are asked, the event loop keeps the most
+        #: of the interpreter).
+        self._loads: dict[str, int] = {}
+        self._loader = ThreadPoolExecutor(2, thread_name_prefix="pendragon-load")
+        #: Hint searches queued or running, per client (``Limits.hints_per_client``).
+        self.hint_searches: dict[str, int] = {}
         #: The reviews of finished games (issue 31, item 3): one at a time, kept in memory.
         self.reviews = ReviewDesk(self.settings, store.storage)
 
@@ -131,6 +141,7 @@ class TableManager:
                 watcher.close()
         await self.reviews.close()
         await asyncio.to_thread(self.scheduler.shutdown)
+        self._loader.shutdown(wait=False, cancel_futures=True)
         if self._listener is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 2.0)
         await self.store.close()
@@ -199,14 +210,17 @@ class TableManager:
         table.stop()
         self.scheduler.forget(table.table_id)
 
-    def check_bot_table_cap(self, client: str | None) -> None:
-        """Refuse a new table where bots hold every seat when the server, or ``client``,
-        already has as many live ones as allowed (``bot_table_limit``)."""
+    def check_bot_table_cap(self, client: str | None, exclude: str | None = None) -> None:
+        """Refuse a new table where bots hold every seat (or a hand-over that makes table
+        ``exclude`` one) when the server, or ``client``, already has as many live ones as
+        allowed (``bot_table_limit``). A table counts by who plays it now: one whose
+        people all handed their seats to bots counts as much as one created so."""
         limits = self.settings.limits
         now = time.monotonic()
         # A paused table (nobody watched it lately) costs no CPU: only playing ones count.
         live = [t.client for t in self.tables.values()
-                if t.bots_only and not t.finished and t.bots_may_play(now)]
+                if t.bots_only and not t.finished and t.bots_may_play(now)
+                and t.table_id != exclude]
         live += self._creating
         if limits.bot_tables_per_client > 0 and client is not None:
             mine = live.count(client)
@@ -261,8 +275,10 @@ class TableManager:
         seed = self.settings.seed_source()
         try:
             game = pendragon.load_game(game_name, seed=seed, **given)
-        except PendragonError as error:
-            raise TableError(error.code.value, error.message, 400) from None
+        except PendragonError as error:  # its message may quote an option: never echoed
+            known = ", ".join(remote_option_names(pendragon.game_class(game_name))) or "none"
+            raise TableError(error.code.value, f"these options are not valid for {game_name};"
+                             f" its options are {known}", 400) from None
         if join_mid_game and self._seats_nobody_mid_game(game_name, game):
             raise TableError("invalid_option",
                              f"{game_name} seats nobody mid-game: join_mid_game must be false",
@@ -379,14 +395,29 @@ class TableManager:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-            record = await self.store.load_table(table_id)
-            if record is None:
+            client = current_client.get()
+            cap = self.settings.limits.loads_per_client
+            if client is not None and cap > 0 and self._loads.get(client, 0) >= cap:
                 self._loading.pop(table_id, None)
-                return None
-            game = pendragon.load_game(record.game, seed=record.seed, **record.options)
-            state = game.new_initial_state()
+                raise TableError("rate_limited", "too many tables opened at once; try again"
+                                 " in 1 s", 429)
+            self._loads[client or ""] = self._loads.get(client or "", 0) + 1
+            try:
+                record = await self.store.load_table(table_id)
+                if record is None:
+                    self._loading.pop(table_id, None)
+                    return None
+                # The whole game replayed and narrated: off the event loop (issue 36, item 5).
+                state, actors, lines = await asyncio.get_running_loop().run_in_executor(
+                    self._loader, replay_record, record)
+            finally:
+                left = self._loads.get(client or "", 0) - 1
+                if left > 0:
+                    self._loads[client or ""] = left
+                else:
+                    self._loads.pop(client or "", None)
             table = LiveTable(self, record, state)
-            table.replay_into(state, record.actions)
+            table.actors, table.lines = actors, lines
             table.note_timeouts(record.timeouts)
             table.chat.extend(await self.store.chat_since(table_id, 0, CHAT_KEPT))
             self.tables[table_id] = table
@@ -425,7 +456,14 @@ class TableManager:
         if matches:
             table.touch()
             await table.note_opened(matches[0])
-            return table, Access(SEAT_ROLE, matches[0], table.seats[matches[0]].token_hash or "")
+            # Who the link is is decided again after the write: a stranger may have taken
+            # the seat from the lobby meanwhile, and its old link then opens nothing
+            # (issue 36, item 8).
+            seat = table.seats[matches[0]]
+            if not secret_matches(secret, seat.token_hash):
+                raise TableError("unauthorized", "this link is not valid (or its seat was"
+                                 " taken over)", 401)
+            return table, Access(SEAT_ROLE, seat.seat, seat.token_hash or "")
         if secret_matches(secret, table.spectator_hash):
             table.touch()
             return table, Access(SPECTATOR_ROLE)
@@ -446,7 +484,20 @@ class TableManager:
                          401)
 
 
-#: Options the server sets itself: the seed (never shown to a client) and the number of
+def replay_record(record: TableRecord) -> tuple[State, list[int],
+                                                list[tuple[LogEvents, ...]]]:
+    """A stored table's game replayed to its last action, with each action's actor and
+    narration (what :meth:`TableCore.replay_into` records): run in a loader thread."""
+    game = pendragon.load_game(record.game, seed=record.seed, **record.options)
+    state = game.new_initial_state()
+    actors: list[int] = []
+    lines: list[tuple[LogEvents, ...]] = []
+    for action in record.actions:
+        actor, told = narrate(state, action)
+        state.apply_recorded(action)
+        actors.append(actor)
+        lines.append(told)
+    return state, actors, lines
 
 
 def _record_fields(record: TableRecord) -> dict[str, Any]:
