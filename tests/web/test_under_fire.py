@@ -139,10 +139,11 @@ def run_on_server(srv: LiveServer, coroutine: Any) -> concurrent.futures.Future[
 
 
 @contextmanager
-def workers_held(srv: LiveServer) -> Iterator[None]:
-    """Every bot worker of the live server busy until the block ends."""
+def workers_held(srv: LiveServer, bots: bool = False) -> Iterator[None]:
+    """The hint worker (``bots``: every bot worker) of the live server busy until the
+    block ends."""
     gate = threading.Event()
-    scheduler = srv.manager.scheduler
+    scheduler = srv.manager.scheduler if bots else srv.manager.hint_scheduler
     held = [run_on_server(srv, scheduler.run(f"gate-{i}", PRIORITY_PEOPLE, gated(gate)))
             for i in range(scheduler.threads)]
     try:
@@ -207,7 +208,7 @@ def test_a_hint_whose_decision_passes_is_cancelled_before_it_starts(
     """Issue 36 item 1: a hint queued behind busy workers, then the asker moves: the search
     is cancelled (never started, gone from the queue) and the asker is told its decision
     passed (409 ``stale_version``); nothing is left queued for the attacker's table."""
-    scheduler = hinted.manager.scheduler
+    scheduler = hinted.manager.hint_scheduler
     with hinted.http() as http:
         mover, _other, version = two_people(http)
         with workers_held(hinted):
@@ -224,6 +225,22 @@ def test_a_hint_whose_decision_passes_is_cancelled_before_it_starts(
         # Only the gates ever ran: the hint's search never started.
         assert [key for key in scheduler.started if not key.startswith("gate")] == []
         assert hinted.manager.hint_searches == {}
+
+
+def test_a_hint_is_searched_in_its_own_worker_never_a_bots(hinted: LiveServer) -> None:
+    """Issue 36 item 1: with every bot worker busy, a hint is still searched and answered
+    (its worker is its own, at a lower priority than the bots'); its thinking is counted
+    in its table's share, which the bots' scheduler reads."""
+    with hinted.http() as http:
+        mover, _other, version = two_people(http)
+        with workers_held(hinted, bots=True):
+            answer = http.post("/api/table/hint", headers=auth(mover),
+                               json={"version": version})
+            assert answer.status_code == 200, answer.text
+        table = view(http, mover)["table"]["id"]
+        assert hinted.manager.hint_scheduler.usage is hinted.manager.scheduler.usage
+        assert table in hinted.manager.hint_scheduler.started
+        assert table not in hinted.manager.scheduler.started
 
 
 def test_a_client_has_a_bounded_number_of_hint_searches(hinted: LiveServer) -> None:

@@ -31,9 +31,9 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import h11
-from websockets.protocol import State
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
 
 from pendragon.web.limits import Limits, TokenBucket, client_key, trusted_peer
 

@@ -18,9 +18,12 @@ his turn, where the host allows them.
   process or thread, counted in the table's share of thinking like its bots' moves), and
   asking again at the same decision gives the same answer without a new search or a new
   announcement. HTTP writes are rate-limited per client (``--write-rate``).
-* **Never in the way of a game (issue 36, item 1).** A hint search runs below every bot
-  turn (:data:`~pendragon.web.limits.PRIORITY_HINT`), never on the worker kept for
-  people's tables, and waits while its table has used its share of thinking time; a table
+* **Never in the way of a game (issue 36, item 1).** A hint search runs in a worker of its
+  own (``TableManager.hint_scheduler``: one process at
+  :data:`~pendragon.web.limits.HINT_NICE`, below the bots' workers, so it never holds a
+  bot's worker nor takes a core a bot's move needs), at
+  :data:`~pendragon.web.limits.PRIORITY_HINT`, and waits while its table has used its
+  share of thinking time (the bots' and the hints' together); a table
   has one search at most (its decision's), which is cancelled when the decision passes (a
   queued search never starts; the asker gets ``stale_version``); and a client may have
   :attr:`~pendragon.web.limits.Limits.hints_per_client` searches queued or running at
@@ -141,7 +144,7 @@ class Hints(TableMoves):
         counted in this table's share of thinking time."""
         budget = self.manager.settings.hint_budget
         seed = hint_seed(state, seat)
-        scheduler = self.manager.scheduler
+        scheduler = self.manager.hint_scheduler
         if scheduler.processes:
             game = pickle.dumps(state.game, protocol=pickle.HIGHEST_PROTOCOL)
             payload = dumps_sharing(state, state.game)

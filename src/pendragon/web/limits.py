@@ -55,6 +55,8 @@ PRIORITY_HINT = 1
 PRIORITY_BOTS_ONLY = 2
 #: Niceness of bot worker processes: the OS runs the server's event loop first.
 BOT_NICE = 10
+#: Niceness of the coach's hint process: the OS runs the bots' moves first (issue 36).
+HINT_NICE = 19
 
 
 @dataclass(frozen=True)
@@ -359,7 +361,9 @@ class BotScheduler:
     """
 
     def __init__(self, threads: int, cpu_share: float = 0.0, window: float = 10.0,
-                 clock: Callable[[], float] = time.monotonic, processes: bool = False) -> None:
+                 clock: Callable[[], float] = time.monotonic, processes: bool = False,
+                 nice: int = BOT_NICE,
+                 usage: dict[str, deque[tuple[float, float]]] | None = None) -> None:
         self.threads = threads
         self.cpu_share = cpu_share
         self.window = window
@@ -368,11 +372,12 @@ class BotScheduler:
         self.pool: Executor | None = None
         if self.processes:
             self.pool = ProcessPoolExecutor(threads, multiprocessing.get_context("spawn"),
-                                            initializer=_lower_priority)
+                                            initializer=_lower_priority, initargs=(nice,))
         elif threads > 0:
             self.pool = ThreadPoolExecutor(threads, thread_name_prefix="pendragon-bot")
-        #: Per table: (when a move ended, CPU seconds it took) within the window.
-        self.usage: dict[str, deque[tuple[float, float]]] = {}
+        #: Per table: (when a move ended, CPU seconds it took) within the window; shared
+        #: with another scheduler (``usage``: the coach's hints count in the bots' share).
+        self.usage: dict[str, deque[tuple[float, float]]] = {} if usage is None else usage
         #: Jobs waiting for a worker (few: a table has one bot move and one hint at most).
         self._queue: list[_Job] = []
         self._busy = 0
@@ -513,10 +518,10 @@ class BotScheduler:
 
 
 # ---------------------------------------------------------------------- bot worker processes
-def _lower_priority() -> None:
+def _lower_priority(nice: int = BOT_NICE) -> None:
     """A bot worker process starts: let the OS run the server first."""
     with contextlib.suppress(OSError):  # not permitted: run at the same priority
-        os.nice(BOT_NICE)
+        os.nice(nice)
 
 
 class _SharedPickler(pickle.Pickler):

@@ -35,6 +35,7 @@ from pendragon.web.adapters import adapter_for
 from pendragon.web.bot_loop import bot_name, timed_step
 from pendragon.web.errors import TableError
 from pendragon.web.limits import (
+    HINT_NICE,
     PRIORITY_BOTS_ONLY,
     BotScheduler,
     adopt,
@@ -80,6 +81,13 @@ class TableManager:
         self.scheduler = BotScheduler(self.settings.bot_threads, limits.bot_cpu_share,
                                       limits.bot_cpu_window,
                                       processes=self.settings.bot_processes)
+        #: The coach's hints: one worker of their own (a process at :data:`HINT_NICE`,
+        #: started at the first hint), so that a hint never holds a bot's worker nor takes
+        #: a core from a bot's move; counted in the same shares as the bots' moves.
+        self.hint_scheduler = BotScheduler(min(1, self.settings.bot_threads),
+                                           limits.bot_cpu_share, limits.bot_cpu_window,
+                                           processes=self.settings.bot_processes,
+                                           nice=HINT_NICE, usage=self.scheduler.usage)
         self._sweeper: asyncio.Task[None] | None = None
         #: Clients of tables of bots alone being created (counted by the cap).
         self._creating: list[str | None] = []
@@ -141,6 +149,7 @@ class TableManager:
                 watcher.close()
         await self.reviews.close()
         await asyncio.to_thread(self.scheduler.shutdown)
+        await asyncio.to_thread(self.hint_scheduler.shutdown)
         self._loader.shutdown(wait=False, cancel_futures=True)
         if self._listener is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 2.0)

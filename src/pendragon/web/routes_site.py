@@ -78,7 +78,7 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
     async def translations(language: str) -> Response:
         """One language's messages: the interface's and every installed game's."""
         if language not in LANGUAGES:
-            raise TableError("not_found", f"no translation {language!r}", 404)
+            raise TableError("not_found", "no such translation", 404)
         return Response(_page_messages(language), media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
@@ -86,7 +86,7 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
     async def board_module(name: str) -> FileResponse:
         """The board module of game ``name``: its plugin's, or the generic one."""
         if name not in pendragon.registered_games():
-            raise TableError("not_found", f"no game {name!r}", 404)
+            raise TableError("not_found", "no such game", 404)
         plugin = plugin_for(name)
         path = plugin.web_module_path() if plugin is not None else None
         if path is not None and not path.is_file():
@@ -112,6 +112,11 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
         snapshot["commits"] = store.commits
         snapshot["writes"] = store.writes
         snapshot["tables_loaded"] = len(manager().tables)
+        # The bot pool's queue and the hint searches under way (issue 36: the benchmark's
+        # hint flood watches them drain).
+        snapshot["bot_queue"] = manager().scheduler.queued()
+        snapshot["hint_queue"] = manager().hint_scheduler.queued()
+        snapshot["hint_searches"] = sum(manager().hint_searches.values())
         return snapshot
 
     @router.post("/api/metrics/reset")

@@ -257,6 +257,14 @@ _LIMIT_FLAGS: tuple[tuple[str, str, type, str], ...] = (
      "seconds without watchers, visits or moves before a table is unloaded"),
     ("--unwatched-grace", "unwatched_grace", float,
      "seconds bots alone play on after the last watcher or visit"),
+    ("--hints-per-client", "hints_per_client", int,
+     "hint searches one client may have queued or running"),
+    ("--connections-per-client", "connections_per_client", int,
+     "connections one client may hold open (a trusted proxy is not capped)"),
+    ("--request-timeout", "request_timeout", float,
+     "seconds a request has to arrive whole (headers and body)"),
+    ("--loads-per-client", "loads_per_client", int,
+     "tables one client may be loading from the database at once"),
 )
 
 
