@@ -13,9 +13,9 @@ what it reports:
 * ``hints``: one address holds every seat of five 8-seat tables with hints on and, at
   each decision, asks for a hint and moves at once; after it stops, how long until no
   hint search is queued or running.
-* ``idle``: one address (127.0.0.2) opens as many connections as it can and sends
-  nothing, or a header byte a second; another client's request time, the sockets it
-  held, the server's log growth.
+* ``idle``: one address (127.0.0.2) opens 2,000 connections and sends nothing, or a
+  header byte a second, opening each again 10 s after the server closes it; another
+  client's request time, the sockets the server let it hold, the server's log growth.
 * ``openings``: 10 addresses x 5 tables of 8 people, every link opened at once: the
   answers, then after a restart how many seats are recorded as arrived.
 * ``reviews``: one address reviews its games back to back while a second asks for one:
@@ -300,10 +300,11 @@ async def attack_idle(base: str, seconds: float, report: dict[str, Any]) -> None
             finally:
                 held[0] -= 1
                 writer.close()
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(10.0)  # then opens it again (the server's deadline)
 
     other: list[float] = []
     errors = [0]
+    server_peak = [0]
 
     async def another_client() -> None:
         async with httpx.AsyncClient(base_url=base, timeout=30, trust_env=False) as http:
@@ -314,6 +315,12 @@ async def attack_idle(base: str, seconds: float, report: dict[str, Any]) -> None
                     other.append(time.perf_counter() - started)
                 except httpx.HTTPError:
                     errors[0] += 1
+                with contextlib.suppress(httpx.HTTPError, KeyError):
+                    metrics = (await http.get("/api/metrics")).json()
+                    server_peak[0] = max(server_peak[0],
+                                         metrics["connections_most_by_one_client"])
+                    report["connections_refused_by_the_server"] = metrics[
+                        "connections_refused"]
                 await asyncio.sleep(0.25)
 
     import resource
@@ -321,10 +328,11 @@ async def attack_idle(base: str, seconds: float, report: dict[str, Any]) -> None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    attackers = min(4000, max(100, hard - 500))
+    attackers = min(2000, max(100, hard - 500))
     await asyncio.gather(another_client(), *(one(i) for i in range(attackers)))
     report.update(attacker_tasks=attackers, connections_opened=opened[0],
                   peak_held_by_the_attacker=peak[0],
+                  peak_held_as_the_server_counts=server_peak[0],
                   other_client_request_ms=_quantiles(other), other_client_errors=errors[0])
 
 

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 import pendragon
@@ -102,7 +102,7 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
         return {"ok": True, "tables_loaded": len(manager().tables)}
 
     @router.get("/api/metrics")
-    async def metrics() -> dict[str, Any]:
+    async def metrics(request: Request) -> dict[str, Any]:
         """Move-to-push latencies and counters (with ``--metrics``)."""
         current = manager().metrics
         if current is None:
@@ -117,6 +117,11 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
         snapshot["bot_queue"] = manager().scheduler.queued()
         snapshot["hint_queue"] = manager().hint_scheduler.queued()
         snapshot["hint_searches"] = sum(manager().hint_searches.values())
+        registry = getattr(request.app.state, "connections", None)
+        if registry is not None:  # served by uvicorn_config: the connections per client
+            snapshot["connections_most_by_one_client"] = max(registry.counts.values(),
+                                                             default=0)
+            snapshot["connections_refused"] = registry.refused
         return snapshot
 
     @router.post("/api/metrics/reset")
