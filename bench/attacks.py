@@ -453,9 +453,13 @@ async def attack_coldload(base: str, seconds: float, report: dict[str, Any]) -> 
 
         async def open_one(token: str) -> None:
             while True:
-                answer = await http.get("/api/table", headers=_auth(token, address))
-                answers[str(answer.status_code)] = answers.get(str(answer.status_code), 0) + 1
-                if answer.status_code == 200:
+                try:
+                    answer = await http.get("/api/table", headers=_auth(token, address))
+                    key = str(answer.status_code)
+                except httpx.HTTPError as error:  # a keep-alive connection closed under it
+                    key = type(error).__name__
+                answers[key] = answers.get(key, 0) + 1
+                if key == "200":
                     return
                 await asyncio.sleep(0.2)
 

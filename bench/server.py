@@ -422,7 +422,8 @@ def run_one(args: argparse.Namespace, flood: bool = False) -> dict[str, Any]:
             # One client creates every table: the limits would refuse most of them.
             command += ["--create-rate", "0", "--write-rate", "0", "--connect-rate", "0",
                         "--message-rate", "0", "--bot-tables", "0",
-                        "--bot-tables-per-client", "0", "--unwatched-grace", "0"]
+                        "--bot-tables-per-client", "0", "--unwatched-grace", "0",
+                        "--connections-per-client", "0", "--loads-per-client", "0"]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30

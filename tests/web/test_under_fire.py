@@ -438,8 +438,9 @@ def unload_all(srv: LiveServer) -> None:
 def test_a_cold_load_replays_off_the_event_loop_and_a_client_has_few_at_once(
         tmp_path: Any, monkeypatch: Any) -> None:
     """Issue 36 item 5: opening a table that is not in memory replays and narrates its game
-    in a loader thread, never on the event loop's; a client with ``loads_per_client`` loads
-    under way is refused another (429 ``rate_limited``) while another client's goes on."""
+    in the loader thread, never on the event loop's (which answers meanwhile); a client
+    with ``loads_per_client`` loads under way is refused another (429 ``rate_limited``)
+    while another client's is taken."""
     import pendragon.web.manager as manager_module
 
     gate = threading.Event()
@@ -472,7 +473,8 @@ def test_a_cold_load_replays_off_the_event_loop_and_a_client_has_few_at_once(
         assert refused.status_code == 429
         assert refused.json()["error"]["code"] == "rate_limited"
         other = pool.submit(open_as, tokens[2], "10.0.0.2")
-        wait_until(lambda: len(threads) == 2, "another client's load is under way")
+        wait_until(lambda: srv.manager._loads.get("10.0.0.2") == 1,
+                   "another client's load is under way (waiting for the loader thread)")
         assert http.get("/api/health").status_code == 200  # the loop answers meanwhile
         gate.set()
         assert first.result(20).status_code == 200 and other.result(20).status_code == 200

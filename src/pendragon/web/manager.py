@@ -95,11 +95,11 @@ class TableManager:
         self._listener: threading.Thread | None = None
         self._stop_listener = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        #: Cold loads under way per client (``Limits.loads_per_client``), and the threads
-        #: that replay them (two: however many are asked, the event loop keeps the most
-        #: of the interpreter).
+        #: Cold loads under way per client (``Limits.loads_per_client``), and the thread
+        #: that replays them (one: however many are asked, the event loop keeps most of
+        #: the interpreter).
         self._loads: dict[str, int] = {}
-        self._loader = ThreadPoolExecutor(2, thread_name_prefix="pendragon-load")
+        self._loader = ThreadPoolExecutor(1, thread_name_prefix="pendragon-load")
         #: Hint searches queued or running, per client (``Limits.hints_per_client``).
         self.hint_searches: dict[str, int] = {}
         #: The reviews of finished games (issue 31, item 3): one at a time, kept in memory.

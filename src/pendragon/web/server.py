@@ -299,12 +299,12 @@ def serve_main(argv: Sequence[str] | None = None) -> int:
         path = database[len("sqlite:///"):]
         if path and path != ":memory:":
             Path(path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-    if not database.startswith("sqlite") or (args.bot_threads > 0 and args.bot_pool == "thread"):
-        # The database writer thread wakes on every network reply and must wait for the
-        # interpreter lock while the event loop runs; a shorter switch interval (default
-        # 5 ms) keeps each of its waits, and so each commit, short. The same holds for the
-        # event loop while bot threads think: it gets the lock back within 0.5 ms.
-        sys.setswitchinterval(0.0005)
+    # The database thread wakes on every network reply and must wait for the interpreter
+    # lock while the event loop runs; a shorter switch interval (default 5 ms) keeps each
+    # of its waits, and so each commit, short. The same holds for the event loop while
+    # bot threads think or the loader thread replays a table being opened (issue 36,
+    # item 5): it gets the lock back within 0.5 ms.
+    sys.setswitchinterval(0.0005)
     try:
         limits = Limits(trusted_proxies=tuple(args.trusted_proxies),
                         trusted_header=args.trusted_header,
