@@ -453,7 +453,9 @@ def test_a_cold_load_replays_off_the_event_loop_and_a_client_has_few_at_once(
         return original(record)
 
     monkeypatch.setattr(manager_module, "replay_record", held)
-    settings = dataclasses.replace(FAST, limits=Limits.off().with_changes(
+    # Threads (the server's bot pool of threads): the gate reaches the loader here. With
+    # a pool of processes the loader is a process of its own.
+    settings = dataclasses.replace(FAST, bot_processes=False, limits=Limits.off().with_changes(
         loads_per_client=1, trusted_proxies=("127.0.0.1",)))
     with live_server(f"sqlite:///{tmp_path / 't.sqlite3'}", settings) as srv, \
             srv.http() as http:

@@ -372,7 +372,7 @@ class BotScheduler:
         self.pool: Executor | None = None
         if self.processes:
             self.pool = ProcessPoolExecutor(threads, multiprocessing.get_context("spawn"),
-                                            initializer=_lower_priority, initargs=(nice,))
+                                            initializer=lower_priority, initargs=(nice,))
         elif threads > 0:
             self.pool = ThreadPoolExecutor(threads, thread_name_prefix="pendragon-bot")
         #: Per table: (when a move ended, CPU seconds it took) within the window; shared
@@ -518,7 +518,7 @@ class BotScheduler:
 
 
 # ---------------------------------------------------------------------- bot worker processes
-def _lower_priority(nice: int = BOT_NICE) -> None:
+def lower_priority(nice: int = BOT_NICE) -> None:
     """A bot worker process starts: let the OS run the server first."""
     with contextlib.suppress(OSError):  # not permitted: run at the same priority
         os.nice(nice)

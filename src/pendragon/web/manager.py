@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import pickle
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pendragon
@@ -42,10 +43,11 @@ from pendragon.web.limits import (
     current_client,
     dumps_sharing,
     loads_sharing,
+    lower_priority,
     step_in_worker,
 )
 from pendragon.web.lobby import open_tables
-from pendragon.web.narration import LogEvents, narrate
+from pendragon.web.narration import LogEvents, replay_game, replay_in_worker
 from pendragon.web.options import remote_option_names, table_options
 from pendragon.web.reviews import ReviewDesk
 from pendragon.web.seats import new_pass
@@ -99,7 +101,12 @@ class TableManager:
         #: that replays them (one: however many are asked, the event loop keeps most of
         #: the interpreter).
         self._loads: dict[str, int] = {}
-        self._loader = ThreadPoolExecutor(1, thread_name_prefix="pendragon-load")
+        self._loader: Executor = ThreadPoolExecutor(1, thread_name_prefix="pendragon-load")
+        if self.settings.bot_processes and self.settings.bot_threads > 0:
+            # A process (started at the first cold load): the replay never holds the
+            # interpreter lock the event loop needs; only its unpickling runs here.
+            self._loader = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"),
+                                               initializer=lower_priority)
         #: Hint searches queued or running, per client (``Limits.hints_per_client``).
         self.hint_searches: dict[str, int] = {}
         #: The reviews of finished games (issue 31, item 3): one at a time, kept in memory.
@@ -417,8 +424,7 @@ class TableManager:
                     self._loading.pop(table_id, None)
                     return None
                 # The whole game replayed and narrated: off the event loop (issue 36, item 5).
-                state, actors, lines = await asyncio.get_running_loop().run_in_executor(
-                    self._loader, replay_record, record)
+                state, actors, lines = await self._replay(record)
             finally:
                 left = self._loads.get(client or "", 0) - 1
                 if left > 0:
@@ -432,6 +438,20 @@ class TableManager:
             self.tables[table_id] = table
             self._loading.pop(table_id, None)
             return table
+
+    async def _replay(self, record: TableRecord) -> tuple[State, list[int],
+                                                          list[tuple[LogEvents, ...]]]:
+        """``record``'s game replayed in the loader (a process, or a thread)."""
+        loop = asyncio.get_running_loop()
+        if isinstance(self._loader, ProcessPoolExecutor):
+            data = await loop.run_in_executor(self._loader, replay_in_worker, record.game,
+                                              record.seed, dict(record.options),
+                                              list(record.actions))
+            game = pendragon.load_game(record.game, seed=record.seed, **record.options)
+            replayed: tuple[State, list[int], list[tuple[LogEvents, ...]]] = loads_sharing(
+                data, game)
+            return replayed
+        return await loop.run_in_executor(self._loader, replay_record, record)
 
     def maybe_unload(self, table: TableCore) -> None:
         """Forget a finished table nobody watches (it is reloaded on demand)."""
@@ -495,18 +515,9 @@ class TableManager:
 
 def replay_record(record: TableRecord) -> tuple[State, list[int],
                                                 list[tuple[LogEvents, ...]]]:
-    """A stored table's game replayed to its last action, with each action's actor and
-    narration (what :meth:`TableCore.replay_into` records): run in a loader thread."""
-    game = pendragon.load_game(record.game, seed=record.seed, **record.options)
-    state = game.new_initial_state()
-    actors: list[int] = []
-    lines: list[tuple[LogEvents, ...]] = []
-    for action in record.actions:
-        actor, told = narrate(state, action)
-        state.apply_recorded(action)
-        actors.append(actor)
-        lines.append(told)
-    return state, actors, lines
+    """A stored table's game replayed (:func:`~pendragon.web.narration.replay_game`), in
+    the loader thread."""
+    return replay_game(record.game, record.seed, dict(record.options), record.actions)
 
 
 def _record_fields(record: TableRecord) -> dict[str, Any]:
