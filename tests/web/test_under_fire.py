@@ -523,3 +523,30 @@ def test_a_table_whose_people_hand_their_seats_to_bots_counts_as_bots_alone(
         assert create(bots, "10.0.0.2").status_code == 201
         full = create(bots, "10.0.0.3")
         assert (full.status_code, full.json()["error"]["code"]) == (503, "bot_table_limit")
+
+
+def test_only_the_most_recently_opened_finished_tables_stay_in_memory(
+        tmp_path: Any, monkeypatch: Any) -> None:
+    """Issue 36 item 5: finished tables opened one after another do not all stay in memory
+    (every full garbage collection would walk them): beyond ``FINISHED_KEPT`` the least
+    recently opened one nobody watches is unloaded, and opening it again loads it again,
+    the same."""
+    import pendragon.web.manager as manager_module
+
+    monkeypatch.setattr(manager_module, "FINISHED_KEPT", 2)
+    with live_server(f"sqlite:///{tmp_path / 't.sqlite3'}") as srv, srv.http() as http:
+        tokens = []
+        for _ in range(3):
+            response = http.post("/api/tables", json={
+                "game": "grail-cup", "seats": [{"kind": "bot", "bot": "random"}] * 2})
+            token = response.json()["spectator"]["token"]
+            wait_until(lambda t=token: view(http, t)["state"]["finished"], "a game ends")
+            tokens.append((response.json()["table"], token))
+        unload_all(srv)
+        first = view(http, tokens[0][1])
+        for _table, token in tokens[1:]:
+            view(http, token)
+        assert tokens[0][0] not in srv.manager.tables
+        assert {table for table, _ in tokens[1:]} <= set(srv.manager.tables)
+        again = view(http, tokens[0][1])
+        assert again["state"] == first["state"] and tokens[0][0] in srv.manager.tables

@@ -12,6 +12,7 @@ import multiprocessing
 import pickle
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -69,6 +70,10 @@ from pendragon.web.watchers import Metrics
 
 log = logging.getLogger("pendragon.web")
 
+#: Finished tables kept in memory for their replays (beyond, the least recently opened one
+#: nobody watches is unloaded; opened again, it is loaded again).
+FINISHED_KEPT = 32
+
 
 class TableManager:
     """Every live table of this server process, and the ways to reach them."""
@@ -107,6 +112,8 @@ class TableManager:
             # interpreter lock the event loop needs; only its unpickling runs here.
             self._loader = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"),
                                                initializer=lower_priority)
+        #: Finished tables in memory, the least recently opened first.
+        self._finished: OrderedDict[str, None] = OrderedDict()
         #: Hint searches queued or running, per client (``Limits.hints_per_client``).
         self.hint_searches: dict[str, int] = {}
         #: The reviews of finished games (issue 31, item 3): one at a time, kept in memory.
@@ -405,6 +412,8 @@ class TableManager:
         """The live table ``table_id``, loaded from the database if needed."""
         table = self.tables.get(table_id)
         if table is not None:
+            if table.finished:
+                self._keep_finished(table)
             return table
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
@@ -437,6 +446,8 @@ class TableManager:
             table.chat.extend(await self.store.chat_since(table_id, 0, CHAT_KEPT))
             self.tables[table_id] = table
             self._loading.pop(table_id, None)
+            if table.finished:
+                self._keep_finished(table)
             return table
 
     async def _replay(self, record: TableRecord) -> tuple[State, list[int],
@@ -452,6 +463,22 @@ class TableManager:
                 data, game)
             return replayed
         return await loop.run_in_executor(self._loader, replay_record, record)
+
+    def _keep_finished(self, table: LiveTable) -> None:
+        """Note that a finished table was opened; beyond :data:`FINISHED_KEPT` of them, the
+        least recently opened one nobody watches is unloaded (issue 36, item 5: 200
+        finished games opened one after another would otherwise all stay in memory, and
+        every full collection of the garbage collector would walk them all)."""
+        kept = self._finished
+        kept[table.table_id] = None
+        kept.move_to_end(table.table_id)
+        for old in list(kept)[:max(0, len(kept) - FINISHED_KEPT)]:
+            loaded = self.tables.get(old)
+            if loaded is None or not loaded.finished:
+                del kept[old]
+            elif not loaded.watchers and not loaded.lock.locked():
+                del kept[old]
+                self.unload(loaded)
 
     def maybe_unload(self, table: TableCore) -> None:
         """Forget a finished table nobody watches (it is reloaded on demand)."""
