@@ -5,17 +5,19 @@ Each scenario starts ``pendragon serve`` in a child process (SQLite, its default
 ``--metrics``, ``--trusted-proxy 127.0.0.1`` so that the attackers' addresses can come in
 ``X-Forwarded-For``) and plays a *normal people's table* beside the attack: a Grail Cup
 table of a person (the bench, moving as soon as it is his turn) and an ISMCTS bot at the
-server's pace (0.4 s), with a spectator socket sending a ``ping`` every 0.1 s. The bot's
-turns (from the view that hands it the turn to the view after its move) and the pings'
-answers are measured before the attack, during it and after it. What each attack does and
+server's pace (0.4 s), with a spectator socket sending a ``ping`` every 0.1 s and another
+client asking for the lobby every 0.25 s; all of it in a process of its own (the
+attacker's work in the bench must not delay its readings). The bot's turns (from the view
+that hands it the turn to the view after its move), the pings' answers and the other
+client's requests are measured before the attack, during it and after it. What each attack does and
 what it reports:
 
 * ``hints``: one address holds every seat of five 8-seat tables with hints on and, at
   each decision, asks for a hint and moves at once; after it stops, how long until no
   hint search is queued or running.
 * ``idle``: one address (127.0.0.2) opens 2,000 connections and sends nothing, or a
-  header byte a second, opening each again 10 s after the server closes it; another
-  client's request time, the sockets the server let it hold, the server's log growth.
+  header byte a second, opening each again 10 s after the server closes it; the sockets
+  the server let it hold, the server's log growth.
 * ``openings``: 10 addresses x 5 tables of 8 people, every link opened at once: the
   answers, then after a restart how many seats are recorded as arrived.
 * ``reviews``: one address reviews its games back to back while a second asks for one:
@@ -110,6 +112,7 @@ class NormalTable:
         self.phase = "warmup"
         self.bot_turns: dict[str, list[float]] = {}
         self.pings: dict[str, list[float]] = {}
+        self.requests: dict[str, list[float]] = {}
         self.errors: list[str] = []
         self.stop = asyncio.Event()
         self.rng = random.Random(36)
@@ -162,10 +165,21 @@ class NormalTable:
                 self._note(self.pings, time.perf_counter() - sent)
                 await asyncio.sleep(0.1)
 
+    async def _requests(self) -> None:
+        """Another client's request (the lobby) every 0.25 s, timed."""
+        async with httpx.AsyncClient(base_url=self.base, timeout=60, trust_env=False) as http:
+            while not self.stop.is_set():
+                started = time.perf_counter()
+                with contextlib.suppress(httpx.HTTPError):
+                    (await http.get("/api/lobby")).raise_for_status()
+                    self._note(self.requests, time.perf_counter() - started)
+                await asyncio.sleep(0.25)
+
     async def run(self) -> None:
         async with httpx.AsyncClient(base_url=self.base, timeout=60, trust_env=False) as http:
             token, spectator = await self._table(http)
             pinger = asyncio.create_task(self._pinger(spectator))
+            requests = asyncio.create_task(self._requests())
             while not self.stop.is_set():
                 try:
                     await self._person(token)
@@ -174,13 +188,15 @@ class NormalTable:
                 except Exception as error:  # reported; the table carries on
                     self.errors.append(f"{type(error).__name__}: {error}"[:200])
                     await asyncio.sleep(0.5)
-            pinger.cancel()
-            with contextlib.suppress(BaseException):
-                await pinger
+            for helper in (pinger, requests):
+                helper.cancel()
+                with contextlib.suppress(BaseException):
+                    await helper
 
     def figures(self) -> dict[str, Any]:
         return {phase: {"bot_turn_ms": _quantiles(self.bot_turns.get(phase, [])),
-                        "ping_ms": _quantiles(self.pings.get(phase, []))}
+                        "ping_ms": _quantiles(self.pings.get(phase, [])),
+                        "other_request_ms": _quantiles(self.requests.get(phase, []))}
                 for phase in ("before", "during", "after")}
 
 
@@ -529,24 +545,48 @@ ATTACK: dict[str, Callable[[str, float, dict[str, Any]], Awaitable[None]]] = {
 EXTRA = {"reviews": ["--review-budget", "300"], "coldload": ["--bot-delay", "0"]}
 
 
+PHASES = ("warmup", "before", "during", "after", "stop")
+
+
+def _normal_process(base: str, paced: bool, phase: Any, results: Any) -> None:
+    """The normal table in a process of its own: the attacker's work in the bench's event
+    loop must not delay the normal table's own readings."""
+    async def main() -> None:
+        normal = NormalTable(base)
+        if paced:
+            _pace(normal)
+        table = asyncio.create_task(normal.run())
+        while PHASES[phase.value] != "stop":
+            normal.phase = PHASES[phase.value]
+            await asyncio.sleep(0.02)
+        normal.stop.set()
+        await asyncio.wait([table], timeout=20)
+        results.put({"figures": normal.figures(), "errors": normal.errors[:3]})
+
+    asyncio.run(main())
+
+
 async def _scenario(name: str, base: str, seconds: float, report: dict[str, Any]) -> None:
-    if name == "coldload":
-        await prepare_coldload(base, report)
-    normal = NormalTable(base)
-    if name == "coldload":
-        _pace(normal)
-    table = asyncio.create_task(normal.run())
-    await asyncio.sleep(3.0)
-    normal.phase = "before"
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    phase = context.Value("i", 0)
+    results = context.Queue()
+    normal = context.Process(target=_normal_process,
+                             args=(base, name == "coldload", phase, results), daemon=True)
+    normal.start()
+    await asyncio.sleep(5.0)
+    phase.value = PHASES.index("before")
     await asyncio.sleep(seconds / 2)
-    normal.phase = "during"
+    phase.value = PHASES.index("during")
     await ATTACK[name](base, seconds, report)
-    normal.phase = "after"
+    phase.value = PHASES.index("after")
     await asyncio.sleep(min(10.0, seconds / 2))
-    normal.stop.set()
-    await asyncio.wait([table], timeout=20)
-    report["normal_table"] = normal.figures()
-    report["normal_table_errors"] = normal.errors[:3]
+    phase.value = PHASES.index("stop")
+    found = await asyncio.to_thread(results.get, True, 60)
+    await asyncio.to_thread(normal.join, 20)
+    report["normal_table"] = found["figures"]
+    report["normal_table_errors"] = found["errors"]
 
 
 def _pace(normal: NormalTable) -> None:
@@ -570,6 +610,11 @@ def run_attack(name: str, seconds: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{Path(folder) / 'attack.sqlite3'}"
         log = Path(folder) / "server.log"
+        if name == "coldload":
+            # The finished games are made by one server; the attack meets the next one,
+            # which has none of them in memory.
+            with serve(database, EXTRA[name], log) as base:
+                asyncio.run(prepare_coldload(base, report))
         with serve(database, EXTRA.get(name, []), log) as base:
             size_before = log.stat().st_size
             asyncio.run(_scenario(name, base, seconds, report))

@@ -44,7 +44,6 @@ from pendragon.web.limits import (
     current_client,
     dumps_sharing,
     loads_sharing,
-    lower_priority,
     step_in_worker,
 )
 from pendragon.web.lobby import open_tables
@@ -109,9 +108,9 @@ class TableManager:
         self._loader: Executor = ThreadPoolExecutor(1, thread_name_prefix="pendragon-load")
         if self.settings.bot_processes and self.settings.bot_threads > 0:
             # A process (started at the first cold load): the replay never holds the
-            # interpreter lock the event loop needs; only its unpickling runs here.
-            self._loader = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"),
-                                               initializer=lower_priority)
+            # interpreter lock the event loop needs; only its unpickling runs here. At the
+            # server's own priority: a person waits for it (and a client has few at once).
+            self._loader = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"))
         #: Finished tables in memory, the least recently opened first.
         self._finished: OrderedDict[str, None] = OrderedDict()
         #: Hint searches queued or running, per client (``Limits.hints_per_client``).
