@@ -29,7 +29,9 @@ Every run is bounded: at most ``--seconds`` of measurement plus a short warm-up,
 ``--max-tables`` tables created, traffic only to 127.0.0.1. Writes
 ``bench/results/server.json``; nothing asserts on the figures.
 
-    python -m bench.server [--scenario both|throughput|flood] [--tables 200]
+Issue 36's attacks (``--scenario attacks``, or one by name) are in :mod:`bench.attacks`.
+
+    python -m bench.server [--scenario both|throughput|flood|attacks] [--tables 200]
                            [--watchers 1] [--bot-delay 0.25] [--seconds 30]
 """
 
@@ -55,6 +57,8 @@ from typing import Any
 
 import httpx
 import websockets
+
+from bench.attacks import ATTACKS, run_attack
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 HOST = "127.0.0.1"
@@ -418,7 +422,8 @@ def run_one(args: argparse.Namespace, flood: bool = False) -> dict[str, Any]:
             # One client creates every table: the limits would refuse most of them.
             command += ["--create-rate", "0", "--write-rate", "0", "--connect-rate", "0",
                         "--message-rate", "0", "--bot-tables", "0",
-                        "--bot-tables-per-client", "0", "--unwatched-grace", "0"]
+                        "--bot-tables-per-client", "0", "--unwatched-grace", "0",
+                        "--connections-per-client", "0", "--loads-per-client", "0"]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30
@@ -477,8 +482,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="bot delay of the flood run (the server's default)")
     parser.add_argument("--saturate", action="store_true",
                         help="also run once with --bot-delay 0 (the server's ceiling)")
-    parser.add_argument("--scenario", choices=("both", "throughput", "flood"), default="both",
-                        help="the throughput run, the flood run (issue 17, item 4), or both")
+    parser.add_argument("--scenario", choices=("both", "throughput", "flood", "attacks",
+                                               *ATTACKS), default="both",
+                        help="the throughput run, the flood run (issue 17, item 4), or both;"
+                             " or issue 36's attacks beside a normal table (all, or one by"
+                             " name: bench/attacks.py)")
+    parser.add_argument("--attack-seconds", type=float, default=20.0,
+                        help="how long each of issue 36's attacks lasts")
     parser.add_argument("--flood-clients", type=int, default=30,
                         help="flooding clients, each from its own address")
     parser.add_argument("--flood-rate", type=float, default=60.0,
@@ -488,6 +498,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=RESULTS_DIR / "server.json")
     args = parser.parse_args(argv)
     args.seconds = min(args.seconds, 300.0)
+    if args.scenario == "attacks" or args.scenario in ATTACKS:
+        return attacks_main(args)
 
     before = machine()
     runs = []
@@ -522,6 +534,25 @@ def main(argv: list[str] | None = None) -> int:
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps({"machine": before, "runs": runs}, indent=2) + "\n")
     print(f"wrote {args.output}")
+    return 0
+
+
+def attacks_main(args: argparse.Namespace) -> int:
+    """Issue 36's attacks, each beside a normal people's table; written to
+    ``bench/results/server_attacks.json`` (or ``--output`` if given otherwise)."""
+    names = ATTACKS if args.scenario == "attacks" else (args.scenario,)
+    before = machine()
+    reports = []
+    for name in names:
+        report = run_attack(name, min(args.attack_seconds, 120.0))
+        reports.append(report)
+        print(json.dumps(report), flush=True)
+    output = args.output
+    if output == RESULTS_DIR / "server.json":
+        output = RESULTS_DIR / "server_attacks.json"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps({"machine": before, "attacks": reports}, indent=2) + "\n")
+    print(f"wrote {output}")
     return 0
 
 

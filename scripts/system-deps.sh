@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # System packages for the web table's tests (Debian): Chromium for the end-to-end browser
-# tests and PostgreSQL for the storage tests. Idempotent: installs only what is missing,
+# tests, PostgreSQL for the storage tests and nginx (nginx-light) for the check of the
+# reverse proxy's example configuration (docs/web.md). Idempotent: installs only what is missing,
 # starts the cluster if it is down, creates the test role and database if they are absent.
 #
 # The last line printed on stdout is the DSN of the test database, e.g.
@@ -24,12 +25,13 @@ fi
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || missing+=(postgresql)
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 if [ "${#missing[@]}" -gt 0 ]; then
     log "installing ${missing[*]}"
     $SUDO apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >&2
 else
-    log "chromium and postgresql already installed"
+    log "chromium, postgresql and nginx already installed"
 fi
 
 # The newest installed major version and its default cluster.

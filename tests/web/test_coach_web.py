@@ -247,9 +247,11 @@ def test_the_review_reports_progress_then_its_figures_with_times(server: LiveSer
         assert http.post("/api/replay/review", headers=auth(host)).json() == done
 
 
-def test_one_review_at_a_time_per_server(server: LiveServer) -> None:
-    """Issue 31 item 3: while one game's review runs, another's is refused with
-    ``review_busy`` (503), and may be asked for again once it is done."""
+def test_one_review_at_a_time_per_client(server: LiveServer) -> None:
+    """Issue 31 item 3, issue 36 item 4: while one game's review runs, the same client's
+    review of another game is refused with ``review_busy`` (429: one review under way per
+    client; another client's would wait its turn, tests/web/test_under_fire.py), and may
+    be asked for again once it is done."""
     with server.http() as http:
         first = finished_bots_table(http)["spectator"]["token"]
         second = finished_bots_table(http)["spectator"]["token"]
@@ -257,7 +259,7 @@ def test_one_review_at_a_time_per_server(server: LiveServer) -> None:
         started = http.post("/api/replay/review", headers=auth(first)).json()
         assert started["state"] == "running"
         other = http.post("/api/replay/review", headers=auth(second))
-        assert other.status_code == 503 and error_code(other) == "review_busy"
+        assert other.status_code == 429 and error_code(other) == "review_busy"
         assert http.get("/api/replay/review", headers=auth(second)).json() == {"state": "none"}
         wait_review(http, first)
         other = http.post("/api/replay/review", headers=auth(second))

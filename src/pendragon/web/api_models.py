@@ -125,3 +125,18 @@ def seat_of(viewer: int | None) -> int:
 def link(token: str) -> str:
     """The page a table token opens."""
     return f"/table#{token}"
+
+
+def _field_names() -> frozenset[str]:
+    """Every field name of the request bodies (an error may name them: they are ours)."""
+    names: set[str] = set()
+    pending: list[type[_Body]] = [_Body]
+    while pending:
+        model = pending.pop()
+        names.update(model.model_fields)
+        pending.extend(model.__subclasses__())
+    return frozenset(names)
+
+
+#: The request bodies' field names (:func:`pendragon.web.middleware.describe_validation`).
+FIELD_NAMES = _field_names()

@@ -17,7 +17,7 @@ import logging
 import time
 from asyncio import sleep
 
-from pendragon.bots import check_bot, make_bot, table_bot
+from pendragon.bots import bot_names, check_bot, make_bot, table_bot
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
@@ -67,6 +67,9 @@ class BotLoop(TurnTimer):
             task.cancel()
         if self._away_timer is not None:
             self._away_timer.cancel()
+        if self.hint_job is not None:
+            self.hint_job[1].cancel()
+            self.hint_job = None
         self.stop_timer()
 
     async def set_pace(self, access: Access, seconds: object) -> None:
@@ -173,5 +176,6 @@ def bot_name(bot: object, game: str, where: str = "") -> str:
     """
     try:
         return check_bot(bot or table_bot(game), game)
-    except ValueError as error:
-        raise TableError("bad_request", f"{where}{error}", 400) from None
+    except ValueError:  # its message quotes the name: never echoed
+        raise TableError("bad_request", f"{where}unknown bot; known bots:"
+                         f" {', '.join(bot_names(game))}", 400) from None

@@ -18,6 +18,16 @@ his turn, where the host allows them.
   process or thread, counted in the table's share of thinking like its bots' moves), and
   asking again at the same decision gives the same answer without a new search or a new
   announcement. HTTP writes are rate-limited per client (``--write-rate``).
+* **Never in the way of a game (issue 36, item 1).** A hint search runs in a worker of its
+  own (``TableManager.hint_scheduler``: one process at
+  :data:`~pendragon.web.limits.HINT_NICE`, below the bots' workers, so it never holds a
+  bot's worker nor takes a core a bot's move needs), at
+  :data:`~pendragon.web.limits.PRIORITY_HINT`, and waits while its table has used its
+  share of thinking time (the bots' and the hints' together); a table
+  has one search at most (its decision's), which is cancelled when the decision passes (a
+  queued search never starts; the asker gets ``stale_version``); and a client may have
+  :attr:`~pendragon.web.limits.Limits.hints_per_client` searches queued or running at
+  once (beyond: 429 ``hint_busy``).
 """
 
 from __future__ import annotations
@@ -32,7 +42,7 @@ from pendragon.core.events import Event, Seat
 from pendragon.web.access import HOST_ROLE, HUMAN, SEAT_ROLE, Access
 from pendragon.web.coach_work import hint_in_worker, hint_json, hint_seed
 from pendragon.web.errors import TableError
-from pendragon.web.limits import PRIORITY_PEOPLE, dumps_sharing
+from pendragon.web.limits import PRIORITY_HINT, dumps_sharing
 from pendragon.web.moves import TableMoves, checked_version
 from pendragon.web.settings import HINT_ASKED, HINTS_EVENTS
 
@@ -65,14 +75,17 @@ class Hints(TableMoves):
         async with self.lock:
             await self._announce_hints(True)
 
-    async def ask_hint(self, access: Access, version: object) -> dict[str, Any]:
+    async def ask_hint(self, access: Access, version: object,
+                       client: str | None = None) -> dict[str, Any]:
         """The coach's hint for the token's own seat at the decision of ``version``:
         ``{"version", "seat", "action", "action_text", "chance", "side", "reason",
         "alternatives", ...}`` (``coach.Hint.to_json``).
 
         Refused with nothing changed: ``forbidden`` (403: not a seat's link),
         ``hints_off``, ``game_over``, ``not_started``, ``stale_version``, ``bot_seat`` (a
-        bot plays the seat now), ``not_your_turn`` (409).
+        bot plays the seat now), ``not_your_turn`` (409), ``hint_busy`` (429: ``client``
+        has as many searches under way as it may). ``stale_version`` also when the
+        decision passes before its hint is found (the search is then cancelled).
         """
         if access.role != SEAT_ROLE or access.seat is None:
             raise TableError("forbidden", "only a seated player may ask for a hint, for his"
@@ -95,16 +108,29 @@ class Hints(TableMoves):
                                  " turn")
             key = (version, seat)
             if self.hint_job is None or self.hint_job[0] != key or self.hint_job[1].cancelled():
+                searches = self.manager.hint_searches
+                cap = self.manager.settings.limits.hints_per_client
+                if client is not None and cap > 0 and searches.get(client, 0) >= cap:
+                    raise TableError("hint_busy", "your earlier hints are still being"
+                                     " searched; ask again when they are found", 429)
                 # Announced once per decision, before the search: the table learns that the
                 # seat asked, never what it was told.
                 await self._change_hands([], Event(HINT_ASKED, {"seat": Seat(seat)}))
                 self.push_state()
                 task = asyncio.get_running_loop().create_task(self._search_hint(self.state,
                                                                                 seat))
+                if client is not None:
+                    searches[client] = searches.get(client, 0) + 1
+                    task.add_done_callback(lambda _done: _release(searches, client))
                 self.hint_job = (key, task)
             task = self.hint_job[1]
         try:
             found = await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise  # the request itself was cancelled (its client went away)
+            raise TableError("stale_version", "the decision passed before its hint was"
+                             " found") from None
         except Exception:
             log.exception("table %s: the hint for seat %d failed", self.table_id, seat)
             if self.hint_job is not None and self.hint_job[1] is task:
@@ -114,18 +140,27 @@ class Hints(TableMoves):
         return {"version": version, **found}
 
     async def _search_hint(self, state: State, seat: int) -> dict[str, Any]:
-        """``coach.hint`` for ``seat`` in ``state`` in the bot pool (a person waits: the
-        people's priority), counted in this table's share of thinking time."""
+        """``coach.hint`` for ``seat`` in ``state`` in the bot pool (below every bot turn),
+        counted in this table's share of thinking time."""
         budget = self.manager.settings.hint_budget
         seed = hint_seed(state, seat)
-        scheduler = self.manager.scheduler
+        scheduler = self.manager.hint_scheduler
         if scheduler.processes:
             game = pickle.dumps(state.game, protocol=pickle.HIGHEST_PROTOCOL)
             payload = dumps_sharing(state, state.game)
             result: dict[str, Any] = await scheduler.run(
-                self.table_id, PRIORITY_PEOPLE, hint_in_worker, game, payload, seat, budget,
+                self.table_id, PRIORITY_HINT, hint_in_worker, game, payload, seat, budget,
                 seed)
             return result
-        found: dict[str, Any] = await scheduler.run(self.table_id, PRIORITY_PEOPLE, hint_json,
+        found: dict[str, Any] = await scheduler.run(self.table_id, PRIORITY_HINT, hint_json,
                                                     state, seat, budget, seed)
         return found
+
+
+def _release(searches: dict[str, int], client: str) -> None:
+    """One of ``client``'s hint searches ended (found, failed or cancelled)."""
+    left = searches.get(client, 0) - 1
+    if left > 0:
+        searches[client] = left
+    else:
+        searches.pop(client, None)

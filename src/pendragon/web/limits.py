@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
-import heapq
 import io
 import ipaddress
 import itertools
@@ -36,16 +36,27 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
 
 Result = TypeVar("Result")
 
-#: Priorities of bot moves (lower goes first).
+#: The client of the request being served (set by the rate-limiting middleware for every
+#: HTTP request and WebSocket; ``None`` outside one), for limits deep in the table code
+#: such as the cold loads a client may have under way.
+current_client: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "pendragon_client", default=None)
+
+#: Priorities of the bot pool's work (lower goes first): a bot move at a table where a
+#: person has a page open; a coach's hint (a person asked, but the table plays on without
+#: it: below every bot turn, issue 36 item 1); a bot move at any other table.
 PRIORITY_PEOPLE = 0
-PRIORITY_BOTS_ONLY = 1
+PRIORITY_HINT = 1
+PRIORITY_BOTS_ONLY = 2
 #: Niceness of bot worker processes: the OS runs the server's event loop first.
 BOT_NICE = 10
+#: Niceness of the coach's hint process: the OS runs the bots' moves first (issue 36).
+HINT_NICE = 19
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,16 @@ class Limits:
     unwatched_grace: float = 30.0
     #: Clients whose buckets are remembered (the least recently seen are forgotten).
     max_clients: int = 100_000
+    #: Hint searches one client may have queued or running at once (a table has at most
+    #: one: its decision's; issue 36, item 1).
+    hints_per_client: int = 2
+    #: Connections (HTTP and WebSocket) one client may hold open at once, and the seconds
+    #: a request has to send its headers and body (issue 36, item 2).
+    connections_per_client: int = 64
+    request_timeout: float = 10.0
+    #: Tables one client may be loading from the database at once (a cold load replays
+    #: the whole game; issue 36, item 5).
+    loads_per_client: int = 2
 
     @classmethod
     def off(cls) -> Limits:
@@ -143,13 +164,48 @@ def _networks(proxies: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddre
     return tuple(networks)
 
 
+def _unmapped(ip: ipaddress.IPv4Address | ipaddress.IPv6Address
+              ) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """``ip``, or the IPv4 address an IPv4-mapped IPv6 address (``::ffff:1.2.3.4``) stands
+    for: one host, whichever form the socket reports."""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
 def _is_trusted(address: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network,
                                               ...]) -> bool:
     try:
-        ip = ipaddress.ip_address(address)
+        ip = _unmapped(ipaddress.ip_address(address))
     except ValueError:
         return False
     return any(ip in network for network in networks)
+
+
+def trusted_peer(address: str, limits: Limits) -> bool:
+    """Whether ``address`` (a socket's peer) is one of ``limits.trusted_proxies``."""
+    return _is_trusted(address, _networks(limits.trusted_proxies))
+
+
+def client_key(address: str) -> str:
+    """The client an address is counted as (issue 36, item 7): an IPv4 address itself (also
+    when written as IPv4-mapped IPv6), an IPv6 address's /64 (one subscriber's, who may
+    use any of its 2^64 addresses); anything else as it is.
+
+    >>> client_key("1.2.3.4"), client_key("::ffff:1.2.3.4")
+    ('1.2.3.4', '1.2.3.4')
+    >>> client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:bbbb::9")
+    True
+    >>> client_key("2001:db8:1:2::1"), client_key("2001:db8:1:3::1")
+    ('2001:db8:1:2::/64', '2001:db8:1:3::/64')
+    """
+    try:
+        ip = _unmapped(ipaddress.ip_address(address))
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 class RateLimited(Exception):
@@ -248,11 +304,14 @@ def client_address(scope: Any, limits: Limits) -> str:
     '1.2.3.4'
     >>> client_address(scope, Limits(trusted_proxies=("192.168.1.1",)))
     '10.0.0.9'
+
+    The address found is then counted as :func:`client_key` says (an IPv6 /64 is one
+    client; an IPv4-mapped address is its IPv4 address), here and in the proxy's header.
     """
     peer_pair = scope.get("client")
-    peer = str(peer_pair[0]) if peer_pair else "unknown"
+    peer = client_key(str(peer_pair[0])) if peer_pair else "unknown"
     networks = _networks(limits.trusted_proxies)
-    if not networks or not _is_trusted(peer, networks):
+    if not networks or not _is_trusted(str(peer_pair[0]) if peer_pair else "", networks):
         return peer
     wanted = limits.trusted_header.lower().encode("latin-1")
     chain: list[str] = []
@@ -261,21 +320,23 @@ def client_address(scope: Any, limits: Limits) -> str:
             chain += [part.strip() for part in value.decode("latin-1").split(",")]
     for address in reversed(chain):
         try:
-            ip = ipaddress.ip_address(address)
+            ip = _unmapped(ipaddress.ip_address(address))
         except ValueError:
             return peer
         if not any(ip in network for network in networks):
-            return str(ip)
+            return client_key(str(ip))
     return peer
 
 
-@dataclass(order=True)
+@dataclass(eq=False)
 class _Job:
+    """A queued piece of work: (priority, unused, arrival), its table, what to run."""
+
     rank: tuple[int, float, int]
-    key: str = field(compare=False)
-    work: Callable[..., Any] = field(compare=False)
-    args: tuple[Any, ...] = field(compare=False)
-    future: asyncio.Future[Any] = field(compare=False)
+    key: str
+    work: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
 
 
 class BotScheduler:
@@ -289,7 +350,10 @@ class BotScheduler:
     then the table's recent thinking time (least first), then arrival. With two threads or
     more, one is kept for tables with people: moves of tables of bots alone never occupy
     every worker (so they never make a person's table wait for a worker).
-    ``threads=0`` runs each move at once on the event loop.
+    ``threads=0`` runs each move at once on the event loop. A coach's hint
+    (:data:`PRIORITY_HINT`) goes after every bot move of a people's table, waits for its
+    table's share like a background table's move (it is counted in it), and never takes
+    the worker kept for people's tables.
 
     ``processes``: the workers are processes (at :data:`BOT_NICE`), not threads, so a
     thinking bot never holds the interpreter lock the event loop needs; the work and its
@@ -297,7 +361,9 @@ class BotScheduler:
     """
 
     def __init__(self, threads: int, cpu_share: float = 0.0, window: float = 10.0,
-                 clock: Callable[[], float] = time.monotonic, processes: bool = False) -> None:
+                 clock: Callable[[], float] = time.monotonic, processes: bool = False,
+                 nice: int = BOT_NICE,
+                 usage: dict[str, deque[tuple[float, float]]] | None = None) -> None:
         self.threads = threads
         self.cpu_share = cpu_share
         self.window = window
@@ -306,11 +372,13 @@ class BotScheduler:
         self.pool: Executor | None = None
         if self.processes:
             self.pool = ProcessPoolExecutor(threads, multiprocessing.get_context("spawn"),
-                                            initializer=_lower_priority)
+                                            initializer=lower_priority, initargs=(nice,))
         elif threads > 0:
             self.pool = ThreadPoolExecutor(threads, thread_name_prefix="pendragon-bot")
-        #: Per table: (when a move ended, CPU seconds it took) within the window.
-        self.usage: dict[str, deque[tuple[float, float]]] = {}
+        #: Per table: (when a move ended, CPU seconds it took) within the window; shared
+        #: with another scheduler (``usage``: the coach's hints count in the bots' share).
+        self.usage: dict[str, deque[tuple[float, float]]] = {} if usage is None else usage
+        #: Jobs waiting for a worker (few: a table has one bot move and one hint at most).
         self._queue: list[_Job] = []
         self._busy = 0
         #: Workers running moves of tables of bots alone, and how many may.
@@ -367,7 +435,10 @@ class BotScheduler:
     async def run(self, key: str, priority: int,
                   work: Callable[..., tuple[Result, float]], *args: Any) -> Result:
         """Run ``work(*args)`` (which returns its result and the CPU seconds it took) for
-        table ``key`` when its share allows and a worker is free; returns its result."""
+        table ``key`` when its share allows and a worker is free; returns its result.
+
+        Cancelling the caller while the work waits (for its share or for a worker) drops
+        it: it never starts (a hint whose decision passed, issue 36 item 1)."""
         while priority != PRIORITY_PEOPLE and (pause := self.wait_needed(key)) > 0:
             await asyncio.sleep(pause)
         if self.pool is None:
@@ -377,23 +448,38 @@ class BotScheduler:
             return result
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[Result, float]] = loop.create_future()
-        rank = (priority, self.used(key), next(self._order))
-        heapq.heappush(self._queue, _Job(rank, key, work, args, future))
+        job = _Job((priority, 0.0, next(self._order)), key, work, args, future)
+        self._queue.append(job)
         self._dispatch()
-        result, cpu = await future
+        try:
+            result, cpu = await future
+        except asyncio.CancelledError:
+            if job in self._queue:  # never started: gone from the queue at once
+                self._queue.remove(job)
+            raise
         return result
+
+    def _rank(self, job: _Job, now: float) -> tuple[int, float, int]:
+        """A queued job's rank now: its priority, its table's thinking in the window as it
+        is now (not as it was when it queued), its arrival."""
+        return (job.rank[0], self.used(job.key, now), job.rank[2])
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._busy < self.threads and self._queue:
-            job = self._queue[0]
-            if job.future.done():  # cancelled while queued
-                heapq.heappop(self._queue)
-                continue
+        while self._busy < self.threads:
+            # Jobs cancelled while queued are dropped here, never started.
+            self._queue = [job for job in self._queue if not job.future.done()]
+            if not self._queue:
+                return
+            now = self.clock()
+            background_full = self._busy_background >= self.background_slots
+            waiting = [job for job in self._queue
+                       if not (background_full and job.rank[0] != PRIORITY_PEOPLE)]
+            if not waiting:
+                return  # only background work waits, and its workers are busy
+            job = min(waiting, key=lambda queued: self._rank(queued, now))
+            self._queue.remove(job)
             background = job.rank[0] != PRIORITY_PEOPLE
-            if background and self._busy_background >= self.background_slots:
-                return  # the queue's best is a bots' table: so is all that follows
-            heapq.heappop(self._queue)
             self._busy += 1
             self._busy_background += background
             self.started.append(job.key)
@@ -432,10 +518,10 @@ class BotScheduler:
 
 
 # ---------------------------------------------------------------------- bot worker processes
-def _lower_priority() -> None:
+def lower_priority(nice: int = BOT_NICE) -> None:
     """A bot worker process starts: let the OS run the server first."""
     with contextlib.suppress(OSError):  # not permitted: run at the same priority
-        os.nice(BOT_NICE)
+        os.nice(nice)
 
 
 class _SharedPickler(pickle.Pickler):

@@ -34,16 +34,25 @@ class Lobby(Seats):
 
     async def note_opened(self, seat: int) -> None:
         """``seat``'s link was used: from now on the lobby never offers it, and its person
-        has arrived (the game begins once everyone seated has)."""
+        has arrived (the game begins once everyone seated has).
+
+        The arrival is stored first and only then known in memory (issue 36, item 3): a
+        write that fails leaves the seat not arrived, and the link's next opening tries
+        again. Under the table's lock, so that a stranger taking the seat from the lobby
+        and its first opening are one after the other."""
         if seat in self.opened:
             return
-        self.opened.add(seat)
-        with contextlib.suppress(SeatClaimedError):  # stored already, by another process
-            await self.manager.store.write(ClaimSeat(self.table_id, seat))
-        await self.begin_if_everyone_arrived()
-        if not self.started:
-            # Every page's "Waiting for: ..." drops him at once (issue 39, item 1).
-            self.push_state()
+        async with self.lock:
+            if seat in self.opened:
+                return
+            with contextlib.suppress(SeatClaimedError):  # stored already (another process,
+                await self.manager.store.write(ClaimSeat(self.table_id, seat))  # the lobby)
+            self.opened.add(seat)
+            if not self.started and not self.seats_not_arrived():
+                await self._begin()
+            if not self.started:
+                # Every page's "Waiting for: ..." drops him at once (issue 39, item 1).
+                self.push_state()
 
     async def begin_if_everyone_arrived(self) -> None:
         """Begin the game if it waits for nobody (issue 27, item 5)."""

@@ -8,10 +8,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import pickle
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pendragon
@@ -34,15 +37,18 @@ from pendragon.web.adapters import adapter_for
 from pendragon.web.bot_loop import bot_name, timed_step
 from pendragon.web.errors import TableError
 from pendragon.web.limits import (
+    HINT_NICE,
     PRIORITY_BOTS_ONLY,
     BotScheduler,
     adopt,
+    current_client,
     dumps_sharing,
     loads_sharing,
     step_in_worker,
 )
 from pendragon.web.lobby import open_tables
-from pendragon.web.options import table_options
+from pendragon.web.narration import LogEvents, replay_game, replay_in_worker
+from pendragon.web.options import remote_option_names, table_options
 from pendragon.web.reviews import ReviewDesk
 from pendragon.web.seats import new_pass
 from pendragon.web.security import (
@@ -63,6 +69,10 @@ from pendragon.web.watchers import Metrics
 
 log = logging.getLogger("pendragon.web")
 
+#: Finished tables kept in memory for their replays (beyond, the least recently opened one
+#: nobody watches is unloaded; opened again, it is loaded again).
+FINISHED_KEPT = 32
+
 
 class TableManager:
     """Every live table of this server process, and the ways to reach them."""
@@ -77,6 +87,13 @@ class TableManager:
         self.scheduler = BotScheduler(self.settings.bot_threads, limits.bot_cpu_share,
                                       limits.bot_cpu_window,
                                       processes=self.settings.bot_processes)
+        #: The coach's hints: one worker of their own (a process at :data:`HINT_NICE`,
+        #: started at the first hint), so that a hint never holds a bot's worker nor takes
+        #: a core from a bot's move; counted in the same shares as the bots' moves.
+        self.hint_scheduler = BotScheduler(min(1, self.settings.bot_threads),
+                                           limits.bot_cpu_share, limits.bot_cpu_window,
+                                           processes=self.settings.bot_processes,
+                                           nice=HINT_NICE, usage=self.scheduler.usage)
         self._sweeper: asyncio.Task[None] | None = None
         #: Clients of tables of bots alone being created (counted by the cap).
         self._creating: list[str | None] = []
@@ -84,6 +101,20 @@ class TableManager:
         self._listener: threading.Thread | None = None
         self._stop_listener = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: Cold loads under way per client (``Limits.loads_per_client``), and the thread
+        #: that replays them (one: however many are asked, the event loop keeps most of
+        #: the interpreter).
+        self._loads: dict[str, int] = {}
+        self._loader: Executor = ThreadPoolExecutor(1, thread_name_prefix="pendragon-load")
+        if self.settings.bot_processes and self.settings.bot_threads > 0:
+            # A process (started at the first cold load): the replay never holds the
+            # interpreter lock the event loop needs; only its unpickling runs here. At the
+            # server's own priority: a person waits for it (and a client has few at once).
+            self._loader = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"))
+        #: Finished tables in memory, the least recently opened first.
+        self._finished: OrderedDict[str, None] = OrderedDict()
+        #: Hint searches queued or running, per client (``Limits.hints_per_client``).
+        self.hint_searches: dict[str, int] = {}
         #: The reviews of finished games (issue 31, item 3): one at a time, kept in memory.
         self.reviews = ReviewDesk(self.settings, store.storage)
 
@@ -131,6 +162,8 @@ class TableManager:
                 watcher.close()
         await self.reviews.close()
         await asyncio.to_thread(self.scheduler.shutdown)
+        await asyncio.to_thread(self.hint_scheduler.shutdown)
+        self._loader.shutdown(wait=False, cancel_futures=True)
         if self._listener is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 2.0)
         await self.store.close()
@@ -199,14 +232,17 @@ class TableManager:
         table.stop()
         self.scheduler.forget(table.table_id)
 
-    def check_bot_table_cap(self, client: str | None) -> None:
-        """Refuse a new table where bots hold every seat when the server, or ``client``,
-        already has as many live ones as allowed (``bot_table_limit``)."""
+    def check_bot_table_cap(self, client: str | None, exclude: str | None = None) -> None:
+        """Refuse a new table where bots hold every seat (or a hand-over that makes table
+        ``exclude`` one) when the server, or ``client``, already has as many live ones as
+        allowed (``bot_table_limit``). A table counts by who plays it now: one whose
+        people all handed their seats to bots counts as much as one created so."""
         limits = self.settings.limits
         now = time.monotonic()
         # A paused table (nobody watched it lately) costs no CPU: only playing ones count.
         live = [t.client for t in self.tables.values()
-                if t.bots_only and not t.finished and t.bots_may_play(now)]
+                if t.bots_only and not t.finished and t.bots_may_play(now)
+                and t.table_id != exclude]
         live += self._creating
         if limits.bot_tables_per_client > 0 and client is not None:
             mine = live.count(client)
@@ -261,8 +297,10 @@ class TableManager:
         seed = self.settings.seed_source()
         try:
             game = pendragon.load_game(game_name, seed=seed, **given)
-        except PendragonError as error:
-            raise TableError(error.code.value, error.message, 400) from None
+        except PendragonError as error:  # its message may quote an option: never echoed
+            known = ", ".join(remote_option_names(pendragon.game_class(game_name))) or "none"
+            raise TableError(error.code.value, f"these options are not valid for {game_name};"
+                             f" its options are {known}", 400) from None
         if join_mid_game and self._seats_nobody_mid_game(game_name, game):
             raise TableError("invalid_option",
                              f"{game_name} seats nobody mid-game: join_mid_game must be false",
@@ -373,25 +411,73 @@ class TableManager:
         """The live table ``table_id``, loaded from the database if needed."""
         table = self.tables.get(table_id)
         if table is not None:
+            if table.finished:
+                self._keep_finished(table)
             return table
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-            record = await self.store.load_table(table_id)
-            if record is None:
+            client = current_client.get()
+            cap = self.settings.limits.loads_per_client
+            if client is not None and cap > 0 and self._loads.get(client, 0) >= cap:
                 self._loading.pop(table_id, None)
-                return None
-            game = pendragon.load_game(record.game, seed=record.seed, **record.options)
-            state = game.new_initial_state()
+                raise TableError("rate_limited", "too many tables opened at once; try again"
+                                 " in 1 s", 429)
+            self._loads[client or ""] = self._loads.get(client or "", 0) + 1
+            try:
+                record = await self.store.load_table(table_id)
+                if record is None:
+                    self._loading.pop(table_id, None)
+                    return None
+                # The whole game replayed and narrated: off the event loop (issue 36, item 5).
+                state, actors, lines = await self._replay(record)
+            finally:
+                left = self._loads.get(client or "", 0) - 1
+                if left > 0:
+                    self._loads[client or ""] = left
+                else:
+                    self._loads.pop(client or "", None)
             table = LiveTable(self, record, state)
-            table.replay_into(state, record.actions)
+            table.actors, table.lines = actors, lines
             table.note_timeouts(record.timeouts)
             table.chat.extend(await self.store.chat_since(table_id, 0, CHAT_KEPT))
             self.tables[table_id] = table
             self._loading.pop(table_id, None)
+            if table.finished:
+                self._keep_finished(table)
             return table
+
+    async def _replay(self, record: TableRecord) -> tuple[State, list[int],
+                                                          list[tuple[LogEvents, ...]]]:
+        """``record``'s game replayed in the loader (a process, or a thread)."""
+        loop = asyncio.get_running_loop()
+        if isinstance(self._loader, ProcessPoolExecutor):
+            data = await loop.run_in_executor(self._loader, replay_in_worker, record.game,
+                                              record.seed, dict(record.options),
+                                              list(record.actions))
+            game = pendragon.load_game(record.game, seed=record.seed, **record.options)
+            replayed: tuple[State, list[int], list[tuple[LogEvents, ...]]] = loads_sharing(
+                data, game)
+            return replayed
+        return await loop.run_in_executor(self._loader, replay_record, record)
+
+    def _keep_finished(self, table: LiveTable) -> None:
+        """Note that a finished table was opened; beyond :data:`FINISHED_KEPT` of them, the
+        least recently opened one nobody watches is unloaded (issue 36, item 5: 200
+        finished games opened one after another would otherwise all stay in memory, and
+        every full collection of the garbage collector would walk them all)."""
+        kept = self._finished
+        kept[table.table_id] = None
+        kept.move_to_end(table.table_id)
+        for old in list(kept)[:max(0, len(kept) - FINISHED_KEPT)]:
+            loaded = self.tables.get(old)
+            if loaded is None or not loaded.finished:
+                del kept[old]
+            elif not loaded.watchers and not loaded.lock.locked():
+                del kept[old]
+                self.unload(loaded)
 
     def maybe_unload(self, table: TableCore) -> None:
         """Forget a finished table nobody watches (it is reloaded on demand)."""
@@ -425,7 +511,14 @@ class TableManager:
         if matches:
             table.touch()
             await table.note_opened(matches[0])
-            return table, Access(SEAT_ROLE, matches[0], table.seats[matches[0]].token_hash or "")
+            # Who the link is is decided again after the write: a stranger may have taken
+            # the seat from the lobby meanwhile, and its old link then opens nothing
+            # (issue 36, item 8).
+            seat = table.seats[matches[0]]
+            if not secret_matches(secret, seat.token_hash):
+                raise TableError("unauthorized", "this link is not valid (or its seat was"
+                                 " taken over)", 401)
+            return table, Access(SEAT_ROLE, seat.seat, seat.token_hash or "")
         if secret_matches(secret, table.spectator_hash):
             table.touch()
             return table, Access(SPECTATOR_ROLE)
@@ -446,7 +539,11 @@ class TableManager:
                          401)
 
 
-#: Options the server sets itself: the seed (never shown to a client) and the number of
+def replay_record(record: TableRecord) -> tuple[State, list[int],
+                                                list[tuple[LogEvents, ...]]]:
+    """A stored table's game replayed (:func:`~pendragon.web.narration.replay_game`), in
+    the loader thread."""
+    return replay_game(record.game, record.seed, dict(record.options), record.actions)
 
 
 def _record_fields(record: TableRecord) -> dict[str, Any]:

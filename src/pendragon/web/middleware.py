@@ -8,7 +8,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pendragon.web.limits import RateLimited, RateLimiter, client_address
+from pendragon.web.limits import RateLimited, RateLimiter, client_address, current_client
 
 #: Largest request body accepted.
 MAX_BODY = 64 * 1024
@@ -28,14 +28,36 @@ def error_response(code: str, message: str, status: int) -> JSONResponse:
     )
 
 
-def describe_validation(error: RequestValidationError) -> str:
-    """A refused body's problems, in a sentence (at most five of them)."""
+def describe_validation(error: RequestValidationError,
+                        known: frozenset[str] = frozenset()) -> str:
+    """A refused body's problems, in a sentence (at most five of them). A field is named
+    only if it is one of ``known`` (the request models' own field names) or a list's
+    index; a name the client made up (an unknown field, an option's key) is never echoed
+    (issue 36, item 8), nor is a value.
+
+    >>> from pydantic import BaseModel, ConfigDict, ValidationError
+    >>> class Body(BaseModel):
+    ...     model_config = ConfigDict(extra="forbid")
+    ...     version: int
+    >>> try:
+    ...     Body.model_validate({"version": "x", "<script>": 1})
+    ... except ValidationError as problem:
+    ...     print(describe_validation(RequestValidationError(problem.errors()),
+    ...                               frozenset({"version"})).split("; ")[1:])
+    ['a field this request does not take']
+    """
     parts = []
     for item in error.errors()[:5]:
-        where = ".".join(str(x) for x in item.get("loc", ()) if x != "body")
-        message = str(item.get("msg", "invalid value"))
-        if item.get("type") == "json_invalid":
+        kind = item.get("type")
+        if kind == "json_invalid":
             return "the request body is not valid JSON"
+        named = [str(x) for x in item.get("loc", ())
+                 if x != "body" and ((isinstance(x, int) and 0 <= x < 1000) or x in known)]
+        if kind == "extra_forbidden":
+            parts.append("a field this request does not take")
+            continue
+        where = ".".join(named)
+        message = str(item.get("msg", "invalid value"))
         parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts) or "invalid request"
 
@@ -78,6 +100,8 @@ class RateLimit:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = None
+        if scope["type"] in ("http", "websocket"):
+            current_client.set(client_address(scope, self.limiter.limits))
         if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
             path = str(scope["path"]).rstrip("/")
             if scope["method"] == "POST":

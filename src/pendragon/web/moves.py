@@ -66,8 +66,9 @@ class TableMoves(TableCore):
         if isinstance(action, str) and len(action) <= 64:
             try:
                 return self.state.string_to_action(action)
-            except MalformedActionError as error:
-                raise TableError("malformed_action", error.message, 400) from None
+            except MalformedActionError:  # its message quotes the text: never echoed
+                raise TableError("malformed_action", "this text names no action of this game",
+                                 400) from None
         raise TableError("malformed_action", "an action is an id or a text form", 400)
 
     def refuse_if_over(self) -> None:
@@ -95,8 +96,17 @@ class TableMoves(TableCore):
     def _adopt(self, played: Played) -> None:
         """Make ``played`` (stored) the table's state and log."""
         self.state = played.state
+        self.drop_stale_hint()
         self.actors.extend(played.actors)
         self.lines.extend(played.lines)
+
+    def drop_stale_hint(self) -> None:
+        """Cancel the hint search of a decision that has passed (the table moved on): a
+        queued search never starts (issue 36, item 1)."""
+        job = self.hint_job
+        if job is not None and job[0][0] != self.state.version:
+            job[1].cancel()
+            self.hint_job = None
 
     async def submit(
         self,
@@ -222,6 +232,7 @@ class TableMoves(TableCore):
             state = self.state.clone()
             self.replay_into(state, actions)
             self.state = state
+            self.drop_stale_hint()
             changed = True
         last_notice = self.notices[-1].id if self.notices else 0
         hands = await store.load_hands(self.table_id, last_notice)
@@ -297,7 +308,17 @@ def checked_version(version: object, doing: str) -> int:
     return version
 
 
+#: The words of the rules' refusals of a move, by code (issue 36, item 8: the rules' own
+#: message may quote what the client sent, such as an action id of 4,000 digits).
+_REFUSALS = {
+    "malformed_action": "this is not an action of this game",
+    "illegal_action": "this move is not legal now",
+}
+
+
 def _refused_move(error: PendragonError) -> TableError:
-    """The rules' refusal of a move, as the table's error (400 for a malformed one)."""
+    """The rules' refusal of a move, as the table's error (400 for a malformed one), in
+    fixed words: nothing the client sent is echoed."""
     code = error.code.value
-    return TableError(code, error.message, 400 if code == "malformed_action" else 409)
+    return TableError(code, _REFUSALS.get(code, "the rules refuse this move"),
+                      400 if code == "malformed_action" else 409)

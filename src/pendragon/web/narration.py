@@ -113,3 +113,31 @@ def with_move_labels(game: Game, actions: Sequence[int], found: dict[str, Any]) 
         if index >= last:
             return
         state.apply_recorded(action)
+
+
+def replay_game(game_name: str, seed: int, options: dict[str, Any],
+                actions: Iterable[int]) -> tuple[State, list[int], list[tuple[LogEvents, ...]]]:
+    """A stored table's game replayed to its last action, with each action's actor and
+    narration (what ``TableCore.replay_into`` records): the cold load of a table (issue
+    36, item 5), run off the event loop."""
+    import pendragon
+
+    state = pendragon.load_game(game_name, seed=seed, **options).new_initial_state()
+    actors: list[int] = []
+    lines: list[tuple[LogEvents, ...]] = []
+    for action in actions:
+        actor, told = narrate(state, action)
+        state.apply_recorded(action)
+        actors.append(actor)
+        lines.append(told)
+    return state, actors, lines
+
+
+def replay_in_worker(game_name: str, seed: int, options: dict[str, Any],
+                     actions: list[int]) -> bytes:
+    """:func:`replay_game` in a loader process: pickled, sharing the game (the server
+    unpickles it with its own game object, ``limits.loads_sharing``)."""
+    from pendragon.web.limits import dumps_sharing
+
+    replayed = replay_game(game_name, seed, options, actions)
+    return dumps_sharing(replayed, replayed[0].game)

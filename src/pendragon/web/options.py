@@ -36,8 +36,9 @@ def table_options(game_name: str, options: Mapping[str, Any], seats: int) -> dic
     number of players where the game has that option."""
     try:
         cls = pendragon.game_class(game_name)
-    except PendragonError as error:
-        raise TableError(error.code.value, error.message, 400) from None
+    except PendragonError as error:  # its message quotes the name: never echoed
+        raise TableError(error.code.value, "there is no such game (GET /api/games lists"
+                         " them)", 400) from None
     given = dict(options)
     for reserved in SERVER_OPTIONS:
         if reserved in given:
@@ -54,8 +55,8 @@ def table_options(game_name: str, options: Mapping[str, Any], seats: int) -> dic
             # client, whatever its value; its value is not echoed either.
             raise TableError(
                 "invalid_option",
-                f"option {name!r} cannot be set at the online table; its choices are"
-                f" {', '.join(remote_option_names(cls)) or 'none'}",
+                f"option {specs[name].name!r} cannot be set at the online table; its"
+                f" choices are {', '.join(remote_option_names(cls)) or 'none'}",
                 400,
             )
     if "players" in specs:

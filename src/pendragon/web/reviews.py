@@ -5,8 +5,12 @@ A review takes from seconds (a short Grail Cup race) to a minute or two of CPU (
 5-player Shadows over Camelot game), so it runs in a process of its own at a lower
 priority (a thread when the server's bots think in threads), never on the event loop. While
 it runs, :meth:`ReviewDesk.status` says how far it is (``{"state": "running", "done",
-"total"}``); another table's review asked meanwhile is refused (503 ``review_busy``), and
-the page asks again later. A finished review is kept in memory for
+"total"}``). Reviews asked meanwhile wait in a queue, first come first served, each client
+with one review at most running or waiting (another is refused with 429 ``review_busy``
+until it is done), so one visitor reviewing game after game cannot keep others waiting
+longer than one review (issue 36, item 4); a waiting review says so (``"queued"``: the
+reviews before it). A full queue (:data:`REVIEW_QUEUE`) refuses with 503 ``review_busy``.
+A finished review is kept in memory for
 :data:`REVIEWS_KEPT` tables (it is not stored: the same game, seed and budget give the
 same figures, so after a restart it is computed again).
 
@@ -22,9 +26,9 @@ import logging
 import multiprocessing
 import pickle
 import queue as queue_module
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -43,6 +47,8 @@ log = logging.getLogger("pendragon.web")
 
 #: Finished reviews kept in memory (the least recently asked are forgotten).
 REVIEWS_KEPT = 64
+#: Reviews that may wait for the one running (one per client at most).
+REVIEW_QUEUE = 32
 #: The review's seed: fixed, so the web's review of a game is the one ``pendragon review``
 #: gives its downloaded record at the same budget.
 REVIEW_SEED = 0
@@ -57,6 +63,10 @@ class ReviewJob:
     total: int = 0
     task: asyncio.Task[None] | None = None
     process: Any = None
+    #: Who asked (one review running or waiting per client), and the game to review.
+    client: str | None = None
+    game: Game | None = None
+    actions: list[int] = field(default_factory=list)
 
 
 class ReviewDesk:
@@ -68,6 +78,8 @@ class ReviewDesk:
         self.done: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.failed: dict[str, str] = {}
         self.running: ReviewJob | None = None
+        #: Reviews waiting for the running one, first come first served.
+        self.waiting: deque[ReviewJob] = deque()
 
     def budget(self, game: str, players: int | None = None) -> Budget:
         """The review's budget for ``game`` at ``players`` seats: the game's, or the
@@ -86,27 +98,44 @@ class ReviewDesk:
         job = self.running
         if job is not None and job.table_id == table_id:
             return {"state": "running", "done": job.done, "total": job.total}
+        for ahead, waiting in enumerate(self.waiting, start=1):
+            if waiting.table_id == table_id:  # the page shows it as starting
+                return {"state": "running", "done": 0, "total": 0, "queued": ahead}
         if table_id in self.failed:
             return {"state": "failed", "message": self.failed[table_id]}
         return {"state": "none"}
 
-    def start(self, table: TableCore) -> dict[str, Any]:
-        """Begin the review of ``table``'s finished game unless it is done or under way;
-        its status. 503 ``review_busy`` while another table's review runs."""
+    def start(self, table: TableCore, client: str | None = None) -> dict[str, Any]:
+        """Begin (or queue) the review of ``table``'s finished game unless it is done or
+        under way; its status. ``review_busy``: 429 while ``client`` has another review
+        running or waiting, 503 when :data:`REVIEW_QUEUE` reviews wait already."""
         status = self.status(table.table_id)
         if status["state"] in ("done", "running"):
             return status
-        if self.running is not None:
-            raise TableError("review_busy", "another game's review is running on this server;"
+        jobs = [self.running, *self.waiting] if self.running is not None else [*self.waiting]
+        if client is not None and any(job.client == client for job in jobs):
+            raise TableError("review_busy", "your other review is not done yet; ask for this"
+                             " one once it is", 429)
+        if len(self.waiting) >= REVIEW_QUEUE:
+            raise TableError("review_busy", "too many reviews are waiting on this server;"
                              " try again in a minute", 503)
         self.failed.pop(table.table_id, None)
-        job = ReviewJob(table.table_id)
-        self.running = job
-        job.task = asyncio.get_running_loop().create_task(
-            self._run(job, table.game, list(table.state.history())))
+        self.waiting.append(ReviewJob(table.table_id, client=client, game=table.game,
+                                      actions=list(table.state.history())))
+        self._next()
         return self.status(table.table_id)
 
-    async def _run(self, job: ReviewJob, game: Game, actions: list[int]) -> None:
+    def _next(self) -> None:
+        """Start the first waiting review if none runs."""
+        if self.running is not None or not self.waiting:
+            return
+        job = self.waiting.popleft()
+        self.running = job
+        job.task = asyncio.get_running_loop().create_task(self._run(job))
+
+    async def _run(self, job: ReviewJob) -> None:
+        game, actions = job.game, job.actions
+        assert game is not None
         try:
             budget = self.budget(game.name, game.num_players())
             if self.settings.bot_processes and self.settings.bot_threads > 0:
@@ -131,6 +160,7 @@ class ReviewDesk:
         finally:
             if self.running is job:
                 self.running = None
+                self._next()
 
     async def _in_process(self, job: ReviewJob, game: Game, actions: list[int],
                           budget: Budget) -> dict[str, Any]:
@@ -165,7 +195,8 @@ class ReviewDesk:
             messages.close()
 
     async def close(self) -> None:
-        """Stop the review under way (the server stops)."""
+        """Stop the review under way and forget the waiting ones (the server stops)."""
+        self.waiting.clear()
         job = self.running
         if job is None:
             return

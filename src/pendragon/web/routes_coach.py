@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from pendragon.web.api_models import AuthHeader, HintRequest, HintsSetting, bearer
 from pendragon.web.errors import TableError
+from pendragon.web.limits import client_address
 from pendragon.web.manager import TableManager
 
 
@@ -27,11 +28,13 @@ def coach_routes(manager: Callable[[], TableManager]) -> APIRouter:
         return {"ok": True, "allowed": table.hints_allowed}
 
     @router.post("/api/table/hint")
-    async def ask_hint(body: HintRequest, authorization: AuthHeader = None) -> JSONResponse:
+    async def ask_hint(body: HintRequest, request: Request,
+                       authorization: AuthHeader = None) -> JSONResponse:
         """The coach's move for the token's own seat, at its turn (only to the asker; the
         log tells everyone that the seat asked)."""
         table, access = await manager().identify(bearer(authorization))
-        found = await table.ask_hint(access, body.version)
+        client = client_address(request.scope, manager().settings.limits)
+        found = await table.ask_hint(access, body.version, client)
         return JSONResponse(found, headers={"Cache-Control": "no-store"})
 
     async def finished_table(authorization: str | None) -> Any:
@@ -41,11 +44,13 @@ def coach_routes(manager: Callable[[], TableManager]) -> APIRouter:
         return table
 
     @router.post("/api/replay/review")
-    async def start_review(authorization: AuthHeader = None) -> JSONResponse:
-        """Begin the review of the finished game (or report the one under way or done);
-        503 ``review_busy`` while another game's review runs on this server."""
+    async def start_review(request: Request, authorization: AuthHeader = None) -> JSONResponse:
+        """Begin (or queue) the review of the finished game, or report the one under way or
+        done; ``review_busy`` while the client has another review under way (429) or the
+        queue is full (503)."""
         table = await finished_table(authorization)
-        return JSONResponse(manager().reviews.start(table),
+        client = client_address(request.scope, manager().settings.limits)
+        return JSONResponse(manager().reviews.start(table, client),
                             headers={"Cache-Control": "no-store"})
 
     @router.get("/api/replay/review")

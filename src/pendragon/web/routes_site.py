@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 import pendragon
@@ -115,7 +115,7 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
     async def translations(language: str) -> Response:
         """One language's messages: the interface's and every installed game's."""
         if language not in LANGUAGES:
-            raise TableError("not_found", f"no translation {language!r}", 404)
+            raise TableError("not_found", "no such translation", 404)
         return Response(_page_messages(language), media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
@@ -123,7 +123,7 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
     async def board_module(name: str) -> FileResponse:
         """The board module of game ``name``: its plugin's, or the generic one."""
         if name not in pendragon.registered_games():
-            raise TableError("not_found", f"no game {name!r}", 404)
+            raise TableError("not_found", "no such game", 404)
         plugin = plugin_for(name)
         path = plugin.web_module_path() if plugin is not None else None
         if path is not None and not path.is_file():
@@ -150,7 +150,7 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
         return {"ok": True, "tables_loaded": len(manager().tables)}
 
     @router.get("/api/metrics")
-    async def metrics() -> dict[str, Any]:
+    async def metrics(request: Request) -> dict[str, Any]:
         """Move-to-push latencies and counters (with ``--metrics``)."""
         current = manager().metrics
         if current is None:
@@ -160,6 +160,16 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
         snapshot["commits"] = store.commits
         snapshot["writes"] = store.writes
         snapshot["tables_loaded"] = len(manager().tables)
+        # The bot pool's queue and the hint searches under way (issue 36: the benchmark's
+        # hint flood watches them drain).
+        snapshot["bot_queue"] = manager().scheduler.queued()
+        snapshot["hint_queue"] = manager().hint_scheduler.queued()
+        snapshot["hint_searches"] = sum(manager().hint_searches.values())
+        registry = getattr(request.app.state, "connections", None)
+        if registry is not None:  # served by uvicorn_config: the connections per client
+            snapshot["connections_most_by_one_client"] = max(registry.counts.values(),
+                                                             default=0)
+            snapshot["connections_refused"] = registry.refused
         return snapshot
 
     @router.post("/api/metrics/reset")

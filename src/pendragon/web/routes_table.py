@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from pendragon.web.api_models import (
@@ -23,6 +23,7 @@ from pendragon.web.api_models import (
     seat_of,
 )
 from pendragon.web.errors import TableError
+from pendragon.web.limits import client_address
 from pendragon.web.manager import TableManager
 from pendragon.web.record_download import file_name, record_text
 from pendragon.web.security import parse_token
@@ -79,11 +80,12 @@ def table_routes(manager: Callable[[], TableManager]) -> APIRouter:
         return {"ok": True}
 
     @router.post("/api/table/seats/{seat}/bot")
-    async def seat_to_bot(seat: int, body: SeatBot,
+    async def seat_to_bot(seat: int, body: SeatBot, request: Request,
                           authorization: AuthHeader = None) -> dict[str, Any]:
         """Let a bot play a seat (one's own, or one whose player is gone)."""
         table, viewer = await authed(authorization)
-        await table.seat_to_bot(viewer, seat, body.bot)
+        await table.seat_to_bot(viewer, seat, body.bot,
+                                client_address(request.scope, manager().settings.limits))
         return {"ok": True}
 
     @router.post("/api/table/seats/{seat}/take")
@@ -127,10 +129,12 @@ def table_routes(manager: Callable[[], TableManager]) -> APIRouter:
         return {"ok": True, "token": token, "link": link(token)}
 
     @router.post("/api/table/leave")
-    async def leave(body: SeatBot, authorization: AuthHeader = None) -> dict[str, Any]:
+    async def leave(body: SeatBot, request: Request,
+                    authorization: AuthHeader = None) -> dict[str, Any]:
         """Give one's seat up for good: a bot plays it for nobody, the link dies."""
         table, seat = await seated(authorization)
-        await table.leave(seat, body.bot)
+        await table.leave(seat, body.bot, client_address(request.scope,
+                                                         manager().settings.limits))
         return {"ok": True}
 
     @router.post("/api/table/pace")

@@ -9,6 +9,7 @@ its announcement before it is applied (:meth:`~pendragon.web.moves.TableMoves._c
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 
@@ -77,9 +78,23 @@ class Seats(BotLoop):
     def _invites_for(self, seat: int) -> list[str]:
         return [h for h, p in self.passes.items() if p.kind == SEAT_INVITE and p.seat == seat]
 
-    async def seat_to_bot(self, requester: int | None, seat: object, bot_choice: object) -> None:
+    def _check_bots_alone_cap(self, handed: int, client: str | None) -> None:
+        """Refuse (``bot_table_limit``) a hand-over of seat ``handed`` that would make this
+        a table of bots alone beyond the cap: the cap counts tables by who plays now, so
+        it is counted again at every hand-over (issue 36, item 6)."""
+        if any(s.controller != BOT for s in self.seats if s.seat != handed):
+            return
+        if self.client is None:
+            self.client = client  # a table loaded from the database: its hander's share
+        self.manager.check_bot_table_cap(self.client, exclude=self.table_id)
+
+    async def seat_to_bot(self, requester: int | None, seat: object, bot_choice: object,
+                          client: str | None = None) -> None:
         """Let a bot keep ``seat`` warm for its owner (its own player, or another player
-        once the owner is away). The seat stays its owner's: only his link takes it back."""
+        once the owner is away). The seat stays its owner's: only his link takes it back.
+        Before the game begins, only a seat's own player hands it over (the host starts
+        the game without someone who has not arrived; issue 36, item 8). ``client``: who
+        asks (for the cap on tables of bots alone)."""
         if requester is None:
             raise TableError("forbidden", "only players at the table may do this", 403)
         bot = bot_name(bot_choice, self.game_name)
@@ -88,12 +103,16 @@ class Seats(BotLoop):
             target = self._seat(seat)
             if target.controller != HUMAN:
                 raise TableError("seat_taken", "a bot already plays this seat")
+            if requester != target.seat and not self.started:
+                raise TableError("not_started", "before the game begins only a seat's own"
+                                 " player hands it to a bot (the host may start the game)")
             if requester != seat and not self.seat_is_away(target):
                 raise TableError(
                     "player_present",
                     "this seat's player is still here (or left less than"
                     f" {self.manager.settings.away_after:g} seconds ago)",
                 )
+            self._check_bots_alone_cap(target.seat, client)
             record = SeatRecord(target.seat, target.name, BOT, bot, target.token_hash)
             if requester == target.seat:
                 event = Event("table.event.to-bot",
@@ -119,7 +138,7 @@ class Seats(BotLoop):
             self.push_seats()
             self.push_state()
 
-    async def leave(self, seat: int, bot_choice: object) -> None:
+    async def leave(self, seat: int, bot_choice: object, client: str | None = None) -> None:
         """The seat's owner gives it up: a bot plays it for nobody from now on, the host may
         seat someone else there, and the owner's link opens nothing at this table again
         (it is kept as retired, so it can never take another seat)."""
@@ -129,6 +148,8 @@ class Seats(BotLoop):
             target = self._seat(seat)
             if target.token_hash is None:  # pragma: no cover - a seat token found this seat
                 raise TableError("forbidden", "nobody owns this seat", 403)
+            if target.controller == HUMAN:
+                self._check_bots_alone_cap(target.seat, client)
             retired = PassRecord(target.token_hash, RETIRED, target.seat)
             record = SeatRecord(target.seat, "", BOT, bot, None)
             await self._change_hands(
@@ -285,8 +306,9 @@ class Seats(BotLoop):
         clean = clean_text(name, MAX_NAME)
         async with self.lock:
             target = self._seat(seat)
-            target.name = clean
-            await self.manager.store.put_seat(self.table_id, target.record())
+            record = dataclasses.replace(target.record(), name=clean)
+            await self.manager.store.put_seat(self.table_id, record)
+            target.name = clean  # only once stored
             self.push_seats()
 
 

@@ -70,8 +70,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from pendragon.web.api_models import FIELD_NAMES
+from pendragon.web.connections import guarded_protocols, quiet_accept_errors
 from pendragon.web.errors import TableError
 from pendragon.web.limits import Limits, RateLimiter
 from pendragon.web.manager import TableManager
@@ -91,6 +94,14 @@ from pendragon.web.settings import Settings
 from pendragon.web.storage import Storage, check_url
 from pendragon.web.store import AsyncStore
 from pendragon.web.websocket import MAX_WS_MESSAGE, websocket_routes
+
+#: What an HTTP error of the framework (not of a table) says, by status: a documented code
+#: and fixed words (docs/web.md, "Errors").
+HTTP_ERRORS: dict[int, tuple[str, str]] = {
+    400: ("bad_request", "the request body could not be read (not JSON, or nested too deep)"),
+    404: ("not_found", "Not Found"),
+    405: ("method_not_allowed", "Method Not Allowed"),
+}
 
 
 # ---------------------------------------------------------------------- the application
@@ -139,21 +150,32 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:
         return error_response(error.code, error.message, error.status)
 
+    @app.exception_handler(SQLAlchemyError)
+    async def _storage_error(_request: Request, error: SQLAlchemyError) -> JSONResponse:
+        # Nothing was changed in memory (every change is applied once stored): the client
+        # may simply try again (issue 36, item 3).
+        logging.getLogger("pendragon.web").error("a write failed: %s", error)
+        return error_response("storage_busy", "the table could not be saved just now; try"
+                              " again", 503)
+
     @app.exception_handler(InputError)
     async def _input_error(_request: Request, error: InputError) -> JSONResponse:
         return error_response("bad_request", str(error), 400)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
-        message = describe_validation(error)
+        message = describe_validation(error, FIELD_NAMES)
         status = 400 if message.startswith("the request body is not valid JSON") else 422
         return error_response("bad_request" if status == 400 else "invalid_request", message,
                               status)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "error")
-        return error_response(code, str(error.detail), error.status_code)
+        # Fixed words for each status, never the exception's detail (issue 36, item 8): a
+        # body nested 30,000 deep is a 400 ``bad_request`` like any unreadable body.
+        code, message = HTTP_ERRORS.get(error.status_code, ("bad_request",
+                                                            "this request was refused"))
+        return error_response(code, message, error.status_code)
 
     # -------------------------------------------------------------- routes
     app.include_router(site_routes(manager))
@@ -235,6 +257,14 @@ _LIMIT_FLAGS: tuple[tuple[str, str, type, str], ...] = (
      "seconds without watchers, visits or moves before a table is unloaded"),
     ("--unwatched-grace", "unwatched_grace", float,
      "seconds bots alone play on after the last watcher or visit"),
+    ("--hints-per-client", "hints_per_client", int,
+     "hint searches one client may have queued or running"),
+    ("--connections-per-client", "connections_per_client", int,
+     "connections one client may hold open (a trusted proxy is not capped)"),
+    ("--request-timeout", "request_timeout", float,
+     "seconds a request has to arrive whole (headers and body)"),
+    ("--loads-per-client", "loads_per_client", int,
+     "tables one client may be loading from the database at once"),
 )
 
 
@@ -269,12 +299,12 @@ def serve_main(argv: Sequence[str] | None = None) -> int:
         path = database[len("sqlite:///"):]
         if path and path != ":memory:":
             Path(path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-    if not database.startswith("sqlite") or (args.bot_threads > 0 and args.bot_pool == "thread"):
-        # The database writer thread wakes on every network reply and must wait for the
-        # interpreter lock while the event loop runs; a shorter switch interval (default
-        # 5 ms) keeps each of its waits, and so each commit, short. The same holds for the
-        # event loop while bot threads think: it gets the lock back within 0.5 ms.
-        sys.setswitchinterval(0.0005)
+    # The database thread wakes on every network reply and must wait for the interpreter
+    # lock while the event loop runs; a shorter switch interval (default 5 ms) keeps each
+    # of its waits, and so each commit, short. The same holds for the event loop while
+    # bot threads think or the loader thread replays a table being opened (issue 36,
+    # item 5): it gets the lock back within 0.5 ms.
+    sys.setswitchinterval(0.0005)
     try:
         limits = Limits(trusted_proxies=tuple(args.trusted_proxies),
                         trusted_header=args.trusted_header,
@@ -319,10 +349,47 @@ def uvicorn_config(app: FastAPI, **options: Any) -> Any:
     """
     import uvicorn
 
-    settings: dict[str, Any] = {"log_level": "warning", "lifespan": "on",
-                                "ws_max_size": MAX_WS_MESSAGE * 4, "access_log": False,
-                                "proxy_headers": False, **options}
+    limits: Limits = app.state.limiter.limits
+    http, ws, registry = guarded_protocols(limits)
+    app.state.connections = registry
+    quiet_accept_errors()
+    settings: dict[str, Any] = {
+        "log_level": "warning", "lifespan": "on", "access_log": False,
+        "proxy_headers": False,
+        # Issue 36, item 2: uvicorn's own limits first, then ours (connections.py).
+        "http": http, "ws": ws,
+        "ws_max_size": MAX_WS_MESSAGE * 4,          # a bigger frame closes the socket (1009)
+        "ws_ping_interval": WS_PING_INTERVAL,       # a silent peer is pinged ...
+        "ws_ping_timeout": WS_PING_TIMEOUT,         # ... and closed if it does not answer
+        "timeout_keep_alive": KEEP_ALIVE,           # an idle keep-alive connection closes
+        "h11_max_incomplete_event_size": MAX_HEADERS,  # headers beyond this: 400
+        "limit_concurrency": max_concurrency(),     # beyond: 503 at once, not a stall
+        **options,
+    }
     return uvicorn.Config(app, **settings)
+
+
+#: uvicorn's knobs (issue 36, item 2; docs/web.md "Limits").
+WS_PING_INTERVAL = 20.0
+WS_PING_TIMEOUT = 20.0
+KEEP_ALIVE = 5
+MAX_HEADERS = 16 * 1024
+#: File descriptors kept for the database, the bot workers' pipes, the log.
+RESERVED_FDS = 128
+
+
+def max_concurrency() -> int:
+    """Connections and requests served at once: the process's file descriptors less
+    :data:`RESERVED_FDS` (beyond it uvicorn answers 503 rather than run out of them)."""
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not on POSIX
+        return 1000
+    if soft == resource.RLIM_INFINITY:  # pragma: no cover
+        return 60_000
+    return max(64, int(soft) - RESERVED_FDS)
 
 
 def _redact(url: str) -> str:

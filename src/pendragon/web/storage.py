@@ -39,7 +39,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,133 +49,23 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from pendragon.web.storage_schema import (
+    access_table as access_table,
+    actions_table as actions_table,
+    chat_table as chat_table,
+    lobby_table as lobby_table,
+    metadata as metadata,
+    notices_table as notices_table,
+    opened_seats_table as opened_seats_table,
+    passes_table as passes_table,
+    seats_table as seats_table,
+    start_table as start_table,
+    tables_table as tables_table,
+    timeouts_table as timeouts_table,
+)
+
 #: PostgreSQL channel on which writers announce ``"<instance>:<table id>,<table id>..."``.
 NOTIFY_CHANNEL = "pendragon_tables"
-
-metadata = sa.MetaData()
-
-tables_table = sa.Table(
-    "pendragon_tables",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("game", sa.String(32), nullable=False),
-    sa.Column("options", sa.Text, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("spectator_hash", sa.String(64), nullable=False),
-    sa.Column("finished", sa.Boolean, nullable=False, default=False),
-    sa.Column("version", sa.Integer, nullable=False, default=0),
-)
-
-seats_table = sa.Table(
-    "pendragon_seats",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("name", sa.String(64), nullable=False),
-    sa.Column("controller", sa.String(8), nullable=False),
-    sa.Column("bot", sa.String(32), nullable=True),
-    sa.Column("token_hash", sa.String(64), nullable=True),
-)
-
-actions_table = sa.Table(
-    "pendragon_actions",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("idx", sa.Integer, primary_key=True),
-    sa.Column("action", sa.Integer, nullable=False),
-    sa.Column("actor", sa.Integer, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-# Lobby, rematch and turn timers (issue 17, item 10). Tables of their own, so that a
-# database made before them still loads: ``create_all`` adds them, and a table without a
-# row here is private, untimed and has no rematch.
-lobby_table = sa.Table(
-    "pendragon_table_lobby",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("listed", sa.Boolean, nullable=False, default=False),
-    sa.Column("turn_timer", sa.Integer, nullable=False, default=0),
-    sa.Column("rematch_of", sa.String(32), nullable=True),
-    sa.Column("rematch", sa.String(32), nullable=True),
-)
-
-#: A row per seat whose link has been opened (or which was taken from the lobby): such a
-#: seat is never offered to a stranger again. The primary key makes a claim exclusive.
-opened_seats_table = sa.Table(
-    "pendragon_seats_opened",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-#: Issue 27, items 2 and 5: the seats the host left open to anyone (the only ones a listed
-#: table offers in the lobby; a JSON list) and whether the game has begun (when everyone
-#: seated has arrived, or the host started it: until then no bot moves and no turn timer
-#: runs). A table without a row here is from before: no open seat, begun.
-start_table = sa.Table(
-    "pendragon_table_start",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("open_seats", sa.Text, nullable=False, default="[]"),
-    sa.Column("started", sa.Boolean, nullable=False, default=True),
-)
-
-#: The log indices of moves a bot played for a person whose turn timer ran out.
-timeouts_table = sa.Table(
-    "pendragon_timeouts",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("idx", sa.Integer, primary_key=True),
-    sa.Column("seat", sa.Integer, nullable=False),
-)
-
-#: The table's host (SHA-256 of the host link's secret; ``None``: a table from before hosts)
-#: and whether newcomers may join mid-game with the host's consent.
-access_table = sa.Table(
-    "pendragon_table_access",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("host_hash", sa.String(64), nullable=True),
-    sa.Column("join_mid_game", sa.Boolean, nullable=False, default=False),
-)
-
-#: Tokens of a table that are neither a seat's, the spectators' nor the host's: a seat
-#: invitation (``seat_invite``, for ``seat``), a join invitation (``join_invite``), or the
-#: token of a player who gave his seat up (``retired``: it may never take another seat).
-passes_table = sa.Table(
-    "pendragon_passes",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column("kind", sa.String(16), nullable=False),
-    sa.Column("seat", sa.Integer, nullable=True),
-)
-
-#: The table's announcements of seats changing hands: an event (JSON) told to everyone,
-#: placed in the log after ``version`` actions.
-notices_table = sa.Table(
-    "pendragon_notices",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(32), nullable=False, index=True),
-    sa.Column("version", sa.Integer, nullable=False),
-    sa.Column("event", sa.Text, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-chat_table = sa.Table(
-    "pendragon_chat",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(32), nullable=False, index=True),
-    sa.Column("seat", sa.Integer, nullable=True),
-    sa.Column("name", sa.String(64), nullable=False),
-    sa.Column("text", sa.Text, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-)
 
 
 class StorageError(RuntimeError):
@@ -389,9 +280,21 @@ class AddChat:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class CreateTable:
+    """Store a new table (through the one writer, like every other write)."""
+
+    record: TableRecord
+
+    @property
+    def table_id(self) -> str:
+        """The new table."""
+        return self.record.table_id
+
+
 WriteOp = (
     AppendActions | PutSeat | AddSeat | AddChat | ChangeHands | ClaimSeat | TimedOutMove
-    | SetRematch | StartTable
+    | SetRematch | StartTable | CreateTable
 )
 
 
@@ -459,70 +362,84 @@ class Storage:
         self.engine.dispose()
 
     # ------------------------------------------------------------------ writes
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction: on SQLite ``BEGIN IMMEDIATE``, which takes the write lock at
+        once (waiting up to the busy timeout for another writer), so that a transaction
+        that reads before it writes can never fail with "database is locked" at its first
+        write, as a deferred one does when another connection committed meanwhile."""
+        with self.engine.connect() as conn:
+            conn.execution_options(pendragon_write=True)
+            with conn.begin():
+                yield conn
+
     def create_table(self, record: TableRecord) -> None:
         """Store a new table with its seats (and its log, if it has one)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                tables_table.insert().values(
-                    table_id=record.table_id,
-                    game=record.game,
-                    options=json.dumps(record.options, sort_keys=True),
-                    seed=record.seed,
-                    created_at=record.created_at,
-                    spectator_hash=record.spectator_hash,
-                    finished=record.finished,
-                    version=len(record.actions),
-                )
+        with self._writing() as conn:
+            self._create(conn, record)
+
+    def _create(self, conn: Connection, record: TableRecord) -> None:
+        conn.execute(
+            tables_table.insert().values(
+                table_id=record.table_id,
+                game=record.game,
+                options=json.dumps(record.options, sort_keys=True),
+                seed=record.seed,
+                created_at=record.created_at,
+                spectator_hash=record.spectator_hash,
+                finished=record.finished,
+                version=len(record.actions),
             )
-            conn.execute(
-                seats_table.insert(),
-                [_seat_row(record.table_id, seat) for seat in record.seats],
+        )
+        conn.execute(
+            seats_table.insert(),
+            [_seat_row(record.table_id, seat) for seat in record.seats],
+        )
+        conn.execute(
+            lobby_table.insert().values(
+                table_id=record.table_id,
+                listed=record.listed,
+                turn_timer=record.turn_timer,
+                rematch_of=record.rematch_of,
+                rematch=record.rematch,
             )
-            conn.execute(
-                lobby_table.insert().values(
-                    table_id=record.table_id,
-                    listed=record.listed,
-                    turn_timer=record.turn_timer,
-                    rematch_of=record.rematch_of,
-                    rematch=record.rematch,
-                )
+        )
+        conn.execute(
+            access_table.insert().values(
+                table_id=record.table_id,
+                host_hash=record.host_hash,
+                join_mid_game=record.join_mid_game,
             )
-            conn.execute(
-                access_table.insert().values(
-                    table_id=record.table_id,
-                    host_hash=record.host_hash,
-                    join_mid_game=record.join_mid_game,
-                )
+        )
+        conn.execute(
+            start_table.insert().values(
+                table_id=record.table_id,
+                open_seats=json.dumps(sorted(record.open_seats)),
+                started=record.started,
             )
+        )
+        if record.passes:
             conn.execute(
-                start_table.insert().values(
-                    table_id=record.table_id,
-                    open_seats=json.dumps(sorted(record.open_seats)),
-                    started=record.started,
-                )
+                passes_table.insert(),
+                [_pass_row(record.table_id, p) for p in record.passes],
             )
-            if record.passes:
-                conn.execute(
-                    passes_table.insert(),
-                    [_pass_row(record.table_id, p) for p in record.passes],
-                )
-            if record.opened:
-                now = time.time()
-                conn.execute(
-                    opened_seats_table.insert(),
-                    [{"table_id": record.table_id, "seat": seat, "at": now}
-                     for seat in sorted(record.opened)],
-                )
-            if record.actions:
-                now = time.time()
-                conn.execute(
-                    actions_table.insert(),
-                    [
-                        {"table_id": record.table_id, "idx": i, "action": a, "actor": -1,
-                         "at": now}
-                        for i, a in enumerate(record.actions)
-                    ],
-                )
+        if record.opened:
+            now = time.time()
+            conn.execute(
+                opened_seats_table.insert(),
+                [{"table_id": record.table_id, "seat": seat, "at": now}
+                 for seat in sorted(record.opened)],
+            )
+        if record.actions:
+            now = time.time()
+            conn.execute(
+                actions_table.insert(),
+                [
+                    {"table_id": record.table_id, "idx": i, "action": a, "actor": -1,
+                     "at": now}
+                    for i, a in enumerate(record.actions)
+                ],
+            )
 
     def write_batch(self, ops: Sequence[WriteOp]) -> list[Any]:
         """Apply ``ops`` in one transaction.
@@ -538,7 +455,7 @@ class Storage:
         appends = [op for op in ops if isinstance(op, AppendActions) and op.actions]
         if appends and len({op.table_id for op in appends}) == len(appends):
             try:
-                with self.engine.begin() as conn:
+                with self._writing() as conn:
                     self._append_all(conn, appends)
                     results = [
                         None if isinstance(op, AppendActions) else self._write_isolated(conn, op)
@@ -548,7 +465,7 @@ class Storage:
                 return results
             except (IntegrityError, StaleLogError):
                 pass  # someone else wrote to one of these tables: find out which
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             results = [self._write_isolated(conn, op) for op in ops]
             self._notify(conn, ops, results)
         return results
@@ -653,6 +570,9 @@ class Storage:
             return None
         if isinstance(op, ClaimSeat):
             return self._claim_seat(conn, op)
+        if isinstance(op, CreateTable):
+            self._create(conn, op.record)
+            return None
         if isinstance(op, TimedOutMove):
             self._write(conn, op.append)
             conn.execute(timeouts_table.insert().values(
@@ -988,4 +908,7 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN")
+        # Reads begin deferred (WAL: they never wait for the writer); writes take the
+        # write lock at once (Storage._writing).
+        writing = conn.get_execution_options().get("pendragon_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")

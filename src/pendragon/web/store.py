@@ -1,6 +1,8 @@
-"""The asynchronous face of :class:`~pendragon.web.storage.Storage`: one writer thread.
+"""The asynchronous face of :class:`~pendragon.web.storage.Storage`: one writer.
 
-Every database call runs in one dedicated thread, so the event loop never waits on disk.
+Every write goes through :meth:`AsyncStore.write` (on SQLite on the event loop itself, on
+PostgreSQL in the database thread), so two writes of this process never race; reads run
+in one dedicated thread, so the event loop never waits on them.
 Writes that arrive while a transaction is being committed are gathered and committed
 together in the next one ("group commit"): under load, many tables' moves share one
 commit, and each caller still resumes only once its own write is durable.
@@ -18,6 +20,7 @@ from pendragon.web.storage import (
     AddSeat,
     AppendActions,
     ChatRecord,
+    CreateTable,
     LobbyEntry,
     PutSeat,
     SeatRecord,
@@ -103,8 +106,9 @@ class AsyncStore:
         return int(result)
 
     async def create_table(self, record: TableRecord) -> None:
-        """Store a new table."""
-        await self._call(self.storage.create_table, record)
+        """Store a new table (through the one writer: on SQLite no two writes ever race,
+        issue 36 item 3)."""
+        await self.write(CreateTable(record))
 
     async def load_table(self, table_id: str) -> TableRecord | None:
         """A table's record and log."""

@@ -459,5 +459,5 @@ class TableCore:
 
     def _seat(self, seat: object) -> SeatState:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise TableError("unknown_seat", f"there is no seat {seat!r} at this table", 404)
+            raise TableError("unknown_seat", "there is no such seat at this table", 404)
         return self.seats[seat]

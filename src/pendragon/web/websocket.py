@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import SQLAlchemyError
 
 from pendragon.web.errors import TableError
 from pendragon.web.limits import RateLimited, RateLimiter, client_address
@@ -26,6 +27,11 @@ from pendragon.web.watchers import Watcher
 MAX_WS_MESSAGE = 8 * 1024
 #: Seconds a new WebSocket has to say hello.
 HELLO_TIMEOUT = 10.0
+#: What a request that could not be stored is told (nothing changed: it may be sent again).
+STORAGE_BUSY = "the table could not be saved just now; try again"
+#: The requests a page may send (an error answers with its ``request`` only if it is one
+#: of them: a client's own text is never echoed).
+REQUEST_TYPES = frozenset({"move", "chat", "name", "seat_to_bot", "reclaim", "leave", "ping"})
 
 
 def websocket_routes(manager: Callable[[], TableManager], settings: Settings,
@@ -62,6 +68,11 @@ def websocket_routes(manager: Callable[[], TableManager], settings: Settings,
                                            "message": error.message}))
             await _close(ws, 4401, error.message)
             return
+        except SQLAlchemyError:  # nothing changed: the page says hello again (issue 36, 3)
+            await ws.send_text(json.dumps({"type": "error", "code": "storage_busy",
+                                           "message": STORAGE_BUSY}))
+            await _close(ws, 1011, STORAGE_BUSY)
+            return
         viewer = access.viewer
         watcher = Watcher(viewer, access)
         table.attach(watcher)
@@ -97,7 +108,7 @@ def websocket_routes(manager: Callable[[], TableManager], settings: Settings,
                         closing[:] = [1009, str(problem)]
                         break
                     continue
-                await _handle(table, viewer, watcher, message)
+                await _handle(table, viewer, watcher, message, client)
                 if watcher.closed:
                     break
         except WebSocketDisconnect:
@@ -164,7 +175,7 @@ async def _receive_json(ws: WebSocket) -> dict[str, Any]:
 
 
 async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
-                  message: dict[str, Any]) -> None:
+                  message: dict[str, Any], client: str) -> None:
     kind = message.get("type")
     try:
         if kind == "move":
@@ -178,7 +189,7 @@ async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
                 raise TableError("forbidden", "spectators have no seat to name", 403)
             await table.rename(viewer, message.get("name"))
         elif kind == "seat_to_bot":
-            await table.seat_to_bot(viewer, message.get("seat"), message.get("bot"))
+            await table.seat_to_bot(viewer, message.get("seat"), message.get("bot"), client)
         elif kind == "reclaim":
             if viewer is None:
                 raise TableError("forbidden", "spectators have no seat to take back", 403)
@@ -186,20 +197,23 @@ async def _handle(table: LiveTable, viewer: int | None, watcher: Watcher,
         elif kind == "leave":
             if viewer is None:
                 raise TableError("forbidden", "spectators have no seat to give up", 403)
-            await table.leave(viewer, message.get("bot"))
+            await table.leave(viewer, message.get("bot"), client)
         elif kind == "ping":
             watcher.put(json.dumps({"type": "pong"}))
         else:
-            raise TableError("bad_request", f"unknown message type {kind!r}", 400)
+            raise TableError("bad_request", "unknown message type", 400)
     except TableError as error:
         watcher.put(json.dumps({"type": "error", "code": error.code, "message": error.message,
-                                "request": kind}))
+                                "request": kind if kind in REQUEST_TYPES else None}))
         if error.code == "stale_version":
             watcher.put(json.dumps(table.state_message(viewer, watcher.log_sent)))
             watcher.log_sent = len(table.lines)
+    except SQLAlchemyError:
+        watcher.put(json.dumps({"type": "error", "code": "storage_busy", "message": STORAGE_BUSY,
+                                "request": kind if kind in REQUEST_TYPES else None}))
     except InputError as error:
         watcher.put(json.dumps({"type": "error", "code": "bad_request", "message": str(error),
-                                "request": kind}))
+                                "request": kind if kind in REQUEST_TYPES else None}))
 
 
 async def _send_loop(ws: WebSocket, watcher: Watcher, manager: TableManager,
