@@ -3,7 +3,7 @@ paired-seed evaluation against every kind of opponent (issue 40 item 4).
 
 One seat learns through the Gymnasium environment (``pendragon.envs.gymnasium_env``; the
 seat is drawn anew at every deal), the others are pendragon bots. Training runs in two
-halves: first against ``--opponents`` (the heuristic bot by default), then **self-play**:
+halves: first against ``--opponents`` (the random bot by default), then **self-play**:
 the other seats are frozen copies of the learner (``ModelPolicy.frozen(model)``, a deep
 copy of its network), refreshed every ``--snapshot`` steps and drawn from a league of the
 last few snapshots, beside the heuristic bot (``env.set_opponents``, issue 40 item 1).
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--game", default="grail-cup")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--steps", type=int, default=300_000, help="training steps")
-    parser.add_argument("--opponents", default="heuristic", help="bot of the first half")
+    parser.add_argument("--opponents", default="random", help="bot of the first half")
     parser.add_argument("--snapshot", type=int, default=20_000,
                         help="steps between self-play snapshots")
     parser.add_argument("--eval", type=int, default=300, help="deals per opponent panel")
