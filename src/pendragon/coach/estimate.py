@@ -1,6 +1,18 @@
-"""A seat's chance of winning, estimated by the search from that seat's information only.
+"""A seat's chance of winning, from that seat's information only: read by the game's
+learned evaluator (issue 38), or estimated by the search where no model fits.
 
-An estimate runs the search bot's paired sweeps (:meth:`ISMCTSBot.root_rewards`): worlds
+**By the model** (:func:`model_estimate`, the default wherever the game ships a model that
+reads its observation layout: :mod:`pendragon.bots.evaluator`): the chance of a position
+is the model's reading of the seat's observation tensor and the setup
+(:func:`win_chance`); the chance after each legal action is the model's reading of the
+position the action leads to, averaged over :data:`WORLDS` worlds the seat cannot tell
+from the real one (``resample_hidden(seat)``: an action whose outcome shows something
+hidden, an accusation, is judged on what it might show, never on what it would). The
+same position gives the same figure whatever the seed, unless an action's outcome
+depends on the hidden cards. The move: the game's heuristic's, unless another reads
+:data:`MODEL_MARGIN` higher (and by two paired standard errors over the worlds).
+
+**By the search** (where no model fits, or with ``method="search"``): an estimate runs the search bot's paired sweeps (:meth:`ISMCTSBot.root_rewards`): worlds
 drawn as the seat could imagine them (``resample_hidden(seat)``, or its policy's belief
 about the traitors), every legal action tried in each world and followed by the same
 rollout. A rollout's reward for the seat is +1 (its side won) or -1 (lost), or a game's
@@ -27,14 +39,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from pendragon.bots.base import Bot
+from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import (
     DEFAULT_CONFIDENCE,
     DEFAULT_MIN_ITERATIONS,
     DEFAULT_PRIOR_MARGIN,
+    CanonicalRandom,
     ISMCTSBot,
 )
 from pendragon.core import rng
 from pendragon.core.api import CHANCE, State
+
+#: How an estimate is made: by the game's learned evaluator, or by the search's rollouts.
+Method = Literal["model", "search"]
+#: Worlds a model estimate reads each action's outcome in.
+WORLDS = 4
+#: The heuristic's move stands unless another reads this much higher (a chance, 0..1).
+MODEL_MARGIN = 0.03
 
 #: Whose victory a seat's chance is: the loyal side's, the traitors', or its own (a race).
 Side = Literal["loyal", "traitors", "own"]
@@ -203,14 +225,94 @@ def estimate_with(bot: ISMCTSBot, state: State, seat: int, budget: Budget) -> Es
     return Estimate(seat, side_of(state, seat), prior, choice, frozen)
 
 
+def has_model(state: State) -> bool:
+    """Whether ``state``'s game has a learned evaluator that reads its layout."""
+    return evaluator_for(state.game) is not None
+
+
+def win_chance(state: State, seat: int, seed: int = 0) -> float:
+    """``seat``'s chance (0..1) that its side wins from ``state``, from its information
+    only: the public entry for one position (issue 38).
+
+    By the game's learned evaluator where one fits (``seed`` then changes nothing: the
+    model reads the seat's observation alone); else by the search's estimate of the
+    seat's own decision (``seed`` seeds it; the seat must be the one to act). A finished
+    game reads 1 or 0.
+
+    >>> import pendragon
+    >>> state = pendragon.load_game("soc-card", players=5, seed=4).new_initial_state()
+    >>> state.play_random_chance()
+    >>> chance = win_chance(state, 0)
+    >>> 0.0 < chance < 1.0 and chance == win_chance(state, 0, seed=9)
+    True
+    """
+    if not 0 <= seat < state.game.num_players():
+        raise ValueError(f"seat {seat} is not a seat of this {state.game.num_players()}-player"
+                         " game")
+    if state.is_terminal():
+        return 1.0 if state.returns()[seat] > 0 else 0.0
+    bound = evaluator_for(state.game)
+    if bound is not None:
+        return bound.chance(state, seat)
+    found = estimate(state, seat, seed=seed, method="search")
+    return found.chance(found.choice)
+
+
+def model_estimate(state: State, seat: int, seed: int = 0, policy: Bot | None = None,
+                   worlds: int = WORLDS) -> Estimate:
+    """:func:`estimate` by the learned evaluator (``ValueError`` if the game has none that
+    fits). ``policy``: the bot whose move is the prior (default: the game's heuristic,
+    seeded with ``seed``; a review passes one per seat that has followed the game)."""
+    bound = evaluator_for(state.game)
+    if bound is None:
+        raise ValueError(f"{state.game.name} has no learned evaluator for this layout")
+    legal = state.legal_actions()
+    if policy is None:
+        from pendragon.bots.heuristic import HeuristicBot
+
+        policy = HeuristicBot(rng.mix(seed, seat))
+    prior = policy.step(state) if len(legal) > 1 else legal[0]
+    rewards: dict[int, list[float]] = {action: [] for action in legal}
+    generator = CanonicalRandom(rng.mix(seed, seat))
+    seen: dict[tuple[float, ...], float] = {}
+    for _ in range(worlds):
+        world = state.resample_hidden(seat, generator)
+        for action in legal:
+            child = world.clone()
+            child.apply_action(action)
+            if child.is_terminal():
+                rewards[action].append(1.0 if child.returns()[seat] > 0 else -1.0)
+                continue
+            inputs = bound.inputs(child, seat)
+            key = tuple(inputs)
+            value = seen.get(key)
+            if value is None:
+                value = 2.0 * bound.model.probability(inputs) - 1.0
+                seen[key] = value
+            rewards[action].append(value)
+    frozen = {action: tuple(values) for action, values in rewards.items()}
+    choice = search_choice(prior, frozen, margin=2 * MODEL_MARGIN, min_sweeps=1)
+    return Estimate(seat, side_of(state, seat), prior, choice, frozen)
+
+
 def estimate(state: State, seat: int, seed: int = 0, budget: int | None = None,
-             max_sweeps: int | None = None, min_sweeps: int | None = None) -> Estimate:
+             max_sweeps: int | None = None, min_sweeps: int | None = None,
+             method: Method | None = None) -> Estimate:
     """``seat``'s chances after each of its legal actions in ``state`` (its decision),
     from its information only; seeded, so the same position gives the same estimate.
-    ``budget`` (simulated actions), ``max_sweeps`` and ``min_sweeps`` override the
-    game's (:func:`budget_for`)."""
+    ``method``: ``"model"`` (the learned evaluator, :func:`model_estimate`; the default
+    where the game has one) or ``"search"``; for the search, ``budget`` (simulated
+    actions), ``max_sweeps`` and ``min_sweeps`` override the game's (:func:`budget_for`)."""
     if state.is_terminal() or state.current_player() == CHANCE:
         raise ValueError("an estimate needs a seat's decision, not chance or the game's end")
+    if state.current_player() != seat:
+        raise ValueError(f"seat {seat} is not to act (seat {state.current_player()} is)")
+    if method is None:
+        method = "model" if has_model(state) else "search"
+    if method == "model":
+        return model_estimate(state, seat, seed)
+    if method != "search":
+        raise ValueError(f"method must be 'model' or 'search', got {method!r}")
     chosen = budget_for(state.game.name, state.game.num_players())
     most = max_sweeps or chosen.max_sweeps
     chosen = Budget(actions=budget if budget is not None else chosen.actions,
