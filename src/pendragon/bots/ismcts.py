@@ -225,7 +225,7 @@ class ISMCTSBot(PolicyBot[None]):
         self.min_iterations = min_iterations
         self.evaluator = evaluator
         #: The learned evaluator of the game, read once per game: (game, evaluator).
-        self._model: tuple[Game, Evaluator | None] | None = None
+        self._model: tuple[Game, BoundEvaluator | None] | None = None
         self._rng = CanonicalRandom(seed)
         self._policy: Bot | None = None
         #: The rollouts' view of when the game ends: (game, version measured at, mean
