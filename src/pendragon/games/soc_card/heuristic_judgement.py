@@ -155,9 +155,10 @@ class SocCardJudge(PolicyBot[Obs]):
         for other, entry in enumerate(obs["seats"]):
             if other != seat and entry["loyalty"] is not None:
                 belief.settle(other, entry["loyalty"] == "traitor")
-        for other, loyalty in obs["you"]["known_loyalties"].items():
-            if int(other) != seat:
-                belief.settle(int(other), loyalty == "traitor")
+        # (Its own name: compiled, ``other`` above is an int, and these keys are text.)
+        for known, loyalty in obs["you"]["known_loyalties"].items():
+            if int(known) != seat:
+                belief.settle(int(known), loyalty == "traitor")
         return belief
 
     def public_belief(self, obs: Obs) -> TraitorBelief:
