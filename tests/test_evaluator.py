@@ -11,6 +11,7 @@ import pytest
 import pendragon
 from pendragon.bots.evaluator import (
     Model,
+    Network,
     check_layout,
     evaluator_for,
     load_model,
@@ -44,7 +45,7 @@ def test_the_shipped_model_reads_the_games_current_observation_layout(name: str)
     assert setups and set(setups) == set(model.metadata["layout"])
     games = {key: _game(name, entry["options"]) for key, entry in setups.items()}
     assert check_layout(model, games) == []
-    assert all(model.tensor_size == g.info.observation_tensor_size for g in games.values())
+    assert all(g.info.observation_tensor_size in model.tensor_sizes for g in games.values())
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -68,8 +69,8 @@ def test_the_shipped_model_covers_every_setup_the_lobby_offers(name: str) -> Non
         assert any(o["players"] == 8 and o.get("expansion") == "merlins-company"
                    for o in trained)
     for spec in cls.option_specs:
-        if spec.remote and spec.name not in ("players", "seed") and (
-                spec.type is bool or spec.choices):
+        other = spec.type is bool or any(c != spec.default for c in spec.choices or ())
+        if spec.remote and spec.name not in ("players", "seed") and other:
             assert any(spec.name in o for o in trained), spec.name
     figures = model.metadata["validation"]["all"]
     assert 0 <= figures["calibration_error"] < 0.1 and figures["positions"] > 100
@@ -78,18 +79,21 @@ def test_the_shipped_model_covers_every_setup_the_lobby_offers(name: str) -> Non
 def test_a_model_file_round_trips_and_a_broken_one_is_refused(tmp_path: Path) -> None:
     """Issue 38 item 1: the file format reads back what was written; a file that is not a
     model is a clear error."""
-    model = Model("coin", ["a"], [[0.5, -0.2], [1.0, 0.3]], [0.1, 0.0], [1.0, -1.0], 0.2,
-                  1.5, -0.1, {"seed": 3})
+    model = Model("coin", ["a"], [Network([[0.5, -0.2], [1.0, 0.3]], [0.1, 0.0], [1.0, -1.0],
+                                          0.2, 1.5, -0.1)], {"seed": 3})
     path = tmp_path / "m.json"
     path.write_text(json.dumps(model.to_json()))
     again = load_model(path)
     assert again.probability([1.0, 1.0]) == pytest.approx(model.probability([1.0, 1.0]))
-    assert again.metadata == {"seed": 3}
-    with pytest.raises(ValueError, match="inputs"):
+    assert again.metadata == {"seed": 3} and again.tensor_sizes == [1]
+    with pytest.raises(ValueError, match="tensors"):
         again.probability([1.0])
+    data = model.to_json()
     for broken in ({"format": "pendragon-evaluator", "version": 9},
-                   {**model.to_json(), "weights": [[float("nan"), 1.0]]},
-                   {**model.to_json(), "out": [1.0]}):
+                   {**data, "networks": [{**data["networks"][0], "weights": [[1.0, 2.0]] * 2,
+                                          "out_bias": float("nan")}]},
+                   {**data, "networks": [{**data["networks"][0], "out": [1.0]}]},
+                   {**data, "networks": []}):
         with pytest.raises(ValueError):
             parse_model(json.loads(json.dumps(broken)))
     path.write_text("{")
@@ -164,7 +168,8 @@ def test_win_chance_is_the_models_and_does_not_depend_on_the_seed() -> None:
 def test_an_eight_seat_merlins_company_review_reads_as_a_line() -> None:
     """Issue 38 item 3: the 8-seat game with Merlin's Company is reviewed (its first
     decisions here, to keep the test short): the loyal side's chance is neither stuck at 0
-    nor jumping between the ends, and only real drops are marked."""
+    (issue 38's report: "loyal knights 0%" at all 398 decisions) nor jumping between the
+    ends from one decision to the next, and only real drops are marked."""
     game = pendragon.load_game("soc", players=8, expansion="merlins-company", seed=5)
     final = play_game(game, [pendragon.bots.make_bot("heuristic", bot_seed(5, s), "soc")
                              for s in range(8)])
@@ -173,7 +178,8 @@ def test_an_eight_seat_merlins_company_review_reads_as_a_line() -> None:
     line = [chance for _, chance in done.chart["loyal"]]
     assert len(line) == 40
     assert all(0.02 < c < 0.98 for c in line)
-    assert max(abs(a - b) for a, b in zip(line, line[1:], strict=False)) < 0.5
+    steps = [abs(a - b) for a, b in zip(line, line[1:], strict=False)]
+    assert sum(steps) / len(steps) < 0.1
     assert done.calibration_error is not None
     for move in done.moves:
         if move.mark is not None:

@@ -4,7 +4,7 @@
    ``simulate``) and a setup and a panel of bots drawn from that seed alone
    (:func:`game_plan`): the setups of :func:`setups_for` (every player count the game
    allows, each with the base options, and each variant the lobby offers turned on alone,
-   the base setups weighted double), and the bots: the heuristic on every seat, or the
+   the base setups weighted four times), and the bots: the heuristic on every seat, or the
    game's table bot (Shadows over Camelot's stealth traitor) on every seat, and in a share
    of games one seat played by the search bot (``ismcts``). The game is played to its end;
    then ``positions`` of its states (any state before the end, chance nodes and every
@@ -56,12 +56,13 @@ from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import SEED_STRIDE, map_chunks
 
 if TYPE_CHECKING:  # numpy is the training's optional dependency
-    import numpy as np
     from numpy.typing import NDArray
 
 #: One game in this many calibrates the fit's logit, and another one in as many measures
 #: it (neither is fitted on).
 HOLD_OUT = 10
+#: A setup's weight at its base options, against 1 for each variant turned on alone.
+BASE_WEIGHT = 4
 #: Keeps a game's plan (setup, bots, positions) apart from its seat bots' streams.
 _PLAN_STREAM = 0x7EA1
 
@@ -93,19 +94,19 @@ class TrainConfig:
 def setups_for(game_name: str, players: Sequence[int] | None = None,
                options: Mapping[str, Any] | None = None) -> list[tuple[dict[str, Any], int]]:
     """The setups a training run covers, each with its weight: at every player count
-    (``players``, or every count the game allows), the base options (weight 2), then each
-    option a table may set, turned on alone (weight 1): a true/false option set true, each
-    other choice of a choice option. A setup the game refuses (eight knights without
-    Merlin's Company) is left out; one that only loads with it (eight knights) comes in.
+    (``players``, or every count the game allows), the base options (weight
+    :data:`BASE_WEIGHT`), then each option a table may set, turned on alone (weight 1): a
+    true/false option set true, each other choice of a choice option. A setup the game
+    refuses (eight knights without Merlin's Company) is left out; one that only loads with
+    it (eight knights) comes in.
 
-    >>> [opts["players"] for opts, w in setups_for("soc-card", [3]) if w == 2]
+    >>> [opts["players"] for opts, w in setups_for("soc-card", [3]) if w == BASE_WEIGHT]
     [3]
     >>> sorted(k for opts, _ in setups_for("soc-card", [3]) for k in opts if k != "players")
     ['knights_relief', 'promos']
     """
     cls = registry.game_class(game_name)
     given = dict(options or {})
-    counts = list(players) if players else cls.supported_player_counts(given)
     variants: list[dict[str, Any]] = []
     for spec in cls.option_specs:
         if spec.name in ("players", "seed") or not spec.remote or spec.name in given:
@@ -114,15 +115,20 @@ def setups_for(game_name: str, players: Sequence[int] | None = None,
             variants.append({spec.name: True})
         elif spec.choices is not None:
             variants += [{spec.name: choice} for choice in spec.choices if choice != spec.default]
+    if players:
+        counts = list(players)
+    else:  # every count the game allows with some option (eight knights: an expansion)
+        counts = sorted({c for v in [{}, *variants]
+                         for c in cls.supported_player_counts({**given, **v})})
     found: list[tuple[dict[str, Any], int]] = []
     for count in counts:
         base = _loads(cls, {**given, "players": count})
-        for variant, weight in [({}, 2)] + [(v, 1) for v in variants]:
+        for variant, weight in [({}, BASE_WEIGHT)] + [(v, 1) for v in variants]:
             chosen = {**given, **variant, "players": count}
             if _loads(cls, chosen):
                 # A count only a variant allows (eight knights with Merlin's Company):
                 # that variant is its base, weighted as one.
-                found.append((chosen, weight if base else 2))
+                found.append((chosen, weight if base else BASE_WEIGHT))
     if not found:
         raise ValueError(f"{game_name}: no setup loads at players {counts}")
     return found

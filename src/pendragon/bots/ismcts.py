@@ -48,8 +48,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from pendragon.bots.base import Bot, Forkable, sample_world
-from pendragon.bots.evaluator import Evaluator as BoundEvaluator
-from pendragon.bots.evaluator import evaluator_for
+from pendragon.bots.evaluator import Evaluator as BoundEvaluator, evaluator_for
 from pendragon.bots.policy import PolicyBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import rng

@@ -77,7 +77,14 @@ def run_train(args: argparse.Namespace, console: Console,
         positions=args.positions, seats=args.seats, hidden=args.hidden, epochs=args.epochs,
         search_share=args.search_share)
     out = default_out(args.game) if args.out is None else args.out
-    command = "pendragon " + " ".join(shlex.quote(a) for a in (argv or []))
+    # The command as the metadata records it (without --out: where it was written is not
+    # what it is, and the same run gives the same file wherever it goes).
+    shown = list(argv or [])
+    if "--out" in shown:
+        at = shown.index("--out")
+        del shown[at:at + 2]
+    shown = [a for a in shown if not a.startswith("--out=")]
+    command = "pendragon " + " ".join(shlex.quote(a) for a in shown)
     started = time.perf_counter()
     done = [0]
 

@@ -4,15 +4,16 @@ learned evaluator (issue 38), or estimated by the search where no model fits.
 **By the model** (:func:`model_estimate`, the default wherever the game ships a model that
 reads its observation layout: :mod:`pendragon.bots.evaluator`): the chance of a position
 is the model's reading of the seat's observation tensor and the setup
-(:func:`win_chance`); the chance after each legal action is the model's reading of the
-position the action leads to, averaged over :data:`WORLDS` worlds the seat cannot tell
-from the real one (``resample_hidden(seat)``: an action whose outcome shows something
-hidden, an accusation, is judged on what it might show, never on what it would). The
-same position gives the same figure whatever the seed, unless an action's outcome
-depends on the hidden cards. The move: the game's heuristic's, unless another reads
+(:func:`win_chance`); the chance after each legal action comes from a light search on
+top of it: in each of :data:`WORLDS` worlds the seat cannot tell from the real one
+(``resample_hidden(seat)``: an action whose outcome shows something hidden, an
+accusation, is judged on what it might show, never on what it would), every action is
+followed for :data:`LOOKAHEAD` decisions by the rollout policy, the same draws for every
+action, then read by the model. The move: the game's heuristic's, unless another reads
 :data:`MODEL_MARGIN` higher (and by two paired standard errors over the worlds).
 
-**By the search** (where no model fits, or with ``method="search"``): an estimate runs the search bot's paired sweeps (:meth:`ISMCTSBot.root_rewards`): worlds
+**By the search** (where no model fits, or with ``method="search"``): an estimate runs
+the search bot's paired sweeps (:meth:`ISMCTSBot.root_rewards`): worlds
 drawn as the seat could imagine them (``resample_hidden(seat)``, or its policy's belief
 about the traitors), every legal action tried in each world and followed by the same
 rollout. A rollout's reward for the seat is +1 (its side won) or -1 (lost), or a game's
@@ -39,13 +40,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from pendragon.bots.base import Bot
 from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import (
     DEFAULT_CONFIDENCE,
     DEFAULT_MIN_ITERATIONS,
     DEFAULT_PRIOR_MARGIN,
-    CanonicalRandom,
     ISMCTSBot,
 )
 from pendragon.core import rng
@@ -53,8 +52,10 @@ from pendragon.core.api import CHANCE, State
 
 #: How an estimate is made: by the game's learned evaluator, or by the search's rollouts.
 Method = Literal["model", "search"]
-#: Worlds a model estimate reads each action's outcome in.
-WORLDS = 4
+#: Worlds (paired sweeps) a model estimate reads each action's outcome in...
+WORLDS = 8
+#: ...each action followed for this many decisions before the model reads the position.
+LOOKAHEAD = 6
 #: The heuristic's move stands unless another reads this much higher (a chance, 0..1).
 MODEL_MARGIN = 0.03
 
@@ -258,40 +259,31 @@ def win_chance(state: State, seat: int, seed: int = 0) -> float:
     return found.chance(found.choice)
 
 
-def model_estimate(state: State, seat: int, seed: int = 0, policy: Bot | None = None,
-                   worlds: int = WORLDS) -> Estimate:
-    """:func:`estimate` by the learned evaluator (``ValueError`` if the game has none that
-    fits). ``policy``: the bot whose move is the prior (default: the game's heuristic,
-    seeded with ``seed``; a review passes one per seat that has followed the game)."""
-    bound = evaluator_for(state.game)
-    if bound is None:
-        raise ValueError(f"{state.game.name} has no learned evaluator for this layout")
-    legal = state.legal_actions()
-    if policy is None:
-        from pendragon.bots.heuristic import HeuristicBot
+def model_bot(seed: int, worlds: int = WORLDS) -> ISMCTSBot:
+    """The light search a model estimate runs: the search bot's paired sweeps (``worlds``
+    of them, every legal action in each), its rollouts cut after :data:`LOOKAHEAD`
+    decisions (or at the game's own leaf) and read by the learned evaluator."""
+    return ISMCTSBot(seed=seed, iterations=worlds, min_iterations=1, evaluator=True,
+                     rollout_depth=LOOKAHEAD)
 
-        policy = HeuristicBot(rng.mix(seed, seat))
-    prior = policy.step(state) if len(legal) > 1 else legal[0]
-    rewards: dict[int, list[float]] = {action: [] for action in legal}
-    generator = CanonicalRandom(rng.mix(seed, seat))
-    seen: dict[tuple[float, ...], float] = {}
-    for _ in range(worlds):
-        world = state.resample_hidden(seat, generator)
-        for action in legal:
-            child = world.clone()
-            child.apply_action(action)
-            if child.is_terminal():
-                rewards[action].append(1.0 if child.returns()[seat] > 0 else -1.0)
-                continue
-            inputs = bound.inputs(child, seat)
-            key = tuple(inputs)
-            value = seen.get(key)
-            if value is None:
-                value = 2.0 * bound.model.probability(inputs) - 1.0
-                seen[key] = value
-            rewards[action].append(value)
+
+def model_estimate(state: State, seat: int, seed: int = 0, bot: ISMCTSBot | None = None,
+                   worlds: int = WORLDS) -> Estimate:
+    """:func:`estimate` by the learned evaluator with a light search on top (``ValueError``
+    if the game has no model that fits): in each of ``worlds`` worlds the seat cannot tell
+    from the real one, every legal action is played and followed for :data:`LOOKAHEAD`
+    decisions by the game's rollout policy (the same draws for every action), then the
+    model reads the position from the seat's view; a game that ends on the way counts as
+    won or lost. ``bot``: a :func:`model_bot` that has followed the game (a review keeps one
+    per seat); its policy's move is the prior."""
+    if evaluator_for(state.game) is None:
+        raise ValueError(f"{state.game.name} has no learned evaluator for this layout")
+    if bot is None:
+        bot = model_bot(rng.mix(seed, seat), worlds)
+    prior, rewards = bot.root_rewards(state, seat)
     frozen = {action: tuple(values) for action, values in rewards.items()}
-    choice = search_choice(prior, frozen, margin=2 * MODEL_MARGIN, min_sweeps=1)
+    choice = (search_choice(prior, frozen, margin=2 * MODEL_MARGIN, min_sweeps=2)
+              if len(frozen) > 1 else prior)
     return Estimate(seat, side_of(state, seat), prior, choice, frozen)
 
 

@@ -4,9 +4,10 @@ and after the coach's move, the drop, and a mark.
 For each decision of a seat with two or more legal actions (chance and forced moves are
 not decisions), the deciding seat's chance after every legal action is estimated from
 that seat's information only (:mod:`pendragon.coach.estimate`): by the game's learned
-evaluator where it has one (issue 38; one heuristic bot per seat follows the game, as at
-the table, and proposes the move the model may overrule), else by the search (one search
-bot per seat, every action on the same worlds and rollouts). Then:
+evaluator with a light search on top where it has one (issue 38: short rollouts read by
+the model), else by the search to the end (rollouts to the game's end or its leaf); one
+search bot per seat follows the game, as at the table, and every action meets the same
+worlds and rollouts. Then:
 
 * **best**: the search's move (the policy's unless beaten with confidence);
 * **before**: the chance of the position with the best move: what the seat could have
@@ -39,7 +40,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pendragon.bots.base import Bot
 from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS, ISMCTSBot
 from pendragon.coach.estimate import (
@@ -50,6 +50,7 @@ from pendragon.coach.estimate import (
     budget_for,
     coach_bot,
     estimate_with,
+    model_bot,
     model_estimate,
 )
 from pendragon.core import rng
@@ -243,21 +244,17 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
         wanted &= set(only)
     total = len(wanted)
     bots: dict[int, ISMCTSBot] = {}  # one per seat, made at its first decision
-    policies: dict[int, Bot] = {}  # (the model's way: the heuristic of each seat)
     state = game.new_initial_state()
     moves: list[ReviewedMove] = []
     for index, action in enumerate(actions):
         if index in wanted:
             seat = state.current_player()
+            if seat not in bots:
+                bots[seat] = (model_bot(rng.mix(seed, seat)) if method == "model"
+                              else coach_bot(rng.mix(seed, seat), chosen))
             if method == "model":
-                if seat not in policies:
-                    from pendragon.bots.heuristic import HeuristicBot
-
-                    policies[seat] = HeuristicBot(rng.mix(seed, seat))
-                found = model_estimate(state, seat, seed, policies[seat])
+                found = model_estimate(state, seat, seed, bots[seat])
             else:
-                if seat not in bots:
-                    bots[seat] = coach_bot(rng.mix(seed, seat), chosen)
                 found = estimate_with(bots[seat], state, seat, chosen)
             moves.append(_review_one(state, index, action, found, method == "model"))
             if progress is not None:
