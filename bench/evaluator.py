@@ -14,6 +14,13 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
         [--only GAME] [--panel heuristic|search] [--no-pin]
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
+    python -m bench.evaluator strength GAME PLAYERS [--games N] [--depth D] [--option K=V]
+
+``strength``: on paired seeds, seat ``k % players`` of game ``k`` is played by the search
+bot with the learned evaluator at its leaves (``ISMCTSBot(evaluator=True,
+rollout_depth=D)``), by today's search (``ISMCTSBot()``) and by the heuristic, the other
+seats by the heuristic; that seat's win rates, the paired differences with 95% intervals,
+and the searching seat's time a decision (mean and slowest).
 
 Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.
 """
@@ -173,10 +180,59 @@ def review_time(name: str, players: int, seed: int, options: dict[str, Any]) -> 
     return found
 
 
+def strength(name: str, players: int, args: argparse.Namespace,
+             options: dict[str, Any]) -> dict[str, Any]:
+    """Paired games: one seat model-search / search / heuristic, the rest heuristic."""
+    import math
+
+    panels = ("model", "search", "heuristic")
+    wins: dict[str, list[int]] = {p: [] for p in panels}
+    times: dict[str, list[float]] = {p: [] for p in panels}
+    for k in range(args.games):
+        seed = game_seed(args.seed, k)
+        seat = k % players
+        for panel in panels:
+            game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
+            bots = [make_bot("heuristic", bot_seed(seed, s), name) for s in range(players)]
+            if panel == "model":
+                bots[seat] = ISMCTSBot(bot_seed(seed, seat), evaluator=True,
+                                       rollout_depth=args.depth)
+            elif panel == "search":
+                bots[seat] = ISMCTSBot(bot_seed(seed, seat))
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                player = state.current_player()
+                if player == CHANCE:
+                    state.apply_action(state.sample_chance())
+                    continue
+                started = time.perf_counter()
+                action = bots[player].step(state)
+                if player == seat and len(state.legal_actions()) > 1:
+                    times[panel].append(time.perf_counter() - started)
+                state.apply_action(action)
+            wins[panel].append(1 if state.returns()[seat] > 0 else 0)
+    found: dict[str, Any] = {"game": name, "players": players, "games": args.games,
+                             "depth": args.depth, "options": options}
+    for panel in panels:
+        count = sum(wins[panel])
+        found[panel] = {"wins": count, "rate": count / args.games,
+                        "mean_decision_s": statistics.fmean(times[panel]),
+                        "slowest_decision_s": max(times[panel])}
+    for panel in ("model", "search"):
+        diffs = [a - b for a, b in zip(wins[panel], wins["heuristic"], strict=True)]
+        mean = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        found[f"{panel}_minus_heuristic"] = {"points": 100 * mean,
+                                             "low": 100 * (mean - 1.96 * error),
+                                             "high": 100 * (mean + 1.96 * error)}
+    print(json.dumps(found, indent=1))
+    return found
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one of the commands (see the module's text)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("calibration", "timing", "review"))
+    parser.add_argument("command", choices=("calibration", "timing", "review", "strength"))
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--per-game", type=int, default=4)
@@ -184,6 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default=None)
     parser.add_argument("--panel", choices=("heuristic", "search"), default="heuristic")
     parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--depth", type=int, default=10,
+                        help="strength: decisions a rollout plays before the model reads it")
     parser.add_argument("--no-pin", action="store_true")
     args = parser.parse_args(argv)
     cpu = None if args.no_pin else pin_to_one_core()
@@ -191,6 +249,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         found: dict[str, Any] = calibration(args)
     elif args.command == "timing":
         found = timing(args)
+    elif args.command == "strength":
+        name, players = args.rest
+        options = dict(item.split("=", 1) for item in args.option)
+        found = strength(name, int(players), args, options)
     else:
         name, players, seed = args.rest
         options = dict(item.split("=", 1) for item in args.option)

@@ -69,9 +69,13 @@ def test_the_shipped_model_covers_every_setup_the_lobby_offers(name: str) -> Non
         assert any(o["players"] == 8 and o.get("expansion") == "merlins-company"
                    for o in trained)
     for spec in cls.option_specs:
-        other = spec.type is bool or any(c != spec.default for c in spec.choices or ())
-        if spec.remote and spec.name not in ("players", "seed") and other:
-            assert any(spec.name in o for o in trained), spec.name
+        values = [True] if spec.type is bool else [c for c in spec.choices or ()
+                                                    if c != spec.default]
+        for value in values:
+            # An option the game takes on its own (squires_hard needs squires: not alone).
+            if (spec.remote and spec.name not in ("players", "seed")
+                    and cls.supported_player_counts({spec.name: value})):
+                assert any(o.get(spec.name) == value for o in trained), (spec.name, value)
     figures = model.metadata["validation"]["all"]
     assert 0 <= figures["calibration_error"] < 0.1 and figures["positions"] > 100
 
@@ -177,7 +181,9 @@ def test_an_eight_seat_merlins_company_review_reads_as_a_line() -> None:
     done = review(game, final.history(), seed=0, only=wanted)
     line = [chance for _, chance in done.chart["loyal"]]
     assert len(line) == 40
-    assert all(0.02 < c < 0.98 for c in line)
+    # (With two traitors among eight the loyal side rarely wins against heuristic traitors,
+    # and this game they lost: low figures are right; a flat 0 is not a reading.)
+    assert all(0.0 < c < 1.0 for c in line) and len(set(line)) > 5
     steps = [abs(a - b) for a, b in zip(line, line[1:], strict=False)]
     assert sum(steps) / len(steps) < 0.1
     assert done.calibration_error is not None
