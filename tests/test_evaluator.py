@@ -205,3 +205,27 @@ def test_the_chance_at_a_decision_is_the_models_reading_of_the_chosen_move() -> 
     best = max(found.chance(a) for a in found.rewards)
     assert found.choice == found.prior or found.chance(found.choice) == best
     assert best - found.chance(found.choice) < 0.03 + 1e-9
+
+
+# ---------------------------------------------------------------------- item 4: the search
+@pytest.mark.parametrize("name", GAMES)
+def test_the_search_may_stop_its_rollouts_on_the_model(name: str) -> None:
+    """Issue 38 item 4: `ISMCTSBot(evaluator=True)` reads the shipped model where its
+    rollouts stop (at `rollout_depth`, or at the game's own leaf: the card game's table
+    gives way to the model there), and plays a legal move; without it, no model is read."""
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    state = pendragon.load_game(name, players=4, seed=3).new_initial_state()
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
+        state.apply_action(state.sample_chance() if state.current_player() == CHANCE
+                           else state.legal_actions()[0])
+    bot = ISMCTSBot(seed=1, iterations=4, min_iterations=2, budget=10**9, evaluator=True,
+                    rollout_depth=4)
+    assert bot.model_for(state.game) is evaluator_for(state.game) is not None
+    assert ISMCTSBot(seed=1).model_for(state.game) is None
+    seat = state.current_player()
+    prior, rewards = bot.root_rewards(state, seat)
+    values = {v for r in rewards.values() for v in r}
+    assert values and all(-1.0 <= v <= 1.0 for v in values)
+    assert values - {-1.0, 1.0}  # the model's readings, not only finished games
+    assert bot.step(state) in state.legal_actions()
