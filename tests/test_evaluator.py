@@ -69,8 +69,8 @@ def test_the_shipped_model_covers_every_setup_the_lobby_offers(name: str) -> Non
         assert any(o["players"] == 8 and o.get("expansion") == "merlins-company"
                    for o in trained)
     for spec in cls.option_specs:
-        values = [True] if spec.type is bool else [c for c in spec.choices or ()
-                                                    if c != spec.default]
+        values: list[object] = [True] if spec.type is bool else [c for c in spec.choices or ()
+                                                                    if c != spec.default]
         for value in values:
             # An option the game takes on its own (squires_hard needs squires: not alone).
             if (spec.remote and spec.name not in ("players", "seed")
