@@ -287,21 +287,12 @@ def simulate(
     size = max(1, min(50, config.games // (max(1, config.workers) * 8) or 1))
     chunks = list(_chunks(config.games, size))
     records: list[GameRecord] = []
-    if config.backend == "ray":
-        records = _run_ray(config, chunks, on_progress)
-    elif config.backend != "process":
-        raise ValueError(f"backend must be 'process' or 'ray', got {config.backend!r}")
-    elif config.workers <= 1:
-        for chunk in chunks:
-            records += play_chunk(config, chunk)
-            if on_progress is not None:
-                on_progress(len(chunk))
-    else:
-        with ProcessPoolExecutor(max_workers=config.workers) as pool:
-            for batch in pool.map(play_chunk, [config] * len(chunks), chunks):
-                records += batch
-                if on_progress is not None:
-                    on_progress(len(batch))
+    for batch in map_chunks(play_chunk, [(config, chunk) for chunk in chunks],
+                            workers=config.workers, backend=config.backend,
+                            ray_address=config.ray_address,
+                            on_progress=None if on_progress is None else
+                            (lambda done: on_progress(len(done)))):
+        records += batch
     records.sort(key=lambda r: r.index)
     summary = summarize(records, probe.num_players())
     names = config.seat_bots(probe.num_players())
@@ -315,11 +306,49 @@ def simulate(
     return SimulationResult(config, records, summary)
 
 
+def map_chunks(
+    function: Callable[..., Outcome],
+    arguments: Sequence[tuple[Any, ...]],
+    workers: int = 1,
+    backend: str = "process",
+    ray_address: str | None = None,
+    on_progress: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """``[function(*a) for a in arguments]``, in that order, here (one worker), on
+    ``workers`` local processes, or on Ray (``backend="ray"``: the cluster at
+    ``ray_address``, else a local Ray of ``workers`` CPUs). ``on_progress(result)`` is
+    called as each finishes. The simulator's games and the evaluator's training
+    (:mod:`pendragon.training`) both run on it; ``function`` must be importable by name.
+
+    >>> map_chunks(pow, [(2, 3), (3, 2)])
+    [8, 9]
+    """
+    if backend == "ray":
+        return _run_ray(function, arguments, workers, ray_address, on_progress)
+    if backend != "process":
+        raise ValueError(f"backend must be 'process' or 'ray', got {backend!r}")
+    results: list[Outcome] = []
+    if workers <= 1:
+        for args in arguments:
+            results.append(function(*args))
+            if on_progress is not None:
+                on_progress(results[-1])
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(function, *zip(*arguments, strict=True)):
+            results.append(result)
+            if on_progress is not None:
+                on_progress(result)
+    return results
+
+
 def _run_ray(
-    config: SimulationConfig,
-    chunks: list[list[int]],
-    on_progress: Callable[[int], None] | None,
-) -> list[GameRecord]:
+    function: Callable[..., Outcome],
+    arguments: Sequence[tuple[Any, ...]],
+    workers: int,
+    ray_address: str | None,
+    on_progress: Callable[[Outcome], None] | None,
+) -> list[Outcome]:
     try:
         import ray
     except ImportError as error:  # pragma: no cover - depends on the environment
@@ -328,23 +357,24 @@ def _run_ray(
         ) from error
     started = False
     if not ray.is_initialized():
-        if config.ray_address:
-            ray.init(address=config.ray_address, log_to_driver=False)
+        if ray_address:
+            ray.init(address=ray_address, log_to_driver=False)
         else:
-            ray.init(num_cpus=max(1, config.workers), log_to_driver=False,
+            ray.init(num_cpus=max(1, workers), log_to_driver=False,
                      include_dashboard=False)
         started = True
     try:
-        remote = ray.remote(play_chunk)
-        pending = [remote.remote(config, chunk) for chunk in chunks]
-        records: list[GameRecord] = []
+        remote = ray.remote(function)
+        pending = [remote.remote(*args) for args in arguments]
+        order = {ref: position for position, ref in enumerate(pending)}
+        done: dict[int, Outcome] = {}
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
-            batch = ray.get(ready[0])
-            records += batch
+            result = ray.get(ready[0])
+            done[order[ready[0]]] = result
             if on_progress is not None:
-                on_progress(len(batch))
-        return records
+                on_progress(result)
+        return [done[position] for position in range(len(arguments))]
     finally:
         if started:
             ray.shutdown()

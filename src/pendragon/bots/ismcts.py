@@ -48,6 +48,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from pendragon.bots.base import Bot, Forkable, sample_world
+from pendragon.bots.evaluator import Evaluator as BoundEvaluator, evaluator_for
 from pendragon.bots.policy import PolicyBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import rng
@@ -178,6 +179,12 @@ class ISMCTSBot(PolicyBot[None]):
     errors. ``prior_margin=None`` plays the best mean regardless.
 
     A game's heuristic may end rollouts early (``search_leaf``, see :meth:`leaf_for`).
+
+    ``evaluator``: score where a rollout stops with the game's learned evaluator (issue 38,
+    :mod:`pendragon.bots.evaluator`: the searching seat's chance from its own view of the
+    rollout's world) rather than the game's own leaf value (the card game's leaf table) or
+    the hand-made evaluation at ``rollout_depth``; where the game ships no model that fits,
+    the search is as without it.
     """
 
     def __init__(
@@ -191,6 +198,7 @@ class ISMCTSBot(PolicyBot[None]):
         confidence: float = DEFAULT_CONFIDENCE,
         budget: int = DEFAULT_BUDGET,
         min_iterations: int = DEFAULT_MIN_ITERATIONS,
+        evaluator: bool = False,
     ) -> None:
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be 'random' or 'heuristic', got {rollout!r}")
@@ -214,6 +222,9 @@ class ISMCTSBot(PolicyBot[None]):
         self.confidence = confidence
         self.budget = budget
         self.min_iterations = min_iterations
+        self.evaluator = evaluator
+        #: The learned evaluator of the game, read once per game: (game, evaluator).
+        self._model: tuple[Game, BoundEvaluator | None] | None = None
         self._rng = CanonicalRandom(seed)
         self._policy: Bot | None = None
         #: The rollouts' view of when the game ends: (game, version measured at, mean
@@ -242,6 +253,17 @@ class ISMCTSBot(PolicyBot[None]):
         from pendragon.bots.heuristic import HeuristicBot, rollout_policy
 
         return HeuristicBot(seed) if root else rollout_policy(game_name, seed)
+
+    def model_for(self, game: Game) -> BoundEvaluator | None:
+        """The learned evaluator the rollouts stop on (``None``: not asked for, or no model
+        fits the game)."""
+        if not self.evaluator:
+            return None
+        known = self._model
+        if known is None or known[0] is not game:
+            known = (game, evaluator_for(game))
+            self._model = known
+        return known[1]
 
     def leaf_for(self, game: Game) -> Leaf | None:
         """Where rollouts in ``game`` stop before its end: its heuristic's ``search_leaf``
@@ -433,10 +455,13 @@ class ISMCTSBot(PolicyBot[None]):
                   else self._make_policy(world.game.name, sweep_seed, root=False))
         chance = random.Random(rng.mix(sweep_seed, _CHANCE_STREAM))
         leaf = self.leaf_for(world.game)
+        model = self.model_for(world.game)
         start = world.clone() if root is None and leaf is not None else root
         depth = 0
         while not world.is_terminal():
             if self.rollout_depth is not None and depth >= self.rollout_depth:
+                if model is not None:
+                    return model.value(world, seat)
                 evaluate = EVALUATORS.get(world.game.name, neutral_evaluate)
                 return evaluate(world)[seat]
             if world.current_player() == CHANCE:
@@ -445,7 +470,8 @@ class ISMCTSBot(PolicyBot[None]):
             if leaf is not None and start is not None:
                 value = leaf(world, seat, start)
                 if value is not None:
-                    return value
+                    # The game's leaf says where; the learned evaluator, if asked, what.
+                    return value if model is None else model.value(world, seat)
             world.apply_action(policy.step(world))
             depth += 1
         return world.returns()[seat]

@@ -6,6 +6,7 @@
 ``pendragon replay FILE`` steps through a game record (``--record``/``--records`` of the
 two above write them; the format: docs/records.md);
 ``pendragon review FILE`` the coach's review of a recorded game (docs/bots.md, "Coach");
+``pendragon train GAME`` trains a game's learned evaluator (docs/bots.md, "Evaluator");
 ``pendragon balance <game>`` prints the designer's table of a game (win rates by player
 count and variant); ``pendragon balance soc --traitor-panel`` the loyal-policy x
 traitor-policy matrix of Shadows over Camelot (docs/bots.md, "Traitor panel").
@@ -29,7 +30,7 @@ from rich.table import Table
 import pendragon
 from pendragon import build as pendragon_build
 from pendragon.bots import Bot, bot_names, check_bot, make_bot, table_bot
-from pendragon.cli import review_cli
+from pendragon.cli import review_cli, train_cli
 from pendragon.cli.records_cli import check_record_path, play_and_record
 from pendragon.cli.terminal import play_in_terminal
 from pendragon.core.api import Game
@@ -141,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="language of the game's words (default: from your locale, else en)",
     )
     review_cli.add_parser(commands)
+    train_cli.add_parser(commands)
     balance = commands.add_parser(
         "balance", help="the designer's table of a game: win rates by player count and variant"
     )
@@ -574,6 +576,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return review_cli.run_review(args, console)
         except (ValueError, OSError) as error:  # a bad record (RecordError), --chart, a file
+            print(f"pendragon: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    if args.command == "train":
+        try:
+            return train_cli.run_train(args, console, arguments)
+        except (ValueError, OSError) as error:
             print(f"pendragon: error: {error}", file=sys.stderr)
             return EXIT_USAGE
     if args.command in ("simulate", "balance"):

@@ -5,13 +5,26 @@
 * :func:`review` — a finished game, decision by decision: the chance before, after the
   move played and after the search's move, the drop and a mark, and the chart of the
   win chance (:mod:`pendragon.coach.review`);
-* :func:`estimate` — the figures both are made of (:mod:`pendragon.coach.estimate`).
+* :func:`estimate` — the figures both are made of (:mod:`pendragon.coach.estimate`);
+* :func:`win_chance` — one position's chance for one seat, the documented public entry
+  (issue 38): ``win_chance(state, seat, seed=0) -> float``, by the game's learned
+  evaluator (:mod:`pendragon.bots.evaluator`) where it ships one.
 
 Every result has ``to_json()`` for the web table. How estimates are made, the marks'
 thresholds, the budgets and the calibration: docs/bots.md, "Coach".
 """
 
-from pendragon.coach.estimate import BUDGETS, Budget, Estimate, Side, budget_for, estimate, side_of
+from pendragon.coach.estimate import (
+    BUDGETS,
+    Budget,
+    Estimate,
+    Side,
+    budget_for,
+    estimate,
+    has_model,
+    side_of,
+    win_chance,
+)
 from pendragon.coach.hint import Hint, hint, percent
 from pendragon.coach.review import (
     CALIBRATION_ERROR,
@@ -26,4 +39,4 @@ from pendragon.coach.review import (
 
 __all__ = ["BUDGETS", "CALIBRATION_ERROR", "THRESHOLDS", "Budget", "Estimate", "Hint", "Mark",
            "Review", "ReviewedMove", "Side", "budget_for", "decisions_of", "estimate", "hint",
-           "mark_for", "percent", "review", "side_of"]
+           "has_model", "mark_for", "percent", "review", "side_of", "win_chance"]

@@ -1,6 +1,19 @@
-"""A seat's chance of winning, estimated by the search from that seat's information only.
+"""A seat's chance of winning, from that seat's information only: read by the game's
+learned evaluator (issue 38), or estimated by the search where no model fits.
 
-An estimate runs the search bot's paired sweeps (:meth:`ISMCTSBot.root_rewards`): worlds
+**By the model** (:func:`model_estimate`, the default wherever the game ships a model that
+reads its observation layout: :mod:`pendragon.bots.evaluator`): the chance of a position
+is the model's reading of the seat's observation tensor and the setup
+(:func:`win_chance`); the chance after each legal action comes from a light search on
+top of it: in each of :data:`WORLDS` worlds the seat cannot tell from the real one
+(``resample_hidden(seat)``: an action whose outcome shows something hidden, an
+accusation, is judged on what it might show, never on what it would), every action is
+followed for :data:`LOOKAHEAD` decisions by the rollout policy, the same draws for every
+action, then read by the model. The move: the game's heuristic's, unless another reads
+:data:`MODEL_MARGIN` higher (and by two paired standard errors over the worlds).
+
+**By the search** (where no model fits, or with ``method="search"``): an estimate runs
+the search bot's paired sweeps (:meth:`ISMCTSBot.root_rewards`): worlds
 drawn as the seat could imagine them (``resample_hidden(seat)``, or its policy's belief
 about the traitors), every legal action tried in each world and followed by the same
 rollout. A rollout's reward for the seat is +1 (its side won) or -1 (lost), or a game's
@@ -27,6 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import (
     DEFAULT_CONFIDENCE,
     DEFAULT_MIN_ITERATIONS,
@@ -35,6 +49,15 @@ from pendragon.bots.ismcts import (
 )
 from pendragon.core import rng
 from pendragon.core.api import CHANCE, State
+
+#: How an estimate is made: by the game's learned evaluator, or by the search's rollouts.
+Method = Literal["model", "search"]
+#: Worlds (paired sweeps) a model estimate reads each action's outcome in...
+WORLDS = 8
+#: ...each action followed for this many decisions before the model reads the position.
+LOOKAHEAD = 6
+#: The heuristic's move stands unless another reads this much higher (a chance, 0..1).
+MODEL_MARGIN = 0.03
 
 #: Whose victory a seat's chance is: the loyal side's, the traitors', or its own (a race).
 Side = Literal["loyal", "traitors", "own"]
@@ -203,14 +226,85 @@ def estimate_with(bot: ISMCTSBot, state: State, seat: int, budget: Budget) -> Es
     return Estimate(seat, side_of(state, seat), prior, choice, frozen)
 
 
+def has_model(state: State) -> bool:
+    """Whether ``state``'s game has a learned evaluator that reads its layout."""
+    return evaluator_for(state.game) is not None
+
+
+def win_chance(state: State, seat: int, seed: int = 0) -> float:
+    """``seat``'s chance (0..1) that its side wins from ``state``, from its information
+    only: the public entry for one position (issue 38).
+
+    By the game's learned evaluator where one fits (``seed`` then changes nothing: the
+    model reads the seat's observation alone); else by the search's estimate of the
+    seat's own decision (``seed`` seeds it; the seat must be the one to act). A finished
+    game reads 1 or 0.
+
+    >>> import pendragon
+    >>> state = pendragon.load_game("soc-card", players=5, seed=4).new_initial_state()
+    >>> state.play_random_chance()
+    >>> chance = win_chance(state, 0)
+    >>> 0.0 < chance < 1.0 and chance == win_chance(state, 0, seed=9)
+    True
+    """
+    if not 0 <= seat < state.game.num_players():
+        raise ValueError(f"seat {seat} is not a seat of this {state.game.num_players()}-player"
+                         " game")
+    if state.is_terminal():
+        return 1.0 if state.returns()[seat] > 0 else 0.0
+    bound = evaluator_for(state.game)
+    if bound is not None:
+        return bound.chance(state, seat)
+    found = estimate(state, seat, seed=seed, method="search")
+    return found.chance(found.choice)
+
+
+def model_bot(seed: int, worlds: int = WORLDS) -> ISMCTSBot:
+    """The light search a model estimate runs: the search bot's paired sweeps (``worlds``
+    of them, every legal action in each), its rollouts cut after :data:`LOOKAHEAD`
+    decisions (or at the game's own leaf) and read by the learned evaluator."""
+    return ISMCTSBot(seed=seed, iterations=worlds, min_iterations=1, evaluator=True,
+                     rollout_depth=LOOKAHEAD)
+
+
+def model_estimate(state: State, seat: int, seed: int = 0, bot: ISMCTSBot | None = None,
+                   worlds: int = WORLDS) -> Estimate:
+    """:func:`estimate` by the learned evaluator with a light search on top (``ValueError``
+    if the game has no model that fits): in each of ``worlds`` worlds the seat cannot tell
+    from the real one, every legal action is played and followed for :data:`LOOKAHEAD`
+    decisions by the game's rollout policy (the same draws for every action), then the
+    model reads the position from the seat's view; a game that ends on the way counts as
+    won or lost. ``bot``: a :func:`model_bot` that has followed the game (a review keeps one
+    per seat); its policy's move is the prior."""
+    if evaluator_for(state.game) is None:
+        raise ValueError(f"{state.game.name} has no learned evaluator for this layout")
+    if bot is None:
+        bot = model_bot(rng.mix(seed, seat), worlds)
+    prior, rewards = bot.root_rewards(state, seat)
+    frozen = {action: tuple(values) for action, values in rewards.items()}
+    choice = (search_choice(prior, frozen, margin=2 * MODEL_MARGIN, min_sweeps=2)
+              if len(frozen) > 1 else prior)
+    return Estimate(seat, side_of(state, seat), prior, choice, frozen)
+
+
 def estimate(state: State, seat: int, seed: int = 0, budget: int | None = None,
-             max_sweeps: int | None = None, min_sweeps: int | None = None) -> Estimate:
+             max_sweeps: int | None = None, min_sweeps: int | None = None,
+             method: Method | None = None) -> Estimate:
     """``seat``'s chances after each of its legal actions in ``state`` (its decision),
     from its information only; seeded, so the same position gives the same estimate.
-    ``budget`` (simulated actions), ``max_sweeps`` and ``min_sweeps`` override the
-    game's (:func:`budget_for`)."""
+    ``method``: ``"model"`` (the learned evaluator, :func:`model_estimate`; the default
+    where the game has one) or ``"search"``; for the search, ``budget`` (simulated
+    actions), ``max_sweeps`` and ``min_sweeps`` override the game's (:func:`budget_for`)."""
     if state.is_terminal() or state.current_player() == CHANCE:
         raise ValueError("an estimate needs a seat's decision, not chance or the game's end")
+    if state.current_player() != seat:
+        raise ValueError(f"seat {seat} is not to act (seat {state.current_player()} is)")
+    if method is None:
+        method = "model" if has_model(state) else "search"
+    if method == "model":
+        return model_estimate(state, seat, seed)
+    if method != "search":
+        raise ValueError(f"method must be 'model' or 'search', got {method!r}")
     chosen = budget_for(state.game.name, state.game.num_players())
     most = max_sweeps or chosen.max_sweeps
     chosen = Budget(actions=budget if budget is not None else chosen.actions,

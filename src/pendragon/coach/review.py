@@ -1,11 +1,13 @@
 """The review of a finished game: every decision's chance before, after the move played
-and after the search's move, the drop, and a mark.
+and after the coach's move, the drop, and a mark.
 
 For each decision of a seat with two or more legal actions (chance and forced moves are
-not decisions), the deciding seat's search runs from that seat's information only, as a
-table's bot would (one search bot per seat follows the game, as at the table), and
-estimates the seat's chance after every legal action on the same worlds and rollouts
-(:mod:`pendragon.coach.estimate`). Then:
+not decisions), the deciding seat's chance after every legal action is estimated from
+that seat's information only (:mod:`pendragon.coach.estimate`): by the game's learned
+evaluator with a light search on top where it has one (issue 38: short rollouts read by
+the model), else by the search to the end (rollouts to the game's end or its leaf); one
+search bot per seat follows the game, as at the table, and every action meets the same
+worlds and rollouts. Then:
 
 * **best**: the search's move (the policy's unless beaten with confidence);
 * **before**: the chance of the position with the best move: what the seat could have
@@ -38,8 +40,19 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS, ISMCTSBot
-from pendragon.coach.estimate import Budget, Side, budget_for, coach_bot, estimate_with
+from pendragon.coach.estimate import (
+    Budget,
+    Estimate,
+    Method,
+    Side,
+    budget_for,
+    coach_bot,
+    estimate_with,
+    model_bot,
+    model_estimate,
+)
 from pendragon.core import rng
 from pendragon.core.api import Game, State
 
@@ -57,10 +70,21 @@ MIN_MARK_SWEEPS = DEFAULT_MIN_ITERATIONS
 #: Called as a review goes: (decisions reviewed, decisions in all).
 Progress = Callable[[int, int], None]
 
-#: Calibration of the estimates, per game: the mean absolute gap between estimate and
-#: outcome over the reliability table's buckets (weighted by count), from
-#: ``bench/calibration.py`` (docs/bots.md, "Coach calibration").
+#: Calibration of the search's estimates, per game: the mean absolute gap between estimate
+#: and outcome over the reliability table's buckets (weighted by count), from
+#: ``bench/calibration.py`` (docs/bots.md, "Coach calibration"). A review by the learned
+#: evaluator reports its model's own held-out figure instead (its metadata).
 CALIBRATION_ERROR: dict[str, float] = {"soc": 0.098, "soc-card": 0.043, "grail-cup": 0.131}
+
+
+def model_calibration(game: Game) -> float | None:
+    """The held-out calibration error recorded with ``game``'s learned evaluator."""
+    bound = evaluator_for(game)
+    if bound is None:
+        return None
+    figures = bound.model.metadata.get("validation", {}).get("all", {})
+    value = figures.get("calibration_error") if isinstance(figures, dict) else None
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def mark_for(drop: float, error: float = 0.0, sweeps: int = MIN_MARK_SWEEPS) -> Mark | None:
@@ -193,12 +217,14 @@ def _apply(state: State, action: int) -> None:
 
 def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
            seed: int = 0, budget: Budget | None = None,
-           only: Collection[int] | None = None) -> Review:
+           only: Collection[int] | None = None, method: Method | None = None) -> Review:
     """Review the game ``game`` played by ``actions`` (its whole history, chance included,
     as ``State.history()`` gives it). ``progress(done, total)`` is called after each
     decision; ``budget`` overrides the game's (:func:`budget_for`); ``only``: review
     these indices of ``actions`` alone (those that are decisions; the web table may
-    review one move on request). The same arguments give the same review.
+    review one move on request); ``method``: ``"model"`` (the learned evaluator, the
+    default where the game has one; ``budget`` then plays no part) or ``"search"``. The
+    same arguments give the same review.
 
     >>> import pendragon
     >>> from pendragon.runner import random_playout
@@ -209,6 +235,10 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     (True, ['seat 0', 'seat 1'])
     """
     chosen = budget or budget_for(game.name, game.num_players())
+    if method is None:
+        method = "model" if evaluator_for(game) is not None else "search"
+    if method not in ("model", "search"):
+        raise ValueError(f"method must be 'model' or 'search', got {method!r}")
     wanted = set(decisions_of(game, actions))
     if only is not None:
         wanted &= set(only)
@@ -220,8 +250,13 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
         if index in wanted:
             seat = state.current_player()
             if seat not in bots:
-                bots[seat] = coach_bot(rng.mix(seed, seat), chosen)
-            moves.append(_review_one(state, index, action, bots[seat], chosen))
+                bots[seat] = (model_bot(rng.mix(seed, seat)) if method == "model"
+                              else coach_bot(rng.mix(seed, seat), chosen))
+            if method == "model":
+                found = model_estimate(state, seat, seed, bots[seat])
+            else:
+                found = estimate_with(bots[seat], state, seat, chosen)
+            moves.append(_review_one(state, index, action, found, method == "model"))
             if progress is not None:
                 progress(len(moves), total)
         _apply(state, action)
@@ -237,14 +272,14 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
         moves=tuple(moves), chart=_chart(moves, len(state.returns())),
         returns=tuple(state.returns()),
         mean_error=sum(errors) / len(errors) if errors else 0.0,
-        calibration_error=CALIBRATION_ERROR.get(game.name), marks=marks,
+        calibration_error=(model_calibration(game) if method == "model"
+                           else CALIBRATION_ERROR.get(game.name)), marks=marks,
     )
 
 
-def _review_one(state: State, index: int, action: int, bot: ISMCTSBot,
-                chosen: Budget) -> ReviewedMove:
+def _review_one(state: State, index: int, action: int, found: Estimate,
+                by_model: bool) -> ReviewedMove:
     seat = state.current_player()
-    found = estimate_with(bot, state, seat, chosen)
     best = found.choice
     before = found.chance(best)
     after = found.chance(action)
@@ -255,7 +290,10 @@ def _review_one(state: State, index: int, action: int, bot: ISMCTSBot,
         played=action, played_text=state.action_to_string(action),
         best=best, best_text=state.action_to_string(best),
         before=before, after=after, drop=drop, drop_error=drop_error,
-        error=found.error(best), sweeps=found.sweeps, mark=mark_for(drop, drop_error, found.sweeps),
+        error=found.error(best), sweeps=found.sweeps,
+        # The model's worlds are not rollouts: its figures need no count of sweeps to be
+        # read (a drop the worlds disagree on is still held to two standard errors).
+        mark=mark_for(drop, drop_error, MIN_MARK_SWEEPS if by_model else found.sweeps),
         loyal_before=found.loyal_chance(best),
     )
 

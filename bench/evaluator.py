@@ -1,0 +1,270 @@
+"""The learned evaluator's figures (issue 38, item 5): calibration on held-out seeds per
+game and setup, for games of heuristic bots and of a search bot among them; repeat noise;
+the time of an estimate, a hint and a review; one evaluation's cost.
+
+Held-out: game ``k`` of a run has the seed ``seed * 1_000_003 + k`` with ``--seed``
+(default 7); the shipped models were trained on ``pendragon train``'s seed 0, whose games
+have seeds below 1_000_003, so no game here was seen in training.
+
+At ``--per-game`` decisions of each game (evenly spaced over its decisions with two or
+more legal actions) the deciding seat's chance is read (``coach.win_chance``) and met
+with whether its side won. Reliability by tenths as ``bench/calibration.py``.
+
+    python -m bench.evaluator calibration [--games N] [--per-game N] [--seed S]
+        [--only GAME] [--panel heuristic|search] [--no-pin]
+    python -m bench.evaluator timing [--games N] [--no-pin]
+    python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
+    python -m bench.evaluator strength GAME PLAYERS [--games N] [--depth D] [--option K=V]
+
+``strength``: on paired seeds, seat ``k % players`` of game ``k`` is played by the search
+bot with the learned evaluator at its leaves (``ISMCTSBot(evaluator=True,
+rollout_depth=D)``), by today's search (``ISMCTSBot()``) and by the heuristic, the other
+seats by the heuristic; that seat's win rates, the paired differences with 95% intervals,
+and the searching seat's time a decision (mean and slowest).
+
+Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pendragon
+from bench.calibration import markdown, reliability
+from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
+from pendragon.bots import Bot, make_bot
+from pendragon.bots.evaluator import evaluator_for
+from pendragon.bots.ismcts import ISMCTSBot
+from pendragon.coach import estimate, hint, review, win_chance
+from pendragon.coach.review import decisions_of
+from pendragon.core.api import CHANCE, State
+from pendragon.runner import bot_seed
+
+#: The setups measured: name -> (game, options).
+SETUPS: dict[str, tuple[str, dict[str, Any]]] = {
+    "soc 5": ("soc", {"players": 5}),
+    "soc 8 Merlin's Company": ("soc", {"players": 8, "expansion": "merlins-company"}),
+    "soc-card 5": ("soc-card", {"players": 5}),
+    "grail-cup 4": ("grail-cup", {"players": 4}),
+    "grail-cup 8": ("grail-cup", {"players": 8}),
+}
+
+
+def game_seed(seed: int, k: int) -> int:
+    """The seed of game ``k`` of a run."""
+    return seed * 1_000_003 + k
+
+
+def panel_bots(game: str, seats: int, seed: int, panel: str) -> list[Bot]:
+    """The bots of one game: ``heuristic`` on every seat, or ``search``: seat ``seed %
+    seats`` played by the search bot (the default ISMCTS), the others by the heuristic."""
+    bots: list[Bot] = [make_bot("heuristic", bot_seed(seed, s), game) for s in range(seats)]
+    if panel == "search":
+        seat = seed % seats
+        bots[seat] = ISMCTSBot(bot_seed(seed, seat))
+    return bots
+
+
+def play(name: str, options: dict[str, Any], seed: int, panel: str) -> tuple[Any, list[int]]:
+    """One game's (game, actions) with the panel's bots."""
+    game = pendragon.load_game(name, **{**options, "seed": seed})
+    bots = panel_bots(name, game.num_players(), seed, panel)
+    state = game.new_initial_state()
+    actions: list[int] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        action = state.sample_chance() if player == CHANCE else bots[player].step(state)
+        state.apply_action(action)
+        actions.append(action)
+    return game, actions
+
+
+def sample_states(game: Any, actions: list[int], per_game: int) -> tuple[list[State], list[float]]:
+    """States at ``per_game`` evenly spaced decisions, and the final returns."""
+    decisions = decisions_of(game, actions)
+    step = max(1, len(decisions) // per_game)
+    chosen = set(decisions[step // 2::step][:per_game])
+    state = game.new_initial_state()
+    found = []
+    for index, action in enumerate(actions):
+        if index in chosen:
+            found.append(state.clone())
+        state.apply_action(action)
+    return found, state.returns()
+
+
+def calibration(args: argparse.Namespace) -> dict[str, Any]:
+    """Reliability tables per setup for the panel."""
+    results: dict[str, Any] = {}
+    for label, (name, options) in SETUPS.items():
+        if args.only and args.only not in (name, label):
+            continue
+        started = time.process_time()
+        samples: list[tuple[float, bool]] = []
+        for k in range(args.games):
+            seed = game_seed(args.seed, k)
+            game, actions = play(name, options, seed, args.panel)
+            states, returns = sample_states(game, actions, args.per_game)
+            for state in states:
+                seat = state.current_player()
+                samples.append((win_chance(state, seat), returns[seat] > 0))
+        table = reliability(samples)
+        table["cpu_seconds"] = time.process_time() - started
+        results[label] = table
+        print(markdown(f"{label}, {args.panel} bots, {args.games} games", table))
+        print(f"({table['cpu_seconds']:.0f} s of CPU)\n", flush=True)
+    return results
+
+
+def timing(args: argparse.Namespace) -> dict[str, Any]:
+    """Per setup: one evaluation, a win chance, an estimate (every move), a hint, and the
+    repeat noise of an estimate's chosen move between seeds 0 and 1."""
+    results: dict[str, Any] = {}
+    for label, (name, options) in SETUPS.items():
+        if args.only and args.only not in (name, label):
+            continue
+        states: list[State] = []
+        for k in range(args.games):
+            game, actions = play(name, options, game_seed(args.seed, k), "heuristic")
+            states += sample_states(game, actions, args.per_game)[0]
+        bound = evaluator_for(states[0].game)
+        assert bound is not None
+        inputs = [bound.inputs(s, s.current_player()) for s in states]
+        started = time.process_time()
+        for _ in range(20):
+            for row in inputs:
+                bound.model.probability(row)
+        evaluation = (time.process_time() - started) / (20 * len(inputs))
+        started = time.process_time()
+        for state in states:
+            win_chance(state, state.current_player())
+        chance = (time.process_time() - started) / len(states)
+        gaps = []
+        started = time.process_time()
+        for state in states:
+            seat = state.current_player()
+            one = estimate(state, seat, seed=0)
+            gaps.append(abs(one.chance(one.choice)
+                            - estimate(state, seat, seed=1).chance(one.choice)))
+        estimate_time = (time.process_time() - started) / (2 * len(states))
+        started = time.process_time()
+        for state in states:
+            hint(state, state.current_player(), seed=0)
+        hint_time = (time.process_time() - started) / len(states)
+        results[label] = {
+            "positions": len(states), "evaluation_ms": 1000 * evaluation,
+            "win_chance_ms": 1000 * chance, "estimate_ms": 1000 * estimate_time,
+            "hint_ms": 1000 * hint_time,
+            "repeat_noise_points": 100 * statistics.fmean(gaps),
+            "repeat_noise_max_points": 100 * max(gaps)}
+        print(label, {k: round(v, 3) for k, v in results[label].items()}, flush=True)
+    return results
+
+
+def review_time(name: str, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """One review (seed 0) of a heuristic game, in CPU seconds."""
+    game, actions = play(name, {**options, "players": players}, seed, "heuristic")
+    started = time.process_time()
+    done = review(game, actions, seed=0)
+    cpu = time.process_time() - started
+    line = [c for series in done.chart.values() for _, c in series]
+    found = {"game": name, "players": players, "seed": seed, "options": options,
+             "decisions": len(done.moves), "cpu_seconds": cpu, "marks": done.marks,
+             "chart_min": min(line), "chart_max": max(line)}
+    print(found)
+    return found
+
+
+def strength(name: str, players: int, args: argparse.Namespace,
+             options: dict[str, Any]) -> dict[str, Any]:
+    """Paired games: one seat model-search / search / heuristic, the rest heuristic."""
+    import math
+
+    panels = ("model", "search", "heuristic")
+    wins: dict[str, list[int]] = {p: [] for p in panels}
+    times: dict[str, list[float]] = {p: [] for p in panels}
+    for k in range(args.games):
+        seed = game_seed(args.seed, k)
+        seat = k % players
+        for panel in panels:
+            game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
+            bots = [make_bot("heuristic", bot_seed(seed, s), name) for s in range(players)]
+            if panel == "model":
+                bots[seat] = ISMCTSBot(bot_seed(seed, seat), evaluator=True,
+                                       rollout_depth=args.depth)
+            elif panel == "search":
+                bots[seat] = ISMCTSBot(bot_seed(seed, seat))
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                player = state.current_player()
+                if player == CHANCE:
+                    state.apply_action(state.sample_chance())
+                    continue
+                started = time.perf_counter()
+                action = bots[player].step(state)
+                if player == seat and len(state.legal_actions()) > 1:
+                    times[panel].append(time.perf_counter() - started)
+                state.apply_action(action)
+            wins[panel].append(1 if state.returns()[seat] > 0 else 0)
+    found: dict[str, Any] = {"game": name, "players": players, "games": args.games,
+                             "depth": args.depth, "options": options}
+    for panel in panels:
+        count = sum(wins[panel])
+        found[panel] = {"wins": count, "rate": count / args.games,
+                        "mean_decision_s": statistics.fmean(times[panel]),
+                        "slowest_decision_s": max(times[panel])}
+    for panel in ("model", "search"):
+        diffs = [a - b for a, b in zip(wins[panel], wins["heuristic"], strict=True)]
+        mean = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        found[f"{panel}_minus_heuristic"] = {"points": 100 * mean,
+                                             "low": 100 * (mean - 1.96 * error),
+                                             "high": 100 * (mean + 1.96 * error)}
+    print(json.dumps(found, indent=1))
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one of the commands (see the module's text)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("calibration", "timing", "review", "strength"))
+    parser.add_argument("rest", nargs="*")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--per-game", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--only", default=None)
+    parser.add_argument("--panel", choices=("heuristic", "search"), default="heuristic")
+    parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--depth", type=int, default=10,
+                        help="strength: decisions a rollout plays before the model reads it")
+    parser.add_argument("--no-pin", action="store_true")
+    args = parser.parse_args(argv)
+    cpu = None if args.no_pin else pin_to_one_core()
+    if args.command == "calibration":
+        found: dict[str, Any] = calibration(args)
+    elif args.command == "timing":
+        found = timing(args)
+    elif args.command == "strength":
+        name, players = args.rest
+        options = dict(item.split("=", 1) for item in args.option)
+        found = strength(name, int(players), args, options)
+    else:
+        name, players, seed = args.rest
+        options = dict(item.split("=", 1) for item in args.option)
+        found = review_time(name, int(players), int(seed), options)
+    RESULTS_DIR.mkdir(exist_ok=True)
+    suffix = "_".join(filter(None, [args.command, args.panel if args.command == "calibration"
+                                    else None, args.only]))
+    (RESULTS_DIR / f"evaluator_{suffix}.json").write_text(json.dumps(
+        {"settings": vars(args), "machine": machine_info(cpu), "results": found},
+        indent=1, default=str) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

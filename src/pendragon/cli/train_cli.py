@@ -1,0 +1,102 @@
+"""``pendragon train GAME``: train the learned evaluator of a game (issue 38).
+
+Plays games of the project's bots across the game's setups, records positions, fits the
+model and writes it with its metadata (:mod:`pendragon.training`). The default ``--out``
+is the game's shipped model (``<game package>/evaluator.json`` in this source tree); the
+same arguments give the same file. Needs numpy (``pip install 'pendragon[rl]'``); ``--backend
+ray`` needs the ``sim`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import time
+from collections.abc import Sequence
+
+from rich.console import Console
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``train`` subcommand's arguments."""
+    parser = commands.add_parser(
+        "train", help="train a game's learned evaluator (docs/bots.md, Evaluator)",
+        description="Generate positions from games of the project's bots across the "
+        "game's setups, fit the win-chance model and write it with its metadata.")
+    parser.add_argument("game", help="registered game name (see `pendragon games`)")
+    parser.add_argument("--players", default=None,
+                        help="player counts, e.g. 3,5,8 (default: every count the game allows)")
+    parser.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    parser.add_argument("--workers", type=int, default=1, help="parallel workers (default 1)")
+    parser.add_argument("--backend", choices=("process", "ray"), default="process",
+                        help="where the games run (ray: the `sim` extra)")
+    parser.add_argument("--ray-address", default=None,
+                        help="Ray cluster address (default: a local Ray)")
+    parser.add_argument("--positions", type=int, default=8,
+                        help="positions recorded a game (default 8)")
+    parser.add_argument("--seats", type=int, default=2,
+                        help="seats' views recorded a position (default 2)")
+    parser.add_argument("--hidden", type=int, default=32,
+                        help="hidden units (default 32; 0: a logistic regression)")
+    parser.add_argument("--epochs", type=int, default=12, help="passes of the fit (default 12)")
+    parser.add_argument("--search-share", type=float, default=0.1,
+                        help="share of games with one seat played by the search bot (0.1)")
+    parser.add_argument("--out", default=None, metavar="PATH",
+                        help="where to write the model (default: the game's shipped model)")
+
+
+def _players(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    try:
+        counts = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ValueError(f"--players: player counts separated by commas, got {text!r}") from None
+    if not counts:
+        raise ValueError("--players: at least one player count")
+    return counts
+
+
+def run_train(args: argparse.Namespace, console: Console,
+              argv: Sequence[str] | None = None) -> int:
+    """Run ``pendragon train`` with parsed ``args``."""
+    import pendragon
+    from pendragon.training import TrainConfig, default_out, train, write_model
+
+    pendragon.game_class(args.game)  # an unknown game: a clear error before any work
+    if args.games < 20:
+        raise ValueError("--games: at least 20 (a tenth of the games is held out)")
+    if not 0.0 <= args.search_share <= 1.0:
+        raise ValueError("--search-share: a share from 0 to 1")
+    if args.positions < 1 or args.seats < 1 or args.hidden < 0 or args.epochs < 1:
+        raise ValueError("--positions, --seats and --epochs are at least 1, --hidden 0")
+    config = TrainConfig(
+        game=args.game, players=_players(args.players), games=args.games, seed=args.seed,
+        workers=args.workers, backend=args.backend, ray_address=args.ray_address,
+        positions=args.positions, seats=args.seats, hidden=args.hidden, epochs=args.epochs,
+        search_share=args.search_share)
+    out = default_out(args.game) if args.out is None else args.out
+    # The command as the metadata records it (without --out: where it was written is not
+    # what it is, and the same run gives the same file wherever it goes).
+    shown = list(argv or [])
+    if "--out" in shown:
+        at = shown.index("--out")
+        del shown[at:at + 2]
+    shown = [a for a in shown if not a.startswith("--out=")]
+    command = "pendragon " + " ".join(shlex.quote(a) for a in shown)
+    started = time.perf_counter()
+    done = [0]
+
+    def progress(count: int) -> None:
+        done[0] += count
+        console.print(f"  {done[0]}/{config.games} games", end="\r")
+
+    model = train(config, command=command.strip(), on_progress=progress)
+    path = write_model(model, out)
+    figures = model.metadata["validation"]["all"]
+    console.print(
+        f"wrote {path}: {model.metadata['positions']} positions from {config.games} games, "
+        f"held-out calibration error {100 * figures['calibration_error']:.1f} points, "
+        f"Brier {figures['brier']:.3f} ({time.perf_counter() - started:.0f} s)")
+    return 0

@@ -1,0 +1,461 @@
+"""Training the learned evaluator (issue 38): ``pendragon train GAME``.
+
+1. **Positions.** Game ``i`` of a run has the seed ``seed * 1_000_003 + i`` (as
+   ``simulate``) and a setup and a panel of bots drawn from that seed alone
+   (:func:`game_plan`): the setups of :func:`setups_for` (every player count the game
+   allows, each with the base options, and each variant the lobby offers turned on alone,
+   the base setups weighted four times), and the bots: the heuristic on every seat, or the
+   game's table bot (Shadows over Camelot's stealth traitor) on every seat, and in a share
+   of games one seat played by the search bot (``ismcts``). The game is played to its end;
+   then ``positions`` of its states (any state before the end, chance nodes and every
+   seat's turn, so that a position after a move is as familiar as one before) are drawn
+   and, at each, ``seats`` seats' observation tensors are recorded with whether that
+   seat's side won (``returns[seat] > 0``). Games are independent: the data is the same
+   for any number of workers and on either backend (``--workers``, ``--backend ray``,
+   reusing :func:`pendragon.simulate.map_chunks`).
+2. **Fit.** Two games in ten are held out (:data:`HOLD_OUT`). On the others a network
+   with one hidden layer (``hidden`` ReLU units; 0: a logistic regression) is fitted by
+   Adam on the log loss, seeded, in numpy (the ``rl`` extra; nothing to install for a
+   model's user), one network per tensor length. On one held-out game in ten the logit's
+   scale and shift are fitted (Platt), on the other the model's calibration is measured
+   and written into its metadata with the Brier score and the log loss, per setup too.
+3. **Out.** :class:`~pendragon.bots.evaluator.Model` as JSON with its metadata: the
+   setups with their games and positions, the bots, the seed, the command, the fit's
+   settings, the validation figures and each setup's observation layout
+   (:func:`~pendragon.bots.evaluator.layout_fingerprint`).
+
+The same arguments give the same model, byte for byte (the positions are a function of
+the seed; numpy's generator and the fit are seeded; a test checks it with a tiny run).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pendragon.bots import make_bot
+from pendragon.bots.evaluator import (
+    Model,
+    Network,
+    layout_fingerprint,
+    setup_features,
+    setup_key,
+    setup_names,
+)
+from pendragon.core import registry, rng
+from pendragon.core.api import Game
+from pendragon.core.errors import InvalidOptionError, UnknownOptionError
+from pendragon.core.plugins import plugin_for
+from pendragon.runner import bot_seed, play_game
+from pendragon.simulate import SEED_STRIDE, map_chunks
+
+if TYPE_CHECKING:  # numpy is the training's optional dependency
+    from numpy.typing import NDArray
+
+#: One game in this many calibrates the fit's logit, and another one in as many measures
+#: it (neither is fitted on).
+HOLD_OUT = 10
+#: A setup's weight at its base options, against 1 for each variant turned on alone.
+BASE_WEIGHT = 4
+#: Keeps a game's plan (setup, bots, positions) apart from its seat bots' streams.
+_PLAN_STREAM = 0x7EA1
+
+
+@dataclass(frozen=True, slots=True)
+class TrainConfig:
+    """What to train: ``games`` games of ``game`` over the setups at ``players`` (all the
+    game's counts when ``None``), ``positions`` states a game, ``seats`` seats a state."""
+
+    game: str
+    players: tuple[int, ...] | None = None
+    games: int = 2000
+    seed: int = 0
+    workers: int = 1
+    backend: str = "process"
+    ray_address: str | None = None
+    positions: int = 8
+    seats: int = 2
+    hidden: int = 32
+    epochs: int = 12
+    #: Share of games with one seat played by the search bot.
+    search_share: float = 0.1
+    #: Share of the rest with the game's table bot (when it has its own) on every seat.
+    table_share: float = 0.3
+    #: Extra options on every setup (``--option``).
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def setups_for(game_name: str, players: Sequence[int] | None = None,
+               options: Mapping[str, Any] | None = None) -> list[tuple[dict[str, Any], int]]:
+    """The setups a training run covers, each with its weight: at every player count
+    (``players``, or every count the game allows), the base options (weight
+    :data:`BASE_WEIGHT`), then each option a table may set, turned on alone (weight 1): a
+    true/false option set true, each other choice of a choice option. A setup the game
+    refuses (eight knights without Merlin's Company) is left out; one that only loads with
+    it (eight knights) comes in.
+
+    >>> [opts["players"] for opts, w in setups_for("soc-card", [3]) if w == BASE_WEIGHT]
+    [3]
+    >>> sorted(k for opts, _ in setups_for("soc-card", [3]) for k in opts if k != "players")
+    ['knights_relief', 'promos']
+    """
+    cls = registry.game_class(game_name)
+    given = dict(options or {})
+    variants: list[dict[str, Any]] = []
+    for spec in cls.option_specs:
+        if spec.name in ("players", "seed") or not spec.remote or spec.name in given:
+            continue
+        if spec.type is bool:
+            variants.append({spec.name: True})
+        elif spec.choices is not None:
+            variants += [{spec.name: choice} for choice in spec.choices if choice != spec.default]
+    if players:
+        counts = list(players)
+    else:  # every count the game allows with some option (eight knights: an expansion)
+        counts = sorted({c for v in [{}, *variants]
+                         for c in cls.supported_player_counts({**given, **v})})
+    found: list[tuple[dict[str, Any], int]] = []
+    for count in counts:
+        base = _loads(cls, {**given, "players": count})
+        for variant, weight in [({}, BASE_WEIGHT)] + [(v, 1) for v in variants]:
+            chosen = {**given, **variant, "players": count}
+            if _loads(cls, chosen):
+                # A count only a variant allows (eight knights with Merlin's Company):
+                # that variant is its base, weighted as one.
+                found.append((chosen, weight if base else BASE_WEIGHT))
+    if not found:
+        raise ValueError(f"{game_name}: no setup loads at players {counts}")
+    return found
+
+
+def _loads(cls: type[Game], options: Mapping[str, Any]) -> bool:
+    try:
+        cls({**options, "seed": 0})
+    except (InvalidOptionError, UnknownOptionError, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlan:
+    """What game ``index`` of a run is: its seed, options, bots and what it records."""
+
+    index: int
+    seed: int
+    options: dict[str, Any]
+    bots: tuple[str, ...]
+
+
+def game_plan(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], int]],
+              index: int) -> GamePlan:
+    """Game ``index``'s setup and bots, drawn from the run's seed and the index alone."""
+    seed = config.seed * SEED_STRIDE + index
+    draw = random.Random(rng.mix(seed, _PLAN_STREAM))
+    options = dict(draw.choices([s for s, _ in setups], [w for _, w in setups])[0])
+    seats = int(options["players"])
+    plugin = plugin_for(config.game)
+    table = plugin.table_bot if plugin is not None and plugin.table_bot else "heuristic"
+    roll = draw.random()
+    if roll < config.search_share:
+        names = ["heuristic"] * seats
+        names[draw.randrange(seats)] = "ismcts"
+    elif table != "heuristic" and roll < config.search_share + config.table_share:
+        names = [table] * seats
+    else:
+        names = ["heuristic"] * seats
+    return GamePlan(index, seed, options, tuple(names))
+
+
+@dataclass(frozen=True, slots=True)
+class Positions:
+    """Recorded positions of some games: one row each (``tensor + setup features``), the
+    label (the seat's side won), the game's index and setup key, and the games' plans."""
+
+    rows: list[Any]
+    labels: list[int]
+    games: list[int]
+    setups: list[str]
+    plans: list[GamePlan]
+
+
+def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], int]],
+                   indices: Sequence[int]) -> Positions:
+    """Play games ``indices`` of the run and record their positions (one worker's chunk)."""
+    rows: list[list[float]] = []
+    labels: list[int] = []
+    games: list[int] = []
+    keys: list[str] = []
+    plans: list[GamePlan] = []
+    names = setup_names(registry.game_class(config.game))
+    for index in indices:
+        plan = game_plan(config, setups, index)
+        plans.append(plan)
+        game = registry.load_game(config.game, **{**plan.options, "seed": plan.seed})
+        bots = [make_bot(name, bot_seed(plan.seed, seat), config.game)
+                for seat, name in enumerate(plan.bots)]
+        final = play_game(game, bots)
+        history = final.history()
+        returns = final.returns()
+        draw = random.Random(rng.mix(plan.seed, _PLAN_STREAM + 1))
+        chosen = sorted(draw.sample(range(len(history)), min(config.positions, len(history))))
+        seats = game.num_players()
+        setup = setup_features(game, names)
+        key = setup_key(game)
+        state = game.new_initial_state()
+        at = 0
+        for wanted in chosen:
+            while at < wanted:
+                state.apply_action(history[at])
+                at += 1
+            for seat in draw.sample(range(seats), min(config.seats, seats)):
+                rows.append(state.observation_tensor(seat) + setup)
+                labels.append(1 if returns[seat] > 0 else 0)
+                games.append(index)
+                keys.append(key)
+    return Positions(rows, labels, games, keys, plans)
+
+
+def generate(config: TrainConfig,
+             on_progress: Callable[[int], None] | None = None) -> Positions:
+    """Every game of the run, on ``config.workers`` local processes or Ray."""
+    setups = setups_for(config.game, config.players, config.options)
+    size = max(1, min(25, config.games // (max(1, config.workers) * 8) or 1))
+    chunks = [list(range(start, min(config.games, start + size)))
+              for start in range(0, config.games, size)]
+    parts = map_chunks(play_positions, [(config, setups, chunk) for chunk in chunks],
+                       workers=config.workers, backend=config.backend,
+                       ray_address=config.ray_address,
+                       on_progress=None if on_progress is None else
+                       (lambda part: on_progress(len(part.plans))))
+    np = _numpy()
+    merged = Positions([], [], [], [], [])
+    for part in parts:  # in the chunks' order: the same data for any worker count
+        # Kept as 32-bit rows: a run's positions would not fit in memory as Python floats.
+        merged.rows.extend(np.asarray(row, dtype=np.float32) for row in part.rows)
+        merged.labels.extend(part.labels)
+        merged.games.extend(part.games)
+        merged.setups.extend(part.setups)
+        merged.plans.extend(part.plans)
+    return merged
+
+
+# ---------------------------------------------------------------------- fitting
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise RuntimeError("training needs numpy: pip install 'pendragon[rl]'") from error
+    return numpy
+
+
+def fit_network(x: NDArray[Any], y: NDArray[Any], hidden: int, epochs: int,
+                seed: int) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], float]:
+    """Fit ``sigmoid(relu(x W + b) v + c)`` (``hidden`` 0: ``sigmoid(x W + c)``) to the
+    labels ``y`` by Adam on the mean log loss with a little weight decay, mini-batches of
+    256 in an order drawn from ``seed``. Returns ``W`` (inputs x hidden), ``b``, ``v``,
+    ``c``."""
+    np = _numpy()
+    generator = np.random.default_rng(seed)
+    inputs = x.shape[1]
+    units = max(1, hidden)
+    w = generator.normal(0.0, math.sqrt(2.0 / inputs), (inputs, units))
+    b = np.zeros(units)
+    v = generator.normal(0.0, math.sqrt(1.0 / units), units) if hidden else np.ones(1)
+    c = float(math.log(max(1e-6, y.mean()) / max(1e-6, 1 - y.mean())))
+    params = [w, b, v, np.array([c])]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    rate, beta1, beta2, decay = 0.003, 0.9, 0.999, 1e-5
+    step = 0
+    count = len(y)
+    for epoch in range(epochs):
+        order = generator.permutation(count)
+        learning = rate * (0.5 ** (epoch / max(1, epochs / 3)))
+        for start in range(0, count, 256):
+            batch = order[start:start + 256]
+            xb, yb = x[batch], y[batch]
+            if hidden:
+                pre = xb @ params[0] + params[1]
+                act = np.maximum(pre, 0.0)
+                z = act @ params[2] + params[3][0]
+            else:
+                z = xb @ params[0][:, 0] + params[3][0]
+            p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+            dz = (p - yb) / len(yb)
+            if hidden:
+                gv = act.T @ dz
+                da = np.outer(dz, params[2]) * (pre > 0)
+                grads = [xb.T @ da, da.sum(axis=0), gv, np.array([dz.sum()])]
+            else:
+                grads = [(xb.T @ dz)[:, None], np.zeros(units), np.zeros(1),
+                         np.array([dz.sum()])]
+            step += 1
+            for k, (param, grad) in enumerate(zip(params, grads, strict=True)):
+                if k in (0, 2):
+                    grad = grad + decay * param
+                first[k] = beta1 * first[k] + (1 - beta1) * grad
+                second[k] = beta2 * second[k] + (1 - beta2) * grad * grad
+                corrected = first[k] / (1 - beta1 ** step)
+                scaled = second[k] / (1 - beta2 ** step)
+                param -= learning * corrected / (np.sqrt(scaled) + 1e-8)
+    return params[0], params[1], params[2], float(params[3][0])
+
+
+def network_logits(x: NDArray[Any], w: NDArray[Any], b: NDArray[Any], v: NDArray[Any],
+                   c: float, hidden: int) -> NDArray[Any]:
+    """The fitted network's (uncalibrated) logits of ``x``."""
+    np = _numpy()
+    found: NDArray[Any] = (np.maximum(x @ w + b, 0.0) @ v + c if hidden
+                           else x @ w[:, 0] + c)
+    return found
+
+
+def platt(z: NDArray[Any], y: NDArray[Any]) -> tuple[float, float]:
+    """Scale and shift of the logits ``z`` that minimise the log loss on ``y`` (Newton)."""
+    np = _numpy()
+    a, s = 1.0, 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(a * z + s, -30, 30)))
+        g = np.array([((p - y) * z).sum(), (p - y).sum()])
+        weight = p * (1 - p)
+        h = np.array([[(weight * z * z).sum(), (weight * z).sum()],
+                      [(weight * z).sum(), weight.sum()]]) + 1e-6 * np.eye(2)
+        da, ds = np.linalg.solve(h, g)
+        a, s = a - float(da), s - float(ds)
+        if abs(da) + abs(ds) < 1e-9:
+            break
+    return a, s
+
+
+def calibration(probabilities: Sequence[float], labels: Sequence[int]) -> dict[str, float]:
+    """Calibration error (the count-weighted gap between mean estimate and observed rate
+    over tenths, as ``bench/calibration.py``), Brier score and log loss.
+
+    >>> calibration([0.05, 0.95, 0.92], [0, 1, 0])["calibration_error"] > 0.3
+    True
+    """
+    buckets: dict[int, list[tuple[float, int]]] = {}
+    for p, won in zip(probabilities, labels, strict=True):
+        buckets.setdefault(min(9, int(p * 10)), []).append((p, won))
+    count = len(labels)
+    gap = sum(abs(sum(p for p, _ in inside) - sum(w for _, w in inside))
+              for inside in buckets.values())
+    brier = sum((p - w) ** 2 for p, w in zip(probabilities, labels, strict=True))
+    loss = -sum(math.log(max(1e-12, p if w else 1 - p))
+                for p, w in zip(probabilities, labels, strict=True))
+    return {"calibration_error": gap / count if count else 0.0,
+            "brier": brier / count if count else 0.0,
+            "log_loss": loss / count if count else 0.0, "positions": float(count)}
+
+
+def train(config: TrainConfig, command: str = "",
+          on_progress: Callable[[int], None] | None = None) -> Model:
+    """Generate the positions, fit, calibrate, measure: the model with its metadata. One
+    network per tensor length (Grail Cup's grows with the seats), each fitted on its rows."""
+    np = _numpy()
+    data = generate(config, on_progress)
+    lengths = sorted({len(row) for row in data.rows})
+    networks: list[Network] = []
+    measured: list[float] = []
+    labels: list[int] = []
+    keys: list[str] = []
+    for length in lengths:
+        picked = [i for i, row in enumerate(data.rows) if len(row) == length]
+        x = np.asarray([data.rows[i] for i in picked], dtype=np.float32)
+        y = np.asarray([data.labels[i] for i in picked], dtype=np.float64)
+        # Held out by game, counted within this tensor length's games: the 1st, 11th,
+        # 21st... calibrate, the 6th, 16th... measure.
+        rank = {index: r for r, index in enumerate(sorted({data.games[i] for i in picked}))}
+        ranks = np.asarray([rank[data.games[i]] for i in picked])
+        calib = ranks % HOLD_OUT == 0
+        measure = ranks % HOLD_OUT == HOLD_OUT // 2
+        held = calib | measure
+        if not held.any() or held.all() or not calib.any() or not measure.any():
+            raise ValueError(f"too few games of tensor length {length} to hold some out: "
+                             "train on more games (--games)")
+        w, b, v, c = fit_network(x[~held], y[~held], config.hidden, config.epochs,
+                                 config.seed + length)
+        scale, shift = platt(network_logits(x[calib], w, b, v, c, config.hidden), y[calib])
+        z = network_logits(x[measure], w, b, v, c, config.hidden) * scale + shift
+        measured += [float(q) for q in 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))]
+        labels += [int(q) for q in y[measure]]
+        keys += [data.setups[i] for i, m in zip(picked, measure, strict=True) if m]
+        if config.hidden:
+            networks.append(Network([[float(q) for q in row] for row in w],
+                                    [float(q) for q in b], [float(q) for q in v], c,
+                                    scale, shift))
+        else:
+            networks.append(Network([[float(row[0])] for row in w], [], [], c, scale, shift))
+    per_setup = {}
+    for key in sorted(set(keys)):
+        chosen = [i for i, k in enumerate(keys) if k == key]
+        per_setup[key] = _rounded(calibration([measured[i] for i in chosen],
+                                              [labels[i] for i in chosen]))
+    setups: dict[str, dict[str, Any]] = {}
+    for plan in data.plans:
+        game = registry.load_game(config.game, **{**plan.options, "seed": 0})
+        key = setup_key(game)
+        entry = setups.setdefault(key, {"options": plan.options, "games": 0, "positions": 0,
+                                        "layout": None})
+        entry["games"] += 1
+        if entry["layout"] is None:
+            entry["layout"] = layout_fingerprint(game)
+    for key in data.setups:
+        setups[key]["positions"] += 1
+    bots = Counter(name for plan in data.plans for name in plan.bots)
+    metadata = {
+        "game": config.game, "seed": config.seed, "command": command,
+        "games": config.games, "positions": len(data.labels),
+        "positions_per_game": config.positions, "seats_per_position": config.seats,
+        "held_out": f"of each tensor length's games, one in {HOLD_OUT} calibrates and "
+                    f"another one in {HOLD_OUT} measures",
+        "bots": dict(sorted(bots.items())),
+        "bot_mix": {"search_share": config.search_share, "table_share": config.table_share},
+        "fit": {"hidden": config.hidden, "epochs": config.epochs, "optimizer": "adam",
+                "numpy": str(np.__version__)},
+        "validation": {"all": _rounded(calibration(measured, labels)), "setups": per_setup},
+        "setups": {key: {"options": dict(e["options"]), "games": e["games"],
+                         "positions": e["positions"]}
+                   for key, e in sorted(setups.items())},
+        "layout": {key: e["layout"] for key, e in sorted(setups.items())},
+    }
+    # Rounded as the file stores it, so that the model returned is the model written.
+    names = setup_names(registry.game_class(config.game))
+    return Model(config.game, names, networks, metadata)
+
+
+def _rounded(figures: Mapping[str, float]) -> dict[str, float]:
+    return {k: (int(v) if k == "positions" else round(v, 4)) for k, v in figures.items()}
+
+
+def write_model(model: Model, path: str | Path) -> Path:
+    """Write ``model`` as JSON (one weight row a line, so that a diff stays readable)."""
+    target = Path(path)
+    data = model.to_json()
+    networks = data.pop("networks")
+    head = json.dumps(data, indent=1, sort_keys=True)
+    parts = []
+    for network in networks:
+        rows = network.pop("weights")
+        text = json.dumps(network, sort_keys=True)
+        body = ",\n".join(json.dumps(row, separators=(",", ":")) for row in rows)
+        parts.append(text[:-1] + ', "weights": [\n' + body + "\n ]}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(head[:-2] + ',\n "networks": [\n' + ",\n".join(parts) + "\n ]\n}\n",
+                      "utf-8")
+    return target
+
+
+def default_out(game_name: str) -> Path:
+    """Where the shipped model of ``game_name`` lives in this source tree."""
+    plugin = plugin_for(game_name)
+    if plugin is None or plugin.package is None:
+        raise ValueError(f"{game_name!r}: not a game with a package to ship a model in")
+    package = plugin.package.split(".")
+    return Path(__file__).resolve().parents[1].joinpath(*package, "evaluator.json")

@@ -1,0 +1,231 @@
+"""The learned evaluator (issue 38): the shipped models, their layout, the training
+pipeline's reproducibility, and the coach standing on them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import pendragon
+from pendragon.bots.evaluator import (
+    Model,
+    Network,
+    check_layout,
+    evaluator_for,
+    load_model,
+    parse_model,
+    setup_names,
+    shipped_model,
+)
+from pendragon.cli.main import main
+from pendragon.coach import decisions_of, estimate, review, win_chance
+from pendragon.core.api import CHANCE
+from pendragon.runner import bot_seed, play_game
+from tests.test_honest_histories import _twins
+
+GAMES = ("soc", "soc-card", "grail-cup")
+
+
+def _game(name: str, options: dict[str, object], seed: int = 0) -> pendragon.Game:
+    return pendragon.load_game(name, **{**options, "seed": seed})
+
+
+# ---------------------------------------------------------------------- item 1: the model
+@pytest.mark.parametrize("name", GAMES)
+def test_the_shipped_model_reads_the_games_current_observation_layout(name: str) -> None:
+    """Issue 38 item 1: a model ships with each game, and for every setup it was trained
+    on, the tensor's size and the hash of a reference game's tensors are still those it
+    was trained on. This fails when a game changes its observation without a new model:
+    run `pendragon train GAME` (docs/bots.md, "Evaluator")."""
+    model = shipped_model(name)
+    assert model is not None, f"{name} ships no evaluator.json"
+    setups = model.metadata["setups"]
+    assert setups and set(setups) == set(model.metadata["layout"])
+    games = {key: _game(name, entry["options"]) for key, entry in setups.items()}
+    assert check_layout(model, games) == []
+    assert all(g.info.observation_tensor_size in model.tensor_sizes for g in games.values())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_shipped_model_covers_every_setup_the_lobby_offers(name: str) -> None:
+    """Issue 38 item 1: every player count the game allows, with and without each option a
+    table may set (Merlin's Company's eight seats included), was among the model's training
+    setups, and the model's setup features name every option of the game."""
+    model = shipped_model(name)
+    assert model is not None
+    cls = pendragon.game_class(name)
+    assert model.setup_names == setup_names(cls)
+    trained = [entry["options"] for entry in model.metadata["setups"].values()]
+    counts = {int(o["players"]) for o in trained}
+    allowed = set(cls.supported_player_counts())
+    for options in trained:
+        for key in options:
+            if key != "players":
+                allowed |= set(cls.supported_player_counts({key: options[key]}))
+    assert counts == allowed
+    if name == "soc":
+        assert any(o["players"] == 8 and o.get("expansion") == "merlins-company"
+                   for o in trained)
+    for spec in cls.option_specs:
+        values: list[object] = [True] if spec.type is bool else [c for c in spec.choices or ()
+                                                                    if c != spec.default]
+        for value in values:
+            # An option the game takes on its own (squires_hard needs squires: not alone).
+            if (spec.remote and spec.name not in ("players", "seed")
+                    and cls.supported_player_counts({spec.name: value})):
+                assert any(o.get(spec.name) == value for o in trained), (spec.name, value)
+    figures = model.metadata["validation"]["all"]
+    assert 0 <= figures["calibration_error"] < 0.1 and figures["positions"] > 100
+
+
+def test_a_model_file_round_trips_and_a_broken_one_is_refused(tmp_path: Path) -> None:
+    """Issue 38 item 1: the file format reads back what was written; a file that is not a
+    model is a clear error."""
+    model = Model("coin", ["a"], [Network([[0.5, -0.2], [1.0, 0.3]], [0.1, 0.0], [1.0, -1.0],
+                                          0.2, 1.5, -0.1)], {"seed": 3})
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model.to_json()))
+    again = load_model(path)
+    assert again.probability([1.0, 1.0]) == pytest.approx(model.probability([1.0, 1.0]))
+    assert again.metadata == {"seed": 3} and again.tensor_sizes == [1]
+    with pytest.raises(ValueError, match="tensors"):
+        again.probability([1.0])
+    data = model.to_json()
+    for broken in ({"format": "pendragon-evaluator", "version": 9},
+                   {**data, "networks": [{**data["networks"][0], "weights": [[1.0, 2.0]] * 2,
+                                          "out_bias": float("nan")}]},
+                   {**data, "networks": [{**data["networks"][0], "out": [1.0]}]},
+                   {**data, "networks": []}):
+        with pytest.raises(ValueError):
+            parse_model(json.loads(json.dumps(broken)))
+    path.write_text("{")
+    with pytest.raises(ValueError, match="not JSON"):
+        load_model(path)
+
+
+@pytest.mark.parametrize("case", [("soc", 13, 60), ("soc-card", 1, 20), ("grail-cup", 3, 40)],
+                         ids=lambda case: case[0])
+def test_the_evaluator_reads_the_seats_information_only(case: tuple[str, int, int]) -> None:
+    """Issue 38 item 1: games the seat cannot tell apart (another loyalty deal, other
+    seats' cards) give it the same win chance and the same estimate of every move."""
+    state, twins = _twins(*case)
+    seat = state.current_player()
+    found = win_chance(state, seat)
+    moves = estimate(state, seat, seed=2).rewards
+    for twin in twins:
+        assert win_chance(twin, seat) == found
+        assert estimate(twin, seat, seed=2).rewards == moves
+
+
+# ---------------------------------------------------------------------- item 2: training
+def _tiny(tmp_path: Path, name: str, seed: int) -> str:
+    out = tmp_path / name
+    assert main(["train", "grail-cup", "--players", "2,3", "--games", "20", "--seed", str(seed),
+                 "--positions", "3", "--hidden", "4", "--epochs", "2",
+                 "--search-share", "0", "--out", str(out)]) == 0
+    return out.read_text()
+
+
+def test_training_with_the_same_seed_gives_the_same_model(tmp_path: Path) -> None:
+    """Issue 38 item 2: `pendragon train` is reproducible (same seed, same file, byte for
+    byte), another seed gives another model, and the file carries its metadata."""
+    first = _tiny(tmp_path, "a.json", 1)
+    assert _tiny(tmp_path, "b.json", 1) == first
+    assert _tiny(tmp_path, "c.json", 2) != first
+    model = load_model(tmp_path / "a.json")
+    meta = model.metadata
+    assert meta["seed"] == 1 and meta["games"] == 20 and meta["game"] == "grail-cup"
+    assert {int(e["options"]["players"]) for e in meta["setups"].values()} <= {2, 3}
+    assert sum(e["games"] for e in meta["setups"].values()) == 20
+    assert meta["bots"] and meta["positions"] > 0 and "calibration_error" in (
+        meta["validation"]["all"])
+    assert meta["command"].startswith("pendragon train grail-cup")
+
+
+def test_training_refuses_a_bad_command_line(tmp_path: Path) -> None:
+    """Issue 38 item 2: a bad request is a clear error, not a traceback."""
+    assert main(["train", "no-such-game", "--out", str(tmp_path / "x")]) == 2
+    assert main(["train", "grail-cup", "--games", "5", "--out", str(tmp_path / "x")]) == 2
+    assert main(["train", "grail-cup", "--players", "2,x", "--out", str(tmp_path / "x")]) == 2
+
+
+# ---------------------------------------------------------------------- item 3: the coach
+def test_win_chance_is_the_models_and_does_not_depend_on_the_seed() -> None:
+    """Issue 38 item 3: `coach.win_chance(state, seat, seed)` reads the model: a chance in
+    (0, 1) that two seeds give alike; a finished game reads 1 or 0."""
+    game = pendragon.load_game("soc", players=5, seed=11)
+    state = game.new_initial_state()
+    state.play_random_chance()
+    assert evaluator_for(game) is not None
+    chances = [win_chance(state, seat, seed=s) for seat in range(5) for s in (0, 1)]
+    assert all(0.0 < c < 1.0 for c in chances)
+    assert chances[0::2] == chances[1::2]
+    final = play_game(game, [pendragon.bots.make_bot("heuristic", bot_seed(11, s), "soc")
+                             for s in range(5)])
+    assert {win_chance(final, s) for s in range(5)} <= {0.0, 1.0}
+    with pytest.raises(ValueError):
+        win_chance(state, 7)
+
+
+def test_an_eight_seat_merlins_company_review_reads_as_a_line() -> None:
+    """Issue 38 item 3: the 8-seat game with Merlin's Company is reviewed (its first
+    decisions here, to keep the test short): the loyal side's chance is neither stuck at 0
+    (issue 38's report: "loyal knights 0%" at all 398 decisions) nor jumping between the
+    ends from one decision to the next, and only real drops are marked."""
+    game = pendragon.load_game("soc", players=8, expansion="merlins-company", seed=5)
+    final = play_game(game, [pendragon.bots.make_bot("heuristic", bot_seed(5, s), "soc")
+                             for s in range(8)])
+    wanted = decisions_of(game, final.history())[:40]
+    done = review(game, final.history(), seed=0, only=wanted)
+    line = [chance for _, chance in done.chart["loyal"]]
+    assert len(line) == 40
+    # (With two traitors among eight the loyal side rarely wins against heuristic traitors,
+    # and this game they lost: low figures are right; a flat 0 is not a reading.)
+    assert all(0.0 < c < 1.0 for c in line) and len(set(line)) > 5
+    steps = [abs(a - b) for a, b in zip(line, line[1:], strict=False)]
+    assert sum(steps) / len(steps) < 0.1
+    assert done.calibration_error is not None
+    for move in done.moves:
+        if move.mark is not None:
+            assert move.drop >= 0.05 and move.played != move.best
+
+
+def test_the_chance_at_a_decision_is_the_models_reading_of_the_chosen_move() -> None:
+    """Issue 38 item 3: an estimate by the model gives each legal move a figure, the
+    heuristic's move unless another reads higher by the margin."""
+    state = pendragon.load_game("soc-card", players=5, seed=3).new_initial_state()
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
+        state.apply_action(state.sample_chance() if state.current_player() == CHANCE
+                           else state.legal_actions()[0])
+    seat = state.current_player()
+    found = estimate(state, seat, seed=0)
+    assert sorted(found.rewards) == state.legal_actions()
+    best = max(found.chance(a) for a in found.rewards)
+    assert found.choice == found.prior or found.chance(found.choice) == best
+    assert best - found.chance(found.choice) < 0.03 + 1e-9
+
+
+# ---------------------------------------------------------------------- item 4: the search
+@pytest.mark.parametrize("name", GAMES)
+def test_the_search_may_stop_its_rollouts_on_the_model(name: str) -> None:
+    """Issue 38 item 4: `ISMCTSBot(evaluator=True)` reads the shipped model where its
+    rollouts stop (at `rollout_depth`, or at the game's own leaf: the card game's table
+    gives way to the model there), and plays a legal move; without it, no model is read."""
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    state = pendragon.load_game(name, players=4, seed=3).new_initial_state()
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
+        state.apply_action(state.sample_chance() if state.current_player() == CHANCE
+                           else state.legal_actions()[0])
+    bot = ISMCTSBot(seed=1, iterations=4, min_iterations=2, budget=10**9, evaluator=True,
+                    rollout_depth=4)
+    assert bot.model_for(state.game) is evaluator_for(state.game) is not None
+    assert ISMCTSBot(seed=1).model_for(state.game) is None
+    seat = state.current_player()
+    prior, rewards = bot.root_rewards(state, seat)
+    values = {v for r in rewards.values() for v in r}
+    assert values and all(-1.0 <= v <= 1.0 for v in values)
+    assert values - {-1.0, 1.0}  # the model's readings, not only finished games
+    assert bot.step(state) in state.legal_actions()
