@@ -3,7 +3,8 @@
 Figures for docs/bots.md (issue 40 item 5); nothing asserts them. Every seat is played by
 the game's ``heuristic`` bot over whole games, on the seeds of
 :func:`~pendragon.simulate.play_paired` (game ``i`` of seed 0), each decision timed on its
-own (the harness's clock around ``step``: following the table and choosing). The
+own: the process's CPU time around ``step`` (following the table and choosing), so that a
+machine shared with other work, which stretches the wall clock, changes the figure less. The
 fingerprint is a SHA-256 of every game's history: two runs with the same ``--games`` that
 print the same fingerprint made the same decisions, whatever their speed (how issue 40
 item 5's speed-up was checked not to change a move).
@@ -17,11 +18,12 @@ import argparse
 import hashlib
 import json
 import statistics
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.run import RESULTS_DIR, TimedBot, machine_info, pin_to_one_core
+from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from pendragon import Game, State
 from pendragon.bots import Bot, make_bot
 from pendragon.runner import play_game
@@ -39,13 +41,28 @@ TABLES: tuple[tuple[str, int, dict[str, Any]], ...] = (
 )
 
 
+class CpuTimedBot:
+    """A bot whose every decision's CPU time (``time.process_time``) goes to ``times``."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def step(self, state: State) -> int:
+        """The bot's action, timed."""
+        start = time.process_time()
+        action = self.bot.step(state)
+        self.times.append(time.process_time() - start)
+        return action
+
+
 def measure(name: str, players: int, options: dict[str, Any], games: int) -> dict[str, Any]:
     """Time every decision of ``games`` whole games; fingerprint their histories."""
     times: list[float] = []
     digest = hashlib.sha256()
 
     def timed(game: Game, bots: list[Bot]) -> State:
-        final = play_game(game, [TimedBot(b, times) for b in bots])
+        final = play_game(game, [CpuTimedBot(b, times) for b in bots])
         digest.update(json.dumps(final.history()).encode())
         return final
 

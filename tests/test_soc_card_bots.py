@@ -369,6 +369,41 @@ def test_the_unmasked_traitor_lays_the_card_that_hurts() -> None:
     assert _choice(bot, state) == "place:grail-q"
 
 
+def test_the_unmasked_traitor_plays_tristan_before_his_draw() -> None:
+    """Issue 37 item 7, SCG-EXPERT-4, SCG-RULING-10: an unmasked traitor holding Tristan
+    plays it before his draw (he used to pass): the card after his two tells him which to
+    lay."""
+    state = load_state({"players": 3, "options": {"knights_relief": True},
+                        "loyalty": ["loyal", "loyal", "traitor"], "revealed": [2],
+                        "accused": [1], "swords": {"black": 4}, "turn": 2,
+                        "knights": {2: {"tristan": 1}}})
+    assert state.observation(2)["decision"] == "traitor-tristan"
+    bot = SocCardHeuristicBot(2)
+    bot.watch(state.observation(2))
+    assert _choice(bot, state) == "play:tristan"
+
+
+class _QuestOnly(SocCardHeuristicBot):
+    """The heuristic before issue 37 item 7: a face-down card is only its quest."""
+
+    use_told = False
+
+
+def test_the_value_announced_under_morgan_1_is_counted() -> None:
+    """Issue 37 item 7, SCG-MORGAN-1, SCG-RULING-6: under Morgan #1 the loyal players
+    name Excalibur 4 and 2 for their face-down cards; with its own Excalibur 5 the bot
+    counts 5 + 4 + 2 = 11 and goes on Excalibur. Taking the cards only as "some Excalibur
+    card" (as before), it listens."""
+    script = ["listen", "rumor:morgan-1",
+              "listen", "rumor:excalibur-5", "announce-card:excalibur-5",
+              "listen", "rumor:excalibur-4", "announce-card:excalibur-4",
+              "listen", "rumor:excalibur-2", "announce-card:excalibur-2"]
+    state = _forced(["loyal"] * 3, script)
+    assert state.current_player() == 1
+    assert _choice(SocCardHeuristicBot(1), state) == "quest:excalibur"
+    assert _choice(_QuestOnly(1), state) == "listen"
+
+
 def test_the_hidden_traitor_does_not_give_himself_away() -> None:
     """SCG-ACCUSE-1: with Excalibur at 11 on top, a quest any player can count, the
     hidden traitor still goes on it (letting it pass would show); with Excalibur at 9 he

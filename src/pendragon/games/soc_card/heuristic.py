@@ -22,7 +22,9 @@ side wins, from a race model (:func:`race_value`: each coming sword white with p
 now is valued by resolving the pile as the bot knows it (:class:`PileValue`, the rules of
 SCG-QUEST-4..8, SCG-MORGAN-3..8 and SCG-MERLIN-1..6); cards it cannot see (others'
 face-down cards, cards laid while it was not looking) are sampled from the cards it has not
-seen, a face-down card from its announced quest. Listening is valued one card ahead: every
+seen; a face-down card is the card announced for it (quest and value: a loyal layer
+names his card, SCG-RULING-6), or from its announced quest if its layer is a proven liar
+(issue 37 item 7). Listening is valued one card ahead: every
 card the deck may give, the best quest it then opens, or "go on" (``continue_swords``, a small
 loss, when the next player should listen again). So the bot quests when the main quest
 is likely to land in 11-13 and listens when it would fall short or bust.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -45,6 +46,10 @@ from pendragon.games.soc_card.rules.cards import (
 class SocCardDecisions(SocCardJudge):
     """One policy function per decision (``_d_<decision>``), on the judge's beliefs and
     values."""
+
+    #: An unmasked traitor plays Tristan before his draw (issue 37 item 7; off: he passes,
+    #: as before).
+    traitor_tristan: ClassVar[bool] = True
 
     # ------------------------------------------------------------------ the turn
     def _d_turn(self, obs: Obs, texts: dict[str, int]) -> str | None:
@@ -169,11 +174,17 @@ class SocCardDecisions(SocCardJudge):
         truth = f"announce-card:{hand[0]}"  # the card's content (SCG-RULING-6)
         if not self._is_traitor(obs) or len(texts) == 1:
             return truth
-        # A lie names another quest's "?" card, the commonest of a quest's cards.
+        # A lie names another quest's "?" card, the commonest of a quest's cards, or a card
+        # of the true quest with another value (the table counts the value it is told).
         candidates = {truth: CARD_QUEST[kind]}
         for other, name in enumerate(QUESTS):
             if other != CARD_QUEST[kind] and f"announce-card:{name}-q" in texts:
                 candidates[f"announce-card:{name}-q"] = other
+        own = QUESTS[CARD_QUEST[kind]]
+        for value in ("q", "2", "5"):
+            text = f"announce-card:{own}-{value}"
+            if text in texts and text not in candidates:
+                candidates[text] = CARD_QUEST[kind]
         seat = int(obs["seat"])
         white, black = int(obs["swords"]["white"]), int(obs["swords"]["black"])
         flips = self._flips(obs, seat)
@@ -187,13 +198,13 @@ class SocCardDecisions(SocCardJudge):
         scores: dict[str, float] = {}
         for text, quest in candidates.items():
             # What the next (loyal) player will believe, and do.
-            believed = [*entries, PileEntry(-1, quest, seat)]
+            believed = [*entries, PileEntry(-1, quest, seat, told=KIND[text[14:]])]
             public = self._options(obs, None, believed, self.memory.discard_seen,
                                    allowed=[quest], can_listen=_can_listen(obs),
                                    samples=4, flips=self._flips(obs, None))
             quests = public.values.get(f"quest:{QUESTS[quest]}", 0.0)
             will_quest = quests > public.values.get("listen", -1.0)
-            truth_pile = [*entries, PileEntry(kind, quest, seat)]
+            truth_pile = [*entries, PileEntry(kind, quest, seat, told=KIND[text[14:]])]
             real = self._options(obs, seat, truth_pile, self.memory.discard_seen,
                                  allowed=[quest], can_listen=_can_listen(obs), samples=4,
                                  flips=flips)
@@ -240,6 +251,14 @@ class SocCardDecisions(SocCardJudge):
         return "keep"
 
     # ------------------------------------------------------------------ the unmasked traitor
+    def _d_traitor_tristan(self, obs: Obs, texts: dict[str, int]) -> str | None:
+        """SCG-EXPERT-4, SCG-RULING-10: Tristan before the unmasked traitor's draw, while the
+        deck holds more than his two cards: knowing the card after them, he lays the one
+        that does most harm with what follows (issue 37 item 7: he used to pass)."""
+        if self.traitor_tristan and "play:tristan" in texts and obs["deck"] > 2:
+            return "play:tristan"
+        return "pass"
+
     def _d_traitor_place(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """SCG-ACCUSE-4: lay the card that leaves the loyal side worst off."""
         seat = int(obs["seat"])

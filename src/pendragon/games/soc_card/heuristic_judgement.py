@@ -116,6 +116,9 @@ class SocCardJudge(PolicyBot[Obs]):
     traitor_cover_late: ClassVar[float] = 0.25
     #: Chance that a seat known to be a traitor lies in an announcement.
     lie_rate: ClassVar[float] = 0.6
+    #: Take a face-down card (Morgan #1) to be the very card its layer named, value and
+    #: all, unless he is a proven liar (issue 37 item 7; off: only its quest, as before).
+    use_told: ClassVar[bool] = True
     #: Where a search's rollout stops (``search_leaf``), a traitor still hidden is later
     #: unmasked with this probability (a white sword, SCG-ACCUSE-2), else turns a sword at
     #: the end (SCG-END-2): the heuristic unmasks 92% of traitors (docs/bots.md).
@@ -373,6 +376,12 @@ class SocCardJudge(PolicyBot[Obs]):
             liar = entry.by in self.memory.proven
             if liar and rng.random() < self.lie_rate:
                 candidates: Sequence[int] = _ALL_QUEST_KINDS
+            elif not liar and self.use_told and entry.told >= 0 and pool[entry.told] > 0:
+                # SCG-RULING-6: a loyal layer names the card he holds, value and all; only a
+                # traitor lies, and one not proven a liar is taken at his word (issue 37
+                # item 7: the value announced was ignored).
+                pool[entry.told] -= 1
+                return entry.told
             else:
                 candidates = _QUEST_KINDS_OF[entry.announced]
         else:

@@ -34,13 +34,15 @@ class PileEntry:
 
     ``kind`` is -1 for a card the table has not seen (face down, or laid while the bot was
     not looking); ``announced`` the quest named for a face-down card (SCG-MORGAN-1), else
-    -1; ``secret`` the face-down card's kind, for its layer ``by`` only.
+    -1; ``secret`` the face-down card's kind, for its layer ``by`` only; ``told`` the card
+    named for it (its quest and value, SCG-RULING-6), -1 if unknown.
     """
 
     kind: int
     announced: int = -1
     by: int = -1
     secret: int = -1
+    told: int = -1
 
     def known_to(self, seat: int | None) -> int:
         """The card's kind as ``seat`` knows it (-1: unknown)."""
@@ -176,7 +178,7 @@ class TableMemory:
         self.last = obs
 
     def _snapshot(self) -> list[PileEntry]:
-        return [PileEntry(e.kind, e.announced, e.by, e.secret) for e in self.entries]
+        return [PileEntry(e.kind, e.announced, e.by, e.secret, e.told) for e in self.entries]
 
     def _start(self, obs: Obs) -> None:
         self.players = int(obs["players"])
@@ -205,7 +207,8 @@ class TableMemory:
             return PileEntry(-1)
         if top.get("face_down"):
             by = int(top["by"])
-            entry = PileEntry(-1, QUEST_INDEX[top["announced"]], by)
+            entry = PileEntry(-1, QUEST_INDEX[top["announced"]], by,
+                              told=KIND.get(str(top.get("announced_card")), -1))
             you = obs.get("you")
             if you is not None and you.get("top_card"):
                 entry.secret = KIND[you["top_card"]]
