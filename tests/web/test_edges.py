@@ -192,13 +192,13 @@ def test_a_forwarding_header_counts_only_from_a_trusted_proxy(
         assert codes == [201] * 5 + [429] * 25
 
 
-def test_pendragon_serve_trusts_no_proxy_by_default() -> None:
+def test_pendragon_serve_trusts_no_proxy_by_default(tmp_path: Path) -> None:
     """Item 3: the server's uvicorn configuration believes no forwarding header."""
-    from fastapi import FastAPI
+    from pendragon.web.server import build_parser, create_app, uvicorn_config
+    from pendragon.web.settings import Settings
 
-    from pendragon.web.server import build_parser, uvicorn_config
-
-    config = uvicorn_config(FastAPI(), host="127.0.0.1", port=1)
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", Settings())
+    config = uvicorn_config(app, host="127.0.0.1", port=1)
     assert config.proxy_headers is False
     args = build_parser().parse_args([])
     assert args.trusted_proxies == []
