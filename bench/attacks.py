@@ -54,6 +54,21 @@ HOST = "127.0.0.1"
 ATTACKS = ("hints", "idle", "openings", "reviews", "coldload", "handover", "ipv6")
 
 
+def wait_until_serving(server: subprocess.Popen[bytes], base: str, seconds: float) -> None:
+    """Return once the server at ``base`` answers its health check; raise if its process
+    ended or ``seconds`` passed first."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if httpx.get(base + "/api/health", timeout=1, trust_env=False).is_success:
+                return
+        except httpx.HTTPError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.1)
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((HOST, 0))
@@ -83,16 +98,7 @@ def serve(database: str, extra: list[str], log: Path) -> Iterator[str]:
     with log.open("ab") as out:
         server = subprocess.Popen(command, stdout=out, stderr=out)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/api/health", timeout=1, trust_env=False).is_success:
-                    break
-            except httpx.HTTPError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.1)
+        wait_until_serving(server, base, 60)
         yield base
     finally:
         server.terminate()

@@ -58,7 +58,7 @@ from typing import Any
 import httpx
 import websockets
 
-from bench.attacks import ATTACKS, run_attack
+from bench.attacks import ATTACKS, run_attack, wait_until_serving
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 HOST = "127.0.0.1"
@@ -426,16 +426,7 @@ def run_one(args: argparse.Namespace, flood: bool = False) -> dict[str, Any]:
                         "--connections-per-client", "0", "--loads-per-client", "0"]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if httpx.get(base + "/api/health", timeout=1, trust_env=False).is_success:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the server did not start")
-                time.sleep(0.1)
+            wait_until_serving(server, base, 30)
             figures = asyncio.run(measure_flood(args, base) if flood else measure(args, base))
         finally:
             server.terminate()

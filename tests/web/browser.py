@@ -25,6 +25,12 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(os.environ.get("PENDRAGON_ARTIFACTS", "test-artifacts"))
 #: Longest a whole game may take in these tests.
 GAME_SECONDS = 240
+#: The two sizes every page is tried at: a desktop window and a 390 px phone.
+DEVICES = {
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+              "device_scale_factor": 2},
+}
 
 needs_chromium = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),

@@ -19,18 +19,13 @@ import pytest
 from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium, show_tab
+from tests.web.browser import ARTIFACTS, DEVICES, GAME_SECONDS, needs_chromium, show_tab
 from tests.web.support import LiveServer, auth, begin_game, live_server, view, wait_for
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 pytestmark = needs_chromium
 
-DEVICES = {
-    "desktop": {"viewport": {"width": 1280, "height": 900}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-              "device_scale_factor": 2},
-}
 #: A player is "away" after two seconds here, so that the hand-over to a bot is offered soon.
 AWAY = 2.0
 #: A seat for a random bot.

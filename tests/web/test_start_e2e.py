@@ -12,18 +12,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.browser import ARTIFACTS, needs_chromium
+from tests.web.browser import ARTIFACTS, DEVICES, needs_chromium
 from tests.web.support import LiveServer, auth
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 pytestmark = needs_chromium
 
-DEVICES = {
-    "desktop": {"viewport": {"width": 1280, "height": 900}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-              "device_scale_factor": 2},
-}
 
 
 @pytest.mark.parametrize("device", sorted(DEVICES))
