@@ -94,3 +94,29 @@ def test_the_architecture_map_names_files_that_exist() -> None:
             ):
                 missing.append(name)
     assert not missing, f"docs/architecture.md names files that do not exist: {missing}"
+
+
+def _repository_files() -> list[str]:
+    skip = {".git", ".venv", "build", "node_modules", "__pycache__", ".mypy_cache"}
+    found = []
+    for path in ROOT.rglob("*"):
+        parts = path.relative_to(ROOT).parts
+        if any(part in skip or part.endswith(".egg-info") for part in parts):
+            continue
+        if path.is_file():
+            found.append(path.relative_to(ROOT).as_posix())
+    return found
+
+
+def test_every_source_path_a_doc_names_exists() -> None:
+    """Issue 41 items 2 and 5: a path to a source file the README or a doc names
+    (``web/hints.py``, ``tests/web/test_limits.py``) exists in the repository; outputs that
+    a run writes (``bench/results/``, the build's manifest) and templates (``<game>``) aside."""
+    files = _repository_files()
+    missing = []
+    for doc in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        for name in sorted(set(re.findall(r"`([\w./-]+/[\w.-]+\.(?:py|js|html|css|yaml))`", text))):
+            if not any(f == name.lstrip("/") or f.endswith("/" + name.lstrip("/")) for f in files):
+                missing.append(f"{doc.name}: {name}")
+    assert not missing, f"docs name files that do not exist: {missing}"
