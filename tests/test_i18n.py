@@ -512,6 +512,37 @@ def test_russian_has_one_word_per_concept_in_shadows_over_camelot() -> None:
         assert other not in texts, other
 
 
+#: WORDS-1 (docs/rules/glossary.md): each game's word for a quest, per language, and the
+#: words it must never mix in (the other game's, or a seed's it does not follow).
+QUEST_WORDS = {
+    ("soc", "ru"): ("задани", ("квест", "поход")),
+    ("soc-card", "ru"): ("поход", ("квест", "задани")),
+    ("soc", "cs"): ("úkol", ("výprav", "quest")),
+    ("soc-card", "cs"): ("výprav", ("úkol",)),
+    ("soc", "pl"): ("wypraw", ("zadani", "misj")),
+    ("soc-card", "pl"): ("wypraw", ("zadani", "misj")),
+}
+
+
+@pytest.mark.parametrize(("game", "language"), sorted(QUEST_WORDS))
+def test_each_game_says_quest_with_its_own_seeds_word(game: str, language: str) -> None:
+    """Issue 39, item 13 and WORDS-1: the card game's Russian said «поход», the board game's
+    «задание»; each keeps its own seed's word (000: «задание»; 004, Polish «Wyprawa», which
+    Russian says «поход»), used throughout its catalogue and never the other's. The
+    placeholders (``{quest}``) are not words."""
+    table = catalog(language)
+    texts = [re.sub(r"\{[a-z_]+\}", "", _all_text(entry.text)).lower()
+             for key, entry in table.entries.items()
+             if key.startswith(f"{game}.") or key.startswith(f"opt.{game}.")]
+    word, others = QUEST_WORDS[(game, language)]
+    assert sum(word in text for text in texts) >= 2, word
+    for other in others:
+        mixed = [text for text in texts if other in text]
+        assert not mixed, (other, mixed[:3])
+    glossary = (Path(__file__).resolve().parent.parent / "docs" / "rules" / "glossary.md")
+    assert "WORDS-1" in glossary.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("language", ["ru"])
 def test_russian_never_puts_a_seat_name_in_an_oblique_case(language: str) -> None:
     """Issue 39, item 13: "у игрока Место 3", "Ждём Ланселота" (a name cannot be declined):
