@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 import pendragon
+from pendragon.core.api import CHANCE
 from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.options import table_options
@@ -63,12 +64,20 @@ class Seeds:
 SEEDS = Seeds()
 
 
-def seed_where_seat_moves_first(game: str, seats: int, seat: int) -> int:
-    """The smallest seed whose ``game`` of ``seats`` seats (the lobby's default options)
-    begins with ``seat`` to act, found by the rules themselves."""
-    options = table_options(game, {}, seats)
-    return next(seed for seed in range(1000)
-                if pendragon.load_game(game, seed=seed, **options).current_player() == seat)
+def soc_seed_where_seat_moves_first(seats: int, seat: int) -> tuple[int, str]:
+    """The smallest seed whose Shadows over Camelot of ``seats`` seats (the lobby's default
+    options) begins with ``seat`` to act after the deal (the server's own deal: chance
+    sampled from the seeded state), found by the rules themselves; with the knight that
+    seat was dealt."""
+    options = table_options("soc", {}, seats)
+    for seed in range(1000):
+        state = pendragon.load_game("soc", seed=seed, **options).new_initial_state()
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        if state.current_player() == seat:
+            knights = state.observation(None)["knights"]
+            return seed, next(k["knight"] for k in knights if k["seat"] == seat)
+    raise AssertionError(f"no seed of the first thousand has seat {seat} first")
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +150,7 @@ def test_a_table_started_without_someone_stays_alive(
     offered to let a bot play his seat, without reloading."""
     pages, _ = context
     # The table's seed has Bob, who never comes, first to act (soc's first player is drawn).
-    SEEDS.next = seed_where_seat_moves_first("soc", 3, 0)
+    SEEDS.next, knight = soc_seed_where_seat_moves_first(3, 0)
     created = create(friends, "soc", [person("Bob"), person("Ann"), RANDOM])
     ann = opened(pages, friends, created["seats"][1]["link"])
     host = opened(pages, friends, created["host"]["link"])
@@ -152,7 +161,9 @@ def test_a_table_started_without_someone_stays_alive(
     ann.wait_for_function(
         "() => document.querySelector('[data-testid=actions-heading]').innerText"
         " !== 'The game has not begun yet'")
-    assert heading.inner_text() == catalog("en").text("table.moves_of", who="Bob")
+    english = catalog("en")
+    bob = f"Bob ({english.text(f'soc.knight.{knight}')})"
+    assert heading.inner_text() == english.text("table.moves_of", who=bob)
     assert "not begun" not in ann.locator("header").inner_text()
     # No reload: the seat list learns by itself that Bob is away (on a phone its tab is
     # marked: the button is there).
