@@ -342,12 +342,16 @@ def test_an_accusation_asks_first(
         wait_for(http, created["seats"][0]["token"], lambda b: b["state"]["version"] > version)
 
 
+@pytest.mark.parametrize("language", ["en-GB", "ru-RU"])
 def test_the_log_folds_runs_and_long_lines(
-    browser: Any, friends: LiveServer, context: tuple[Any, list[str]],
+    browser: Any, friends: LiveServer, context: tuple[Any, list[str]], language: str,
 ) -> None:
-    """Issue 39, item 10: a run of the same line is one line with its count, a run of lines
-    of one kind is one line with the rest folded, a line of many sentences shows its first;
-    and Shadows over Camelot's "You: Lose 1 life." before "You lose 1 life." is said once."""
+    """Issue 39, item 10: a run of the same line, or of the same sentence within a line, is
+    one sentence with its count in words ("draws 6 white cards", the plural form the
+    language asks for); an event without such words is said once with "(3 times)"; a run
+    of lines of one kind is one line with the rest folded, a line of many sentences shows
+    its first; and Shadows over Camelot's "You: Lose 1 life." before "You lose 1 life." is
+    said once."""
     pages, _ = context
     page = pages.new_page()
     page.goto(friends.base + "/")
@@ -368,6 +372,9 @@ def test_the_log_folds_runs_and_long_lines(
                                       action: { k: 'soc.action.lose-life', p: {} } } },
                                 { k: 'soc.log.life-lost',
                                   p: { seat: { seat: 0 }, count: 1, left: 3 } }] },
+        { i: 10, s: 0, events: [{ k: 'soc.log.draw-white', p: { seat: { seat: 0 } } }] },
+        { i: 11, s: 0, events: [{ k: 'soc.log.draw-white', p: { seat: { seat: 0 } } }] },
+        ...[12, 13, 14].map((i) => ({ i, s: null, events: [known('merlin')] })),
       ];
       const items = compactLog(entries, names, soc);
       return items.map((li) => ({ i: li.dataset.i, text: li.textContent,
@@ -375,12 +382,25 @@ def test_the_log_folds_runs_and_long_lines(
                                   count: li.querySelector('[data-testid=log-count]')?.textContent
                                          || '' }));
     }""")
-    assert [row["i"] for row in folded] == ["5", "7", "8", "9"], folded
-    assert folded[0]["count"].strip() == "×6"
-    assert folded[1]["details"] == 1 and folded[2]["details"] == 1
-    english = catalog("en")
-    lost = english.text("soc.log.life-lost.you", count=1, left=3)
+    assert [row["i"] for row in folded] == ["5", "7", "8", "9", "11", "14"], folded
+    words = catalog(language[:2])
+    assert folded[0]["text"] == words.text("soc.log.draw-white.times", seat="Seat 2", count=6)
+    assert folded[1]["details"] == 1
+    # Five draws in one line: one sentence, no fold.
+    assert folded[2] == {"i": "8", "details": 0, "count": "",
+                         "text": words.text("soc.log.draw-white.times", seat="Seat 2", count=5)}
+    lost = words.text("soc.log.life-lost.you", count=1, left=3)
     assert folded[3]["text"] == lost, folded[3]
+    # The reader's own draws: "You draw 2 white cards."
+    assert folded[4]["text"] == words.text("soc.log.draw-white.times.you", count=2)
+    # An event without words for a count: said once, "(3 times)".
+    merlin = words.text("soc.log.draw-white-known", seat="Seat 2",
+                        card=words.text("soc.white.merlin"))
+    times = words.text("table.log.times", count=3)
+    assert folded[5]["text"] == f"{merlin} {times}", folded[5]
+    if language.startswith("ru"):
+        assert "6 белых карт" in folded[0]["text"] and "5 белых карт" in folded[2]["text"]
+        assert "2 белые карты" in folded[4]["text"] and times == "(3 раза)"
 
 
 @pytest.mark.parametrize("language", ["en-GB", "cs-CZ"])
