@@ -465,28 +465,43 @@ def test_a_phone_table_is_tabs_with_the_hand_at_hand(
     assert errors == []
 
 
-@pytest.mark.parametrize(("device", "language"), [("desktop", "ru-RU"), ("phone", "en-GB")])
+@pytest.mark.parametrize(("device", "language"),
+                         [("desktop", "ru-RU"), ("phone", "ru-RU"), ("phone", "cs-CZ")])
 def test_the_rules_are_a_tap_away(
     browser: Any, friends: LiveServer, context: tuple[Any, list[str]], device: str, language: str,
 ) -> None:
-    """Issue 39, item 12: a rules link at the table opens the game's rules page (the
-    project's reference, docs/rules/), with a note in the page's language."""
+    """Issue 39, item 12: the rules link at the table opens the game's players' rules page
+    in the table's language (docs/rules/play/, served from the package), which links to the
+    full reference (English, with its note in the page's language)."""
     pages, _ = context
-    words = catalog(language[:2])
+    code = language[:2]
+    words = catalog(code)
     created = create(friends, "soc", [person("Ann"), RANDOM, RANDOM])
     page = opened(pages, friends, created["seats"][0]["link"])
     link = page.locator("[data-testid=rules-link]")
     assert link.inner_text() == words.text("table.rules")
-    href = link.get_attribute("href")
-    assert href == f"/rules/soc?lang={language[:2]}"
-    rules = pages.new_page()
-    rules.goto(friends.base + href)
-    body = rules.locator("[data-testid=rules]")
-    assert "SOC-HERO-1" in body.inner_text() and rules.locator("main.rules h2").count() > 10
-    assert rules.locator("[data-testid=rules-note]").inner_text() == words.text("rules.note")
+    assert link.get_attribute("href") == f"/rules/soc?lang={code}"
+    with pages.expect_page() as opening:
+        link.click()
+    rules = opening.value
+    rules.wait_for_load_state()
+    assert rules.evaluate("document.documentElement.lang") == code
+    heading = rules.locator("main.rules h1").inner_text()
+    assert heading.startswith(words.text("game.soc") + " — "), heading
+    assert rules.title() == words.text("rules.play_title", game=words.text("game.soc"))
+    body = rules.locator("[data-testid=rules]").inner_text()
+    # The table's words: its options as the lobby names them.
+    assert words.text("opt.soc.three_brave_knights") in body
+    assert rules.locator("main.rules h2").count() >= 5
     width = rules.evaluate("document.documentElement.scrollWidth")
     assert width <= DEVICES[device]["viewport"]["width"]
-    rules.screenshot(path=str(ARTIFACTS / f"friends-rules-{device}-{language[:2]}.png"))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    rules.screenshot(path=str(ARTIFACTS / f"friends-rules-{device}-{code}.png"), full_page=True)
+    # The full reference, a link away: English, its note in the page's language.
+    rules.locator("[data-testid=rules-other]").click()
+    rules.locator("[data-testid=rules-note]").wait_for()
+    assert rules.locator("[data-testid=rules-note]").inner_text() == words.text("rules.note")
+    assert "SOC-HERO-1" in rules.locator("[data-testid=rules]").inner_text()
     with friends.http() as http:  # a name that is not a game is refused, never read
         assert http.get("/rules/..%2Fsoc").status_code == 404
         assert http.get("/rules/nothing").status_code == 404
