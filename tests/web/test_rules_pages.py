@@ -106,7 +106,7 @@ def test_the_pages_are_package_data_found_through_importlib_resources() -> None:
     (``pendragon.web``'s ``rules``), which the wheel carries (``package-data``), not through
     a ``docs/`` beside the source tree."""
     package = Path(str(resources.files("pendragon.web")))
-    assert routes_site.RULES_DIR == package / "rules"
+    assert package / "rules" == routes_site.RULES_DIR
     found = routes_site.play_page_path("soc", "ru")
     assert found is not None and found[1] == "ru"
     assert found[0].parent.parent == package / "rules"
@@ -132,7 +132,8 @@ def test_the_route_serves_the_page_in_the_pages_language(site: LiveServer,
             assert f'<html lang="{language}">' in html
             name = catalog(language).text(f"game.{game}")
             assert f"<h1>{name} — " in html
-            assert f'href="/rules/{game}/reference?lang={language}" data-testid="rules-other"' in html
+            link = f'href="/rules/{game}/reference?lang={language}" data-testid="rules-other"'
+            assert link in html
             assert ".md\"" not in html  # the Markdown's links are the site's addresses
             reference = http.get(f"/rules/{game}/reference", params={"lang": language})
             assert reference.status_code == 200
