@@ -512,6 +512,37 @@ def test_russian_has_one_word_per_concept_in_shadows_over_camelot() -> None:
         assert other not in texts, other
 
 
+#: WORDS-1 (docs/rules/glossary.md): each game's word for a quest, per language, and the
+#: words it must never mix in (the other game's, or a seed's it does not follow).
+QUEST_WORDS = {
+    ("soc", "ru"): ("задани", ("квест", "поход")),
+    ("soc-card", "ru"): ("поход", ("квест", "задани")),
+    ("soc", "cs"): ("úkol", ("výprav", "quest")),
+    ("soc-card", "cs"): ("výprav", ("úkol",)),
+    ("soc", "pl"): ("wypraw", ("zadani", "misj")),
+    ("soc-card", "pl"): ("wypraw", ("zadani", "misj")),
+}
+
+
+@pytest.mark.parametrize(("game", "language"), sorted(QUEST_WORDS))
+def test_each_game_says_quest_with_its_own_seeds_word(game: str, language: str) -> None:
+    """Issue 39, item 13 and WORDS-1: the card game's Russian said «поход», the board game's
+    «задание»; each keeps its own seed's word (000: «задание»; 004, Polish «Wyprawa», which
+    Russian says «поход»), used throughout its catalogue and never the other's. The
+    placeholders (``{quest}``) are not words."""
+    table = catalog(language)
+    texts = [re.sub(r"\{[a-z_]+\}", "", _all_text(entry.text)).lower()
+             for key, entry in table.entries.items()
+             if key.startswith(f"{game}.") or key.startswith(f"opt.{game}.")]
+    word, others = QUEST_WORDS[(game, language)]
+    assert sum(word in text for text in texts) >= 2, word
+    for other in others:
+        mixed = [text for text in texts if other in text]
+        assert not mixed, (other, mixed[:3])
+    glossary = (Path(__file__).resolve().parent.parent / "docs" / "rules" / "glossary.md")
+    assert "WORDS-1" in glossary.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("language", ["ru"])
 def test_russian_never_puts_a_seat_name_in_an_oblique_case(language: str) -> None:
     """Issue 39, item 13: "у игрока Место 3", "Ждём Ланселота" (a name cannot be declined):
@@ -543,3 +574,49 @@ def test_polish_buttons_speak_in_one_mood() -> None:
             words = {w.lower() for w in re.findall(r"\w+", entry.text)}
             assert not words & infinitives, (key, entry.text)
     assert polish.text("soc-card.action.listen") == "Słuchaj pogłosek"
+
+
+#: Issue 39, item 10: a folded run of the log in words, per language: count → the words
+#: the count takes (Russian, Polish and Czech have three forms; Polish 22 is "few" but 25
+#: "many", Czech 22 "other").
+DRAW_WHITE_TIMES = {
+    "en": {2: "draws 2 white cards", 5: "draws 5 white cards", 21: "draws 21 white cards"},
+    "ru": {2: "берёт 2 белые карты", 5: "берёт 5 белых карт", 21: "берёт 21 белую карту",
+           22: "берёт 22 белые карты", 11: "берёт 11 белых карт"},
+    "pl": {2: "dobiera 2 białe karty", 5: "dobiera 5 białych kart",
+           22: "dobiera 22 białe karty", 25: "dobiera 25 białych kart",
+           12: "dobiera 12 białych kart"},
+    "cs": {2: "líže 2 bílé karty", 4: "líže 4 bílé karty", 5: "líže 5 bílých karet",
+           22: "líže 22 bílých karet"},
+}
+
+
+@pytest.mark.parametrize("language", sorted(DRAW_WHITE_TIMES))
+def test_a_folded_run_of_the_log_counts_in_the_languages_plural_forms(language: str) -> None:
+    """Issue 39, item 10: "draws 6 white cards", not "×6", with the plural form the count
+    takes in the language; the generic "(N times)" too."""
+    table = catalog(language)
+    for count, words in DRAW_WHITE_TIMES[language].items():
+        text = table.text("soc.log.draw-white.times", seat="Ann", count=count)
+        assert text.startswith("Ann ") and words in text, (count, text)
+    times = {"en": (2, "(2 times)"), "ru": (5, "(5 раз)"), "pl": (2, "(2 razy)"),
+             "cs": (3, "(3krát)")}[language]
+    assert table.text("table.log.times", count=times[0]) == times[1]
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl", "ru"])
+def test_every_count_of_a_folded_event_keeps_its_events_words(language: str) -> None:
+    """Issue 39, item 10: each ".times" message (the log's run of one event, said with its
+    count) belongs to an event message, has the event's placeholders and ``{count}`` in
+    every plural form, and is a plural message."""
+    table = catalog(language)
+    folded = [key for key in table.entries if ".times" in key and key != "table.log.times"]
+    assert len(folded) >= 10
+    for key in folded:
+        event = key.replace(".times", "")
+        assert event in table.entries, key
+        message = table.entries[key].text
+        assert isinstance(message, dict), key
+        wanted = placeholders(_all_text(table.entries[event].text)) | {"count"}
+        for form in message.values():
+            assert placeholders(form) == wanted, (key, form)

@@ -8,6 +8,7 @@ Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides 
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +17,11 @@ from typing import Any
 import httpx
 import pytest
 
+import pendragon
+from pendragon.core.api import CHANCE
 from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
+from pendragon.web.options import table_options
 from pendragon.web.settings import Settings
 from tests.web.browser import ARTIFACTS, DEVICES, GAME_SECONDS, needs_chromium, show_tab
 from tests.web.support import LiveServer, auth, begin_game, live_server, view, wait_for
@@ -44,11 +48,44 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+class Seeds:
+    """The test server's table seeds: random, unless a test fixes the next table's
+    (``Settings.seed_source``; a page never sees a seed)."""
+
+    def __init__(self) -> None:
+        self.next: int | None = None
+
+    def __call__(self) -> int:
+        seed, self.next = self.next, None
+        return secrets.randbits(63) if seed is None else seed
+
+
+#: The seeds of the tables of :func:`friends`.
+SEEDS = Seeds()
+
+
+def soc_seed_where_seat_moves_first(seats: int, seat: int) -> tuple[int, str]:
+    """The smallest seed whose Shadows over Camelot of ``seats`` seats (the lobby's default
+    options) begins with ``seat`` to act after the deal (the server's own deal: chance
+    sampled from the seeded state), found by the rules themselves; with the knight that
+    seat was dealt."""
+    options = table_options("soc", {}, seats)
+    for seed in range(1000):
+        state = pendragon.load_game("soc", seed=seed, **options).new_initial_state()
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        if state.current_player() == seat:
+            knights = state.observation(None)["knights"]
+            return seed, next(k["knight"] for k in knights if k["seat"] == seat)
+    raise AssertionError(f"no seed of the first thousand has seat {seat} first")
+
+
 @pytest.fixture(scope="module")
 def friends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A live server with instant bots and a short away time (SQLite)."""
     url = f"sqlite:///{Path(tmp_path_factory.mktemp('db')) / 'tables.sqlite3'}"
-    settings = Settings(bot_delay=0.0, away_after=AWAY, bot_threads=1, limits=Limits.off())
+    settings = Settings(bot_delay=0.0, away_after=AWAY, bot_threads=1, limits=Limits.off(),
+                        seed_source=SEEDS)
     with live_server(url, settings) as running:
         yield running
 
@@ -112,6 +149,8 @@ def test_a_table_started_without_someone_stays_alive(
     pages say whose move it is (not "not begun"), and once he has been away the others are
     offered to let a bot play his seat, without reloading."""
     pages, _ = context
+    # The table's seed has Bob, who never comes, first to act (soc's first player is drawn).
+    SEEDS.next, knight = soc_seed_where_seat_moves_first(3, 0)
     created = create(friends, "soc", [person("Bob"), person("Ann"), RANDOM])
     ann = opened(pages, friends, created["seats"][1]["link"])
     host = opened(pages, friends, created["host"]["link"])
@@ -122,10 +161,9 @@ def test_a_table_started_without_someone_stays_alive(
     ann.wait_for_function(
         "() => document.querySelector('[data-testid=actions-heading]').innerText"
         " !== 'The game has not begun yet'")
-    # Whose move it is follows the table's random seed (soc's first player): Ann's own,
-    # or Bob's, or the bot's, named by its knight.
-    said = heading.inner_text()
-    assert said == "Your move" or "Bob" in said or "move" in said.lower(), said
+    english = catalog("en")
+    bob = f"Bob ({english.text(f'soc.knight.{knight}')})"
+    assert heading.inner_text() == english.text("table.moves_of", who=bob)
     assert "not begun" not in ann.locator("header").inner_text()
     # No reload: the seat list learns by itself that Bob is away (on a phone its tab is
     # marked: the button is there).
@@ -304,12 +342,16 @@ def test_an_accusation_asks_first(
         wait_for(http, created["seats"][0]["token"], lambda b: b["state"]["version"] > version)
 
 
+@pytest.mark.parametrize("language", ["en-GB", "ru-RU"])
 def test_the_log_folds_runs_and_long_lines(
-    browser: Any, friends: LiveServer, context: tuple[Any, list[str]],
+    browser: Any, friends: LiveServer, context: tuple[Any, list[str]], language: str,
 ) -> None:
-    """Issue 39, item 10: a run of the same line is one line with its count, a run of lines
-    of one kind is one line with the rest folded, a line of many sentences shows its first;
-    and Shadows over Camelot's "You: Lose 1 life." before "You lose 1 life." is said once."""
+    """Issue 39, item 10: a run of the same line, or of the same sentence within a line, is
+    one sentence with its count in words ("draws 6 white cards", the plural form the
+    language asks for); an event without such words is said once with "(3 times)"; a run
+    of lines of one kind is one line with the rest folded, a line of many sentences shows
+    its first; and Shadows over Camelot's "You: Lose 1 life." before "You lose 1 life." is
+    said once."""
     pages, _ = context
     page = pages.new_page()
     page.goto(friends.base + "/")
@@ -330,6 +372,9 @@ def test_the_log_folds_runs_and_long_lines(
                                       action: { k: 'soc.action.lose-life', p: {} } } },
                                 { k: 'soc.log.life-lost',
                                   p: { seat: { seat: 0 }, count: 1, left: 3 } }] },
+        { i: 10, s: 0, events: [{ k: 'soc.log.draw-white', p: { seat: { seat: 0 } } }] },
+        { i: 11, s: 0, events: [{ k: 'soc.log.draw-white', p: { seat: { seat: 0 } } }] },
+        ...[12, 13, 14].map((i) => ({ i, s: null, events: [known('merlin')] })),
       ];
       const items = compactLog(entries, names, soc);
       return items.map((li) => ({ i: li.dataset.i, text: li.textContent,
@@ -337,12 +382,25 @@ def test_the_log_folds_runs_and_long_lines(
                                   count: li.querySelector('[data-testid=log-count]')?.textContent
                                          || '' }));
     }""")
-    assert [row["i"] for row in folded] == ["5", "7", "8", "9"], folded
-    assert folded[0]["count"].strip() == "×6"
-    assert folded[1]["details"] == 1 and folded[2]["details"] == 1
-    english = catalog("en")
-    lost = english.text("soc.log.life-lost.you", count=1, left=3)
+    assert [row["i"] for row in folded] == ["5", "7", "8", "9", "11", "14"], folded
+    words = catalog(language[:2])
+    assert folded[0]["text"] == words.text("soc.log.draw-white.times", seat="Seat 2", count=6)
+    assert folded[1]["details"] == 1
+    # Five draws in one line: one sentence, no fold.
+    assert folded[2] == {"i": "8", "details": 0, "count": "",
+                         "text": words.text("soc.log.draw-white.times", seat="Seat 2", count=5)}
+    lost = words.text("soc.log.life-lost.you", count=1, left=3)
     assert folded[3]["text"] == lost, folded[3]
+    # The reader's own draws: "You draw 2 white cards."
+    assert folded[4]["text"] == words.text("soc.log.draw-white.times.you", count=2)
+    # An event without words for a count: said once, "(3 times)".
+    merlin = words.text("soc.log.draw-white-known", seat="Seat 2",
+                        card=words.text("soc.white.merlin"))
+    times = words.text("table.log.times", count=3)
+    assert folded[5]["text"] == f"{merlin} {times}", folded[5]
+    if language.startswith("ru"):
+        assert "6 белых карт" in folded[0]["text"] and "5 белых карт" in folded[2]["text"]
+        assert "2 белые карты" in folded[4]["text"] and times == "(3 раза)"
 
 
 @pytest.mark.parametrize("language", ["en-GB", "cs-CZ"])
@@ -407,28 +465,43 @@ def test_a_phone_table_is_tabs_with_the_hand_at_hand(
     assert errors == []
 
 
-@pytest.mark.parametrize(("device", "language"), [("desktop", "ru-RU"), ("phone", "en-GB")])
+@pytest.mark.parametrize(("device", "language"),
+                         [("desktop", "ru-RU"), ("phone", "ru-RU"), ("phone", "cs-CZ")])
 def test_the_rules_are_a_tap_away(
     browser: Any, friends: LiveServer, context: tuple[Any, list[str]], device: str, language: str,
 ) -> None:
-    """Issue 39, item 12: a rules link at the table opens the game's rules page (the
-    project's reference, docs/rules/), with a note in the page's language."""
+    """Issue 39, item 12: the rules link at the table opens the game's players' rules page
+    in the table's language (docs/rules/play/, served from the package), which links to the
+    full reference (English, with its note in the page's language)."""
     pages, _ = context
-    words = catalog(language[:2])
+    code = language[:2]
+    words = catalog(code)
     created = create(friends, "soc", [person("Ann"), RANDOM, RANDOM])
     page = opened(pages, friends, created["seats"][0]["link"])
     link = page.locator("[data-testid=rules-link]")
     assert link.inner_text() == words.text("table.rules")
-    href = link.get_attribute("href")
-    assert href == f"/rules/soc?lang={language[:2]}"
-    rules = pages.new_page()
-    rules.goto(friends.base + href)
-    body = rules.locator("[data-testid=rules]")
-    assert "SOC-HERO-1" in body.inner_text() and rules.locator("main.rules h2").count() > 10
-    assert rules.locator("[data-testid=rules-note]").inner_text() == words.text("rules.note")
+    assert link.get_attribute("href") == f"/rules/soc?lang={code}"
+    with pages.expect_page() as opening:
+        link.click()
+    rules = opening.value
+    rules.wait_for_load_state()
+    assert rules.evaluate("document.documentElement.lang") == code
+    heading = rules.locator("main.rules h1").inner_text()
+    assert heading.startswith(words.text("game.soc") + " — "), heading
+    assert rules.title() == words.text("rules.play_title", game=words.text("game.soc"))
+    body = rules.locator("[data-testid=rules]").inner_text()
+    # The table's words: its options as the lobby names them.
+    assert words.text("opt.soc.three_brave_knights") in body
+    assert rules.locator("main.rules h2").count() >= 5
     width = rules.evaluate("document.documentElement.scrollWidth")
     assert width <= DEVICES[device]["viewport"]["width"]
-    rules.screenshot(path=str(ARTIFACTS / f"friends-rules-{device}-{language[:2]}.png"))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    rules.screenshot(path=str(ARTIFACTS / f"friends-rules-{device}-{code}.png"), full_page=True)
+    # The full reference, a link away: English, its note in the page's language.
+    rules.locator("[data-testid=rules-other]").click()
+    rules.locator("[data-testid=rules-note]").wait_for()
+    assert rules.locator("[data-testid=rules-note]").inner_text() == words.text("rules.note")
+    assert "SOC-HERO-1" in rules.locator("[data-testid=rules]").inner_text()
     with friends.http() as http:  # a name that is not a game is refused, never read
         assert http.get("/rules/..%2Fsoc").status_code == 404
         assert http.get("/rules/nothing").status_code == 404

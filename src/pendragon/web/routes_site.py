@@ -6,8 +6,11 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import string
 from collections.abc import Awaitable, Callable
+from html import escape
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +53,12 @@ def page_html(path: str) -> bytes:
     return shell.substitute(script=script, page=name).encode()
 
 
-#: The rules references (``docs/rules/<game>.md``, and ``<game>-expansion.md`` where a game
-#: has one), found beside the source tree; a server installed without them answers 404.
-RULES_DIR = WEB_DIR.parents[2] / "docs" / "rules"
+#: The rules pages, as package data: ``pendragon/web/rules`` is the project's ``docs/rules``
+#: (a link in the source tree, copied into the wheel by ``[tool.setuptools.package-data]``),
+#: found through :mod:`importlib.resources` so that an installed server has them too. It
+#: holds each game's rules reference (``<game>.md``, and ``<game>-expansion.md`` where a
+#: game has one) and its players' page in each language (``play/<game>.<language>.md``).
+RULES_DIR = Path(str(resources.files("pendragon.web").joinpath("rules")))
 RULES_PAGE = string.Template("""<!doctype html>
 <html lang="$lang"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -61,30 +67,87 @@ RULES_PAGE = string.Template("""<!doctype html>
 <link rel="stylesheet" href="/static/css/extras.css">
 </head><body class="page-rules"><header class="top"><a href="/" class="home">Pendragon</a>
 <span class="game-name">$title</span></header>
-<main class="rules" data-testid="rules"><p class="notice info" data-testid="rules-note">$note</p>
-$body</main></body></html>
+<main class="rules" data-testid="rules">$note
+$body$more
+</main></body></html>
 """)
+#: The links between the rules pages as the Markdown writes them (relative paths, so that
+#: the files read well in the repository too), and the page each stands for on the site.
+_PLAY_LINK = re.compile(r'href="play/([a-z0-9-]+)\.([a-z]{2})\.md"')
+_REFERENCE_LINK = re.compile(r'href="\.\./([a-z0-9-]+)\.md"')
+
+
+def _site_links(html: str, language: str) -> str:
+    """``html`` with the rules pages' links to one another made the site's addresses (a
+    reference opened from a page keeps the page's ``language`` for its note); any other
+    relative ``.md`` link loses its address (this server serves no other file)."""
+    html = _PLAY_LINK.sub(lambda m: f'href="/rules/{m[1]}?lang={m[2]}"', html)
+    html = _REFERENCE_LINK.sub(
+        lambda m: f'href="/rules/{m[1]}/reference?lang={language}" data-testid="rules-other"',
+        html)
+    return re.sub(r'href="(?![a-z]+:|/|#)[^"]*\.md(#[^"]*)?"', 'href="#"', html)
+
+
+def _markdown(text: str, language: str) -> str:
+    """The project's own Markdown as HTML, raw HTML off, for a page in ``language``."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return _site_links(html, language)
+
+
+def _game_title(game: str, language: str, key: str) -> str:
+    words = catalog(language)
+    name = words.text(f"game.{game}") if f"game.{game}" in words else game
+    return words.text(key, game=name)
+
+
+def play_page_path(game: str, language: str) -> tuple[Path, str] | None:
+    """The players' rules page of ``game`` (a registered game's name, never a client's
+    text) in ``language`` (one of :data:`LANGUAGES`), else in English, with the language it
+    is in; ``None`` when the game has none."""
+    for wanted in dict.fromkeys((language, "en")):
+        path = RULES_DIR / "play" / f"{game}.{wanted}.md"
+        if path.is_file():
+            return path, wanted
+    return None
 
 
 @functools.cache
 def rules_html(game: str, language: str) -> bytes | None:
-    """The rules page of ``game`` (a registered game's name) with its note in ``language``
-    (one of :data:`LANGUAGES`), or ``None`` when this server has no reference for it. The
-    reference is the project's own Markdown, rendered with raw HTML off (issue 39, item 12)."""
-    from html import escape
+    """The players' rules page of ``game`` (a registered game's name) in ``language`` (one
+    of :data:`LANGUAGES`; English where the game has no page in it), or its rules reference
+    where it has no players' page, or ``None`` when this server has neither (issue 39,
+    item 12)."""
+    found = play_page_path(game, language)
+    if found is None:
+        return reference_html(game, language)
+    path, written_in = found
+    title = _game_title(game, language, "rules.play_title")
+    # The page ends with its link to the reference (``../<game>.md``).
+    return RULES_PAGE.substitute(
+        lang=written_in, title=escape(title), note="", more="",
+        body=_markdown(path.read_text(encoding="utf-8"), language)).encode()
 
-    from markdown_it import MarkdownIt
 
+@functools.cache
+def reference_html(game: str, language: str) -> bytes | None:
+    """The rules reference of ``game`` (a registered game's name) with its note in
+    ``language`` (one of :data:`LANGUAGES`), or ``None`` when this server has none. The
+    reference is the project's own Markdown, in English, rendered with raw HTML off."""
     parts = [RULES_DIR / f"{game}.md", RULES_DIR / f"{game}-expansion.md"]
     texts = [part.read_text(encoding="utf-8") for part in parts if part.is_file()]
     if not texts:
         return None
     words = catalog(language)
-    body = MarkdownIt("commonmark", {"html": False}).enable("table").render("\n\n".join(texts))
-    name = words.text(f"game.{game}") if f"game.{game}" in words else game
-    title = words.text("rules.title", game=name)
-    return RULES_PAGE.substitute(lang=language, title=escape(title),
-                                 note=escape(words.text("rules.note")), body=body).encode()
+    note = (f'<p class="notice info" data-testid="rules-note">'
+            f'{escape(words.text("rules.note"))}</p>')
+    page = RULES_PAGE.substitute(
+        lang="en", title=escape(_game_title(game, language, "rules.title")), note=note,
+        body=_markdown("\n\n".join(texts), language),
+        more=(f'\n<p class="rules-more"><a href="/rules/{game}?lang={language}"'
+              f' data-testid="rules-other">{escape(words.text("rules.to_play"))}</a></p>'))
+    return page.encode()
 
 
 @functools.cache
@@ -132,16 +195,31 @@ def site_routes(manager: Callable[[], TableManager]) -> APIRouter:
         return FileResponse(path or GENERIC_BOARD, media_type="text/javascript",
                             headers={"Cache-Control": "no-cache"})
 
+    def registered(name: str) -> str:
+        """``name`` as the registered game's own name; a fixed 404 for anything else (a
+        client's text never reaches a path, nor the answer)."""
+        for game in pendragon.registered_games():
+            if game == name:
+                return game
+        raise TableError("not_found", "no such game", 404)
+
+    def rules_response(page: bytes | None) -> HTMLResponse:
+        if page is None:
+            raise TableError("not_found", "this server has no rules page for the game", 404)
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+
     @router.get("/rules/{name}", include_in_schema=False)
     async def rules_page(name: str, lang: str = "en") -> HTMLResponse:
-        """The rules reference of game ``name`` (a link at the table opens it), its note in
-        the page's language ``lang``."""
-        if name not in pendragon.registered_games():
-            raise TableError("not_found", f"no game {name!r}", 404)
-        page = rules_html(name, lang if lang in LANGUAGES else "en")
-        if page is None:
-            raise TableError("not_found", "this server has no rules reference for the game", 404)
-        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+        """The players' rules page of game ``name`` (a link at the table opens it) in the
+        page's language ``lang``, else in English."""
+        return rules_response(rules_html(registered(name), lang if lang in LANGUAGES else "en"))
+
+    @router.get("/rules/{name}/reference", include_in_schema=False)
+    async def rules_reference(name: str, lang: str = "en") -> HTMLResponse:
+        """The rules reference of game ``name`` (English, with rule IDs and rulings), its
+        note in the page's language ``lang``."""
+        return rules_response(
+            reference_html(registered(name), lang if lang in LANGUAGES else "en"))
 
     # -------------------------------------------------------------- the server's state
     @router.get("/api/health")

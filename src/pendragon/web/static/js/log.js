@@ -1,6 +1,8 @@
 // The log, compact (issue 39, item 10): what a player reads in it at a glance.
-//  * A run of the same line (a bot drawing card after card) is one line with its count:
-//    "Sir Kay draws a white card. ×6"; a run of lines of the same kind whose words differ
+//  * A run of the same line (a bot drawing card after card), or of the same sentence within
+//    a line, is one sentence with its count in words: "Sir Kay draws 6 white cards." (the
+//    event's ".times" message, a plural by `count`), or, for an event without one, the
+//    sentence once and "(6 times)" (`table.log.times`); a run of lines of the same kind whose words differ
 //    (the cards one drew, named) is one line, "… and 5 more", the lines folded beneath it.
 //  * A line of many sentences (the card game's end of a quest) shows its first, the rest
 //    folded beneath it ("Details").
@@ -9,14 +11,36 @@
 // Each line keeps `data-i`, its last action's index (the replay's marks and the page's
 // animation find lines by it).
 import { el } from "./dom.js";
-import { renderEvent, t } from "./i18n.js";
+import { has, renderEvent, t } from "./i18n.js";
 
 /** Sentences of a line before it is folded into its first and the rest. */
 const LONG_LINE = 4;
 
-function sentences(entry, events, game) {
-  const kept = game && game.compactEvents ? game.compactEvents(entry.events || []) : entry.events || [];
-  return kept.map((event) => renderEvent(event, events)).filter(Boolean);
+/** `event` said `count` times, in words (issue 39, item 10): its ".times" message where
+ * the game has one ("Sir Kay draws 6 white cards."), else the event and "(6 times)". */
+function repeated(event, count, events) {
+  const times = { k: `${event.k}.times`, p: { ...(event.p || {}), count } };
+  if (has(times.k)) return renderEvent(times, events);
+  const once = renderEvent(event, events);
+  return once ? `${once} ${t("table.log.times", { count })}` : "";
+}
+
+/** The events a line shows: its board module's compaction (`compactEvents`). */
+function keptEvents(entry, game) {
+  return game && game.compactEvents ? game.compactEvents(entry.events || []) : entry.events || [];
+}
+
+/** A line's sentences, a run of the same event within it said once with its count. */
+function sentences(kept, events) {
+  const said = [];
+  for (let i = 0; i < kept.length;) {
+    const same = JSON.stringify(kept[i]);
+    let j = i + 1;
+    while (j < kept.length && JSON.stringify(kept[j]) === same) j += 1;
+    said.push(j - i > 1 ? repeated(kept[i], j - i, events) : renderEvent(kept[i], events));
+    i = j;
+  }
+  return said.filter(Boolean);
 }
 
 /** What makes two lines "of the same kind": their actor and their events' keys. */
@@ -49,9 +73,11 @@ export function compactLog(entries, events, game) {
     const texts = run.map((entry) => entry.parts.join(" "));
     if (run.length === 1) {
       items.push(oneLine(last.entry, last.parts));
+    } else if (texts.every((text) => text === texts[0]) && last.kept.length === 1) {
+      items.push(oneLine(last.entry, [repeated(last.kept[0], run.length, events)]));
     } else if (texts.every((text) => text === texts[0])) {
       items.push(oneLine(last.entry, last.parts,
-        el("span", { class: "log-count", "data-testid": "log-count" }, ` ×${run.length}`)));
+        el("span", { class: "log-count", "data-testid": "log-count" }, ` ${t("table.log.times", { count: run.length })}`)));
     } else {
       items.push(el("li", { class: lineClass(last.entry), "data-i": last.entry.i, "data-testid": "log-run" },
         el("details", { class: "log-fold" },
@@ -61,12 +87,13 @@ export function compactLog(entries, events, game) {
     run = [];
   };
   for (const entry of entries) {
-    const parts = sentences(entry, events, game);
+    const kept = keptEvents(entry, game);
+    const parts = sentences(kept, events);
     if (!parts.length) continue;
     const same = run.length && kind(run[0].entry) === kind(entry) && parts.length < LONG_LINE
       && !entry.notice && !run[0].entry.notice;
     if (!same) flush();
-    run.push({ entry, parts });
+    run.push({ entry, kept, parts });
   }
   flush();
   return items;

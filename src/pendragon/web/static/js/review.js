@@ -119,18 +119,43 @@ function chart(review, series, x, replay) {
   }
   const drawn = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-chart", role: "img",
     "aria-label": t("replay.review"), "data-testid": "review-chart" }, nodes);
-  // A long game's points crowd together (276 moves on 300 px): a click or a tap goes to the
-  // move nearest across where it landed, never to a neighbour drawn over it (issue 39,
-  // item 5). Lines and labels take no clicks.
+  // A long game's points crowd together (276 moves on 300 px; on a 390 px phone a finger
+  // covers a dozen): a click or a tap goes to the move nearest across where it landed,
+  // never to a neighbour drawn over it (issue 39, item 5). Lines and labels take no clicks;
+  // a point's click (its tooltip needs the pointer) goes to the chart's.
   nearestOnClick(drawn, review.moves, x, replay);
   return drawn;
 }
 
-/** A click on `drawn` (an SVG of width WIDTH) jumps to the move of `moves` nearest across. */
+// Where the last pointer went down (a finger's own point, before Chromium's touch adjustment
+// moves its click), kept for the whole page: the chart may be drawn anew between a finger's
+// pointerdown and its click (the replay or the review redraws), and the new chart must know it.
+let lastDown = null;
+document.addEventListener("pointerdown", (event) => {
+  lastDown = { x: event.clientX, y: event.clientY, time: event.timeStamp };
+}, true);
+/** Longest a click may follow its pointerdown and still be that press's click (ms). */
+const PRESS_MS = 1500;
+
+/** Where a click on `drawn` really landed across, in CSS px: its pointerdown's point when
+ * that is this click's press (on the chart, just before), else the click's own point. */
+function landedX(drawn, event) {
+  const box = drawn.getBoundingClientRect();
+  const down = lastDown;
+  if (down && event.timeStamp - down.time < PRESS_MS && down.x >= box.left && down.x <= box.right
+      && down.y >= box.top && down.y <= box.bottom) return down.x;
+  return event.clientX;
+}
+
+/** A click on `drawn` (an SVG of width WIDTH) jumps to the move of `moves` nearest across
+ * to where the pointer went down. A tap's click may come from elsewhere: Chromium's touch
+ * adjustment moves it to the centre of what it takes for the target, and sent one tap in
+ * five on a phone to a farther move; the pointer's own `pointerdown` is where the finger
+ * really landed, so the click goes by that. */
 function nearestOnClick(drawn, moves, x, replay) {
   drawn.addEventListener("click", (event) => {
     const box = drawn.getBoundingClientRect();
-    const at = ((event.clientX - box.left) / box.width) * WIDTH;
+    const at = ((landedX(drawn, event) - box.left) / box.width) * WIDTH;
     let nearest = null;
     for (const move of moves) {
       if (nearest === null || Math.abs(x(move.index) - at) < Math.abs(x(nearest) - at)) nearest = move.index;
