@@ -544,8 +544,8 @@ MEASURED_LONGEST = {"soc": 233, "soc-card": 74, "grail-cup": 284}
 @pytest.mark.parametrize("game", GAMES)
 def test_measured_game_lengths_stay_within_the_documented_figures(game: str) -> None:
     """Issue 40 item 6: the documented lengths are what the games take (the first 25 games
-    of the measured sample replay within the longest documented), far below the proved
-    bound ``max_game_length``, which every game respects."""
+    of the measured sample replay within the longest documented), within the declared
+    bound ``max_game_length`` (tests/test_game_lengths.py checks the bound itself)."""
     from pendragon.bots import make_bot
     from pendragon.runner import play_game
 
@@ -555,4 +555,4 @@ def test_measured_game_lengths_stay_within_the_documented_figures(game: str) -> 
         final = play_game(loaded, [make_bot("random", index * 10 + s, game) for s in range(4)])
         lengths.append(final.version)
     assert max(lengths) <= MEASURED_LONGEST[game]
-    assert MEASURED_LONGEST[game] * 100 < loaded.max_game_length()
+    assert MEASURED_LONGEST[game] < loaded.max_game_length()

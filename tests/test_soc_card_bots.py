@@ -319,6 +319,49 @@ def test_belief_follows_the_loyalty_deck() -> None:
     assert seven.probability(4) == pytest.approx(1 / 7)  # one left among 5 seats and 2 aside
 
 
+def _after_a_galahad_look(seed: int) -> tuple[State, int] | None:
+    """A 3-seat game with Knights' relief played by random choices until a seat that has
+    looked at another's loyalty card with Galahad (SCG-EXPERT-8, SCG-RULING-14) is to
+    decide while that card is still hidden from the table; the state and the seat looked at."""
+    state = pendragon.load_game(GAME, players=3, seed=seed,
+                                knights_relief=True).new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        obs = state.observation(player)
+        for key in obs["you"]["known_loyalties"]:
+            seen = int(key)
+            if seen != player and obs["seats"][seen]["loyalty"] is None:
+                return state, seen
+        state.apply_action(rng.choice(state.legal_actions()))
+    return None
+
+
+def test_a_loyalty_known_by_galahad_is_read_by_the_compiled_bot() -> None:
+    """Regression (issue 40 item 5's timing runs): once a seat had looked at a loyalty card
+    with Galahad, the compiled heuristic raised ``TypeError`` reading ``known_loyalties``
+    (text keys in a loop whose variable mypyc had typed as the seat ``int``). The bot now
+    decides there, legally, and its belief holds the card it saw as certain (SCG-ACCUSE-1's
+    evidence: a card seen is no longer a guess)."""
+    found = None
+    for seed in range(200):
+        found = _after_a_galahad_look(seed)
+        if found is not None:
+            break
+    assert found is not None, "no Galahad look in 200 random 3-seat games"
+    state, seen = found
+    seat = state.current_player()
+    bot = SocCardHeuristicBot(seed=0)
+    assert bot.step(state) in state.legal_actions()
+    obs = state.observation(seat)
+    known = obs["you"]["known_loyalties"][str(seen)]
+    assert bot.belief(obs).probability(seen) == pytest.approx(
+        1.0 if known == "traitor" else 0.0)
+
+
 # ---------------------------------------------------------------------- the traitor
 #: Seat 3 is the traitor; the Grail shows 5 and 4 face up, then Morgan #1 comes.
 _GRAIL_9_SILENT = ["listen", "rumor:grail-5", "listen", "rumor:grail-4",

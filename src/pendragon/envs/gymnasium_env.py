@@ -40,7 +40,10 @@ decide again or the game ends.
 **Reward.** 0 until the end, then the learner's entry of ``state.returns()`` (+1 won,
 -1 lost in Shadows over Camelot). An illegal action ends the episode at once with reward
 ``illegal_reward`` (default: the game's ``min_utility``) and ``info["illegal_action"] =
-True`` (``illegal_action="raise"`` raises the game's ``IllegalActionError`` instead).
+True`` (``illegal_action="raise"`` raises the game's ``IllegalActionError`` instead). A game
+still running at its ``max_game_length`` (a measured bound no game seen comes near:
+docs/research.md, "Game lengths") is truncated: ``truncated`` true, reward 0,
+``info["too_long"] = True``.
 """
 
 from __future__ import annotations
@@ -296,7 +299,8 @@ class PendragonGymEnv(GameAccess, gymnasium.Env[dict[str, Any], np.int64]):
     def _start(self, state: State) -> tuple[Observation, dict[str, Any]]:
         self._state = state
         self._play_others(state)
-        self._over = state.current_player() == TERMINAL
+        self._over = (state.current_player() == TERMINAL
+                      or state.version >= self._game.max_game_length())
         return self._observe(state), {"seat": self.seat}
 
     def step(
@@ -319,6 +323,10 @@ class PendragonGymEnv(GameAccess, gymnasium.Env[dict[str, Any], np.int64]):
             self._over = True
             reward = float(state.returns()[self.seat])
             return self._observe(state), reward, True, False, {}
+        if state.version >= self._game.max_game_length():
+            # Past the measured bound (issue 40 item 6): the episode is truncated.
+            self._over = True
+            return self._observe(state), 0.0, False, True, {"too_long": True}
         return self._observe(state), 0.0, False, False, {}
 
     def _view_text(self, state: State) -> str:
@@ -336,8 +344,9 @@ class PendragonGymEnv(GameAccess, gymnasium.Env[dict[str, Any], np.int64]):
     # ------------------------------------------------------------------ internals
     def _play_others(self, state: State) -> None:
         bots, steps = self._bots, self._steps
+        limit = self._game.max_game_length()
         player = state.current_player()
-        while player != self.seat and player != TERMINAL:
+        while player != self.seat and player != TERMINAL and state.version < limit:
             if player == CHANCE:
                 state.apply_action(state.sample_chance())
             else:

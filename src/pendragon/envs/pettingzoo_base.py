@@ -27,7 +27,9 @@ A later ``reset()`` without a seed draws the next game seed from a stream seeded
 explicit seed (or by the operating system if none was ever given).
 
 Rewards are 0 until the game ends, then each agent receives its entry of
-``state.returns()`` once. Nothing is ever truncated: every game declares a maximum length.
+``state.returns()`` once. A game still running at its declared maximum length
+(``max_game_length``, a measured bound no game seen comes near: docs/research.md, "Game
+lengths") is truncated there: every agent's ``truncated`` is true, with no reward.
 
 Observations are lazy: only the agent passed to :meth:`~PendragonAECEnv.observe` (through
 ``last()``) has its view computed, never the whole table on every step.
@@ -385,8 +387,9 @@ class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
     # ------------------------------------------------------------------ internals
     def _advance(self, state: State) -> None:
         # Chance is the environment's job; stop at the next decision or at the end.
+        limit = self._game.max_game_length()
         player = state.current_player()
-        while player == CHANCE:
+        while player == CHANCE and state.version < limit:
             state.apply_action(state.sample_chance())
             player = state.current_player()
         if player == TERMINAL:
@@ -395,6 +398,10 @@ class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
                 self.rewards[name] = float(returns[self._seat_of[name]])
                 self.terminations[name] = True
             self._accumulate_rewards()
+        elif state.version >= limit:
+            # Past the measured bound (issue 40 item 6): the game is cut, not played on.
+            for name in self.agents:
+                self.truncations[name] = True
         else:
             # Rewards stay 0 until the end, so there is nothing to accumulate mid-game.
             self.agent_selection = self.possible_agents[player]

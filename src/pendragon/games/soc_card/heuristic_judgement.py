@@ -220,6 +220,8 @@ class SocCardJudge(PolicyBot[Obs]):
     def _arthur_ratio(self, seen: TurnSeen, seat: int | None, flips: Sequence[float]) -> float:
         """Evidence of an Arthur played (SCG-EXPERT-5): stopping a quest worth more than a
         listen is a traitor's move."""
+        if not _allowed(seen.before):
+            return 1.0  # no quest was open: nothing stopped (the valuation is skipped)
         options = self._options(seen.before, seat, seen.entries, seen.discard_seen,
                                 allowed=_allowed(seen.before), can_listen=True, samples=2,
                                 flips=flips)
@@ -241,8 +243,15 @@ class SocCardJudge(PolicyBot[Obs]):
         if turn.action not in ("listen", "quest"):
             return 1.0
         before = turn.before
+        allowed = _allowed(before)
+        can_listen = _can_listen(before)
+        if len(allowed) + (1 if can_listen else 0) < 2:
+            # One option (a new pile can only be listened to): no choice to weigh, and the
+            # valuation, which would find one value, is skipped (issue 40 item 5; it draws
+            # from no shared generator, so skipping it changes nothing else).
+            return 1.0
         options = self._options(before, seat, turn.entries, turn.discard_seen,
-                                allowed=_allowed(before), can_listen=_can_listen(before),
+                                allowed=allowed, can_listen=can_listen,
                                 samples=max(2, self.samples // 2), flips=flips)
         if len(options.values) < 2:
             return 1.0

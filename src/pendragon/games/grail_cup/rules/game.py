@@ -59,11 +59,37 @@ from pendragon.games.grail_cup.rules.state import GrailCupState
 from pendragon.games.grail_cup.rules.track import SHIPPED, Track, track_for
 from pendragon.games.grail_cup.rules.view import tensor_names, tensor_size
 
-#: Bound on steps in one round: about 16 for the deal and the draft, and per called ally a
-#: handful of decisions plus at most CHAIN_CAP clover links of a few steps each.
+#: Bound on steps in one round of a track of one's own: about 16 for the deal and the draft,
+#: and per called ally a handful of decisions plus at most CHAIN_CAP clover links of a few
+#: steps each.
 MAX_STEPS_PER_ROUND: Final = 1000
 #: Set-up steps: one deal per seat.
 MAX_SETUP_STEPS: Final = 8
+#: The longest game seen on the standard track at each player count (steps, chance
+#: included), over every policy: random, the first or last legal action always, the
+#: heuristic, ISMCTS (``python -m bench.length_bound --game grail-cup``, docs/research.md
+#: "Game lengths", where the sample is described).
+LONGEST_SEEN: Final[dict[int, int]] = {2: 228, 3: 218, 4: 299, 5: 310, 6: 312, 7: 350, 8: 377}
+#: The declared bound is this many times the longest game seen (docs/research.md).
+LENGTH_MARGIN: Final = 3
+
+
+def max_length(players: int, shipped: bool) -> int:
+    """The declared maximum length of a game of ``players`` seats: on a shipped track
+    :data:`LENGTH_MARGIN` times the longest game seen (a measured bound: a knight can be
+    pushed back, so no rule forces a pace; docs/research.md); on a track file, which was
+    never measured, the rules' cap of 60 rounds (GC-RULING-13) of at most
+    :data:`MAX_STEPS_PER_ROUND` steps. The runner, the terminal and a record's replay refuse
+    a game past it.
+
+    >>> max_length(4, True) == LENGTH_MARGIN * LONGEST_SEEN[4]
+    True
+    >>> max_length(4, False)
+    60008
+    """
+    if not shipped:
+        return MAX_SETUP_STEPS + MAX_ROUNDS * MAX_STEPS_PER_ROUND
+    return LENGTH_MARGIN * LONGEST_SEEN[players]
 
 
 # A variant may subclass the game in Python (a compiled class allows it only if told).
@@ -114,8 +140,8 @@ class GrailCupGame(Game):
         )
         self.declare_info(
             "Grail Cup",
-            # The leader wins after MAX_ROUNDS rounds at the latest (GC-RULING-13).
-            max_game_length=MAX_SETUP_STEPS + MAX_ROUNDS * MAX_STEPS_PER_ROUND,
+            # A measured bound on the shipped tracks (docs/research.md, "Game lengths").
+            max_game_length=max_length(self.num_players(), path is None),
             # +1 for the winner, -1 for the others (the default utilities); 0 only while
             # the race runs.
             observation_tensor_size=tensor_size(self.num_players(), len(self.track)),

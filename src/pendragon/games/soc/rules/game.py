@@ -31,6 +31,21 @@ MAX_STEPS_PER_TURN: Final = 200
 MAX_SETUP_STEPS: Final = 8 * (1 + 1 + 5 + 1 + 1)
 
 
+def max_length(players: int) -> int:
+    """The declared maximum length of a game of ``players`` seats: the set-up, then at most
+    400 rounds (SOC-RULING-45, SOC-END-4: the engine stops after ``400 * players`` turns) of
+    one turn per seat (SOC-TURN-1) of at most :data:`MAX_STEPS_PER_TURN` steps.
+
+    Not near a typical game, and it cannot be: legal games reach the round cap (a Geraint
+    who always skips the Progression of Evil, MC-KNIGHTS: 8,425 steps at 3 seats, 14,028 at
+    5 in the measured sample; docs/research.md, "Game lengths"), so a bound must allow it.
+
+    >>> max_length(3), max_length(7)
+    (240072, 560072)
+    """
+    return MAX_SETUP_STEPS + MAX_ROUNDS * players * MAX_STEPS_PER_TURN
+
+
 # A variant may subclass the game in Python (a compiled class allows it only if told).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class SocGame(Game):
@@ -139,8 +154,8 @@ class SocGame(Game):
             # base game seats up to 7 and the expansion 8 (MC-SETUP-1).
             max_players=3 if self.three_brave_knights else 8 if self.expansion else 7,
             # Every turn adds at least one step and the game stops after MAX_ROUNDS rounds
-            # (SOC-RULING-45), so the length is bounded by this product.
-            max_game_length=MAX_SETUP_STEPS + MAX_ROUNDS * 8 * MAX_STEPS_PER_TURN,
+            # (SOC-RULING-45), so the length is bounded (docs/research.md, "Game lengths").
+            max_game_length=max_length(n),
             # Returns are +1 (won) or -1 (lost) for every seat (the default utilities); 0
             # only mid-game.
             observation_tensor_size=TENSOR_SIZE,

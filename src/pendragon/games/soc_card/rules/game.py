@@ -22,17 +22,24 @@ from pendragon.games.soc_card.rules.cards import MORGAN_KINDS, MORGANS_IN_DECK, 
 from pendragon.games.soc_card.rules.state import SocCardState
 from pendragon.games.soc_card.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
-#: Sword layings in one game: before the first end check at most 12 swords lie on the
-#: table (6 + 6) and every quest or accusation lays one or more, so at most 13 layings
-#: reach it; if play goes on every loyalty card is open, no sword flips any more and the
-#: next check (at most 13 layings later) always decides (SCG-END-5).
-MAX_LAYINGS: Final = 26
-#: Turns between two layings: each adds a rumor card to the pile (at most every card of the
-#: game) or is a Galahad look, or a quest that Arthur turned into a listen.
-MAX_TURNS_BETWEEN: Final = 64 + 1 + 3
-#: Steps of one turn: decision, draw, announcement, count, Vivien's five steps, Merlin
-#: #4/#6, Tristan's look through at most 64 cards, and a quest's questions and draws.
-MAX_STEPS_PER_TURN: Final = 200
+#: The longest game seen at each player count (steps, chance included), over every setup
+#: (Knights' relief, promos) and every policy: random, the first or last legal action always,
+#: the heuristic, the stealth traitor, ISMCTS (``python -m bench.length_bound --game
+#: soc-card``, docs/research.md "Game lengths", where the sample is described).
+LONGEST_SEEN: Final[dict[int, int]] = {1: 387, 2: 450, 3: 341, 4: 352, 5: 353, 6: 380, 7: 390}
+#: The declared bound is this many times the longest game seen (docs/research.md).
+LENGTH_MARGIN: Final = 3
+
+
+def max_length(players: int) -> int:
+    """The declared maximum length of a game of ``players`` seats: :data:`LENGTH_MARGIN`
+    times the longest game seen (a measured bound: no rule forces a pace, docs/research.md;
+    the runner, the terminal and a record's replay refuse a game past it).
+
+    >>> max_length(4) == LENGTH_MARGIN * LONGEST_SEEN[4]
+    True
+    """
+    return LENGTH_MARGIN * LONGEST_SEEN[players]
 
 
 # A variant may subclass the game in Python (a compiled class allows it only if told).
@@ -82,7 +89,7 @@ class SocCardGame(Game):
         self.morgans_aside = sum(self.rumor_counts[k] for k in MORGAN_KINDS) - MORGANS_IN_DECK
         self.declare_info(
             "Shadows over Camelot: The Card Game",
-            max_game_length=(MAX_LAYINGS + 1) * MAX_TURNS_BETWEEN * MAX_STEPS_PER_TURN + 20,
+            max_game_length=max_length(n),
             # Returns are +1 or -1 for every seat at the end (the default utilities); 0
             # only mid-game.
             observation_tensor_size=TENSOR_SIZE,
