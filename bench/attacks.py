@@ -45,7 +45,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import websockets
@@ -67,6 +67,23 @@ def wait_until_serving(server: subprocess.Popen[bytes], base: str, seconds: floa
         if server.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError("the server did not start")
         time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def serving(command: list[str], base: str, seconds: float, stdout: IO[bytes] | int | None,
+            stderr: IO[bytes] | int | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """The server ``command`` started and waited for (:func:`wait_until_serving` at ``base``,
+    ``seconds`` at most); on leaving, terminated (killed if it has not ended 20 s later)."""
+    server = subprocess.Popen(command, stdout=stdout, stderr=stderr)
+    try:
+        wait_until_serving(server, base, seconds)
+        yield server
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def _free_port() -> int:
@@ -95,17 +112,8 @@ def serve(database: str, extra: list[str], log: Path) -> Iterator[str]:
     command = [sys.executable, "-m", "pendragon.web.server", "--host", HOST, "--port",
                str(port), "--database", database, "--metrics", "--log-level", "warning",
                "--trusted-proxy", HOST, *extra]
-    with log.open("ab") as out:
-        server = subprocess.Popen(command, stdout=out, stderr=out)
-    try:
-        wait_until_serving(server, base, 60)
+    with log.open("ab") as out, serving(command, base, 60, out, out):
         yield base
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 class NormalTable:

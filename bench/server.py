@@ -58,7 +58,7 @@ from typing import Any
 import httpx
 import websockets
 
-from bench.attacks import ATTACKS, run_attack, wait_until_serving
+from bench.attacks import ATTACKS, run_attack, serving
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 HOST = "127.0.0.1"
@@ -424,16 +424,8 @@ def run_one(args: argparse.Namespace, flood: bool = False) -> dict[str, Any]:
                         "--message-rate", "0", "--bot-tables", "0",
                         "--bot-tables-per-client", "0", "--unwatched-grace", "0",
                         "--connections-per-client", "0", "--loads-per-client", "0"]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        try:
-            wait_until_serving(server, base, 30)
+        with serving(command, base, 30, subprocess.DEVNULL):
             figures = asyncio.run(measure_flood(args, base) if flood else measure(args, base))
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
     if flood:
         return {"config": {"scenario": "flood", "flood_clients": args.flood_clients,
                            "flood_rate": args.flood_rate, "bot_delay_s": args.bot_delay,

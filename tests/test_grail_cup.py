@@ -19,7 +19,7 @@ import pendragon
 from pendragon.core.api import NoHistoryError
 from pendragon.core.errors import CorruptStateError, InvalidOptionError
 from pendragon.core.events import Event, Seat
-from pendragon.games.grail_cup.rules import actions as A, engine as E
+from pendragon.games.grail_cup.rules import actions as A, codes as C, engine as E
 from pendragon.games.grail_cup.rules.data import (
     ALLIES,
     ASIDE,
@@ -159,7 +159,7 @@ def test_clover_chains_stop_after_twelve_tokens(tmp_path: Path) -> None:
     # Boots 10 -> 14, Goblin 14 -> 12, and round again: each turned token goes back to the
     # supply and the one laid in its place is the same kind again.
     state.apply_text("curse:unicorn")
-    while state.is_chance_node() and state.agenda[-1][0] == E.LAY:
+    while state.is_chance_node() and state.agenda[-1][0] == C.LAY:
         space = state.agenda[-1][2]
         state.apply_text("clover:boots" if space == 10 else "clover:goblin")
     assert sum(state.clovers_seen) == CHAIN_CAP
@@ -172,7 +172,7 @@ def test_tokens_and_die_have_their_counts() -> None:
     random, a die of seal x1, thief x2, spear x3, nine allies, twelve spears."""
     assert [c.count for c in CLOVERS] == [4, 4, 4, 3, 3] and len(ALLIES) == 9 and SPEARS == 12
     state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
-    assert state.agenda[-1] == (E.LAY, 0, standard_track().clover_spaces[0], 0)
+    assert state.agenda[-1] == (C.LAY, 0, standard_track().clover_spaces[0], 0)
     outcomes = {state.action_to_string(a): p for a, p in state.chance_outcomes()}
     assert outcomes == pytest.approx({
         "clover:boots": 4 / 18, "clover:goblin": 4 / 18, "clover:dragon-bait": 4 / 18,
@@ -190,7 +190,7 @@ def test_the_tokens_on_the_board_are_drawn_without_replacement_at_set_up() -> No
     state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
     spaces = standard_track().clover_spaces
     state.apply_text("clover:boots")
-    assert state.agenda[-1] == (E.LAY, 0, spaces[1], 0)
+    assert state.agenda[-1] == (C.LAY, 0, spaces[1], 0)
     assert dict(state.chance_outcomes())[A.CLOVER + 0] == pytest.approx(3 / 17)
     state.play_random_chance()
     assert all(state.pin[space] >= 0 for space in spaces)
@@ -206,7 +206,7 @@ def test_a_turned_token_is_shuffled_into_the_supply_and_a_new_one_is_laid() -> N
     state = load_state({"knights": [{"space": 41}, {"space": 20}], "hands": {0: ["sorceress"]},
                         "clovers": {42: "boots", 46: "goblin"}})
     state.apply_text("curse:unicorn")
-    assert state.pos[0] == 46 and state.agenda[-1] == (E.LAY, 0, 42, 0)
+    assert state.pos[0] == 46 and state.agenda[-1] == (C.LAY, 0, 42, 0)
     supply = E.supply_counts(state)
     assert supply[0] >= 1 and len(state.bag) == 18 - len(state.track.clover_spaces) + 1
     outcomes = dict(state.chance_outcomes())
@@ -230,7 +230,7 @@ def test_resampled_tokens_keep_the_history_of_the_supply_possible() -> None:
     # Turn the four Boots by hand, as the engine does (GC-CLOVER-3), laying other tokens.
     for space in spaces[:4]:
         state.pin[space], state.flight = -1, 0
-        state.agenda.append((E.RETURN, 0, space, 0))
+        state.agenda.append((C.RETURN, 0, space, 0))
         E.run(state)
         state.apply_action(state.legal_actions()[-1])
     assert all(state.pin[space] != 0 for space in spaces) and state.bag.count(0) == 0
@@ -265,8 +265,8 @@ def test_every_table_drafts_with_its_set_aside_counts(players: int) -> None:
     assert isinstance(state, GrailCupState)
     rng = random.Random(players)
     while not (state.agenda and state.agenda[-1][0] not in (
-        E.LAY, E.DEAL, E.ASIDE_UP_DRAW, E.ASIDE_DOWN_DRAW, E.PICK, E.DIRECTION,
-        E.RANDOM_DISCARD)):
+        C.LAY, C.DEAL, C.ASIDE_UP_DRAW, C.ASIDE_DOWN_DRAW, C.PICK, C.DIRECTION,
+        C.RANDOM_DISCARD)):
         state.apply_action(
             state.sample_chance() if state.is_chance_node() else rng.choice(state.legal_actions())
         )
@@ -274,12 +274,12 @@ def test_every_table_drafts_with_its_set_aside_counts(players: int) -> None:
             break
     up, down = ASIDE[players]
     loc = state.ally_loc
-    assert loc.count(E.ASIDE_UP) == up
-    assert loc.count(E.ASIDE_DOWN) == (0 if players == 8 else down)
-    assert loc.count(E.DISCARD) == 1
-    assert loc.count(E.RANDOM) == (1 if players == 3 else 0)
+    assert loc.count(C.ASIDE_UP) == up
+    assert loc.count(C.ASIDE_DOWN) == (0 if players == 8 else down)
+    assert loc.count(C.DISCARD) == 1
+    assert loc.count(C.RANDOM) == (1 if players == 3 else 0)
     per_hand = 2 if players <= 3 else 1
-    assert [loc.count(E.HAND + s) for s in range(players)] == [per_hand] * players
+    assert [loc.count(C.HAND + s) for s in range(players)] == [per_hand] * players
 
 
 # ---------------------------------------------------------------------- hidden information
@@ -319,12 +319,12 @@ def test_resampling_keeps_what_a_seat_saw_in_the_draft() -> None:
                  "keep:sorceress"):
         state.apply_text(text)
     # Seat 1 drafted first, seat 2 second: seat 2 passed on what it saw minus its pick.
-    passed = [c for c in range(9) if state.ally_loc[c] == E.PACKET]
+    passed = [c for c in range(9) if state.ally_loc[c] == C.PACKET]
     variety = set()
     for seed in range(40):
         world = state.resample_hidden(2, random.Random(seed))
         assert world.observation(2) == state.observation(2)
-        assert all(world.ally_loc[c] == E.PACKET for c in passed)
+        assert all(world.ally_loc[c] == C.PACKET for c in passed)
         variety.add(tuple(world.ally_loc))
         other = state.resample_hidden(3, random.Random(seed))
         assert other.observation(3) == state.observation(3)
@@ -456,10 +456,10 @@ def test_a_stored_state_missing_a_later_option_loads_at_its_default() -> None:
     ({"history": [0, A.NUM_ACTIONS]}, "outside the catalog"),
     ({"chance_count": -1}, "chance stream"),
     ({"rng_seed": True}, "whole number"),
-    ({"agenda": [[E.DEAL, 9, 0, 0]]}, "bad agenda task"),
+    ({"agenda": [[C.DEAL, 9, 0, 0]]}, "bad agenda task"),
     # GC-ALLY-MERLIN-1: Merlin's rearranging follows his looks (found by the fuzz suite: a
     # stored state with it and no space looked at was taken, and broke on the next move).
-    ({"agenda": [[E.SETUP_END, 0, 0, 0], [E.MERLIN_DONE, 0, 0, 0]], "merlin_spaces": []},
+    ({"agenda": [[C.SETUP_END, 0, 0, 0], [C.MERLIN_DONE, 0, 0, 0]], "merlin_spaces": []},
      "bad agenda task merlin-done"),
 ])
 def test_a_tampered_stored_state_is_refused(change: dict[str, Any], message: str) -> None:

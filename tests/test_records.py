@@ -144,7 +144,8 @@ def test_simulate_records_one_file_a_game_that_replays_to_the_game(
                  str(tmp_path / "out"), "--no-progress"]) == 0
     capsys.readouterr()
     finals = [row[0] for row in play_paired(
-        name, [[lambda seed: make_bot("random", seed, name)]], 2, 3, {"players": players})]
+        name, [[lambda seed: make_bot("random", seed, name)]], 2, 3, {"players": players},
+        play=play_game)]
     assert sorted(p.name for p in records.iterdir()) == sorted(
         f"{name}-{game_seed(3, i)}.json" for i in range(2))
     for index, final in enumerate(finals):

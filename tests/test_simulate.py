@@ -241,7 +241,8 @@ def test_play_paired_gives_every_panel_the_same_deals_and_seeds() -> None:
                       [make_bot("random", bot_seed(game_seed(7, 2), s)) for s in range(3)])
     assert play_one(config, 2).length == final.version
     with pytest.raises(ValueError, match="3 seats need 1 or 3 bot factories, got 2"):
-        play_paired("grail-cup", [[RandomBot, RandomBot]], 1, options={"players": 3})
+        play_paired("grail-cup", [[RandomBot, RandomBot]], 1, options={"players": 3},
+                    play=play_game)
 
 
 # ---------------------------------------------------------------- small and degenerate runs

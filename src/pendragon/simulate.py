@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar
 
 from pendragon.bots import Bot, make_bot
 from pendragon.core import registry
@@ -89,17 +89,6 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     return min(p, max(0.0, centre - margin)), max(p, min(1.0, centre + margin))
 
 
-@overload
-def play_paired(
-    game_name: str,
-    panels: Sequence[Panel],
-    games: int | range,
-    seed: int = 0,
-    options: Mapping[str, Any] | None = None,
-) -> list[list[State]]: ...
-
-
-@overload
 def play_paired(
     game_name: str,
     panels: Sequence[Panel],
@@ -108,32 +97,21 @@ def play_paired(
     options: Mapping[str, Any] | None = None,
     *,
     play: Callable[[Game, list[Bot]], Outcome],
-) -> list[list[Outcome]]: ...
-
-
-def play_paired(
-    game_name: str,
-    panels: Sequence[Panel],
-    games: int | range,
-    seed: int = 0,
-    options: Mapping[str, Any] | None = None,
-    *,
-    play: Callable[[Game, list[Bot]], Any] = play_game,
-) -> list[list[Any]]:
+) -> list[list[Outcome]]:
     """Play every game of a run once with each panel of bots, on the same seeds.
 
     Game ``i`` (each ``i`` of ``games``; a count ``n`` means ``range(n)``) is
     ``game_name`` with ``options`` and the seed :func:`game_seed` ``(seed, i)``; the bot
     on seat ``s`` is made by the panel's factory from ``bot_seed(game seed, s)``. So every
     panel meets the same deals, the same chance stream and the same bot seeds, as
-    ``pendragon simulate`` plays them. ``play(game, bots)`` plays one game (default
-    :func:`~pendragon.runner.play_game`, which returns the final state); the result is
+    ``pendragon simulate`` plays them. ``play(game, bots)`` plays one game
+    (:func:`~pendragon.runner.play_game` returns the final state); the result is
     ``results[k][p]``: what it returned for the ``k``-th game and panel ``p``. Raises
     ``ValueError`` for a panel that has neither one factory nor one per seat.
 
     >>> from pendragon.bots import RandomBot
     >>> [[first, again]] = play_paired("grail-cup", [[RandomBot], [RandomBot]], range(3, 4),
-    ...                                seed=2, options={"players": 3})
+    ...                                seed=2, options={"players": 3}, play=play_game)
     >>> first.game.seed == game_seed(2, 3) and first.serialize() == again.serialize()
     True
     """
@@ -235,7 +213,7 @@ def play_one(config: SimulationConfig, index: int) -> GameRecord:
     # One name for every seat, or one per seat (play_paired checks the count).
     panel = [_named_bot(name, config.game) for name in config.bots]
     [[final]] = play_paired(config.game, [panel], range(index, index + 1), config.seed,
-                            config.options)
+                            config.options, play=play_game)
     seed = final.game.seed
     if config.records_dir is not None:
         names = config.seat_bots(final.game.num_players())

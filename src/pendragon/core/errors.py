@@ -34,60 +34,49 @@ class PendragonError(ValueError):
 
     code: ErrorCode = ErrorCode.CORRUPT_STATE
 
+    def __init_subclass__(cls, code: ErrorCode | None = None) -> None:
+        """``class X(PendragonError, code=ErrorCode.Y)``: the code of every ``X`` (a
+        subclass that names none keeps its parent's)."""
+        super().__init_subclass__()
+        if code is not None:
+            cls.code = code
+
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-class UnknownGameError(PendragonError):
+class UnknownGameError(PendragonError, code=ErrorCode.UNKNOWN_GAME):
     """``load_game`` was given a name no game is registered under."""
 
-    code = ErrorCode.UNKNOWN_GAME
 
-
-class UnknownOptionError(PendragonError):
+class UnknownOptionError(PendragonError, code=ErrorCode.UNKNOWN_OPTION):
     """An option name the game does not define."""
 
-    code = ErrorCode.UNKNOWN_OPTION
 
-
-class InvalidOptionError(PendragonError):
+class InvalidOptionError(PendragonError, code=ErrorCode.INVALID_OPTION):
     """A known option with a value of the wrong type or out of range."""
 
-    code = ErrorCode.INVALID_OPTION
 
-
-class MalformedActionError(PendragonError):
+class MalformedActionError(PendragonError, code=ErrorCode.MALFORMED_ACTION):
     """An action that is not an id of the catalog, or text that names no action."""
 
-    code = ErrorCode.MALFORMED_ACTION
 
-
-class IllegalActionError(PendragonError):
+class IllegalActionError(PendragonError, code=ErrorCode.ILLEGAL_ACTION):
     """A well-formed action that the rules do not allow in this state."""
 
-    code = ErrorCode.ILLEGAL_ACTION
 
-
-class GameOverError(IllegalActionError):
+class GameOverError(IllegalActionError, code=ErrorCode.GAME_OVER):
     """An action applied to a finished game."""
 
-    code = ErrorCode.GAME_OVER
 
-
-class NotChanceNodeError(PendragonError):
+class NotChanceNodeError(PendragonError, code=ErrorCode.NOT_CHANCE_NODE):
     """``chance_outcomes`` asked of a state where a player, not chance, decides."""
 
-    code = ErrorCode.NOT_CHANCE_NODE
 
-
-class CorruptStateError(PendragonError):
+class CorruptStateError(PendragonError, code=ErrorCode.CORRUPT_STATE):
     """Serialized text or a fixture that does not describe a valid state."""
 
-    code = ErrorCode.CORRUPT_STATE
 
-
-class BadFixtureError(CorruptStateError):
+class BadFixtureError(CorruptStateError, code=ErrorCode.BAD_FIXTURE):
     """A scenario fixture file that cannot be loaded."""
-
-    code = ErrorCode.BAD_FIXTURE

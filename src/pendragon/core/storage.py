@@ -24,7 +24,7 @@ pendragon.core.errors.CorruptStateError: not a valid Grail Cup state: KeyError('
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
@@ -127,6 +127,38 @@ def stored_format(data: Any, what: str, marker: object, version: int | None = No
             f"unsupported {what} state format {_shown(data.get('format_version'))}"
         )
     return data
+
+
+def read_stored_state(game: Game, data: Any, what: str, marker: object,
+                      version: int) -> dict[str, Any]:
+    """``data`` checked as a stored state of ``game`` (``what``: the game's name in an
+    error): the format ``marker`` at ``version`` (:func:`stored_format`) and the game's
+    options (:func:`check_stored_options`)."""
+    stored = stored_format(data, what, marker, version)
+    check_stored_options(game, stored["options"])
+    return stored
+
+
+def read_agenda(tasks: Any, codes: Container[int] | None = None) -> list[tuple[int, int, int, int]]:
+    """A stored agenda: a list of tasks ``[code, a, b, c]``, four whole numbers each (the code
+    one of ``codes``, when given); else :class:`CorruptStateError`.
+
+    >>> read_agenda([[3, 0, 1, 0]], codes=range(4))
+    [(3, 0, 1, 0)]
+    >>> read_agenda([[9, 0, 0, 0]], codes=range(4))
+    Traceback (most recent call last):
+    ...
+    pendragon.core.errors.CorruptStateError: bad agenda task [9, 0, 0, 0]
+    """
+    if not isinstance(tasks, list):
+        raise CorruptStateError("agenda must be a list")
+    agenda = []
+    for task in tasks:
+        parts = whole_numbers(task, "agenda task")
+        if len(parts) != 4 or (codes is not None and parts[0] not in codes):
+            raise CorruptStateError(f"bad agenda task {task!r}")
+        agenda.append((parts[0], parts[1], parts[2], parts[3]))
+    return agenda
 
 
 def stored_options(game: Game) -> dict[str, Any]:

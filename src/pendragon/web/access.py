@@ -23,6 +23,8 @@ INVITED_ROLE = "invited"
 SEAT_INVITE = "seat_invite"
 JOIN_INVITE = "join_invite"
 RETIRED = "retired"
+#: The kinds of pass that invite someone in.
+INVITATIONS = frozenset({SEAT_INVITE, JOIN_INVITE})
 
 
 @dataclass
@@ -63,6 +65,26 @@ class Access:
     role: str
     seat: int | None = None
     token_hash: str = ""
+
+    @classmethod
+    def seat_owner(cls, seat: int, token_hash: str) -> Access:
+        """The owner of ``seat``."""
+        return cls(SEAT_ROLE, seat, token_hash)
+
+    @classmethod
+    def spectator(cls) -> Access:
+        """A spectator."""
+        return cls(SPECTATOR_ROLE)
+
+    @classmethod
+    def host(cls, token_hash: str) -> Access:
+        """The table's host."""
+        return cls(HOST_ROLE, None, token_hash)
+
+    @classmethod
+    def invited(cls, seat: int | None, token_hash: str) -> Access:
+        """The holder of an invitation (to ``seat``, or to join if ``None``)."""
+        return cls(INVITED_ROLE, seat, token_hash)
 
     @property
     def viewer(self) -> int | None:

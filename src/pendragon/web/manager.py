@@ -21,18 +21,7 @@ import pendragon
 from pendragon.bots.base import Bot
 from pendragon.core.api import CHANCE, Game, State
 from pendragon.core.errors import PendragonError
-from pendragon.web.access import (
-    BOT,
-    HOST_ROLE,
-    HUMAN,
-    INVITED_ROLE,
-    JOIN_INVITE,
-    RETIRED,
-    SEAT_INVITE,
-    SEAT_ROLE,
-    SPECTATOR_ROLE,
-    Access,
-)
+from pendragon.web.access import BOT, HUMAN, INVITATIONS, RETIRED, Access
 from pendragon.web.adapters import adapter_for
 from pendragon.web.bot_loop import bot_name, timed_step
 from pendragon.web.errors import TableError
@@ -518,20 +507,20 @@ class TableManager:
             if not secret_matches(secret, seat.token_hash):
                 raise TableError("unauthorized", "this link is not valid (or its seat was"
                                  " taken over)", 401)
-            return table, Access(SEAT_ROLE, seat.seat, seat.token_hash or "")
+            return table, Access.seat_owner(seat.seat, seat.token_hash or "")
         if secret_matches(secret, table.spectator_hash):
             table.touch()
-            return table, Access(SPECTATOR_ROLE)
+            return table, Access.spectator()
         if secret_matches(secret, table.host_hash):
             table.touch()
-            return table, Access(HOST_ROLE, None, table.host_hash or "")
+            return table, Access.host(table.host_hash or "")
         # A pass is found by the SHA-256 of the secret: equality of two digests tells an
         # attacker nothing about a secret he does not have.
         token_hash = hash_secret(secret)
         found = table.passes.get(token_hash)
-        if found is not None and found.kind in (SEAT_INVITE, JOIN_INVITE):
+        if found is not None and found.kind in INVITATIONS:
             table.touch()
-            return table, Access(INVITED_ROLE, found.seat, token_hash)
+            return table, Access.invited(found.seat, token_hash)
         if found is not None and found.kind == RETIRED:
             raise TableError("seat_left", "you gave up your seat at this table: this link"
                              " opens nothing here any more", 401)

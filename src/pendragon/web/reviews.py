@@ -38,7 +38,8 @@ from pendragon.core.api import Game
 from pendragon.web.coach_work import review_in_process, review_json
 from pendragon.web.errors import TableError
 from pendragon.web.settings import Settings
-from pendragon.web.storage import Storage, actions_table
+from pendragon.web.storage import Storage
+from pendragon.web.storage_schema import actions_table
 
 if TYPE_CHECKING:
     from pendragon.web.table_core import TableCore

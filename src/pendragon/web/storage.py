@@ -50,18 +50,18 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from pendragon.web.storage_schema import (
-    access_table as access_table,
-    actions_table as actions_table,
-    chat_table as chat_table,
-    lobby_table as lobby_table,
-    metadata as metadata,
-    notices_table as notices_table,
-    opened_seats_table as opened_seats_table,
-    passes_table as passes_table,
-    seats_table as seats_table,
-    start_table as start_table,
-    tables_table as tables_table,
-    timeouts_table as timeouts_table,
+    access_table,
+    actions_table,
+    chat_table,
+    lobby_table,
+    metadata,
+    notices_table,
+    opened_seats_table,
+    passes_table,
+    seats_table,
+    start_table,
+    tables_table,
+    timeouts_table,
 )
 
 #: PostgreSQL channel on which writers announce ``"<instance>:<table id>,<table id>..."``.
@@ -217,18 +217,25 @@ class ChangeHands:
 
 
 @dataclass(frozen=True, slots=True)
-class AddSeat:
-    """A newcomer's seat, with the log entries that seated him (one atomic write), and
-    the passes and announcement of his arrival (``change``, whose seats are ignored)."""
+class _WithAppend:
+    """A write that appends to a table's log and records more facts in the same
+    transaction."""
 
     append: AppendActions
-    record: SeatRecord
-    change: ChangeHands | None = None
 
     @property
     def table_id(self) -> str:
-        """The table the seat belongs to."""
+        """The table written to."""
         return self.append.table_id
+
+
+@dataclass(frozen=True, slots=True)
+class AddSeat(_WithAppend):
+    """A newcomer's seat, with the log entries that seated him (one atomic write), and
+    the passes and announcement of his arrival (``change``, whose seats are ignored)."""
+
+    record: SeatRecord
+    change: ChangeHands | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,16 +249,10 @@ class ClaimSeat:
 
 
 @dataclass(frozen=True, slots=True)
-class TimedOutMove:
+class TimedOutMove(_WithAppend):
     """A move a bot played because ``seat``'s time ran out: the append and the note, at once."""
 
-    append: AppendActions
     seat: int
-
-    @property
-    def table_id(self) -> str:
-        """The table moved."""
-        return self.append.table_id
 
 
 @dataclass(frozen=True, slots=True)

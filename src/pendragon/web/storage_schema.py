@@ -1,18 +1,24 @@
 """The tables of the web table's database (SQLAlchemy Core), for
-:mod:`pendragon.web.storage`, which re-exports them: a table's record, its seats, its
+:mod:`pendragon.web.storage`: a table's record, its seats, its
 action log, its lobby facts, its openings, its start, its timeouts, who may change its
 seats' hands, its passes, its announcements and its chat."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
 
-tables_table = sa.Table(
+
+def _of_table(name: str, *columns: sa.Column[Any]) -> sa.Table:
+    """A table of facts about a game table, keyed by its ``table_id`` (first, or alone)."""
+    return sa.Table(name, metadata, sa.Column("table_id", sa.String(32), primary_key=True),
+                    *columns)
+
+tables_table = _of_table(
     "pendragon_tables",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("game", sa.String(32), nullable=False),
     sa.Column("options", sa.Text, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),
@@ -22,10 +28,8 @@ tables_table = sa.Table(
     sa.Column("version", sa.Integer, nullable=False, default=0),
 )
 
-seats_table = sa.Table(
+seats_table = _of_table(
     "pendragon_seats",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("controller", sa.String(8), nullable=False),
@@ -33,10 +37,8 @@ seats_table = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
 )
 
-actions_table = sa.Table(
+actions_table = _of_table(
     "pendragon_actions",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("idx", sa.Integer, primary_key=True),
     sa.Column("action", sa.Integer, nullable=False),
     sa.Column("actor", sa.Integer, nullable=False),
@@ -46,10 +48,8 @@ actions_table = sa.Table(
 # Lobby, rematch and turn timers (issue 17, item 10). Tables of their own, so that a
 # database made before them still loads: ``create_all`` adds them, and a table without a
 # row here is private, untimed and has no rematch.
-lobby_table = sa.Table(
+lobby_table = _of_table(
     "pendragon_table_lobby",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("listed", sa.Boolean, nullable=False, default=False),
     sa.Column("turn_timer", sa.Integer, nullable=False, default=0),
     sa.Column("rematch_of", sa.String(32), nullable=True),
@@ -58,10 +58,8 @@ lobby_table = sa.Table(
 
 #: A row per seat whose link has been opened (or which was taken from the lobby): such a
 #: seat is never offered to a stranger again. The primary key makes a claim exclusive.
-opened_seats_table = sa.Table(
+opened_seats_table = _of_table(
     "pendragon_seats_opened",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("at", sa.Float, nullable=False),
 )
@@ -70,29 +68,23 @@ opened_seats_table = sa.Table(
 #: table offers in the lobby; a JSON list) and whether the game has begun (when everyone
 #: seated has arrived, or the host started it: until then no bot moves and no turn timer
 #: runs). A table without a row here is from before: no open seat, begun.
-start_table = sa.Table(
+start_table = _of_table(
     "pendragon_table_start",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("open_seats", sa.Text, nullable=False, default="[]"),
     sa.Column("started", sa.Boolean, nullable=False, default=True),
 )
 
 #: The log indices of moves a bot played for a person whose turn timer ran out.
-timeouts_table = sa.Table(
+timeouts_table = _of_table(
     "pendragon_timeouts",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("idx", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),
 )
 
 #: The table's host (SHA-256 of the host link's secret; ``None``: a table from before hosts)
 #: and whether newcomers may join mid-game with the host's consent.
-access_table = sa.Table(
+access_table = _of_table(
     "pendragon_table_access",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("host_hash", sa.String(64), nullable=True),
     sa.Column("join_mid_game", sa.Boolean, nullable=False, default=False),
 )
@@ -100,10 +92,8 @@ access_table = sa.Table(
 #: Tokens of a table that are neither a seat's, the spectators' nor the host's: a seat
 #: invitation (``seat_invite``, for ``seat``), a join invitation (``join_invite``), or the
 #: token of a player who gave his seat up (``retired``: it may never take another seat).
-passes_table = sa.Table(
+passes_table = _of_table(
     "pendragon_passes",
-    metadata,
-    sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("token_hash", sa.String(64), primary_key=True),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("seat", sa.Integer, nullable=True),

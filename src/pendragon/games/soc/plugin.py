@@ -1,26 +1,13 @@
-"""The registration of Shadows over Camelot (entry point ``pendragon.games: soc``).
+"""The registration of Shadows over Camelot (entry point ``pendragon.games: soc``)."""
 
->>> PLUGIN.name, PLUGIN.pettingzoo_name, PLUGIN.openspiel_name
-('soc', 'soc_v1', 'python_pendragon_soc')
-"""
+from pendragon.games.bundled import Environment, bundled_game
 
-from pendragon.core.plugins import Environment, GamePlugin
-
-PLUGIN = GamePlugin(
-    name="soc",
-    package="pendragon.games.soc",
-    rules=".rules.game:SocGame",
+PLUGIN = bundled_game(
+    "soc",
     heuristic=".heuristic:SocHeuristicBot",
-    rollout=".heuristic:rollout_bot",
-    terminal=".terminal:render_soc",
-    web_adapter=".web:SocAdapter",
-    web_module="board.js",
     # Observation entries are non-negative flags and scaled counts; the scaling is not a
     # cap (a hand of 15 cards reads 1.25), so no finite upper bound is declared.
     environment=Environment(version=1, observation_low=0.0, observation_high=float("inf")),
-    fixtures=".rules.fixtures:load_state",
-    stats=".stats:soc_stats",
-    balance=".stats:BALANCE",
     # Loyal, it plays the heuristic; dealt the traitor card, it plays as a loyal knight until
     # its decisive moment (docs/bots.md, "Traitor panel"): the traitor a person cannot read.
     bots={"stealth": ".traitors:StealthTraitor"},

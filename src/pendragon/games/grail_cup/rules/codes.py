@@ -1,8 +1,10 @@
 """Grail Cup's codes: where an ally lies, the agenda's task codes and their kinds.
 
-The engine (:mod:`.engine`) runs tasks by these codes and re-exports every name here. Each
-code is a ``Final`` of its own: mypyc folds a ``Final`` int into the compiled code, where a
-plain module global is a dictionary lookup at every use.
+The engine (:mod:`.engine`) runs tasks by these codes; it and the other rules modules
+import this module whole (``from pendragon.games.grail_cup.rules import codes as C``) and
+write ``C.DEAL``. Each code is a ``Final`` of its own: mypyc folds a ``Final`` int into the
+compiled code (``C.DEAL`` too), where a plain module global is a dictionary lookup at every
+use.
 """
 
 from __future__ import annotations

@@ -17,67 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 from pendragon.core import rng
 from pendragon.core.events import Event, Seat, Term
-from pendragon.games.grail_cup.rules import actions as A
-
-# Every code, used here and re-exported (``engine.DEAL``...).
-from pendragon.games.grail_cup.rules.codes import (
-    ASIDE_DOWN as ASIDE_DOWN,
-    ASIDE_DOWN_DRAW as ASIDE_DOWN_DRAW,
-    ASIDE_UP as ASIDE_UP,
-    ASIDE_UP_DRAW as ASIDE_UP_DRAW,
-    BACK as BACK,
-    BY_BAIT as BY_BAIT,
-    BY_TAMER as BY_TAMER,
-    CALL as CALL,
-    CHANCE_BITS as CHANCE_BITS,
-    CHANCE_TASKS as CHANCE_TASKS,
-    CHOOSE_MOVE as CHOOSE_MOVE,
-    CLOVER as CLOVER,
-    CURSE as CURSE,
-    DEAL as DEAL,
-    DECISION_BITS as DECISION_BITS,
-    DECISION_TASKS as DECISION_TASKS,
-    DECK as DECK,
-    DIE_ROLL as DIE_ROLL,
-    DIRECTION as DIRECTION,
-    DISCARD as DISCARD,
-    DRAFT_REST as DRAFT_REST,
-    FAIRY_MOVES as FAIRY_MOVES,
-    FAKE as FAKE,
-    FINAL_DISCARD as FINAL_DISCARD,
-    GUARDED as GUARDED,
-    GUARDED_BITS as GUARDED_BITS,
-    HAND as HAND,
-    LAND as LAND,
-    LAY as LAY,
-    LOCATION_NAMES as LOCATION_NAMES,
-    LOOK as LOOK,
-    MERLIN_DONE as MERLIN_DONE,
-    MERLIN_MOVES as MERLIN_MOVES,
-    MOVE_DRAGON as MOVE_DRAGON,
-    NAME as NAME,
-    NUM_TASKS as NUM_TASKS,
-    PACKET as PACKET,
-    PICK as PICK,
-    PLACE as PLACE,
-    RANDOM as RANDOM,
-    RANDOM_DISCARD as RANDOM_DISCARD,
-    RESOLVE as RESOLVE,
-    RETURN as RETURN,
-    ROUND as ROUND,
-    ROUND_END as ROUND_END,
-    SETUP_END as SETUP_END,
-    SIGHT as SIGHT,
-    SPEAR as SPEAR,
-    STEAL as STEAL,
-    STEPS as STEPS,
-    STRIKE as STRIKE,
-    TAKE_ASIDE as TAKE_ASIDE,
-    TASK_NAMES as TASK_NAMES,
-    TO as TO,
-    WAITING as WAITING,
-    WAITING_BITS as WAITING_BITS,
-)
+from pendragon.games.grail_cup.rules import actions as A, codes as C
 from pendragon.games.grail_cup.rules.data import (
     ALLY_KEYS,
     ASIDE,
@@ -183,7 +123,7 @@ def cards_at(s: GrailCupState, location: int) -> list[int]:
 
 def hand(s: GrailCupState, seat: int) -> list[int]:
     """The allies ``seat`` drafted this round."""
-    return cards_at(s, HAND + seat)
+    return cards_at(s, C.HAND + seat)
 
 
 # ---------------------------------------------------------------- the agenda runner
@@ -193,7 +133,7 @@ def current_player(s: GrailCupState) -> int:
     if s.winner >= 0 or not s.agenda:
         return -4
     code, a, _b, _c = s.agenda[-1]
-    return -1 if CHANCE_BITS >> code & 1 else a
+    return -1 if C.CHANCE_BITS >> code & 1 else a
 
 
 def run(s: GrailCupState) -> None:
@@ -201,8 +141,8 @@ def run(s: GrailCupState) -> None:
     agenda = s.agenda
     while agenda and s.winner < 0:
         code, a, b, c = agenda[-1]
-        if WAITING_BITS >> code & 1:
-            if GUARDED_BITS >> code & 1 and _nothing_to_choose(s, code, a, b):
+        if C.WAITING_BITS >> code & 1:
+            if C.GUARDED_BITS >> code & 1 and _nothing_to_choose(s, code, a, b):
                 agenda.pop()  # e.g. Merlin's last token: a choice of one is not asked
                 continue
             return
@@ -216,17 +156,17 @@ def _nothing_to_choose(s: GrailCupState, code: int, a: int, b: int) -> bool:
     """Whether a waiting task has nothing to offer: only positions read from outside get
     here. A choice of one way is still asked: whether a decision comes must never depend
     on what the other seats cannot see (Merlin's placements, GC-RULING-11)."""
-    if code in (PICK, RANDOM_DISCARD):
-        return PACKET not in s.ally_loc
-    if code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW):
-        return DECK not in s.ally_loc
-    if code == LAY:
+    if code in (C.PICK, C.RANDOM_DISCARD):
+        return C.PACKET not in s.ally_loc
+    if code in (C.DEAL, C.ASIDE_UP_DRAW, C.ASIDE_DOWN_DRAW):
+        return C.DECK not in s.ally_loc
+    if code == C.LAY:
         return not s.bag
-    if code == LOOK:
+    if code == C.LOOK:
         return len(s.merlin_spaces) >= len(s.track.clover_spaces)
-    if code == STEAL:
+    if code == C.STEAL:
         return not any(s.spears[o] for o in range(s.n) if o != a)
-    if code == SPEAR:
+    if code == C.SPEAR:
         return s.spears[a] == 0
     return False
 
@@ -245,35 +185,35 @@ def legal_actions(s: GrailCupState) -> list[int]:
     generic iterable or a set costs a call and boxed ints per item.)"""
     code, a, b, _c = s.agenda[-1]
     legal: list[int] = []
-    if code == PICK:
+    if code == C.PICK:
         ally_loc = s.ally_loc
         for card in range(NUM_ALLIES):
-            if ally_loc[card] == PACKET:
+            if ally_loc[card] == C.PACKET:
                 legal.append(A.KEEP + card)
-    elif code == DIRECTION:
+    elif code == C.DIRECTION:
         legal = [A.PASS_LEFT, A.PASS_RIGHT]
-    elif code == CURSE:
+    elif code == C.CURSE:
         # GC-ALLY-SORCERESS-1, GC-RULING-10: any other ally but one's own.
-        own = HAND + a
+        own = C.HAND + a
         for card in range(1, NUM_ALLIES):
             if s.ally_loc[card] != own:
                 legal.append(A.CURSE + card)
-    elif code == NAME:
+    elif code == C.NAME:
         for seat in range(s.n):
             legal.append(A.NAME + seat)
-    elif code == LOOK:
+    elif code == C.LOOK:
         for space in s.track.clover_spaces:
             if space not in s.merlin_spaces:
                 legal.append(A.LOOK + space)
-    elif code == PLACE:
+    elif code == C.PLACE:
         for kind in place_options(s, b):
             legal.append(A.PLACE + kind)
-    elif code == CHOOSE_MOVE:
+    elif code == C.CHOOSE_MOVE:
         # Merlin's 1, 2 or 3 spaces; the Fairy's 2, 4 or 6.
-        step = 1 if b == MERLIN_MOVES else 2
+        step = 1 if b == C.MERLIN_MOVES else 2
         for steps in range(step, 4 * step, step):
             legal.append(A.MOVE + steps - 1)
-    elif code == MOVE_DRAGON:
+    elif code == C.MOVE_DRAGON:
         # GC-RULING-6: a free space has no knight and no dragon (marked once, rather than
         # asking is_free of every space: a scan of the knights each).
         taken = [False] * len(s.track)
@@ -283,13 +223,13 @@ def legal_actions(s: GrailCupState) -> list[int]:
         for space in range(s.track.finish):
             if not taken[space]:
                 legal.append(A.DRAGON + space)
-    elif code == SPEAR:
+    elif code == C.SPEAR:
         legal = [A.SPEAR_YES, A.SPEAR_NO]
-    elif code == FAKE:
+    elif code == C.FAKE:
         for seat in range(s.n):
             if seat != a:
                 legal.append(A.TARGET + seat)
-    elif code == STEAL:
+    elif code == C.STEAL:
         for seat in range(s.n):
             if seat != a and s.spears[seat] > 0:
                 legal.append(A.TARGET + seat)
@@ -303,12 +243,12 @@ def chance_counts(s: GrailCupState) -> tuple[int, list[int]]:
     ``counts[i]`` (a clover token of the supply by kind, a face of the village die by its
     weight, an ally of the deck or the packet, each once). The core samples from it."""
     code = s.agenda[-1][0]
-    if code == LAY:
+    if code == C.LAY:
         return A.CLOVER, supply_counts(s)
-    if code == DIE_ROLL:
+    if code == C.DIE_ROLL:
         return A.DIE_ROLL, _DIE_WEIGHTS
-    if code in (DEAL, ASIDE_UP_DRAW, ASIDE_DOWN_DRAW, RANDOM_DISCARD):
-        location = PACKET if code == RANDOM_DISCARD else DECK
+    if code in (C.DEAL, C.ASIDE_UP_DRAW, C.ASIDE_DOWN_DRAW, C.RANDOM_DISCARD):
+        location = C.PACKET if code == C.RANDOM_DISCARD else C.DECK
         counts = [0] * NUM_ALLIES
         for card in range(NUM_ALLIES):
             if s.ally_loc[card] == location:
@@ -379,7 +319,7 @@ def forward(s: GrailCupState, seat: int, target: int) -> None:
         return
     if here < s.dragon <= target:
         if s.spears[seat] > 0:
-            s.agenda.append((SPEAR, seat, target, 0))
+            s.agenda.append((C.SPEAR, seat, target, 0))
             return
         if s._events is not None:
             emit(s, _log("dragon-blocks", seat=Seat(seat)))
@@ -412,8 +352,8 @@ def gain_spear(s: GrailCupState, seat: int) -> None:
 def _setup_end(s: GrailCupState, a: int, b: int, c: int) -> None:
     number = [0] * s.n
     for card in range(NUM_ALLIES):
-        if s.ally_loc[card] >= HAND:
-            number[s.ally_loc[card] - HAND] = card + 1
+        if s.ally_loc[card] >= C.HAND:
+            number[s.ally_loc[card] - C.HAND] = card + 1
     # GC-RULING-21: on a shared start space the lower number stands ahead (numbers rise
     # towards the back of the start area).
     for rank, seat in enumerate(sorted(range(s.n), key=lambda p: number[p])):
@@ -421,12 +361,12 @@ def _setup_end(s: GrailCupState, a: int, b: int, c: int) -> None:
     s.next_stamp = s.n
     # GC-SETUP-4: the dealt allies go back into the deck.
     for card in range(NUM_ALLIES):
-        s.ally_loc[card] = DECK
+        s.ally_loc[card] = C.DECK
     # GC-SETUP-5: knights starting from spaces 7-9 take a spear, else the last knight does.
     late = [seat for seat in range(s.n) if number[seat] >= 7]
     for seat in late or [last(s)]:
         gain_spear(s, seat)
-    s.agenda.append((ROUND, 0, 0, 0))
+    s.agenda.append((C.ROUND, 0, 0, 0))
 
 
 def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
@@ -443,8 +383,8 @@ def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
     s.direction = 0
     for card in range(NUM_ALLIES):
         shown = s.revealed >> card & 1
-        s.last_round[card] = s.ally_loc[card] - HAND if shown else -1
-        s.ally_loc[card] = DECK
+        s.last_round[card] = s.ally_loc[card] - C.HAND if shown else -1
+        s.ally_loc[card] = C.DECK
     s.revealed = 0
     s.last_called = 0
     s.sightings.clear()
@@ -455,25 +395,25 @@ def _round(s: GrailCupState, a: int, b: int, c: int) -> None:
         emit(s, _log("round", count=s.round_no, seat=Seat(s.first)))
     up, down = ASIDE[s.n]
     agenda = s.agenda
-    agenda.append((CALL, 0, 0, 0))
-    agenda.append((DRAFT_REST, s.first, 0, 0))
+    agenda.append((C.CALL, 0, 0, 0))
+    agenda.append((C.DRAFT_REST, s.first, 0, 0))
     if s.n > 2:
-        agenda.append((DIRECTION, s.first, 0, 0))
-    agenda.append((PICK, s.first, 0, 0))
-    agenda.append((SIGHT, s.first, 0, 0))
+        agenda.append((C.DIRECTION, s.first, 0, 0))
+    agenda.append((C.PICK, s.first, 0, 0))
+    agenda.append((C.SIGHT, s.first, 0, 0))
     for _ in range(down):
-        agenda.append((ASIDE_DOWN_DRAW, 0, 0, 0))
+        agenda.append((C.ASIDE_DOWN_DRAW, 0, 0, 0))
     for _ in range(up):
-        agenda.append((ASIDE_UP_DRAW, 0, 0, 0))
+        agenda.append((C.ASIDE_UP_DRAW, 0, 0, 0))
 
 
 def _sight(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # The cards not set aside become the packet; the drafter sees it (kept for recall).
     mask = 0
     for card in range(NUM_ALLIES):
-        if s.ally_loc[card] == DECK:
-            s.ally_loc[card] = PACKET
-        if s.ally_loc[card] == PACKET:
+        if s.ally_loc[card] == C.DECK:
+            s.ally_loc[card] = C.PACKET
+        if s.ally_loc[card] == C.PACKET:
             mask |= 1 << card
     s.sightings.append(seat)
     s.sightings.append(mask)
@@ -492,30 +432,30 @@ def _draft_rest(s: GrailCupState, first: int, b: int, c: int) -> None:
     else:
         order = others
     agenda = s.agenda
-    agenda.append((FINAL_DISCARD, order[-1], 0, 0))
+    agenda.append((C.FINAL_DISCARD, order[-1], 0, 0))
     for index in range(len(order) - 1, -1, -1):
         seat = order[index]
         if seat < 0:
-            agenda.append((RANDOM_DISCARD, first, 0, 0))
+            agenda.append((C.RANDOM_DISCARD, first, 0, 0))
             continue
-        agenda.append((PICK, seat, 0, 0))
-        agenda.append((SIGHT, seat, 0, 0))
+        agenda.append((C.PICK, seat, 0, 0))
+        agenda.append((C.SIGHT, seat, 0, 0))
         if n == 8 and index == len(order) - 1:
-            agenda.append((TAKE_ASIDE, seat, 0, 0))
+            agenda.append((C.TAKE_ASIDE, seat, 0, 0))
 
 
 def _take_aside(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # GC-DRAFT-6: with 8 players the last drafter also takes the face-down set-aside ally.
-    for card in cards_at(s, ASIDE_DOWN):
-        s.ally_loc[card] = PACKET
+    for card in cards_at(s, C.ASIDE_DOWN):
+        s.ally_loc[card] = C.PACKET
     if s._events is not None:
         emit(s, _log("take-aside", seat=Seat(seat)))
 
 
 def _final_discard(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # GC-DRAFT-5: the card the last drafter did not keep is discarded face down.
-    for card in cards_at(s, PACKET):
-        s.ally_loc[card] = DISCARD
+    for card in cards_at(s, C.PACKET):
+        s.ally_loc[card] = C.DISCARD
         if s._events is not None:
             emit(
                 s, _log("final-discard-known", seat=Seat(seat), ally=ally_term(card)), 1 << seat,
@@ -526,60 +466,60 @@ def _final_discard(s: GrailCupState, seat: int, b: int, c: int) -> None:
 def _call(s: GrailCupState, card: int, b: int, c: int) -> None:
     """GC-CALL-1, GC-CALL-2: the allies are called 1 to 9, each resolved before the next."""
     if card >= NUM_ALLIES:
-        s.agenda.append((ROUND_END, 0, 0, 0))
+        s.agenda.append((C.ROUND_END, 0, 0, 0))
         return
     s.last_called = card + 1
     location = s.ally_loc[card]
     agenda = s.agenda
-    agenda.append((CALL, card + 1, 0, 0))
-    if location < HAND:
+    agenda.append((C.CALL, card + 1, 0, 0))
+    if location < C.HAND:
         if s._events is not None:
             emit(s, _log("ally-missing", ally=ally_term(card)))
         return
-    holder = location - HAND
+    holder = location - C.HAND
     s.revealed |= 1 << card
     if s._events is not None:
         emit(s, _log("ally-called", seat=Seat(holder), ally=ally_term(card)))
-    agenda.append((RESOLVE, holder, card, 0))
+    agenda.append((C.RESOLVE, holder, card, 0))
     if s.curse == card and s.sorceress >= 0 and s.sorceress != holder:
-        agenda.append((STRIKE, s.sorceress, holder, 0))
+        agenda.append((C.STRIKE, s.sorceress, holder, 0))
 
 
 def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
     s.chain = 0
     here = s.pos[seat]
     agenda = s.agenda
-    land = (LAND, seat, here, 0)
+    land = (C.LAND, seat, here, 0)
     if card == SORCERESS:
         s.sorceress = seat
         # GC-ALLY-SORCERESS-1: one space, then the curse; a clover or village she lands
         # on comes after her ally's whole effect, the curse included (GC-RULING-10).
-        agenda += [land, (CURSE, seat, 0, 0), (STEPS, seat, 1, 0)]
+        agenda += [land, (C.CURSE, seat, 0, 0), (C.STEPS, seat, 1, 0)]
     elif card == SQUIRE:
         s.squire = seat
-        agenda += [land, (STEPS, seat, 2, 0), (NAME, seat, 0, 0)]
+        agenda += [land, (C.STEPS, seat, 2, 0), (C.NAME, seat, 0, 0)]
     elif card == MERLIN:
         s.merlin_spaces.clear()
-        agenda += [land, (CHOOSE_MOVE, seat, MERLIN_MOVES, 0)]
+        agenda += [land, (C.CHOOSE_MOVE, seat, C.MERLIN_MOVES, 0)]
         looks = min(3, len(s.track.clover_spaces))
         if looks:
-            agenda.append((LOOK, seat, looks, 0))
+            agenda.append((C.LOOK, seat, looks, 0))
     elif card == BLACKSMITH:
         gain_spear(s, seat)
-        agenda += [land, (STEPS, seat, 4, 0)]
+        agenda += [land, (C.STEPS, seat, 4, 0)]
     elif card == TAMER:
-        agenda += [land, (STEPS, seat, 5, 0), (MOVE_DRAGON, seat, BY_TAMER, 0)]
+        agenda += [land, (C.STEPS, seat, 5, 0), (C.MOVE_DRAGON, seat, C.BY_TAMER, 0)]
     elif card == PRINCESS:
-        agenda += [land, (TO, seat, s.track.next_castle[here], 0)]
+        agenda += [land, (C.TO, seat, s.track.next_castle[here], 0)]
     elif card == PRIEST:
         church = s.track.next_church[here]
         if church < 0:
             if s._events is not None:
                 emit(s, _log("no-church", seat=Seat(seat)))  # GC-RULING-7
         else:
-            agenda += [land, (TO, seat, church, 0)]
+            agenda += [land, (C.TO, seat, church, 0)]
     elif card == FAIRY:
-        agenda += [land, (CHOOSE_MOVE, seat, FAIRY_MOVES, 0)]
+        agenda += [land, (C.CHOOSE_MOVE, seat, C.FAIRY_MOVES, 0)]
     elif card == UNICORN:
         ahead = [s.pos[o] for o in range(s.n) if s.pos[o] > here]
         if not ahead:
@@ -607,7 +547,7 @@ def _strike(s: GrailCupState, sorceress: int, victim: int, c: int) -> None:
     s.stamp[sorceress], s.stamp[victim] = s.stamp[victim], s.stamp[sorceress]
     if s._events is not None:
         emit(s, _log("curse-strikes", seat=Seat(sorceress), knight=Seat(victim)))
-    s.agenda += [(LAND, sorceress, here, 1 if moved else 0), (STEPS, sorceress, 1, 0)]
+    s.agenda += [(C.LAND, sorceress, here, 1 if moved else 0), (C.STEPS, sorceress, 1, 0)]
 
 
 def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
@@ -625,7 +565,7 @@ def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
     # Every placement but the last is asked, even a choice of one: how many decisions he
     # takes must not tell the others what he saw.
     for index in range(len(s.merlin_spaces) - 2, -1, -1):
-        s.agenda.append((PLACE, seat, index, 0))
+        s.agenda.append((C.PLACE, seat, index, 0))
 
 
 def _steps(s: GrailCupState, seat: int, steps: int, c: int) -> None:
@@ -655,9 +595,9 @@ def _land(s: GrailCupState, seat: int, before: int, moved: int) -> None:
                 emit(s, _log("chain-spent", seat=Seat(seat)))  # GC-RULING-14
             return
         s.chain += 1
-        s.agenda.append((CLOVER, seat, space, 0))
+        s.agenda.append((C.CLOVER, seat, space, 0))
     elif s.track.is_village(space):
-        s.agenda.append((DIE_ROLL, seat, 0, 0))
+        s.agenda.append((C.DIE_ROLL, seat, 0, 0))
 
 
 def _clover(s: GrailCupState, seat: int, space: int, c: int) -> None:
@@ -671,19 +611,19 @@ def _clover(s: GrailCupState, seat: int, space: int, c: int) -> None:
     if s._events is not None:
         emit(s, _log("clover", seat=Seat(seat), clover=clover_term(kind), space=space))
     agenda = s.agenda
-    back = (RETURN, 0, space, 0)
+    back = (C.RETURN, 0, space, 0)
     if kind == BOOTS:
-        agenda += [(LAND, seat, space, 0), back, (STEPS, seat, 4, 0)]
+        agenda += [(C.LAND, seat, space, 0), back, (C.STEPS, seat, 4, 0)]
     elif kind == GOBLIN:
-        agenda += [(LAND, seat, space, 0), back, (BACK, seat, 2, 0)]
+        agenda += [(C.LAND, seat, space, 0), back, (C.BACK, seat, 2, 0)]
     elif kind == BAIT:
-        agenda += [back, (MOVE_DRAGON, seat, BY_BAIT, 0)]
+        agenda += [back, (C.MOVE_DRAGON, seat, C.BY_BAIT, 0)]
     elif kind == FAKE_GRAIL:
-        agenda += [back, (FAKE, seat, 0, 0)]
+        agenda += [back, (C.FAKE, seat, 0, 0)]
     elif kind == MAGNET:
         agenda.append(back)
         if any(s.spears[o] > 0 for o in range(s.n) if o != seat):
-            agenda.append((STEAL, seat, 0, 0))
+            agenda.append((C.STEAL, seat, 0, 0))
         else:
             if s._events is not None:
                 emit(s, _log("nothing-to-steal", seat=Seat(seat)))  # GC-RULING-8
@@ -694,13 +634,13 @@ def _return(s: GrailCupState, a: int, space: int, c: int) -> None:
     s.epoch += 1
     s.bag = (*s.bag, s.epoch * NUM_CLOVERS + s.flight)
     s.flight = -1
-    s.agenda.append((LAY, 0, space, 0))
+    s.agenda.append((C.LAY, 0, space, 0))
 
 
 def _round_end(s: GrailCupState, a: int, b: int, c: int) -> None:
     """GC-ALLY-SQUIRE-2: the Squire jumps in front of the knight he named, if it leads."""
     s.chain = 0
-    s.agenda.append((ROUND, 0, 0, 0))
+    s.agenda.append((C.ROUND, 0, 0, 0))
     if s.squire < 0 or s.named < 0:
         return
     if leader(s) != s.named:
@@ -709,7 +649,7 @@ def _round_end(s: GrailCupState, a: int, b: int, c: int) -> None:
         return
     if s._events is not None:
         emit(s, _log("squire-jump", seat=Seat(s.squire), knight=Seat(s.named)))
-    s.agenda += [(LAND, s.squire, s.pos[s.squire], 0), (TO, s.squire, s.pos[s.named] + 1, 0)]
+    s.agenda += [(C.LAND, s.squire, s.pos[s.squire], 0), (C.TO, s.squire, s.pos[s.named] + 1, 0)]
 
 
 def _run_task(s: GrailCupState, code: int, a: int, b: int, c: int) -> None:
@@ -717,39 +657,39 @@ def _run_task(s: GrailCupState, code: int, a: int, b: int, c: int) -> None:
 
     (A chain of tests rather than a table of functions: mypyc calls each handler natively,
     where a function taken from a dict is a Python call that boxes its arguments.)"""
-    if code == LAND:
+    if code == C.LAND:
         _land(s, a, b, c)
-    elif code == STEPS:
+    elif code == C.STEPS:
         _steps(s, a, b, c)
-    elif code == CALL:
+    elif code == C.CALL:
         _call(s, a, b, c)
-    elif code == RESOLVE:
+    elif code == C.RESOLVE:
         _resolve(s, a, b, c)
-    elif code == SIGHT:
+    elif code == C.SIGHT:
         _sight(s, a, b, c)
-    elif code == TO:
+    elif code == C.TO:
         _to(s, a, b, c)
-    elif code == CLOVER:
+    elif code == C.CLOVER:
         _clover(s, a, b, c)
-    elif code == RETURN:
+    elif code == C.RETURN:
         _return(s, a, b, c)
-    elif code == BACK:
+    elif code == C.BACK:
         _back(s, a, b, c)
-    elif code == STRIKE:
+    elif code == C.STRIKE:
         _strike(s, a, b, c)
-    elif code == MERLIN_DONE:
+    elif code == C.MERLIN_DONE:
         _merlin_done(s, a, b, c)
-    elif code == DRAFT_REST:
+    elif code == C.DRAFT_REST:
         _draft_rest(s, a, b, c)
-    elif code == FINAL_DISCARD:
+    elif code == C.FINAL_DISCARD:
         _final_discard(s, a, b, c)
-    elif code == ROUND_END:
+    elif code == C.ROUND_END:
         _round_end(s, a, b, c)
-    elif code == ROUND:
+    elif code == C.ROUND:
         _round(s, a, b, c)
-    elif code == TAKE_ASIDE:
+    elif code == C.TAKE_ASIDE:
         _take_aside(s, a, b, c)
-    elif code == SETUP_END:
+    elif code == C.SETUP_END:
         _setup_end(s, a, b, c)
     else:
         raise AssertionError(f"task {code} is not automatic")
@@ -759,7 +699,7 @@ def _run_task(s: GrailCupState, code: int, a: int, b: int, c: int) -> None:
 def _deal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     """GC-SETUP-3: the dealt ally's number is the knight's start space."""
     card = action - A.ALLY
-    s.ally_loc[card] = HAND + seat
+    s.ally_loc[card] = C.HAND + seat
     s.pos[seat] = s.track.start_space(card + 1)
     s.stamp[seat] = s.next_stamp
     s.next_stamp += 1
@@ -769,20 +709,20 @@ def _deal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
 
 def _aside_up(s: GrailCupState, action: int, a: int, b: int, c: int) -> None:
     card = action - A.ALLY
-    s.ally_loc[card] = ASIDE_UP
+    s.ally_loc[card] = C.ASIDE_UP
     if s._events is not None:
         emit(s, _log("aside-up", ally=ally_term(card)))
 
 
 def _aside_down(s: GrailCupState, action: int, a: int, b: int, c: int) -> None:
-    s.ally_loc[action - A.ALLY] = ASIDE_DOWN
+    s.ally_loc[action - A.ALLY] = C.ASIDE_DOWN
     if s._events is not None:
         emit(s, _log("aside-down"))
 
 
 def _random_discard(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     # GC-DRAFT-4: with 3 players the first player discards one unseen card at random.
-    s.ally_loc[action - A.ALLY] = RANDOM
+    s.ally_loc[action - A.ALLY] = C.RANDOM
     if s._events is not None:
         emit(s, _log("random-discard", seat=Seat(seat)))
 
@@ -833,7 +773,7 @@ def _die(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
 # ---------------------------------------------------------------- decision handlers
 def _pick(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     card = action - A.KEEP
-    s.ally_loc[card] = HAND + seat
+    s.ally_loc[card] = C.HAND + seat
     if s._events is not None:
         emit(
             s, _log("keep-known", seat=Seat(seat), ally=ally_term(card)), 1 << seat,
@@ -868,9 +808,9 @@ def _look(s: GrailCupState, action: int, seat: int, left: int, c: int) -> None:
     if s._events is not None:
         emit(s, _log("merlin-look", seat=Seat(seat), space=space))
     if left > 1:
-        s.agenda.append((LOOK, seat, left - 1, 0))
+        s.agenda.append((C.LOOK, seat, left - 1, 0))
     else:
-        s.agenda.append((MERLIN_DONE, seat, 0, 0))
+        s.agenda.append((C.MERLIN_DONE, seat, 0, 0))
     s.known[space] |= 1 << seat
     if s._events is not None:
         emit(
@@ -901,7 +841,7 @@ def _place_token(s: GrailCupState, action: int, seat: int, index: int, c: int) -
 
 def _choose_move(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
     steps = action - A.MOVE + 1
-    if b == MERLIN_MOVES:
+    if b == C.MERLIN_MOVES:
         s.merlin_spaces.clear()  # his looks are over
     if s._events is not None:
         emit(s, _log("chooses-move", seat=Seat(seat), count=steps))
@@ -946,39 +886,39 @@ def _steal(s: GrailCupState, action: int, seat: int, b: int, c: int) -> None:
 def _handle(s: GrailCupState, action: int, code: int, a: int, b: int, c: int) -> None:
     """Hand ``action`` to the handler of the waiting task ``(code, a, b, c)`` (a chain of
     tests, for the compiler: see :func:`_run_task`)."""
-    if code == PICK:
+    if code == C.PICK:
         _pick(s, action, a, b, c)
-    elif code == LAY:
+    elif code == C.LAY:
         _lay(s, action, a, b, c)
-    elif code == ASIDE_UP_DRAW:
+    elif code == C.ASIDE_UP_DRAW:
         _aside_up(s, action, a, b, c)
-    elif code == LOOK:
+    elif code == C.LOOK:
         _look(s, action, a, b, c)
-    elif code == PLACE:
+    elif code == C.PLACE:
         _place_token(s, action, a, b, c)
-    elif code == CHOOSE_MOVE:
+    elif code == C.CHOOSE_MOVE:
         _choose_move(s, action, a, b, c)
-    elif code == ASIDE_DOWN_DRAW:
+    elif code == C.ASIDE_DOWN_DRAW:
         _aside_down(s, action, a, b, c)
-    elif code == DIRECTION:
+    elif code == C.DIRECTION:
         _direction(s, action, a, b, c)
-    elif code == MOVE_DRAGON:
+    elif code == C.MOVE_DRAGON:
         _move_dragon(s, action, a, b, c)
-    elif code == NAME:
+    elif code == C.NAME:
         _name(s, action, a, b, c)
-    elif code == CURSE:
+    elif code == C.CURSE:
         _curse(s, action, a, b, c)
-    elif code == DIE_ROLL:
+    elif code == C.DIE_ROLL:
         _die(s, action, a, b, c)
-    elif code == DEAL:
+    elif code == C.DEAL:
         _deal(s, action, a, b, c)
-    elif code == SPEAR:
+    elif code == C.SPEAR:
         _spear(s, action, a, b, c)
-    elif code == STEAL:
+    elif code == C.STEAL:
         _steal(s, action, a, b, c)
-    elif code == FAKE:
+    elif code == C.FAKE:
         _fake(s, action, a, b, c)
-    elif code == RANDOM_DISCARD:
+    elif code == C.RANDOM_DISCARD:
         _random_discard(s, action, a, b, c)
     else:
         raise AssertionError(f"task {code} is not waiting for an action")

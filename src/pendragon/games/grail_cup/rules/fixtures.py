@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from pendragon.core.errors import BadFixtureError, CorruptStateError
 from pendragon.core.storage import fixture_errors, fixture_fields, fixture_options
-from pendragon.games.grail_cup.rules import engine as E
+from pendragon.games.grail_cup.rules import codes as C, engine as E
 from pendragon.games.grail_cup.rules.data import ALLY_KEYS, CLOVER_KEYS, SPEARS
 from pendragon.games.grail_cup.rules.state import GrailCupState
 
@@ -81,7 +81,7 @@ def _load(data: Any) -> GrailCupState:
         if set(data) - {"players", "seed", "options", "phase"}:
             raise _fail("a setup fixture sets only players, seed and options")
         # GC-SETUP-6 before GC-SETUP-3: the tokens are laid (by the seed); the deal is next.
-        while state.agenda[-1][0] == E.LAY:
+        while state.agenda[-1][0] == C.LAY:
             state.apply_action(state.sample_chance())
         return state
     track = state.track
@@ -138,7 +138,7 @@ def _load(data: Any) -> GrailCupState:
     if phase == "draft":
         if set(data) & {"hands", "aside_up", "call", "curse", "sorceress", "squire", "named"}:
             raise _fail("a draft fixture starts a round: no hands or calls yet")
-        state.agenda = [(E.ROUND, 0, 0, 0)]
+        state.agenda = [(C.ROUND, 0, 0, 0)]
     else:
         _call_phase(state, data, players)
     E.run(state)
@@ -171,7 +171,7 @@ def _call_phase(state: GrailCupState, data: dict[str, Any], players: int) -> Non
             if card in placed:
                 raise _fail(f"{name} is placed twice")
             placed.add(card)
-            state.ally_loc[card] = E.HAND + seat
+            state.ally_loc[card] = C.HAND + seat
             if card < state.last_called:
                 state.revealed |= 1 << card
     aside = data.get("aside_up", [])
@@ -182,7 +182,7 @@ def _call_phase(state: GrailCupState, data: dict[str, Any], players: int) -> Non
         if card in placed:
             raise _fail(f"{name} is placed twice")
         placed.add(card)
-        state.ally_loc[card] = E.ASIDE_UP
+        state.ally_loc[card] = C.ASIDE_UP
     if "curse" in data:
         state.curse = _ally(data["curse"], "curse")
         if state.curse == 0 or "sorceress" not in data:
@@ -190,4 +190,4 @@ def _call_phase(state: GrailCupState, data: dict[str, Any], players: int) -> Non
     state.sorceress = _int(data.get("sorceress", -1), "sorceress", -1, players - 1)
     state.squire = _int(data.get("squire", -1), "squire", -1, players - 1)
     state.named = _int(data.get("named", -1), "named", -1, players - 1)
-    state.agenda = [(E.CALL, call - 1, 0, 0)]
+    state.agenda = [(C.CALL, call - 1, 0, 0)]

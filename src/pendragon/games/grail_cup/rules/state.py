@@ -25,14 +25,14 @@ from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event, Seat
 from pendragon.core.storage import (
     check_playable,
-    check_stored_options,
+    read_agenda,
+    read_stored_state,
     reading,
-    stored_format,
     stored_options,
     whole_number,
     whole_numbers,
 )
-from pendragon.games.grail_cup.rules import engine as E, view
+from pendragon.games.grail_cup.rules import codes as C, engine as E, view
 from pendragon.games.grail_cup.rules.data import (
     ASIDE,
     CLOVER_TOTAL,
@@ -96,7 +96,7 @@ class GrailCupState(State["GrailCupGame"]):
         self.supply = SPEARS
         self.dragon = track.dragon_start  # GC-SETUP-2
         self.seal_roller = -1
-        self.ally_loc = [E.DECK] * NUM_ALLIES
+        self.ally_loc = [C.DECK] * NUM_ALLIES
         self.revealed = 0
         self.last_called = 0
         self.sightings: list[int] = []
@@ -129,10 +129,10 @@ class GrailCupState(State["GrailCupGame"]):
         self.clovers_seen = [0] * NUM_CLOVERS
         self.die_seen = [0] * len(DIE)
         self._events: list[EventRecord] | None = None
-        self.agenda: list[E.Task] = [(E.SETUP_END, 0, 0, 0)]
-        self.agenda += [(E.DEAL, seat, 0, 0) for seat in range(n - 1, -1, -1)]
+        self.agenda: list[E.Task] = [(C.SETUP_END, 0, 0, 0)]
+        self.agenda += [(C.DEAL, seat, 0, 0) for seat in range(n - 1, -1, -1)]
         # GC-SETUP-6 comes before the deal (GC-SETUP-3): a token on every clover space.
-        self.agenda += [(E.LAY, 0, space, 0) for space in reversed(track.clover_spaces)]
+        self.agenda += [(C.LAY, 0, space, 0) for space in reversed(track.clover_spaces)]
 
     # ------------------------------------------------------------------ the API
     # The engine's functions do the work (a compiled build calls them directly).
@@ -270,8 +270,7 @@ class GrailCupState(State["GrailCupGame"]):
 
     @classmethod
     def _from_dict(cls, game: Any, data: Any) -> GrailCupState:
-        data = stored_format(data, "Grail Cup", FORMAT, FORMAT_VERSION)
-        check_stored_options(game, data["options"])
+        data = read_stored_state(game, data, "Grail Cup", FORMAT, FORMAT_VERSION)
         state = GrailCupState(game)
         state.set_up()
         state.restore_history_fields(data)
@@ -280,16 +279,7 @@ class GrailCupState(State["GrailCupGame"]):
         for name in LISTS:
             values = whole_numbers(data[name], name)
             object.__setattr__(state, name, tuple(values) if name in SHARED else values)
-        tasks = data["agenda"]
-        if not isinstance(tasks, list):
-            raise CorruptStateError("agenda must be a list")
-        agenda: list[E.Task] = []
-        for task in tasks:
-            parts = whole_numbers(task, "agenda task")
-            if len(parts) != 4:
-                raise CorruptStateError(f"bad agenda task {task!r}")
-            agenda.append((parts[0], parts[1], parts[2], parts[3]))
-        state.agenda = agenda
+        state.agenda = read_agenda(data["agenda"])
         if state.n != game.num_players():
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
@@ -312,7 +302,7 @@ class GrailCupState(State["GrailCupGame"]):
         need(0 <= self.round_no <= MAX_ROUNDS, "round out of range")
         need(-1 <= self.winner < n, "winner out of range")
         need(0 <= self.dragon < track.finish, "the dragon never stands on the finish")
-        dealt = not any(task[0] == E.DEAL for task in self.agenda)
+        dealt = not any(task[0] == C.DEAL for task in self.agenda)
         for seat in range(n):
             space = self.pos[seat]
             need(0 <= space < size, f"knight {seat} is off the track")
@@ -329,21 +319,21 @@ class GrailCupState(State["GrailCupGame"]):
         need(len(self.ally_loc) == NUM_ALLIES, "one location per ally")
         for card, location in enumerate(self.ally_loc):
             need(
-                0 <= location <= E.DISCARD or E.HAND <= location < E.HAND + n,
+                0 <= location <= C.DISCARD or C.HAND <= location < C.HAND + n,
                 f"ally {card} is nowhere",
             )
         per_hand = 2 if n <= 3 else 1
         for seat in range(n):
-            need(self.ally_loc.count(E.HAND + seat) <= per_hand, "too many allies in a hand")
+            need(self.ally_loc.count(C.HAND + seat) <= per_hand, "too many allies in a hand")
         up, down = ASIDE[n]
-        need(self.ally_loc.count(E.ASIDE_UP) <= up, "too many allies set aside face up")
-        need(self.ally_loc.count(E.ASIDE_DOWN) <= down, "too many allies set aside face down")
-        need(self.ally_loc.count(E.RANDOM) <= (1 if n == 3 else 0), "random discard")
-        need(self.ally_loc.count(E.DISCARD) <= 1, "one ally discarded after the draft")
+        need(self.ally_loc.count(C.ASIDE_UP) <= up, "too many allies set aside face up")
+        need(self.ally_loc.count(C.ASIDE_DOWN) <= down, "too many allies set aside face down")
+        need(self.ally_loc.count(C.RANDOM) <= (1 if n == 3 else 0), "random discard")
+        need(self.ally_loc.count(C.DISCARD) <= 1, "one ally discarded after the draft")
         need(0 <= self.last_called <= NUM_ALLIES, "called allies out of range")
         need(0 <= self.revealed < 1 << NUM_ALLIES, "revealed allies out of range")
         for card in range(NUM_ALLIES):
-            held = self.ally_loc[card] >= E.HAND
+            held = self.ally_loc[card] >= C.HAND
             shown = bool(self.revealed >> card & 1)
             need(not shown or (held and card < self.last_called), "a revealed ally is not held")
             need(
@@ -366,7 +356,7 @@ class GrailCupState(State["GrailCupGame"]):
         for token in self.bag:
             need(0 <= token <= self.epoch * NUM_CLOVERS + NUM_CLOVERS - 1, "bad clover supply")
             counts[token % NUM_CLOVERS] += 1
-        laying = {b for code, _a, b, _c in self.agenda if code == E.LAY}
+        laying = {b for code, _a, b, _c in self.agenda if code == C.LAY}
         for space in range(size):
             kind, known = self.pin[space], self.known[space]
             born, fill = self.born[space], self.fill[space]
@@ -377,7 +367,7 @@ class GrailCupState(State["GrailCupGame"]):
             need(
                 kind >= 0 or not track.is_clover(space) or space in laying
                 or self.winner >= 0  # the race ended in the middle of a clover's effect
-                or any(task[0] == E.RETURN and task[2] == space for task in self.agenda),
+                or any(task[0] == C.RETURN and task[2] == space for task in self.agenda),
                 "a clover space without its token",
             )
             if kind >= 0:
@@ -406,49 +396,49 @@ class GrailCupState(State["GrailCupGame"]):
         if not self.agenda or len(self.agenda) > 200:
             raise CorruptStateError("a running game must have something to wait for")
         for code, a, b, c in self.agenda:
-            if code not in E.TASK_NAMES:
+            if code not in C.TASK_NAMES:
                 raise CorruptStateError(f"unknown agenda task {code}")
-            if code == E.CALL:
+            if code == C.CALL:
                 ok = 0 <= a <= NUM_ALLIES
-            elif code in (E.SETUP_END, E.ROUND, E.ASIDE_UP_DRAW, E.ASIDE_DOWN_DRAW, E.RETURN,
-                          E.LAY, E.ROUND_END):
+            elif code in (C.SETUP_END, C.ROUND, C.ASIDE_UP_DRAW, C.ASIDE_DOWN_DRAW, C.RETURN,
+                          C.LAY, C.ROUND_END):
                 ok = a == 0
             else:
                 ok = 0 <= a < self.n
-            if code in (E.LAND, E.CLOVER, E.LAY, E.RETURN, E.TO):
+            if code in (C.LAND, C.CLOVER, C.LAY, C.RETURN, C.TO):
                 ok = ok and 0 <= b < len(self.track)
-            elif code in (E.STEPS, E.BACK, E.LOOK):
+            elif code in (C.STEPS, C.BACK, C.LOOK):
                 ok = ok and 1 <= b <= 6
-            elif code == E.RESOLVE:
-                ok = ok and 0 <= b < NUM_ALLIES and self.ally_loc[b] == E.HAND + a
-            elif code == E.STRIKE:
+            elif code == C.RESOLVE:
+                ok = ok and 0 <= b < NUM_ALLIES and self.ally_loc[b] == C.HAND + a
+            elif code == C.STRIKE:
                 ok = ok and 0 <= b < self.n and b != a
-            elif code == E.PLACE:
+            elif code == C.PLACE:
                 ok = ok and 0 <= b < len(self.merlin_spaces) - 1 and all(
                     self.pin[sp] >= 0 for sp in self.merlin_spaces
                 )
-            elif code == E.MERLIN_DONE:
+            elif code == C.MERLIN_DONE:
                 # Pushed by Merlin's last look (GC-ALLY-MERLIN-1): he has looked somewhere.
                 ok = ok and b == 0 and bool(self.merlin_spaces)
-            elif code in (E.CHOOSE_MOVE, E.MOVE_DRAGON):
+            elif code in (C.CHOOSE_MOVE, C.MOVE_DRAGON):
                 ok = ok and b in (0, 1)
-            elif code == E.SPEAR:
+            elif code == C.SPEAR:
                 ok = ok and self.pos[a] < self.dragon <= b < len(self.track)
             else:
                 ok = ok and b == 0
-            if code in (E.CLOVER, E.LAY, E.RETURN):
+            if code in (C.CLOVER, C.LAY, C.RETURN):
                 ok = ok and self.track.is_clover(b)
-            if code == E.CLOVER:
+            if code == C.CLOVER:
                 ok = ok and self.pin[b] >= 0
             # A landing's third argument: the Sorceress' swap has moved her (engine._strike).
-            if not ok or c != 0 and not (code == E.LAND and c == 1):
-                raise CorruptStateError(f"bad agenda task {E.TASK_NAMES[code]} {a} {b} {c}")
+            if not ok or c != 0 and not (code == C.LAND and c == 1):
+                raise CorruptStateError(f"bad agenda task {C.TASK_NAMES[code]} {a} {b} {c}")
         code = self.agenda[-1][0]
-        if code not in E.WAITING:
+        if code not in C.WAITING:
             raise CorruptStateError("the agenda's top task is neither chance nor a decision")
-        if code == E.LAY and (not self.bag or self.pin[self.agenda[-1][2]] >= 0):
+        if code == C.LAY and (not self.bag or self.pin[self.agenda[-1][2]] >= 0):
             raise CorruptStateError("no clover token to lay, or its space is taken")
-        if code == E.SPEAR and not self.spears[self.agenda[-1][1]]:
+        if code == C.SPEAR and not self.spears[self.agenda[-1][1]]:
             raise CorruptStateError("a spear decision without a spear")
 
     # ------------------------------------------------------------------ determinisation
@@ -486,7 +476,7 @@ class GrailCupState(State["GrailCupGame"]):
         groups: dict[int, list[int]] = {}
         for card in range(NUM_ALLIES):
             location = self.ally_loc[card]
-            if location in (E.ASIDE_UP, E.HAND + seat) or self.revealed >> card & 1:
+            if location in (C.ASIDE_UP, C.HAND + seat) or self.revealed >> card & 1:
                 continue
             seen = sum(1 for mask in sights if mask >> card & 1)
             groups.setdefault(seen, []).append(card)
@@ -498,7 +488,7 @@ class GrailCupState(State["GrailCupGame"]):
             slots = sorted(self.ally_loc[c] for c in cards)
             called = [c for c in cards if c < self.last_called]
             free = [c for c in cards if c >= self.last_called]
-            open_slots = [i for i, loc in enumerate(slots) if loc < E.HAND]
+            open_slots = [i for i, loc in enumerate(slots) if loc < C.HAND]
             generator.shuffle(open_slots)
             assignment: dict[int, int] = {}
             for card, slot in zip(called, open_slots, strict=False):

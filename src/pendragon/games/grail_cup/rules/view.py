@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pendragon.core.events import Event, Seat, Term
 from pendragon.core.tensor_names import Block, block_names, blocks_size, one_hot, per_item
-from pendragon.games.grail_cup.rules import actions as A, engine as E
+from pendragon.games.grail_cup.rules import actions as A, codes as C, engine as E
 from pendragon.games.grail_cup.rules.data import (
     ALLY_KEYS,
     CLOVER_KEYS,
@@ -58,13 +58,13 @@ def waiting(s: GrailCupState) -> dict[str, Any]:
     if s.winner >= 0 or not s.agenda:
         return {"seat": None, "decision": "over"}
     code, a, b, _c = s.agenda[-1]
-    if code in E.CHANCE_TASKS:
-        return {"seat": None, "decision": E.TASK_NAMES[code]}
-    name = E.TASK_NAMES[code]
-    if code == E.CHOOSE_MOVE:
-        name = "merlin-move" if b == E.MERLIN_MOVES else "fairy-move"
-    elif code == E.MOVE_DRAGON:
-        name = "dragon" if b == E.BY_TAMER else "dragon-bait"
+    if code in C.CHANCE_TASKS:
+        return {"seat": None, "decision": C.TASK_NAMES[code]}
+    name = C.TASK_NAMES[code]
+    if code == C.CHOOSE_MOVE:
+        name = "merlin-move" if b == C.MERLIN_MOVES else "fairy-move"
+    elif code == C.MOVE_DRAGON:
+        name = "dragon" if b == C.BY_TAMER else "dragon-bait"
     return {"seat": a, "decision": name}
 
 
@@ -84,23 +84,23 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
             {
                 "space": s.pos[p],
                 "spears": s.spears[p],
-                "allies": loc.count(E.HAND + p),
+                "allies": loc.count(C.HAND + p),
                 "revealed": [
                     ALLY_KEYS[c] for c in range(NUM_ALLIES)
-                    if loc[c] == E.HAND + p and s.revealed >> c & 1
+                    if loc[c] == C.HAND + p and s.revealed >> c & 1
                 ],
             }
             for p in range(s.n)
         ],
         "order": E.race_order(s),
         "allies": {
-            "aside_up": [ALLY_KEYS[c] for c in E.cards_at(s, E.ASIDE_UP)],
-            "aside_down": loc.count(E.ASIDE_DOWN),
-            "random_discard": loc.count(E.RANDOM),
-            "discarded": loc.count(E.DISCARD),
+            "aside_up": [ALLY_KEYS[c] for c in E.cards_at(s, C.ASIDE_UP)],
+            "aside_down": loc.count(C.ASIDE_DOWN),
+            "random_discard": loc.count(C.RANDOM),
+            "discarded": loc.count(C.DISCARD),
             "called": s.last_called,
             "revealed": {
-                ALLY_KEYS[c]: loc[c] - E.HAND for c in range(NUM_ALLIES) if s.revealed >> c & 1
+                ALLY_KEYS[c]: loc[c] - C.HAND for c in range(NUM_ALLIES) if s.revealed >> c & 1
             },
         },
         "last_round": {
@@ -121,12 +121,12 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None:
         bit = 1 << seat
-        drafting = bool(s.agenda) and s.agenda[-1][0] == E.PICK and s.agenda[-1][1] == seat
+        drafting = bool(s.agenda) and s.agenda[-1][0] == C.PICK and s.agenda[-1][1] == seat
         sights = s.sightings
         view["you"] = {
             "seat": seat,
             "hand": [ALLY_KEYS[c] for c in E.hand(s, seat)],
-            "packet": [ALLY_KEYS[c] for c in E.cards_at(s, E.PACKET)] if drafting else [],
+            "packet": [ALLY_KEYS[c] for c in E.cards_at(s, C.PACKET)] if drafting else [],
             "seen": [
                 [ALLY_KEYS[c] for c in range(NUM_ALLIES) if sights[i + 1] >> c & 1]
                 for i in range(0, len(sights), 2)
@@ -144,7 +144,7 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
 def merlin_placed(s: GrailCupState) -> int:
     """How many of the looked tokens Merlin has put back, while he puts them back (public:
     he is asked once per space but the last, GC-RULING-11); 0 otherwise."""
-    if s.agenda and s.agenda[-1][0] == E.PLACE:
+    if s.agenda and s.agenda[-1][0] == C.PLACE:
         return s.agenda[-1][2]
     return 0
 
@@ -174,7 +174,7 @@ def tensor_blocks(players: int, spaces: int) -> tuple[Block, ...]:
         ("revealed", one_hot(ALLY_KEYS)),
         ("curse", one_hot(ALLY_KEYS)),
         ("squire_named", one_hot(seats)),
-        ("task", one_hot(E.TASK_NAMES.get(code, str(code)) for code in range(E.NUM_TASKS))),
+        ("task", one_hot(C.TASK_NAMES.get(code, str(code)) for code in range(C.NUM_TASKS))),
         ("clover", per_item(range(spaces), CLOVER_KEYS)),  # known to the viewer, by space
         # Merlin's looks (issue 37): the spaces looked at (space + 1, /spaces; 0 unused) and
         # how many tokens he has put back (/2), public like ``merlin_looked``.
@@ -211,15 +211,15 @@ def observation_tensor(s: GrailCupState, seat: int) -> list[float]:
         out += block
     out += [s.dragon / last_space, s.supply / SPEARS, min(s.round_no, MAX_ROUNDS) / MAX_ROUNDS,
             s.last_called / NUM_ALLIES]
-    drafting = bool(s.agenda) and s.agenda[-1][0] == E.PICK and s.agenda[-1][1] == seat
+    drafting = bool(s.agenda) and s.agenda[-1][0] == C.PICK and s.agenda[-1][1] == seat
     loc = s.ally_loc
-    out += [1.0 if loc[c] == E.HAND + seat else 0.0 for c in range(NUM_ALLIES)]
-    out += [1.0 if drafting and loc[c] == E.PACKET else 0.0 for c in range(NUM_ALLIES)]
-    out += [1.0 if loc[c] == E.ASIDE_UP else 0.0 for c in range(NUM_ALLIES)]
+    out += [1.0 if loc[c] == C.HAND + seat else 0.0 for c in range(NUM_ALLIES)]
+    out += [1.0 if drafting and loc[c] == C.PACKET else 0.0 for c in range(NUM_ALLIES)]
+    out += [1.0 if loc[c] == C.ASIDE_UP else 0.0 for c in range(NUM_ALLIES)]
     out += [float(s.revealed >> c & 1) for c in range(NUM_ALLIES)]
     out += [1.0 if s.curse == c else 0.0 for c in range(NUM_ALLIES)]
     out += [1.0 if s.named == p else 0.0 for p in range(n)]
-    task = [0.0] * E.NUM_TASKS
+    task = [0.0] * C.NUM_TASKS
     if s.agenda and s.winner < 0:
         task[s.agenda[-1][0]] = 1.0
     out += task

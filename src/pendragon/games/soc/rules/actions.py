@@ -70,17 +70,7 @@ from __future__ import annotations
 from typing import Final
 
 from pendragon.core.actions import CatalogBuilder
-from pendragon.games.soc.rules.cards import (
-    BLACK,
-    KNIGHTS,
-    LOCATION_KEYS,
-    NUM_BLACK,
-    NUM_KNIGHTS,
-    NUM_LOCATIONS,
-    NUM_WHITE,
-    TRAVEL_KEYS,
-    WHITE,
-)
+from pendragon.games.soc.rules.cards import BLACK, KNIGHTS, LOCATION_KEYS, TRAVEL_KEYS, WHITE
 
 #: Largest table: the base game seats 7, Merlin's Company 8.
 MAX_SEATS: Final = 8
@@ -149,6 +139,3 @@ LEAVE: Final = _block([f"leave:{p}" for p in range(MAX_SEATS)])
 
 CATALOG: Final = _layout.build()
 NUM_ACTIONS: Final = len(CATALOG)
-
-assert len(KNIGHTS) == NUM_KNIGHTS and len(WHITE) == NUM_WHITE and len(BLACK) == NUM_BLACK
-assert len(LOCATION_KEYS) == NUM_LOCATIONS

@@ -1,18 +1,19 @@
 """The agenda runner and the primitive moves every rule is built from.
 
-Rule modules register three kinds of handler per task code (see ``data.T``):
-
-* ``AUTO[code](state, a, b, c)`` — an automatic step: pops itself, may push more tasks;
-* ``LEGAL[code](state, a, b, c) -> list[int]`` — the legal actions of a decision task;
-* ``DECIDE[code](state, action, a, b, c)`` — applies a decision (or a chance outcome).
+Each task code (see ``data.T``) has its handlers, methods of the rules module of its
+mechanism: an automatic step (``_auto_*(a, b, c)``: pops itself, may push more tasks), or
+a decision's legal actions (``_legal_*(a, b, c) -> list[int]``) and the handler that
+applies one (``_decide_*(action, a, b, c)``). Their tables are in :mod:`.state`, after
+:class:`~.state.SocState`, the last class of the chain, which has every handler and calls
+them (``SocState.auto``, ``legal_of``, ``decide``).
 
 :meth:`Engine._run` executes automatic steps until a chance node or a decision is on top.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import ClassVar, Final
+from collections.abc import Sequence
+from typing import Final
 
 from pendragon.games.soc.rules.cards import (
     BLACK,
@@ -53,10 +54,6 @@ from pendragon.games.soc.rules.data import (
     without,
 )
 
-AutoHandler = Callable[["Engine", int, int, int], None]
-LegalHandler = Callable[["Engine", int, int, int], list[int]]
-DecideHandler = Callable[["Engine", int, int, int, int], None]
-
 #: The round cap of SOC-RULING-45.
 MAX_ROUNDS: Final = 400
 #: The knowledge of one white card of each kind (a record is an immutable count vector).
@@ -67,10 +64,6 @@ _ONE_CARD: Final = tuple(
 
 class Engine(SocData):
     """Agenda execution, card movement, life and death, end of game."""
-
-    AUTO: ClassVar[dict[int, AutoHandler]] = {}
-    LEGAL: ClassVar[dict[int, LegalHandler]] = {}
-    DECIDE: ClassVar[dict[int, DecideHandler]] = {}
 
     # ------------------------------------------------------------------ agenda
     def push(self, code: int, a: int = 0, b: int = 0, c: int = 0) -> None:
@@ -137,19 +130,18 @@ class Engine(SocData):
         self.keep_legal(legal)
         return True
 
-    # The handlers of the tables, called by task code. A subclass calls the handlers of
-    # every turn directly (a native call; one from a table is a Python-level call).
+    # The handlers, called by task code: by SocState, the class that has every handler.
     def auto(self, code: int, a: int, b: int, c: int) -> None:
         """Run the automatic step ``code``."""
-        self.AUTO[code](self, a, b, c)
+        raise NotImplementedError
 
     def legal_of(self, code: int, a: int, b: int, c: int) -> list[int]:
         """The legal actions of the decision ``code``."""
-        return self.LEGAL[code](self, a, b, c)
+        raise NotImplementedError
 
     def decide(self, code: int, action: int, a: int, b: int, c: int) -> None:
         """Apply ``action`` to the decision ``code``."""
-        self.DECIDE[code](self, action, a, b, c)
+        raise NotImplementedError
 
     def top(self) -> Task:
         """The task waiting for an action."""
@@ -528,5 +520,3 @@ class Engine(SocData):
         self.divine_favor = False
         self.discard_white(DIVINE_FAVOR)
         return True
-
-

@@ -583,12 +583,3 @@ class QuestRules(Engine):
                 if self.grail_black[index] == DESPAIR:
                     return index
         return -1
-
-
-QuestRules.AUTO[T.QUEST_CHECK] = QuestRules._auto_quest_check  # type: ignore[assignment]
-QuestRules.AUTO[T.COMBAT_COMPARE] = QuestRules._auto_combat_compare  # type: ignore[assignment]
-QuestRules.AUTO[T.SHARE_NEXT] = QuestRules._auto_share_next  # type: ignore[assignment]
-QuestRules.LEGAL[T.D_SHARE] = QuestRules._legal_share  # type: ignore[assignment]
-QuestRules.LEGAL[T.D_KNIGHTING] = QuestRules._legal_knighting  # type: ignore[assignment]
-QuestRules.DECIDE[T.D_KNIGHTING] = QuestRules._decide_knighting  # type: ignore[assignment]
-QuestRules.DECIDE[T.D_SHARE] = QuestRules._decide_share  # type: ignore[assignment]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
 import pendragon.games.soc.rules.actions as A
@@ -13,9 +13,9 @@ from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.errors import CorruptStateError, IllegalActionError
 from pendragon.core.storage import (
     check_playable,
-    check_stored_options,
+    read_agenda,
+    read_stored_state,
     reading,
-    stored_format,
     whole_number,
     whole_numbers,
 )
@@ -148,6 +148,34 @@ class SocState(ViewRules):
             self.give_offered(action - A.RANDOM_SEAT)
         elif code == T.C_TRAVEL:
             self.travel_drawn(a, b, action - A.TRAVEL)
+
+    # ------------------------------------------------------------------ dispatch
+    # The tasks of every turn are called directly (most of a playout's calls; a native call,
+    # where one through a table is a Python-level call); the rest through the tables.
+    def auto(self, code: int, a: int, b: int, c: int) -> None:
+        if code == T.START_TURN:
+            self._auto_start_turn(a, b, c)
+        elif code == T.END_TURN:
+            self._auto_end_turn(a, b, c)
+        elif code == T.QUEST_CHECK:
+            self._auto_quest_check(a, b, c)
+        else:
+            AUTO[code](self, a, b, c)
+
+    def legal_of(self, code: int, a: int, b: int, c: int) -> list[int]:
+        if code == T.D_HEROIC:
+            return self._legal_heroic(a, b, c)
+        if code == T.D_EVIL:
+            return self._legal_evil(a, b, c)
+        return LEGAL[code](self, a, b, c)
+
+    def decide(self, code: int, action: int, a: int, b: int, c: int) -> None:
+        if code == T.D_HEROIC:
+            self._decide_heroic(action, a, b, c)
+        elif code == T.D_EVIL:
+            self._decide_evil(action, a, b, c)
+        else:
+            DECIDE[code](self, action, a, b, c)
 
     # ------------------------------------------------------------------ table operations
     def can_join(self) -> bool:
@@ -362,9 +390,8 @@ class SocState(ViewRules):
 
     @classmethod
     def _from_dict(cls, game: Any, data: Any) -> SocState:
-        data = stored_format(data, "Shadows over Camelot", FORMAT, FORMAT_VERSION)
         # The state stores its game's options whole (its seed too, which is ignored).
-        check_stored_options(game, data["options"])
+        data = read_stored_state(game, data, "Shadows over Camelot", FORMAT, FORMAT_VERSION)
         state = SocState(game)
         state.restore_history_fields(data)
         state.log = None
@@ -376,16 +403,7 @@ class SocState(ViewRules):
                 setattr(state, name, whole_number(value, name))
         for name in cls.FLAT_LISTS:
             if name == "agenda":
-                tasks = data[name]
-                if not isinstance(tasks, list):
-                    raise CorruptStateError("agenda must be a list")
-                agenda = []
-                for task in tasks:
-                    parts = whole_numbers(task, "agenda task")
-                    if len(parts) != 4 or parts[0] not in TASK_NAMES:
-                        raise CorruptStateError(f"bad agenda task {task!r}")
-                    agenda.append((parts[0], parts[1], parts[2], parts[3]))
-                state.agenda = agenda
+                state.agenda = read_agenda(data[name], TASK_NAMES)
             elif name == "black_discard_unseen" and name not in data:
                 # Saved before the field existed: the whole discard pile counts as seen.
                 state.black_discard_unseen = [0] * NUM_BLACK
@@ -421,7 +439,7 @@ class SocState(ViewRules):
         if not self.agenda:
             raise CorruptStateError("a running game must have something to wait for")
         code = self.agenda[-1][0]
-        if code not in CHANCE_TASKS and code not in self.LEGAL:
+        if code not in CHANCE_TASKS and code not in LEGAL:
             raise CorruptStateError("the agenda's top task is neither chance nor a decision")
         for code, a, b, _c in self.agenda:
             seat_arg = a if code not in _CARD_FIRST else b
@@ -777,3 +795,95 @@ _CARD_FIRST: Final = frozenset(
      T.COMBAT_COMPARE)
 )
 _LIMBO_B: Final = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
+
+
+# ------------------------------------------------------------------ the tasks' handlers
+# Each handler is a method of the module of its mechanism (the comments name it) and takes
+# the whole state: SocState has every one. SocState.auto, legal_of and decide call those
+# of every turn directly, the rest from these tables.
+AutoHandler = Callable[[SocState, int, int, int], None]
+LegalHandler = Callable[[SocState, int, int, int], list[int]]
+DecideHandler = Callable[[SocState, int, int, int, int], None]
+
+S: Final = SocState
+#: The automatic steps, by task code.
+AUTO: Final[dict[int, AutoHandler]] = {
+    # quests.py
+    T.QUEST_CHECK: S._auto_quest_check,
+    T.COMBAT_COMPARE: S._auto_combat_compare,
+    T.SHARE_NEXT: S._auto_share_next,
+    # black_cards.py
+    T.ARMOR_SECOND: S._auto_armor_second,
+    T.BLACK_AFTER_POOL: S._auto_after_pool,
+    T.EXCAL_OFFER: S._auto_excal_offer,
+    T.BLACK_RESOLVE: S._auto_resolve,
+    T.MORGAN_FALLBACK: S._auto_morgan_fallback,
+    T.CHAIN_DRAW: S._auto_chain_draw,
+    T.PERC_ARMOR_SECOND: S._auto_perc_armor_second,
+    # white_cards.py
+    T.CALL_RESOLVE: S._auto_call_resolve,
+    T.CONVOKE_RESOLVE: S._auto_convoke_resolve,
+    T.CLAIRV_DRAW: S._auto_clairv_draw,
+    # turn.py
+    T.SETUP_MERLIN: S._auto_setup_merlin,
+    T.SETUP_CONTRIB: S._auto_setup_contrib,
+    T.REVEAL_CONTRIB: S._auto_reveal_contrib,
+    T.START_TURN: S._auto_start_turn,
+    T.END_TURN: S._auto_end_turn,
+    T.SIEGE_RESOLVE: S._auto_siege_resolve,
+    T.DYING: S._auto_dying,
+    T.GAHERIS_TAKE: S._auto_gaheris_take,
+    T.BEDIVERE_DRAW: S._auto_bedivere_draw,
+    T.AMBUSH_AFTER: S._auto_ambush_after,
+}
+#: The decisions, by task code: the legal actions, and the handler that applies one.
+DECISIONS: Final[dict[int, tuple[LegalHandler, DecideHandler]]] = {
+    # quests.py
+    T.D_SHARE: (S._legal_share, S._decide_share),
+    T.D_KNIGHTING: (S._legal_knighting, S._decide_knighting),
+    # black_cards.py
+    T.D_ARMOR: (S._legal_armor, S._decide_armor),
+    T.D_POOL: (S._legal_pool, S._decide_pool),
+    T.D_EXCAL: (S._legal_excal, S._decide_excal),
+    T.D_FACE: (S._legal_face, S._decide_face),
+    T.D_WAR_TARGET: (S._legal_war_target, S._decide_war_target),
+    T.D_VOLUNTEER: (S._legal_volunteer, S._decide_volunteer),
+    T.D_DISCARD: (S._legal_discard, S._decide_discard),
+    T.D_PERC_BOTTOM: (S._legal_perc_bottom, S._decide_perc_bottom),
+    T.D_WITCH4: (S._legal_witch4, S._decide_witch4),
+    # white_cards.py
+    T.D_CALL: (S._legal_call, S._decide_convoke),
+    T.D_DISPEL: (S._legal_dispel, S._decide_dispel),
+    T.D_TRUCE: (S._legal_truce, S._decide_truce),
+    T.D_SLAYER: (S._legal_slayer, S._decide_slayer),
+    T.D_SLAYER_PLAY: (S._legal_slayer_play, S._decide_slayer_play),
+    T.D_RESCUE: (S._legal_rescue, S._decide_rescue),
+    T.D_TOURNAMENT: (S._legal_tournament, S._decide_tournament),
+    T.D_MERLIN: (S._legal_merlin, S._decide_merlin),
+    T.D_CONVOKE: (S._legal_convoke, S._decide_convoke),
+    T.D_FATE: (S._legal_fate, S._decide_fate),
+    T.D_HEROISM: (S._legal_heroism, S._decide_heroism),
+    T.D_PIETY: (S._legal_self_others, S._decide_piety),
+    T.D_REINF: (S._legal_self_others, S._decide_reinforcements),
+    T.D_CLAIRV: (S._legal_clairv, S._decide_clairv),
+    T.D_MSG_TARGET: (S._legal_msg_target, S._decide_msg_target),
+    T.D_MSG_CARD: (S._legal_msg_card, S._decide_msg_card),
+    T.D_ARTHUR_TARGET: (S._legal_arthur_target, S._decide_arthur_target),
+    T.D_ARTHUR_CARD: (S._legal_arthur_card, S._decide_arthur_card),
+    T.D_ARTHUR_RETURN: (S._legal_arthur_return, S._decide_arthur_return),
+    # turn.py
+    T.D_CONTRIB: (S._legal_contrib, S._decide_contrib),
+    T.D_EVIL: (S._legal_evil, S._decide_evil),
+    T.D_HEROIC: (S._legal_heroic, S._decide_heroic),
+    T.D_SIEGE: (S._legal_siege, S._decide_siege),
+    T.D_KAY: (S._legal_kay, S._decide_kay),
+    T.D_GRAIL: (S._legal_grail, S._decide_grail),
+    T.D_TRAITOR_TARGET: (S._legal_traitor_target, S._decide_traitor_target),
+    T.D_TRAITOR_EVIL: (S._legal_traitor_evil, S._decide_traitor_evil),
+    T.D_TRAVEL: (S._legal_travel, S._decide_travel),
+    T.D_FREE_CARD: (S._legal_free_card, S._decide_free_card),
+    T.D_VALUE: (S._legal_value, S._decide_value),
+    T.D_LAMORAK: (S._legal_lamorak, S._decide_lamorak),
+}
+LEGAL: Final = {code: legal for code, (legal, _decide) in DECISIONS.items()}
+DECIDE: Final = {code: decide for code, (_legal, decide) in DECISIONS.items()}

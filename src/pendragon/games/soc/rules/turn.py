@@ -7,8 +7,6 @@ Percival, Tristan), SOC-RULING-2..5, -22, -24..26, -37, -40, -63, -70.
 
 from __future__ import annotations
 
-from typing import Final
-
 import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.cards import (
     ARTHUR,
@@ -622,79 +620,3 @@ class TurnRules(WhiteCardRules):
             self.add_siege(1)
         else:
             self.draw_black(seat, Purpose.PLAY)
-
-    # ------------------------------------------------------------------ dispatch
-    # The tasks of every turn, called directly: most of a playout's calls (Engine.auto).
-    def auto(self, code: int, a: int, b: int, c: int) -> None:
-        if code == T.START_TURN:
-            self._auto_start_turn(a, b, c)
-        elif code == T.END_TURN:
-            self._auto_end_turn(a, b, c)
-        elif code == T.QUEST_CHECK:
-            self._auto_quest_check(a, b, c)
-        else:
-            super().auto(code, a, b, c)
-
-    def legal_of(self, code: int, a: int, b: int, c: int) -> list[int]:
-        if code == T.D_HEROIC:
-            return self._legal_heroic(a, b, c)
-        if code == T.D_EVIL:
-            return self._legal_evil(a, b, c)
-        return super().legal_of(code, a, b, c)
-
-    def decide(self, code: int, action: int, a: int, b: int, c: int) -> None:
-        if code == T.D_HEROIC:
-            self._decide_heroic(action, a, b, c)
-        elif code == T.D_EVIL:
-            self._decide_evil(action, a, b, c)
-        else:
-            super().decide(code, action, a, b, c)
-
-
-R: Final = TurnRules
-R.AUTO.update(
-    {
-        T.SETUP_MERLIN: R._auto_setup_merlin,  # type: ignore[dict-item]
-        T.SETUP_CONTRIB: R._auto_setup_contrib,  # type: ignore[dict-item]
-        T.REVEAL_CONTRIB: R._auto_reveal_contrib,  # type: ignore[dict-item]
-        T.START_TURN: R._auto_start_turn,  # type: ignore[dict-item]
-        T.END_TURN: R._auto_end_turn,  # type: ignore[dict-item]
-        T.SIEGE_RESOLVE: R._auto_siege_resolve,  # type: ignore[dict-item]
-        T.DYING: R._auto_dying,  # type: ignore[dict-item]
-        T.GAHERIS_TAKE: R._auto_gaheris_take,  # type: ignore[dict-item]
-        T.BEDIVERE_DRAW: R._auto_bedivere_draw,  # type: ignore[dict-item]
-        T.AMBUSH_AFTER: R._auto_ambush_after,  # type: ignore[dict-item]
-    }
-)
-R.LEGAL.update(
-    {
-        T.D_CONTRIB: R._legal_contrib,  # type: ignore[dict-item]
-        T.D_EVIL: R._legal_evil,  # type: ignore[dict-item]
-        T.D_HEROIC: R._legal_heroic,  # type: ignore[dict-item]
-        T.D_SIEGE: R._legal_siege,  # type: ignore[dict-item]
-        T.D_KAY: R._legal_kay,  # type: ignore[dict-item]
-        T.D_GRAIL: R._legal_grail,  # type: ignore[dict-item]
-        T.D_TRAITOR_TARGET: R._legal_traitor_target,  # type: ignore[dict-item]
-        T.D_TRAITOR_EVIL: R._legal_traitor_evil,  # type: ignore[dict-item]
-        T.D_TRAVEL: R._legal_travel,  # type: ignore[dict-item]
-        T.D_FREE_CARD: R._legal_free_card,  # type: ignore[dict-item]
-        T.D_VALUE: R._legal_value,  # type: ignore[dict-item]
-        T.D_LAMORAK: R._legal_lamorak,  # type: ignore[dict-item]
-    }
-)
-R.DECIDE.update(
-    {
-        T.D_CONTRIB: R._decide_contrib,  # type: ignore[dict-item]
-        T.D_EVIL: R._decide_evil,  # type: ignore[dict-item]
-        T.D_HEROIC: R._decide_heroic,  # type: ignore[dict-item]
-        T.D_SIEGE: R._decide_siege,  # type: ignore[dict-item]
-        T.D_KAY: R._decide_kay,  # type: ignore[dict-item]
-        T.D_GRAIL: R._decide_grail,  # type: ignore[dict-item]
-        T.D_TRAITOR_TARGET: R._decide_traitor_target,  # type: ignore[dict-item]
-        T.D_TRAITOR_EVIL: R._decide_traitor_evil,  # type: ignore[dict-item]
-        T.D_TRAVEL: R._decide_travel,  # type: ignore[dict-item]
-        T.D_FREE_CARD: R._decide_free_card,  # type: ignore[dict-item]
-        T.D_VALUE: R._decide_value,  # type: ignore[dict-item]
-        T.D_LAMORAK: R._decide_lamorak,  # type: ignore[dict-item]
-    }
-)

@@ -6,8 +6,6 @@ Rule IDs: SOC-HERO-6, SOC-W-*, SOC-KNIGHT-ARTHUR, SOC-RULING-18, -23, -27, -28, 
 
 from __future__ import annotations
 
-from typing import Final
-
 import pendragon.games.soc.rules.actions as A
 from pendragon.games.soc.rules.black_cards import BlackCardRules
 from pendragon.games.soc.rules.cards import (
@@ -494,59 +492,3 @@ class WhiteCardRules(BlackCardRules):
     def _decide_arthur_return(self, action: int, seat: int, arthur: int, _c: int) -> None:
         self.agenda.pop()
         self.pass_card(seat, arthur, action - A.PLAY)
-
-
-W: Final = WhiteCardRules
-W.AUTO.update(
-    {
-        T.CALL_RESOLVE: W._auto_call_resolve,  # type: ignore[dict-item]
-        T.CONVOKE_RESOLVE: W._auto_convoke_resolve,  # type: ignore[dict-item]
-        T.CLAIRV_DRAW: W._auto_clairv_draw,  # type: ignore[dict-item]
-    }
-)
-W.LEGAL.update(
-    {
-        T.D_CALL: W._legal_call,  # type: ignore[dict-item]
-        T.D_DISPEL: W._legal_dispel,  # type: ignore[dict-item]
-        T.D_TRUCE: W._legal_truce,  # type: ignore[dict-item]
-        T.D_SLAYER: W._legal_slayer,  # type: ignore[dict-item]
-        T.D_SLAYER_PLAY: W._legal_slayer_play,  # type: ignore[dict-item]
-        T.D_RESCUE: W._legal_rescue,  # type: ignore[dict-item]
-        T.D_TOURNAMENT: W._legal_tournament,  # type: ignore[dict-item]
-        T.D_MERLIN: W._legal_merlin,  # type: ignore[dict-item]
-        T.D_CONVOKE: W._legal_convoke,  # type: ignore[dict-item]
-        T.D_FATE: W._legal_fate,  # type: ignore[dict-item]
-        T.D_HEROISM: W._legal_heroism,  # type: ignore[dict-item]
-        T.D_PIETY: W._legal_self_others,  # type: ignore[dict-item]
-        T.D_REINF: W._legal_self_others,  # type: ignore[dict-item]
-        T.D_CLAIRV: W._legal_clairv,  # type: ignore[dict-item]
-        T.D_MSG_TARGET: W._legal_msg_target,  # type: ignore[dict-item]
-        T.D_MSG_CARD: W._legal_msg_card,  # type: ignore[dict-item]
-        T.D_ARTHUR_TARGET: W._legal_arthur_target,  # type: ignore[dict-item]
-        T.D_ARTHUR_CARD: W._legal_arthur_card,  # type: ignore[dict-item]
-        T.D_ARTHUR_RETURN: W._legal_arthur_return,  # type: ignore[dict-item]
-    }
-)
-W.DECIDE.update(
-    {
-        T.D_CALL: W._decide_convoke,  # type: ignore[dict-item]
-        T.D_DISPEL: W._decide_dispel,  # type: ignore[dict-item]
-        T.D_TRUCE: W._decide_truce,  # type: ignore[dict-item]
-        T.D_SLAYER: W._decide_slayer,  # type: ignore[dict-item]
-        T.D_SLAYER_PLAY: W._decide_slayer_play,  # type: ignore[dict-item]
-        T.D_RESCUE: W._decide_rescue,  # type: ignore[dict-item]
-        T.D_TOURNAMENT: W._decide_tournament,  # type: ignore[dict-item]
-        T.D_MERLIN: W._decide_merlin,  # type: ignore[dict-item]
-        T.D_CONVOKE: W._decide_convoke,  # type: ignore[dict-item]
-        T.D_FATE: W._decide_fate,  # type: ignore[dict-item]
-        T.D_HEROISM: W._decide_heroism,  # type: ignore[dict-item]
-        T.D_PIETY: W._decide_piety,  # type: ignore[dict-item]
-        T.D_REINF: W._decide_reinforcements,  # type: ignore[dict-item]
-        T.D_CLAIRV: W._decide_clairv,  # type: ignore[dict-item]
-        T.D_MSG_TARGET: W._decide_msg_target,  # type: ignore[dict-item]
-        T.D_MSG_CARD: W._decide_msg_card,  # type: ignore[dict-item]
-        T.D_ARTHUR_TARGET: W._decide_arthur_target,  # type: ignore[dict-item]
-        T.D_ARTHUR_CARD: W._decide_arthur_card,  # type: ignore[dict-item]
-        T.D_ARTHUR_RETURN: W._decide_arthur_return,  # type: ignore[dict-item]
-    }
-)

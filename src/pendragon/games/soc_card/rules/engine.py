@@ -63,22 +63,25 @@ __all__ = [
     "legal", "run",
 ]
 
+def _task(entry: int) -> tuple[int, int, int]:
+    """An agenda entry's task code and its two arguments (a byte each)."""
+    return entry & 0xFF, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF
+
+
 def run(st: SocCardState) -> None:
     """Execute automatic tasks until a chance node or a decision is on top."""
     agenda = st.agenda
     while agenda and st.result == RUNNING:
-        entry = agenda[-1]
-        code = entry & 0xFF
+        code, a, b = _task(agenda[-1])
         if code < T.C_LOYALTY:  # an automatic task (codes 1 to 19)
             agenda.pop()
-            _automatic(st, code, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF)
+            _automatic(st, code, a, b)
             continue
         if code == T.C_DRAW:
             if st.known:  # Tristan put the deck in order: no chance left in this draw
                 agenda.pop()
                 st.known_seen.pop(0)
-                rumors.take_drawn(st, (entry >> 8) & 0xFF, (entry >> 16) & 0xFF,
-                                  st.known.pop(0))
+                rumors.take_drawn(st, a, b, st.known.pop(0))
                 continue
             if st.deck_size > 0:
                 return
@@ -126,10 +129,7 @@ def _automatic(st: SocCardState, code: int, a: int, b: int) -> None:
 
 def legal(st: SocCardState) -> list[int]:
     """The legal actions of the decision on top of the agenda."""
-    entry = st.agenda[-1]
-    code = entry & 0xFF
-    a = (entry >> 8) & 0xFF
-    b = (entry >> 16) & 0xFF
+    code, a, b = _task(st.agenda[-1])
     if code == T.D_TURN:
         return turn.turn_legal(st, a, b)
     if code == T.D_KEEP:
@@ -159,10 +159,7 @@ def legal(st: SocCardState) -> list[int]:
 
 def decide(st: SocCardState, action: int) -> None:
     """Apply a seat's legal ``action`` to the decision on top."""
-    entry = st.agenda.pop()
-    code = entry & 0xFF
-    a = (entry >> 8) & 0xFF
-    b = (entry >> 16) & 0xFF
+    code, a, b = _task(st.agenda.pop())
     if code == T.D_TURN:
         turn.take_turn(st, a, b, action)
     elif code == T.D_KEEP:
@@ -225,12 +222,9 @@ def chance_outcomes(st: SocCardState) -> list[tuple[int, float]]:
 def chance(st: SocCardState, action: int) -> None:
     """Apply a chance outcome to the chance node on top (Tristan's look stays on top until
     the whole deck is in order)."""
-    entry = st.agenda[-1]
-    code = entry & 0xFF
+    code, a, b = _task(st.agenda[-1])
     if code != T.C_TRISTAN:
         st.agenda.pop()
-    a = (entry >> 8) & 0xFF
-    b = (entry >> 16) & 0xFF
     if code == T.C_DRAW:
         rumors.draw_card(st, a, b, action)
     elif code == T.C_LOYALTY:
