@@ -11,6 +11,9 @@
   a table whose bots have used their share of thinking time in the last window waits,
   tables where a person is connected go first, and among the others the table that
   thought least lately goes first.
+* :func:`dumps_sharing` and :func:`loads_sharing`: what goes between the server and its own
+  worker processes (bots, hints, a table's loader), states by their fields unchecked (the
+  trusted fast path, issue 41 item 3b; anything from outside is read by the checked path).
 
 >>> bucket = TokenBucket(rate=1.0, burst=2, now=0.0)
 >>> bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)
@@ -38,6 +41,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
+
+from pendragon.core.api import Game, State
 
 Result = TypeVar("Result")
 
@@ -524,8 +529,43 @@ def lower_priority(nice: int = BOT_NICE) -> None:
         os.nice(nice)
 
 
+def state_fields(state: State) -> dict[str, Any]:
+    """The fields of a copy of ``state`` (its game's ``clone``, so a field that only the live
+    state needs, such as a narrator's log, is left as a clone leaves it), by name: the
+    attributes of a compiled class (``__mypyc_attrs__``) and any instance dictionary."""
+    copy = state.clone()
+    found: dict[str, Any] = {}
+    for cls in type(copy).__mro__:
+        for name in vars(cls).get("__mypyc_attrs__", ()):
+            if name not in found and name not in _NOT_FIELDS and hasattr(copy, name):
+                found[name] = getattr(copy, name)
+    if hasattr(copy, "__dict__"):
+        found.update((k, v) for k, v in vars(copy).items() if k not in _NOT_FIELDS)
+    return found
+
+
+_NOT_FIELDS = frozenset({"__dict__", "__weakref__", "game"})
+
+
+def restore_state(cls: type[State], game: Game, fields_: dict[str, Any]) -> State:
+    """The trusted fast path's other end (issue 41 item 3b): a ``cls`` state of ``game``
+    with ``fields_`` (:func:`state_fields`) set as they are, unchecked.
+
+    Only :class:`_SharedPickler` names this function, for states going between the server
+    and its own worker processes (bot moves, hints, a table's loader): no request reaches
+    it. Anything from outside (a record, a client's move, a stored state) goes through the
+    checked readers (``Game.deserialize_state``, ``records.loads``, ``State.apply_action``).
+    """
+    state = cls(game)
+    for name, value in fields_.items():
+        setattr(state, name, value)
+    return state
+
+
 class _SharedPickler(pickle.Pickler):
-    """Pickles references to ``shared`` as a name, so both sides use their own copy."""
+    """Pickles references to ``shared`` as a name, so both sides use their own copy, and
+    states by their fields (:func:`state_fields`, the trusted fast path) instead of their
+    checked text (``State.__reduce__``): both ends are the server's own processes."""
 
     def __init__(self, file: io.BytesIO, shared: object) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
@@ -534,6 +574,12 @@ class _SharedPickler(pickle.Pickler):
     def persistent_id(self, obj: object) -> str | None:
         """``"shared"`` for the shared object, else pickle it."""
         return "shared" if obj is self.shared else None
+
+    def reducer_override(self, obj: object) -> Any:
+        """A state as its class, game and fields; anything else as pickle does it."""
+        if isinstance(obj, State):
+            return restore_state, (type(obj), obj.game, state_fields(obj))
+        return NotImplemented
 
 
 class _SharedUnpickler(pickle.Unpickler):
