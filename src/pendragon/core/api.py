@@ -468,11 +468,13 @@ class State(ABC, Generic[GameT]):
         world = WORLD_FIELD in data
         if world and data[WORLD_FIELD] is not True:
             raise CorruptStateError(f"{WORLD_FIELD} must be true where present")
-        if not 0 <= rng_seed < 1 << 64 or not 0 <= chance_count <= len(history):
+        if not 0 <= rng_seed < 1 << 64 or chance_count < 0:
             raise CorruptStateError("the chance stream is out of range")
         size = self.game.num_distinct_actions()
         if any(not 0 <= action < size for action in history):
             raise CorruptStateError("the history holds an action outside the catalog")
+        if chance_count > len(history):  # (a chance event is an action of the history)
+            raise CorruptStateError("the chance stream is out of range")
         self._history = history
         self._chance_count = chance_count
         self._rng_seed = rng_seed

@@ -529,22 +529,28 @@ def lower_priority(nice: int = BOT_NICE) -> None:
         os.nice(nice)
 
 
-def state_fields(state: State) -> dict[str, Any]:
-    """The fields of a copy of ``state`` (its game's ``clone``, so a field that only the live
-    state needs, such as a narrator's log, is left as a clone leaves it), by name: the
-    attributes of a compiled class (``__mypyc_attrs__``) and any instance dictionary."""
-    copy = state.clone()
+def attributes(obj: object) -> dict[str, Any]:
+    """``obj``'s attributes by name: those of a compiled class (``__mypyc_attrs__``, set ones
+    only) and its instance dictionary."""
     found: dict[str, Any] = {}
-    for cls in type(copy).__mro__:
+    for cls in type(obj).__mro__:
         for name in vars(cls).get("__mypyc_attrs__", ()):
-            if name not in found and name not in _NOT_FIELDS and hasattr(copy, name):
-                found[name] = getattr(copy, name)
-    if hasattr(copy, "__dict__"):
-        found.update((k, v) for k, v in vars(copy).items() if k not in _NOT_FIELDS)
+            if name not in found and name not in _NOT_ATTRIBUTES and hasattr(obj, name):
+                found[name] = getattr(obj, name)
+    if hasattr(obj, "__dict__"):
+        found.update((k, v) for k, v in vars(obj).items() if k not in _NOT_ATTRIBUTES)
     return found
 
 
-_NOT_FIELDS = frozenset({"__dict__", "__weakref__", "game"})
+_NOT_ATTRIBUTES = frozenset({"__dict__", "__weakref__"})
+
+
+def state_fields(state: State) -> dict[str, Any]:
+    """The fields of a copy of ``state`` (its game's ``clone``, so a field that only the live
+    state needs, such as a narrator's log, is left as a clone leaves it), its game aside."""
+    found = attributes(state.clone())
+    found.pop("game", None)
+    return found
 
 
 def restore_state(cls: type[State], game: Game, fields_: dict[str, Any]) -> State:
@@ -562,18 +568,28 @@ def restore_state(cls: type[State], game: Game, fields_: dict[str, Any]) -> Stat
     return state
 
 
+#: Values of the shared object's attributes that are pickled as they are, not by name.
+_PLAIN = (int, float, str, bytes, bool, type(None))
+
+
 class _SharedPickler(pickle.Pickler):
-    """Pickles references to ``shared`` as a name, so both sides use their own copy, and
-    states by their fields (:func:`state_fields`, the trusted fast path) instead of their
-    checked text (``State.__reduce__``): both ends are the server's own processes."""
+    """Pickles references to ``shared`` and to what it holds (a game's track) as names, so
+    both sides use their own copy, and states by their fields (:func:`state_fields`, the
+    trusted fast path) instead of their checked text (``State.__reduce__``): both ends are
+    the server's own processes."""
 
     def __init__(self, file: io.BytesIO, shared: object) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.shared = shared
+        self.parts = {id(value): f"shared.{name}" for name, value in attributes(shared).items()
+                      if not isinstance(value, _PLAIN)}
 
     def persistent_id(self, obj: object) -> str | None:
-        """``"shared"`` for the shared object, else pickle it."""
-        return "shared" if obj is self.shared else None
+        """``"shared"`` for the shared object, ``"shared.NAME"`` for its attribute ``NAME``,
+        else pickle it."""
+        if obj is self.shared:
+            return "shared"
+        return self.parts.get(id(obj))
 
     def reducer_override(self, obj: object) -> Any:
         """A state as its class, game and fields; anything else as pickle does it."""
@@ -588,10 +604,18 @@ class _SharedUnpickler(pickle.Unpickler):
         self.shared = shared
 
     def persistent_load(self, pid: Any) -> object:
-        """The local shared object for its name."""
-        if pid != "shared":
-            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
-        return self.shared
+        """The local shared object, or one of its attributes, for its name."""
+        if pid == "shared":
+            return self.shared
+        if isinstance(pid, str) and pid.startswith("shared."):
+            name = pid.removeprefix("shared.")
+            value = attributes(self.shared).get(name, _MISSING)
+            if value is not _MISSING:
+                return value
+        raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+
+
+_MISSING = object()
 
 
 def dumps_sharing(value: object, shared: object) -> bytes:
