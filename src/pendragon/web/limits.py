@@ -533,16 +533,31 @@ def attributes(obj: object) -> dict[str, Any]:
     """``obj``'s attributes by name: those of a compiled class (``__mypyc_attrs__``, set ones
     only) and its instance dictionary."""
     found: dict[str, Any] = {}
-    for cls in type(obj).__mro__:
-        for name in vars(cls).get("__mypyc_attrs__", ()):
-            if name not in found and name not in _NOT_ATTRIBUTES and hasattr(obj, name):
-                found[name] = getattr(obj, name)
+    for name in _attribute_names(type(obj)):
+        value = getattr(obj, name, _MISSING)
+        if value is not _MISSING:
+            found[name] = value
     if hasattr(obj, "__dict__"):
         found.update((k, v) for k, v in vars(obj).items() if k not in _NOT_ATTRIBUTES)
     return found
 
 
 _NOT_ATTRIBUTES = frozenset({"__dict__", "__weakref__"})
+_MISSING = object()
+_ATTRIBUTE_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _attribute_names(cls: type) -> tuple[str, ...]:
+    """The attributes a compiled class and its bases declare, once per class."""
+    names = _ATTRIBUTE_NAMES.get(cls)
+    if names is None:
+        found: dict[str, None] = {}
+        for klass in cls.__mro__:
+            for name in vars(klass).get("__mypyc_attrs__", ()):
+                if name not in _NOT_ATTRIBUTES:
+                    found[name] = None
+        names = _ATTRIBUTE_NAMES[cls] = tuple(found)
+    return names
 
 
 def state_fields(state: State) -> dict[str, Any]:
@@ -553,9 +568,10 @@ def state_fields(state: State) -> dict[str, Any]:
     return found
 
 
-def restore_state(cls: type[State], game: Game, fields_: dict[str, Any]) -> State:
+def restore_state(cls: type[State], game: Game, shared: dict[str, str], data: bytes) -> State:
     """The trusted fast path's other end (issue 41 item 3b): a ``cls`` state of ``game``
-    with ``fields_`` (:func:`state_fields`) set as they are, unchecked.
+    with the fields pickled in ``data`` (:func:`state_fields`) and, for each ``field: name``
+    of ``shared``, the game's own attribute ``name`` (a Grail Cup track), set unchecked.
 
     Only :class:`_SharedPickler` names this function, for states going between the server
     and its own worker processes (bot moves, hints, a table's loader): no request reaches
@@ -563,8 +579,10 @@ def restore_state(cls: type[State], game: Game, fields_: dict[str, Any]) -> Stat
     checked readers (``Game.deserialize_state``, ``records.loads``, ``State.apply_action``).
     """
     state = cls(game)
-    for name, value in fields_.items():
+    for name, value in pickle.loads(data).items():
         setattr(state, name, value)
+    for name, held in shared.items():
+        setattr(state, name, getattr(game, held))
     return state
 
 
@@ -581,20 +599,29 @@ class _SharedPickler(pickle.Pickler):
     def __init__(self, file: io.BytesIO, shared: object) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.shared = shared
-        self.parts = {id(value): f"shared.{name}" for name, value in attributes(shared).items()
-                      if not isinstance(value, _PLAIN)}
+        self.held = {id(value): name for name, value in attributes(shared).items()
+                     if not isinstance(value, _PLAIN)}
 
     def persistent_id(self, obj: object) -> str | None:
         """``"shared"`` for the shared object, ``"shared.NAME"`` for its attribute ``NAME``,
         else pickle it."""
         if obj is self.shared:
             return "shared"
-        return self.parts.get(id(obj))
+        name = self.held.get(id(obj))
+        return None if name is None else f"shared.{name}"
 
     def reducer_override(self, obj: object) -> Any:
-        """A state as its class, game and fields; anything else as pickle does it."""
+        """A state as its class, its game, the fields its game holds by name and the others
+        pickled plain (one pass of the C pickler); anything else as pickle does it."""
         if isinstance(obj, State):
-            return restore_state, (type(obj), obj.game, state_fields(obj))
+            fields_ = state_fields(obj)
+            held = obj.game is self.shared and {
+                name: self.held[id(value)] for name, value in fields_.items()
+                if id(value) in self.held} or {}
+            for name in held:
+                del fields_[name]
+            data = pickle.dumps(fields_, protocol=pickle.HIGHEST_PROTOCOL)
+            return restore_state, (type(obj), obj.game, held, data)
         return NotImplemented
 
 
@@ -608,14 +635,10 @@ class _SharedUnpickler(pickle.Unpickler):
         if pid == "shared":
             return self.shared
         if isinstance(pid, str) and pid.startswith("shared."):
-            name = pid.removeprefix("shared.")
-            value = attributes(self.shared).get(name, _MISSING)
+            value = attributes(self.shared).get(pid.removeprefix("shared."), _MISSING)
             if value is not _MISSING:
                 return value
         raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
-
-
-_MISSING = object()
 
 
 def dumps_sharing(value: object, shared: object) -> bytes:
