@@ -6,6 +6,7 @@ of this project's games (:data:`GAMES`, :func:`fuzz_case`) that both suites run 
 from __future__ import annotations
 
 import functools
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,21 @@ from pendragon.core.errors import PendragonError
 from pendragon.games.grail_cup.rules.fixtures import load_state as grail_cup_fixture
 from pendragon.games.soc.rules.fixtures import load_state as soc_fixture
 from pendragon.games.soc_card.rules.fixtures import load_state as soc_card_fixture
+
+#: The share of each fuzz test's examples to run (``PENDRAGON_FUZZ_SHARE``, 1 by default):
+#: ``make test``'s pure pass runs a tenth, the compiled pass all (docs/testing.md).
+FUZZ_SHARE = float(os.environ.get("PENDRAGON_FUZZ_SHARE", "1"))
+
+
+def examples(count: int) -> int:
+    """Hypothesis's ``max_examples`` for a test that draws ``count`` in a full run: that
+    times :data:`FUZZ_SHARE`, ten at least.
+
+    >>> examples(300) == max(10, round(300 * FUZZ_SHARE))
+    True
+    """
+    return max(10, round(count * FUZZ_SHARE))
+
 
 T = TypeVar("T")
 

@@ -22,6 +22,7 @@ from pendragon.games.grail_cup.rules.state import LISTS, SCALARS
 from pendragon.games.grail_cup.rules.track import KINDS, parse_track
 from tests.fuzzing import (
     GAMES,
+    examples,
     fuzz_case,
     json_values,
     refused_or,
@@ -43,7 +44,7 @@ def test_every_game_has_a_fuzz_case() -> None:
 
 # ---------------------------------------------------------------------- every game
 @every_game
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=300))
 def test_deserialize_random_text(name: str, text: str) -> None:
     """A broken file gets a clear error (CorruptStateError), nothing else, in every game."""
@@ -51,7 +52,7 @@ def test_deserialize_random_text(name: str, text: str) -> None:
 
 
 @every_game
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_deserialize_mutated_state(name: str, data: st.DataObject) -> None:
     """Changing one field of a real serialized state: valid and usable (every seat's view
@@ -71,7 +72,7 @@ def test_deserialize_mutated_state(name: str, data: st.DataObject) -> None:
 
 
 @every_game
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(json_values)
 def test_fixture_loader(name: str, data: Any) -> None:
     """A fixture that describes no real position is refused with BadFixtureError."""
@@ -79,7 +80,7 @@ def test_fixture_loader(name: str, data: Any) -> None:
 
 
 @every_game
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_action_input(name: str, data: st.DataObject) -> None:
     """Action text or ids, at each seeded position: applied if legal, else refused with the
@@ -91,7 +92,7 @@ def test_action_input(name: str, data: st.DataObject) -> None:
 
 
 @every_game
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_options(name: str, data: st.DataObject) -> None:
     """Unknown options and bad values are ValueErrors naming the option."""
@@ -101,7 +102,7 @@ def test_options(name: str, data: st.DataObject) -> None:
 
 
 # ---------------------------------------------------------------------- Shadows over Camelot
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.lists(st.integers(-3, 90), min_size=4, max_size=4), min_size=1, max_size=4),
     st.sampled_from(["agenda", "limbo", "black_top", "offer", "held", "pledges"]),
@@ -122,7 +123,7 @@ def test_soc_deserialize_wellformed_but_wrong_lists(tasks: list[list[int]], fiel
 
 
 # ---------------------------------------------------------------------- The Card Game
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     st.sampled_from(["agenda", "pile", "pile_down", "pile_by", "hold", "known", "known_seen",
                      "hidden_discard", "offer", "loyalty", "knights", "deck", "aside"]),
@@ -148,7 +149,7 @@ def test_soc_card_deserialize_one_wrong_entry(field: str, index: int, value: int
     state.observation_tensor(0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.dictionaries(st.sampled_from(["players", "pile", "loyalty", "swords", "knights",
                                         "deck", "in_force", "turn", "options", "revealed"]),
                        json_values))
@@ -164,7 +165,7 @@ def test_soc_card_fixture_fields(data: dict[str, Any]) -> None:
 small_ints = st.integers(-3, 60)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.data())
 def test_grail_cup_deserialize_mutated_entries(data: st.DataObject) -> None:
     """Changing one entry of a list, a scalar or a task of a real serialized state (beside
@@ -194,7 +195,7 @@ def test_grail_cup_deserialize_mutated_entries(data: st.DataObject) -> None:
         state.apply_action(state.sample_chance() if state.is_chance_node() else legal[0])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.fixed_dictionaries({}, optional={
     "players": st.integers(1, 9), "phase": st.sampled_from(["setup", "draft", "call", "x"]),
     "knights": st.lists(st.fixed_dictionaries({}, optional={
@@ -218,7 +219,7 @@ tokens = st.sampled_from([*KINDS[1:], *(f"start-{n}" for n in range(1, 10)), "sw
                           "trail*3", "clover*0", "\n", "castle*x"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(tokens, max_size=70), st.booleans())
 def test_grail_cup_track_files(words: list[str], with_starts: bool) -> None:
     """Any track text is a valid track or a TrackError naming the problem (the track file
@@ -234,7 +235,7 @@ def test_grail_cup_track_files(words: list[str], with_starts: bool) -> None:
     assert track.finish == len(track) - 1
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text(max_size=200))
 def test_grail_cup_track_random_text(text: str) -> None:
     """Arbitrary text as a track: a TrackError, never anything else (GC-RULING-1)."""

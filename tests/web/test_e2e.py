@@ -51,6 +51,16 @@ def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
+@pytest.fixture(scope="module")
+def reading_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server process for the tests that only read its pages (issue 41 item 4: a server
+    process per test cost a start each)."""
+    database = tmp_path_factory.mktemp("reading") / "tables.sqlite3"
+    process = ServerProcess(f"sqlite:///{database}").start()
+    yield process
+    process.stop()
+
+
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -341,7 +351,7 @@ def _sample_events(players: int = 4, seed: int = 3) -> list[tuple[dict[str, Any]
 
 @pytest.mark.parametrize("language", ["en", "ru", "pl"])
 def test_the_page_words_events_exactly_as_the_python_catalog_does(
-    page: Any, server_process: ServerProcess, language: str
+    page: Any, reading_server: ServerProcess, language: str
 ) -> None:
     # One renderer per side (static/js/i18n.js renderEvent, pendragon.i18n Catalog.render):
     # the same event must read the same in both, ".you" forms and plural forms included.
@@ -349,7 +359,7 @@ def test_the_page_words_events_exactly_as_the_python_catalog_does(
     words = catalog(language)
     expected = [words.render(Event.from_json(e), lambda s: f"<{s}>", viewer)
                 for e, viewer in events]
-    page.goto(server_process.base + "/")
+    page.goto(reading_server.base + "/")
     page.wait_for_selector("[data-testid=create]")
     rendered = page.evaluate(
         """async ([language, events]) => {

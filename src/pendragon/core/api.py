@@ -51,10 +51,10 @@ TERMINAL: Final = -4
 #: action played before the draw: how many actions were played is public (the version), which
 #: ones is not. An id of the catalog, so a world still serialises as any state does.
 UNKNOWN_PAST: Final = 0
-#: A world's chance stream counts from here (it is reseeded anyway): a reached state never
-#: counts more chance events than it has actions, so the count tells a world from a state
-#: reached by play, through every game's ``clone`` and ``serialize``.
-_WORLD_CHANCE_COUNT: Final = 1 << 62
+#: The key :meth:`State.history_fields` adds (``true``) for a world drawn by
+#: :meth:`State.resample_hidden`; a state reached by play has no such key, so its stored
+#: text is the same as before worlds were marked (issue 41 item 3).
+WORLD_FIELD: Final = "world"
 
 Observation = dict[str, Any]
 
@@ -297,6 +297,10 @@ class State(ABC, Generic[GameT]):
         self.game = game
         self._history: list[int] = []
         self._chance_count = 0
+        # A world drawn by ``resample_hidden`` for a seat's search (``forget_past``), never a
+        # position reached by play: carried by ``copy_base`` (every game's ``clone``) and by
+        # the stored text (``history_fields``).
+        self._world = False
         # The chance stream's seed; ``resample_hidden`` replaces it so that a search bot
         # cannot learn the real future from a determinised state.
         self._rng_seed = game.seed
@@ -404,6 +408,7 @@ class State(ABC, Generic[GameT]):
         new._history = self._history.copy()
         new._chance_count = self._chance_count
         new._rng_seed = self._rng_seed
+        new._world = self._world
         return new
 
     def __copy__(self: S) -> S:
@@ -415,8 +420,10 @@ class State(ABC, Generic[GameT]):
         return self.clone()
 
     def __reduce__(self) -> tuple[Any, tuple[Game, str]]:
-        """A state pickles as its game and its serialized text (the web table's bot
-        workers receive states this way; a compiled state pickles no other way).
+        """A state pickles as its game and its serialized text, read back by the checked
+        :meth:`Game.deserialize_state` (a compiled state pickles no other way by default).
+        The web server's own worker processes take a trusted fast path instead
+        (``pendragon.web.limits.dumps_sharing``: the fields as they are, unchecked).
 
         >>> import pickle, pendragon
         >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
@@ -428,17 +435,22 @@ class State(ABC, Generic[GameT]):
     def history_fields(self) -> dict[str, Any]:
         """This base class's fields as JSON data, for a game's :meth:`serialize`:
         ``history``, ``chance_count`` and ``rng_seed`` (the seed never reaches a client:
-        only a server stores states). :meth:`restore_history_fields` reads them back."""
-        return {
+        only a server stores states), and :data:`WORLD_FIELD` (``true``) for a world only.
+        :meth:`restore_history_fields` reads them back."""
+        fields: dict[str, Any] = {
             "history": self._history.copy(),
             "chance_count": self._chance_count,
             "rng_seed": self._rng_seed,
         }
+        if self._world:
+            fields[WORLD_FIELD] = True
+        return fields
 
     def restore_history_fields(self, data: Mapping[str, Any]) -> None:
         """Set the fields of :meth:`history_fields` from stored ``data``, checked:
         :class:`~pendragon.core.errors.CorruptStateError` for a missing field, an action
-        outside the catalog or a chance stream out of range.
+        outside the catalog, a chance stream out of range or a world mark other than
+        ``true`` (a world stays a world: a stored world never reads back as a real game).
 
         >>> import pendragon
         >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
@@ -453,22 +465,29 @@ class State(ABC, Generic[GameT]):
             rng_seed = whole_number(data["rng_seed"], "rng_seed")
         except KeyError as error:
             raise CorruptStateError(f"the state has no {error.args[0]}") from None
+        world = WORLD_FIELD in data
+        if world and data[WORLD_FIELD] is not True:
+            raise CorruptStateError(f"{WORLD_FIELD} must be true where present")
         if not 0 <= rng_seed < 1 << 64 or chance_count < 0:
             raise CorruptStateError("the chance stream is out of range")
         size = self.game.num_distinct_actions()
         if any(not 0 <= action < size for action in history):
             raise CorruptStateError("the history holds an action outside the catalog")
+        if chance_count > len(history):  # (a chance event is an action of the history)
+            raise CorruptStateError("the chance stream is out of range")
         self._history = history
         self._chance_count = chance_count
         self._rng_seed = rng_seed
+        self._world = world
         self.invalidate_cache()
 
     def forget_past(self) -> None:
         """Make this state a world without a past (:meth:`resample_hidden` ends with it): every
-        action played so far becomes :data:`UNKNOWN_PAST` and the chance count is marked, so
-        that clones and serialised copies stay worlds. Only for states drawn for search."""
+        action played so far becomes :data:`UNKNOWN_PAST` and the state is marked a world
+        (its own field, which clones and serialised copies keep). The chance count stays (how
+        many chance events happened is public). Only for states drawn for search."""
         self._history = [UNKNOWN_PAST] * len(self._history)
-        self._chance_count = _WORLD_CHANCE_COUNT
+        self._world = True
         self.invalidate_cache()
 
     def become_world(self, generator: random.Random) -> None:
@@ -482,7 +501,7 @@ class State(ABC, Generic[GameT]):
     def is_world(self) -> bool:
         """Whether this state is a world drawn by :meth:`resample_hidden` (no past), rather
         than a position reached by play."""
-        return self._chance_count > len(self._history)
+        return self._world
 
     def with_traitors(self: S, seat: int, traitors: Collection[int],
                       generator: random.Random) -> S:

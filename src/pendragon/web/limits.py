@@ -11,6 +11,9 @@
   a table whose bots have used their share of thinking time in the last window waits,
   tables where a person is connected go first, and among the others the table that
   thought least lately goes first.
+* :func:`dumps_sharing` and :func:`loads_sharing`: what goes between the server and its own
+  worker processes (bots, hints, a table's loader), states by their fields unchecked (the
+  trusted fast path, issue 41 item 3b; anything from outside is read by the checked path).
 
 >>> bucket = TokenBucket(rate=1.0, burst=2, now=0.0)
 >>> bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)
@@ -38,6 +41,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
+
+from pendragon.core.api import Game, State
 
 Result = TypeVar("Result")
 
@@ -524,16 +529,100 @@ def lower_priority(nice: int = BOT_NICE) -> None:
         os.nice(nice)
 
 
+def attributes(obj: object) -> dict[str, Any]:
+    """``obj``'s attributes by name: those of a compiled class (``__mypyc_attrs__``, set ones
+    only) and its instance dictionary."""
+    found: dict[str, Any] = {}
+    for name in _attribute_names(type(obj)):
+        value = getattr(obj, name, _MISSING)
+        if value is not _MISSING:
+            found[name] = value
+    if hasattr(obj, "__dict__"):
+        found.update((k, v) for k, v in vars(obj).items() if k not in _NOT_ATTRIBUTES)
+    return found
+
+
+_NOT_ATTRIBUTES = frozenset({"__dict__", "__weakref__"})
+_MISSING = object()
+_ATTRIBUTE_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _attribute_names(cls: type) -> tuple[str, ...]:
+    """The attributes a compiled class and its bases declare, once per class."""
+    names = _ATTRIBUTE_NAMES.get(cls)
+    if names is None:
+        found: dict[str, None] = {}
+        for klass in cls.__mro__:
+            for name in vars(klass).get("__mypyc_attrs__", ()):
+                if name not in _NOT_ATTRIBUTES:
+                    found[name] = None
+        names = _ATTRIBUTE_NAMES[cls] = tuple(found)
+    return names
+
+
+def state_fields(state: State) -> dict[str, Any]:
+    """The fields of a copy of ``state`` (its game's ``clone``, so a field that only the live
+    state needs, such as a narrator's log, is left as a clone leaves it), its game aside."""
+    found = attributes(state.clone())
+    found.pop("game", None)
+    return found
+
+
+def restore_state(cls: type[State], game: Game, shared: dict[str, str], data: bytes) -> State:
+    """The trusted fast path's other end (issue 41 item 3b): a ``cls`` state of ``game``
+    with the fields pickled in ``data`` (:func:`state_fields`) and, for each ``field: name``
+    of ``shared``, the game's own attribute ``name`` (a Grail Cup track), set unchecked.
+
+    Only :class:`_SharedPickler` names this function, for states going between the server
+    and its own worker processes (bot moves, hints, a table's loader): no request reaches
+    it. Anything from outside (a record, a client's move, a stored state) goes through the
+    checked readers (``Game.deserialize_state``, ``records.loads``, ``State.apply_action``).
+    """
+    state = cls(game)
+    for name, value in pickle.loads(data).items():
+        setattr(state, name, value)
+    for name, held in shared.items():
+        setattr(state, name, getattr(game, held))
+    return state
+
+
+#: Values of the shared object's attributes that are pickled as they are, not by name.
+_PLAIN = (int, float, str, bytes, bool, type(None))
+
+
 class _SharedPickler(pickle.Pickler):
-    """Pickles references to ``shared`` as a name, so both sides use their own copy."""
+    """Pickles references to ``shared`` and to what it holds (a game's track) as names, so
+    both sides use their own copy, and states by their fields (:func:`state_fields`, the
+    trusted fast path) instead of their checked text (``State.__reduce__``): both ends are
+    the server's own processes."""
 
     def __init__(self, file: io.BytesIO, shared: object) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.shared = shared
+        self.held = {id(value): name for name, value in attributes(shared).items()
+                     if not isinstance(value, _PLAIN)}
 
     def persistent_id(self, obj: object) -> str | None:
-        """``"shared"`` for the shared object, else pickle it."""
-        return "shared" if obj is self.shared else None
+        """``"shared"`` for the shared object, ``"shared.NAME"`` for its attribute ``NAME``,
+        else pickle it."""
+        if obj is self.shared:
+            return "shared"
+        name = self.held.get(id(obj))
+        return None if name is None else f"shared.{name}"
+
+    def reducer_override(self, obj: object) -> Any:
+        """A state as its class, its game, the fields its game holds by name and the others
+        pickled plain (one pass of the C pickler); anything else as pickle does it."""
+        if isinstance(obj, State):
+            fields_ = state_fields(obj)
+            held = obj.game is self.shared and {
+                name: self.held[id(value)] for name, value in fields_.items()
+                if id(value) in self.held} or {}
+            for name in held:
+                del fields_[name]
+            data = pickle.dumps(fields_, protocol=pickle.HIGHEST_PROTOCOL)
+            return restore_state, (type(obj), obj.game, held, data)
+        return NotImplemented
 
 
 class _SharedUnpickler(pickle.Unpickler):
@@ -542,10 +631,14 @@ class _SharedUnpickler(pickle.Unpickler):
         self.shared = shared
 
     def persistent_load(self, pid: Any) -> object:
-        """The local shared object for its name."""
-        if pid != "shared":
-            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
-        return self.shared
+        """The local shared object, or one of its attributes, for its name."""
+        if pid == "shared":
+            return self.shared
+        if isinstance(pid, str) and pid.startswith("shared."):
+            value = attributes(self.shared).get(pid.removeprefix("shared."), _MISSING)
+            if value is not _MISSING:
+                return value
+        raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
 
 
 def dumps_sharing(value: object, shared: object) -> bytes:

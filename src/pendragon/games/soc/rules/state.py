@@ -278,6 +278,7 @@ class SocState(ViewRules):
         new._history = self._history[:]
         new._chance_count = self._chance_count
         new._rng_seed = self._rng_seed
+        new._world = self._world
         new.log = None  # a copy records nothing unless its narrator asks
         # The hands are shared until changed (SocData.own_hand), by either state.
         new.hands = self.hands[:]

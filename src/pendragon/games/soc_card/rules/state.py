@@ -15,7 +15,7 @@ import random
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from pendragon.core.api import CHANCE, TERMINAL, Observation, State
+from pendragon.core.api import CHANCE, TERMINAL, WORLD_FIELD, Observation, State
 from pendragon.core.errors import CorruptStateError
 from pendragon.core.events import Event
 from pendragon.core.storage import check_playable, stored_format, whole_number, whole_numbers
@@ -247,7 +247,7 @@ class SocCardState(State["SocCardGame"]):
             raise CorruptStateError("the state belongs to a game with other options")
         expected = set(_INT_FIELDS + _LIST_FIELDS) | {
             "format", "options", "history", "chance_count", "rng_seed"}
-        if set(data) != expected:
+        if set(data) - {WORLD_FIELD} != expected:  # a world's mark: restore_history_fields
             raise CorruptStateError(f"fields differ: {sorted(set(data) ^ expected)}")
         state = cls(game)
         state.set_up()
