@@ -105,6 +105,31 @@ def test_a_model_file_round_trips_and_a_broken_one_is_refused(tmp_path: Path) ->
         load_model(path)
 
 
+def test_a_setups_own_calibration_is_applied_to_that_setup_only() -> None:
+    """Issue 38 item 1 (calibration per setup): the metadata's ``setup_calibration`` maps
+    a setup key to a scale and shift of the model's logit; the evaluator of a game of that
+    setup applies it, a game of another setup reads the network as it is."""
+    from pendragon.bots.evaluator import Evaluator, setup_key, sigmoid
+
+    five, three = _game("soc-card", {"players": 5}), _game("soc-card", {"players": 3})
+    model = shipped_model("soc-card")
+    assert model is not None
+    shifted = Model(model.game, model.setup_names, list(model.networks.values()),
+                    {**model.metadata, "setup_calibration": {setup_key(five): [0.5, 1.0]}})
+    plain = Model(model.game, model.setup_names, list(model.networks.values()),
+                  {**model.metadata, "setup_calibration": {}})
+    for game, changed in ((five, True), (three, False)):
+        state = game.new_initial_state()
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        on, off = Evaluator(shifted, game), Evaluator(plain, game)
+        logit = off.network.logit(off.inputs(state, 0))
+        assert off.chance(state, 0) == pytest.approx(sigmoid(logit))
+        expected = sigmoid(0.5 * logit + 1.0) if changed else sigmoid(logit)
+        assert on.chance(state, 0) == pytest.approx(expected)
+        assert (on.chance(state, 0) != off.chance(state, 0)) is changed
+
+
 @pytest.mark.parametrize("case", [("soc", 13, 60), ("soc-card", 1, 20), ("grail-cup", 3, 40)],
                          ids=lambda case: case[0])
 def test_the_evaluator_reads_the_seats_information_only(case: tuple[str, int, int]) -> None:

@@ -61,6 +61,11 @@ if TYPE_CHECKING:  # numpy is the training's optional dependency
 #: One game in this many calibrates the fit's logit, and another one in as many measures
 #: it (neither is fitted on).
 HOLD_OUT = 10
+#: A setup with at least this many calibration positions gets its own recalibration of the
+#: model's logit (``setup_calibration`` in the metadata), pulled toward none by a ridge of
+#: this weight (in positions' curvature: a few dozen decisive positions' worth).
+SETUP_CALIBRATION_MIN = 200
+SETUP_CALIBRATION_PRIOR = 10.0
 #: A setup's weight at its base options, against 1 for each variant turned on alone.
 BASE_WEIGHT = 4
 #: Keeps a game's plan (setup, bots, positions) apart from its seat bots' streams.
@@ -316,16 +321,18 @@ def network_logits(x: NDArray[Any], w: NDArray[Any], b: NDArray[Any], v: NDArray
     return found
 
 
-def platt(z: NDArray[Any], y: NDArray[Any]) -> tuple[float, float]:
-    """Scale and shift of the logits ``z`` that minimise the log loss on ``y`` (Newton)."""
+def platt(z: NDArray[Any], y: NDArray[Any], prior: float = 0.0) -> tuple[float, float]:
+    """Scale and shift of the logits ``z`` that minimise the log loss on ``y`` (Newton),
+    with ``prior`` a ridge pulling them toward (1, 0), the logits as they are (a setup's
+    recalibration on its few held-out games)."""
     np = _numpy()
     a, s = 1.0, 0.0
     for _ in range(50):
         p = 1.0 / (1.0 + np.exp(-np.clip(a * z + s, -30, 30)))
-        g = np.array([((p - y) * z).sum(), (p - y).sum()])
+        g = np.array([((p - y) * z).sum() + prior * (a - 1.0), (p - y).sum() + prior * s])
         weight = p * (1 - p)
         h = np.array([[(weight * z * z).sum(), (weight * z).sum()],
-                      [(weight * z).sum(), weight.sum()]]) + 1e-6 * np.eye(2)
+                      [(weight * z).sum(), weight.sum()]]) + (1e-6 + prior) * np.eye(2)
         da, ds = np.linalg.solve(h, g)
         a, s = a - float(da), s - float(ds)
         if abs(da) + abs(ds) < 1e-9:
@@ -365,6 +372,7 @@ def train(config: TrainConfig, command: str = "",
     measured: list[float] = []
     labels: list[int] = []
     keys: list[str] = []
+    recalibrated: dict[str, list[float]] = {}
     for length in lengths:
         picked = [i for i, row in enumerate(data.rows) if len(row) == length]
         x = np.asarray([data.rows[i] for i in picked], dtype=np.float32)
@@ -383,6 +391,17 @@ def train(config: TrainConfig, command: str = "",
                                  config.seed + length)
         scale, shift = platt(network_logits(x[calib], w, b, v, c, config.hidden), y[calib])
         z = network_logits(x[measure], w, b, v, c, config.hidden) * scale + shift
+        # Each setup's own recalibration of the calibrated logit, on its calibration games.
+        zc = network_logits(x[calib], w, b, v, c, config.hidden) * scale + shift
+        setup_of = np.asarray([data.setups[i] for i in picked])
+        for key in sorted(set(setup_of[calib].tolist())):
+            mine = setup_of[calib] == key
+            if int(mine.sum()) >= SETUP_CALIBRATION_MIN:
+                pair = platt(zc[mine], y[calib][mine], SETUP_CALIBRATION_PRIOR)
+                recalibrated[key] = [round(pair[0], 6), round(pair[1], 6)]
+        for key, pair in recalibrated.items():
+            mine = setup_of[measure] == key
+            z[mine] = z[mine] * pair[0] + pair[1]
         measured += [float(q) for q in 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))]
         labels += [int(q) for q in y[measure]]
         keys += [data.setups[i] for i, m in zip(picked, measure, strict=True) if m]
@@ -420,6 +439,7 @@ def train(config: TrainConfig, command: str = "",
         "fit": {"hidden": config.hidden, "epochs": config.epochs, "optimizer": "adam",
                 "numpy": str(np.__version__)},
         "validation": {"all": _rounded(calibration(measured, labels)), "setups": per_setup},
+        "setup_calibration": dict(sorted(recalibrated.items())),
         "setups": {key: {"options": dict(e["options"]), "games": e["games"],
                          "positions": e["positions"]}
                    for key, e in sorted(setups.items())},
