@@ -148,7 +148,7 @@ def test_the_evaluator_reads_the_seats_information_only(case: tuple[str, int, in
 def _tiny(tmp_path: Path, name: str, seed: int) -> str:
     out = tmp_path / name
     assert main(["train", "grail-cup", "--players", "2,3", "--games", "20", "--seed", str(seed),
-                 "--positions", "3", "--hidden", "4", "--epochs", "2",
+                 "--positions", "3", "--decisions", "2", "--hidden", "4", "--epochs", "2",
                  "--search-share", "0", "--out", str(out)]) == 0
     return out.read_text()
 
@@ -167,6 +167,38 @@ def test_training_with_the_same_seed_gives_the_same_model(tmp_path: Path) -> Non
     assert meta["bots"] and meta["positions"] > 0 and "calibration_error" in (
         meta["validation"]["all"])
     assert meta["command"].startswith("pendragon train grail-cup")
+
+
+def test_training_records_the_deciding_seats_view_at_decisions() -> None:
+    """Issue 38 item 2 (the positions the coach reads): with ``decisions`` a game adds that
+    many rows at decisions (a seat to act with two or more legal actions), each the deciding
+    seat's tensor and setup, labelled by whether its side won; the other rows stay as they
+    were without it."""
+    from pendragon.bots.evaluator import setup_features
+    from pendragon.training import TrainConfig, play_positions, setups_for
+
+    setups = setups_for("soc-card", [3])
+    plain = play_positions(TrainConfig("soc-card", (3,), games=2, positions=2, seats=1),
+                           setups, [0, 1])
+    found = play_positions(TrainConfig("soc-card", (3,), games=2, positions=2, seats=1,
+                                       decisions=3), setups, [0, 1])
+    assert plain.kinds == [0] * 4 and found.kinds == [0, 0, 1, 1, 1] * 2
+    assert [list(r) for r, k in zip(found.rows, found.kinds, strict=True) if not k] == plain.rows
+    for index, plan in enumerate(found.plans):
+        game = pendragon.load_game("soc-card", **{**plan.options, "seed": plan.seed})
+        final = play_game(game, [pendragon.bots.make_bot(name, bot_seed(plan.seed, s), "soc-card")
+                                 for s, name in enumerate(plan.bots)])
+        views = {}
+        state = game.new_initial_state()
+        for action in final.history():
+            player = state.current_player()
+            if player >= 0 and len(state.legal_actions()) > 1:
+                row = state.observation_tensor(player) + setup_features(game)
+                views[tuple(row)] = 1 if final.returns()[player] > 0 else 0
+            state.apply_action(action)
+        rows = [(tuple(r), label) for r, label, g, k in zip(
+            found.rows, found.labels, found.games, found.kinds, strict=True) if k and g == index]
+        assert len(rows) == 3 and all(views.get(row) == label for row, label in rows)
 
 
 def test_training_refuses_a_bad_command_line(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ HOLD_OUT = 10
 #: A setup with at least this many calibration positions gets its own recalibration of the
 #: model's logit (``setup_calibration`` in the metadata), pulled toward none by a ridge of
 #: this weight (in positions' curvature: a few dozen decisive positions' worth).
-SETUP_CALIBRATION_MIN = 200
+SETUP_CALIBRATION_MIN = 150
 SETUP_CALIBRATION_PRIOR = 10.0
 #: A setup's weight at its base options, against 1 for each variant turned on alone.
 BASE_WEIGHT = 4
@@ -86,6 +86,10 @@ class TrainConfig:
     ray_address: str | None = None
     positions: int = 8
     seats: int = 2
+    #: Decisions a game (a seat to act with two or more legal actions) recorded besides,
+    #: from the deciding seat: the positions the coach and a review read. A setup's own
+    #: recalibration is fitted on these where there are any.
+    decisions: int = 0
     hidden: int = 32
     epochs: int = 12
     #: Share of games with one seat played by the search bot.
@@ -187,6 +191,8 @@ class Positions:
     games: list[int]
     setups: list[str]
     plans: list[GamePlan]
+    #: 1 for a row at a decision of its seat (``TrainConfig.decisions``), else 0.
+    kinds: list[int] = field(default_factory=list)
 
 
 def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], int]],
@@ -196,6 +202,7 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
     labels: list[int] = []
     games: list[int] = []
     keys: list[str] = []
+    kinds: list[int] = []
     plans: list[GamePlan] = []
     names = setup_names(registry.game_class(config.game))
     for index in indices:
@@ -223,7 +230,24 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
                 labels.append(1 if returns[seat] > 0 else 0)
                 games.append(index)
                 keys.append(key)
-    return Positions(rows, labels, games, keys, plans)
+                kinds.append(0)
+        if config.decisions:
+            state = game.new_initial_state()
+            found: list[tuple[int, list[float]]] = []
+            for action in history:
+                player = state.current_player()
+                if player >= 0 and len(state.legal_actions()) > 1:
+                    found.append((player, state.observation_tensor(player)))
+                state.apply_action(action)
+            for pick in sorted(draw.sample(range(len(found)),
+                                           min(config.decisions, len(found)))):
+                player, tensor = found[pick]
+                rows.append(tensor + setup)
+                labels.append(1 if returns[player] > 0 else 0)
+                games.append(index)
+                keys.append(key)
+                kinds.append(1)
+    return Positions(rows, labels, games, keys, plans, kinds)
 
 
 def generate(config: TrainConfig,
@@ -239,7 +263,7 @@ def generate(config: TrainConfig,
                        on_progress=None if on_progress is None else
                        (lambda part: on_progress(len(part.plans))))
     np = _numpy()
-    merged = Positions([], [], [], [], [])
+    merged = Positions([], [], [], [], [], [])
     for part in parts:  # in the chunks' order: the same data for any worker count
         # Kept as 32-bit rows: a run's positions would not fit in memory as Python floats.
         merged.rows.extend(np.asarray(row, dtype=np.float32) for row in part.rows)
@@ -247,6 +271,7 @@ def generate(config: TrainConfig,
         merged.games.extend(part.games)
         merged.setups.extend(part.setups)
         merged.plans.extend(part.plans)
+        merged.kinds.extend(part.kinds)
     return merged
 
 
@@ -373,6 +398,7 @@ def train(config: TrainConfig, command: str = "",
     labels: list[int] = []
     keys: list[str] = []
     recalibrated: dict[str, list[float]] = {}
+    measured_kinds: list[int] = []
     for length in lengths:
         picked = [i for i, row in enumerate(data.rows) if len(row) == length]
         x = np.asarray([data.rows[i] for i in picked], dtype=np.float32)
@@ -394,8 +420,11 @@ def train(config: TrainConfig, command: str = "",
         # Each setup's own recalibration of the calibrated logit, on its calibration games.
         zc = network_logits(x[calib], w, b, v, c, config.hidden) * scale + shift
         setup_of = np.asarray([data.setups[i] for i in picked])
+        # Fitted at the seat's decisions where the run recorded some (what the coach reads).
+        at_decision = np.asarray([data.kinds[i] for i in picked]) == 1
+        basis = at_decision if config.decisions else np.ones(len(picked), dtype=bool)
         for key in sorted(set(setup_of[calib].tolist())):
-            mine = setup_of[calib] == key
+            mine = (setup_of[calib] == key) & basis[calib]
             if int(mine.sum()) >= SETUP_CALIBRATION_MIN:
                 pair = platt(zc[mine], y[calib][mine], SETUP_CALIBRATION_PRIOR)
                 recalibrated[key] = [round(pair[0], 6), round(pair[1], 6)]
@@ -404,6 +433,7 @@ def train(config: TrainConfig, command: str = "",
             z[mine] = z[mine] * pair[0] + pair[1]
         measured += [float(q) for q in 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))]
         labels += [int(q) for q in y[measure]]
+        measured_kinds += [int(q) for q in at_decision[measure]]
         keys += [data.setups[i] for i, m in zip(picked, measure, strict=True) if m]
         if config.hidden:
             networks.append(Network([[float(q) for q in row] for row in w],
@@ -412,10 +442,15 @@ def train(config: TrainConfig, command: str = "",
         else:
             networks.append(Network([[float(row[0])] for row in w], [], [], c, scale, shift))
     per_setup = {}
+    per_setup_decisions = {}
     for key in sorted(set(keys)):
         chosen = [i for i, k in enumerate(keys) if k == key]
         per_setup[key] = _rounded(calibration([measured[i] for i in chosen],
                                               [labels[i] for i in chosen]))
+        chosen = [i for i in chosen if measured_kinds[i]]
+        if chosen:
+            per_setup_decisions[key] = _rounded(calibration([measured[i] for i in chosen],
+                                                            [labels[i] for i in chosen]))
     setups: dict[str, dict[str, Any]] = {}
     for plan in data.plans:
         game = registry.load_game(config.game, **{**plan.options, "seed": 0})
@@ -439,6 +474,11 @@ def train(config: TrainConfig, command: str = "",
         "fit": {"hidden": config.hidden, "epochs": config.epochs, "optimizer": "adam",
                 "numpy": str(np.__version__)},
         "validation": {"all": _rounded(calibration(measured, labels)), "setups": per_setup},
+        "validation_at_decisions": {"all": _rounded(calibration(
+            [m for m, k in zip(measured, measured_kinds, strict=True) if k],
+            [q for q, k in zip(labels, measured_kinds, strict=True) if k])),
+            "setups": per_setup_decisions},
+        "decisions_per_game": config.decisions,
         "setup_calibration": dict(sorted(recalibrated.items())),
         "setups": {key: {"options": dict(e["options"]), "games": e["games"],
                          "positions": e["positions"]}
