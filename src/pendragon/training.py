@@ -428,9 +428,9 @@ def train(config: TrainConfig, command: str = "",
             if int(mine.sum()) >= SETUP_CALIBRATION_MIN:
                 pair = platt(zc[mine], y[calib][mine], SETUP_CALIBRATION_PRIOR)
                 recalibrated[key] = [round(pair[0], 6), round(pair[1], 6)]
-        for key, pair in recalibrated.items():
+        for key, fitted in recalibrated.items():
             mine = setup_of[measure] == key
-            z[mine] = z[mine] * pair[0] + pair[1]
+            z[mine] = z[mine] * fitted[0] + fitted[1]
         measured += [float(q) for q in 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))]
         labels += [int(q) for q in y[measure]]
         measured_kinds += [int(q) for q in at_decision[measure]]
