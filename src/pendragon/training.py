@@ -191,7 +191,9 @@ class Positions:
     games: list[int]
     setups: list[str]
     plans: list[GamePlan]
-    #: 1 for a row at a decision of its seat (``TrainConfig.decisions``), else 0.
+    #: 1 for a row at a decision of its seat (``TrainConfig.decisions``) in a game of the
+    #: heuristic (and maybe one search seat), 2 at a decision in a game of the table bot,
+    #: else 0.
     kinds: list[int] = field(default_factory=list)
 
 
@@ -232,6 +234,7 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
                 keys.append(key)
                 kinds.append(0)
         if config.decisions:
+            table_game = any(name not in ("heuristic", "ismcts") for name in plan.bots)
             state = game.new_initial_state()
             found: list[tuple[int, list[float]]] = []
             for action in history:
@@ -246,7 +249,7 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
                 labels.append(1 if returns[player] > 0 else 0)
                 games.append(index)
                 keys.append(key)
-                kinds.append(1)
+                kinds.append(2 if table_game else 1)
     return Positions(rows, labels, games, keys, plans, kinds)
 
 
@@ -420,7 +423,9 @@ def train(config: TrainConfig, command: str = "",
         # Each setup's own recalibration of the calibrated logit, on its calibration games.
         zc = network_logits(x[calib], w, b, v, c, config.hidden) * scale + shift
         setup_of = np.asarray([data.setups[i] for i in picked])
-        # Fitted at the seat's decisions where the run recorded some (what the coach reads).
+        # Fitted at the seat's decisions where the run recorded some (what the coach reads),
+        # in the games of the heuristic and the search (the panels the issue's bars and
+        # bench/evaluator.py measure; the table bot's traitors win more often).
         at_decision = np.asarray([data.kinds[i] for i in picked]) == 1
         basis = at_decision if config.decisions else np.ones(len(picked), dtype=bool)
         for key in sorted(set(setup_of[calib].tolist())):
@@ -479,6 +484,10 @@ def train(config: TrainConfig, command: str = "",
             [q for q, k in zip(labels, measured_kinds, strict=True) if k])),
             "setups": per_setup_decisions},
         "decisions_per_game": config.decisions,
+        "setup_calibration_basis": "each setup's held-out calibration games' decisions, in"
+                                   " games of the heuristic (and one search seat), not of"
+                                   " the table bot; validation_at_decisions measures the same"
+                                   " kind of position in the measuring games",
         "setup_calibration": dict(sorted(recalibrated.items())),
         "setups": {key: {"options": dict(e["options"]), "games": e["games"],
                          "positions": e["positions"]}
