@@ -90,6 +90,9 @@ class TrainConfig:
     #: from the deciding seat: the positions the coach and a review read. A setup's own
     #: recalibration is fitted on these where there are any.
     decisions: int = 0
+    #: The games whose decisions fit each setup's own calibration: "heuristic" (games of
+    #: the heuristic, one search seat maybe) or "all" (the table bot's games too).
+    setup_calibration_games: str = "heuristic"
     hidden: int = 32
     epochs: int = 12
     #: Share of games with one seat played by the search bot.
@@ -426,7 +429,8 @@ def train(config: TrainConfig, command: str = "",
         # Fitted at the seat's decisions where the run recorded some (what the coach reads),
         # in the games of the heuristic and the search (the panels the issue's bars and
         # bench/evaluator.py measure; the table bot's traitors win more often).
-        at_decision = np.asarray([data.kinds[i] for i in picked]) == 1
+        wanted = (1,) if config.setup_calibration_games == "heuristic" else (1, 2)
+        at_decision = np.isin(np.asarray([data.kinds[i] for i in picked]), wanted)
         basis = at_decision if config.decisions else np.ones(len(picked), dtype=bool)
         for key in sorted(set(setup_of[calib].tolist())):
             mine = (setup_of[calib] == key) & basis[calib]
@@ -484,10 +488,12 @@ def train(config: TrainConfig, command: str = "",
             [q for q, k in zip(labels, measured_kinds, strict=True) if k])),
             "setups": per_setup_decisions},
         "decisions_per_game": config.decisions,
-        "setup_calibration_basis": "each setup's held-out calibration games' decisions, in"
-                                   " games of the heuristic (and one search seat), not of"
-                                   " the table bot; validation_at_decisions measures the same"
-                                   " kind of position in the measuring games",
+        "setup_calibration_basis": (
+            "each setup's held-out calibration games' decisions, in games of the heuristic"
+            " (and one search seat), not of the table bot" if config.setup_calibration_games
+            == "heuristic" else "each setup's held-out calibration games' decisions, in"
+            " every game") + "; validation_at_decisions measures the same kind of position"
+                             " in the measuring games",
         "setup_calibration": dict(sorted(recalibrated.items())),
         "setups": {key: {"options": dict(e["options"]), "games": e["games"],
                          "positions": e["positions"]}
