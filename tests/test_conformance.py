@@ -81,10 +81,7 @@ KNOWN_DECISION_LEAKS: dict[str, str] = {}
 #: Games whose *tensor* (not their JSON view, which is checked strictly) does not determine
 #: the seat's legal actions yet, by game: their playouts run every other check to the end,
 #: then are reported as expected failures naming the first clash (issue 37 item 6).
-KNOWN_TENSOR_GAPS: dict[str, str] = {
-    "soc": "the tensor leaves out flags that open actions (Arthur's exchange, a peek, a"
-           " life to lose): found by issue 37's check, left to the tensor's owner",
-}
+KNOWN_TENSOR_GAPS: dict[str, str] = {}
 
 
 class DecisionLeak(AssertionError):

@@ -105,6 +105,31 @@ def test_a_model_file_round_trips_and_a_broken_one_is_refused(tmp_path: Path) ->
         load_model(path)
 
 
+def test_a_setups_own_calibration_is_applied_to_that_setup_only() -> None:
+    """Issue 38 item 1 (calibration per setup): the metadata's ``setup_calibration`` maps
+    a setup key to a scale and shift of the model's logit; the evaluator of a game of that
+    setup applies it, a game of another setup reads the network as it is."""
+    from pendragon.bots.evaluator import Evaluator, setup_key, sigmoid
+
+    five, three = _game("soc-card", {"players": 5}), _game("soc-card", {"players": 3})
+    model = shipped_model("soc-card")
+    assert model is not None
+    shifted = Model(model.game, model.setup_names, list(model.networks.values()),
+                    {**model.metadata, "setup_calibration": {setup_key(five): [0.5, 1.0]}})
+    plain = Model(model.game, model.setup_names, list(model.networks.values()),
+                  {**model.metadata, "setup_calibration": {}})
+    for game, changed in ((five, True), (three, False)):
+        state = game.new_initial_state()
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        on, off = Evaluator(shifted, game), Evaluator(plain, game)
+        logit = off.network.logit(off.inputs(state, 0))
+        assert off.chance(state, 0) == pytest.approx(sigmoid(logit))
+        expected = sigmoid(0.5 * logit + 1.0) if changed else sigmoid(logit)
+        assert on.chance(state, 0) == pytest.approx(expected)
+        assert (on.chance(state, 0) != off.chance(state, 0)) is changed
+
+
 @pytest.mark.parametrize("case", [("soc", 13, 60), ("soc-card", 1, 20), ("grail-cup", 3, 40)],
                          ids=lambda case: case[0])
 def test_the_evaluator_reads_the_seats_information_only(case: tuple[str, int, int]) -> None:
@@ -123,7 +148,7 @@ def test_the_evaluator_reads_the_seats_information_only(case: tuple[str, int, in
 def _tiny(tmp_path: Path, name: str, seed: int) -> str:
     out = tmp_path / name
     assert main(["train", "grail-cup", "--players", "2,3", "--games", "20", "--seed", str(seed),
-                 "--positions", "3", "--hidden", "4", "--epochs", "2",
+                 "--positions", "3", "--decisions", "2", "--hidden", "4", "--epochs", "2",
                  "--search-share", "0", "--out", str(out)]) == 0
     return out.read_text()
 
@@ -142,6 +167,41 @@ def test_training_with_the_same_seed_gives_the_same_model(tmp_path: Path) -> Non
     assert meta["bots"] and meta["positions"] > 0 and "calibration_error" in (
         meta["validation"]["all"])
     assert meta["command"].startswith("pendragon train grail-cup")
+
+
+def test_training_records_the_deciding_seats_view_at_decisions() -> None:
+    """Issue 38 item 2 (the positions the coach reads): with ``decisions`` a game adds that
+    many rows at decisions (a seat to act with two or more legal actions), each the deciding
+    seat's tensor and setup, labelled by whether its side won; the other rows stay as they
+    were without it."""
+    from pendragon.bots.evaluator import setup_features
+    from pendragon.training import TrainConfig, play_positions, setups_for
+
+    setups = setups_for("soc-card", [3])
+    plain = play_positions(TrainConfig("soc-card", (3,), games=2, positions=2, seats=1),
+                           setups, [0, 1])
+    found = play_positions(TrainConfig("soc-card", (3,), games=2, positions=2, seats=1,
+                                       decisions=3), setups, [0, 1])
+    assert plain.kinds == [0] * 4 and [min(k, 1) for k in found.kinds] == [0, 0, 1, 1, 1] * 2
+    for index, plan in enumerate(found.plans):  # 2: a decision in a game of the table bot
+        table = any(name not in ("heuristic", "ismcts") for name in plan.bots)
+        assert found.kinds[5 * index + 2:5 * index + 5] == [2 if table else 1] * 3
+    assert [list(r) for r, k in zip(found.rows, found.kinds, strict=True) if not k] == plain.rows
+    for index, plan in enumerate(found.plans):
+        game = pendragon.load_game("soc-card", **{**plan.options, "seed": plan.seed})
+        final = play_game(game, [pendragon.bots.make_bot(name, bot_seed(plan.seed, s), "soc-card")
+                                 for s, name in enumerate(plan.bots)])
+        views = {}
+        state = game.new_initial_state()
+        for action in final.history():
+            player = state.current_player()
+            if player >= 0 and len(state.legal_actions()) > 1:
+                row = state.observation_tensor(player) + setup_features(game)
+                views[tuple(row)] = 1 if final.returns()[player] > 0 else 0
+            state.apply_action(action)
+        rows = [(tuple(r), label) for r, label, g, k in zip(
+            found.rows, found.labels, found.games, found.kinds, strict=True) if k and g == index]
+        assert len(rows) == 3 and all(views.get(row) == label for row, label in rows)
 
 
 def test_training_refuses_a_bad_command_line(tmp_path: Path) -> None:

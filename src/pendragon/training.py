@@ -61,6 +61,11 @@ if TYPE_CHECKING:  # numpy is the training's optional dependency
 #: One game in this many calibrates the fit's logit, and another one in as many measures
 #: it (neither is fitted on).
 HOLD_OUT = 10
+#: A setup with at least this many calibration positions gets its own recalibration of the
+#: model's logit (``setup_calibration`` in the metadata), pulled toward none by a ridge of
+#: this weight (in positions' curvature: a few dozen decisive positions' worth).
+SETUP_CALIBRATION_MIN = 150
+SETUP_CALIBRATION_PRIOR = 10.0
 #: A setup's weight at its base options, against 1 for each variant turned on alone.
 BASE_WEIGHT = 4
 #: Keeps a game's plan (setup, bots, positions) apart from its seat bots' streams.
@@ -81,6 +86,13 @@ class TrainConfig:
     ray_address: str | None = None
     positions: int = 8
     seats: int = 2
+    #: Decisions a game (a seat to act with two or more legal actions) recorded besides,
+    #: from the deciding seat: the positions the coach and a review read. A setup's own
+    #: recalibration is fitted on these where there are any.
+    decisions: int = 0
+    #: The games whose decisions fit each setup's own calibration: "heuristic" (games of
+    #: the heuristic, one search seat maybe) or "all" (the table bot's games too).
+    setup_calibration_games: str = "heuristic"
     hidden: int = 32
     epochs: int = 12
     #: Share of games with one seat played by the search bot.
@@ -182,6 +194,10 @@ class Positions:
     games: list[int]
     setups: list[str]
     plans: list[GamePlan]
+    #: 1 for a row at a decision of its seat (``TrainConfig.decisions``) in a game of the
+    #: heuristic (and maybe one search seat), 2 at a decision in a game of the table bot,
+    #: else 0.
+    kinds: list[int] = field(default_factory=list)
 
 
 def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], int]],
@@ -191,6 +207,7 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
     labels: list[int] = []
     games: list[int] = []
     keys: list[str] = []
+    kinds: list[int] = []
     plans: list[GamePlan] = []
     names = setup_names(registry.game_class(config.game))
     for index in indices:
@@ -218,7 +235,25 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
                 labels.append(1 if returns[seat] > 0 else 0)
                 games.append(index)
                 keys.append(key)
-    return Positions(rows, labels, games, keys, plans)
+                kinds.append(0)
+        if config.decisions:
+            table_game = any(name not in ("heuristic", "ismcts") for name in plan.bots)
+            state = game.new_initial_state()
+            found: list[tuple[int, list[float]]] = []
+            for action in history:
+                player = state.current_player()
+                if player >= 0 and len(state.legal_actions()) > 1:
+                    found.append((player, state.observation_tensor(player)))
+                state.apply_action(action)
+            for pick in sorted(draw.sample(range(len(found)),
+                                           min(config.decisions, len(found)))):
+                player, tensor = found[pick]
+                rows.append(tensor + setup)
+                labels.append(1 if returns[player] > 0 else 0)
+                games.append(index)
+                keys.append(key)
+                kinds.append(2 if table_game else 1)
+    return Positions(rows, labels, games, keys, plans, kinds)
 
 
 def generate(config: TrainConfig,
@@ -234,7 +269,7 @@ def generate(config: TrainConfig,
                        on_progress=None if on_progress is None else
                        (lambda part: on_progress(len(part.plans))))
     np = _numpy()
-    merged = Positions([], [], [], [], [])
+    merged = Positions([], [], [], [], [], [])
     for part in parts:  # in the chunks' order: the same data for any worker count
         # Kept as 32-bit rows: a run's positions would not fit in memory as Python floats.
         merged.rows.extend(np.asarray(row, dtype=np.float32) for row in part.rows)
@@ -242,6 +277,7 @@ def generate(config: TrainConfig,
         merged.games.extend(part.games)
         merged.setups.extend(part.setups)
         merged.plans.extend(part.plans)
+        merged.kinds.extend(part.kinds)
     return merged
 
 
@@ -316,16 +352,18 @@ def network_logits(x: NDArray[Any], w: NDArray[Any], b: NDArray[Any], v: NDArray
     return found
 
 
-def platt(z: NDArray[Any], y: NDArray[Any]) -> tuple[float, float]:
-    """Scale and shift of the logits ``z`` that minimise the log loss on ``y`` (Newton)."""
+def platt(z: NDArray[Any], y: NDArray[Any], prior: float = 0.0) -> tuple[float, float]:
+    """Scale and shift of the logits ``z`` that minimise the log loss on ``y`` (Newton),
+    with ``prior`` a ridge pulling them toward (1, 0), the logits as they are (a setup's
+    recalibration on its few held-out games)."""
     np = _numpy()
     a, s = 1.0, 0.0
     for _ in range(50):
         p = 1.0 / (1.0 + np.exp(-np.clip(a * z + s, -30, 30)))
-        g = np.array([((p - y) * z).sum(), (p - y).sum()])
+        g = np.array([((p - y) * z).sum() + prior * (a - 1.0), (p - y).sum() + prior * s])
         weight = p * (1 - p)
         h = np.array([[(weight * z * z).sum(), (weight * z).sum()],
-                      [(weight * z).sum(), weight.sum()]]) + 1e-6 * np.eye(2)
+                      [(weight * z).sum(), weight.sum()]]) + (1e-6 + prior) * np.eye(2)
         da, ds = np.linalg.solve(h, g)
         a, s = a - float(da), s - float(ds)
         if abs(da) + abs(ds) < 1e-9:
@@ -365,6 +403,8 @@ def train(config: TrainConfig, command: str = "",
     measured: list[float] = []
     labels: list[int] = []
     keys: list[str] = []
+    recalibrated: dict[str, list[float]] = {}
+    measured_kinds: list[int] = []
     for length in lengths:
         picked = [i for i, row in enumerate(data.rows) if len(row) == length]
         x = np.asarray([data.rows[i] for i in picked], dtype=np.float32)
@@ -383,8 +423,26 @@ def train(config: TrainConfig, command: str = "",
                                  config.seed + length)
         scale, shift = platt(network_logits(x[calib], w, b, v, c, config.hidden), y[calib])
         z = network_logits(x[measure], w, b, v, c, config.hidden) * scale + shift
+        # Each setup's own recalibration of the calibrated logit, on its calibration games.
+        zc = network_logits(x[calib], w, b, v, c, config.hidden) * scale + shift
+        setup_of = np.asarray([data.setups[i] for i in picked])
+        # Fitted at the seat's decisions where the run recorded some (what the coach reads),
+        # in the games of the heuristic and the search (the panels the issue's bars and
+        # bench/evaluator.py measure; the table bot's traitors win more often).
+        wanted = (1,) if config.setup_calibration_games == "heuristic" else (1, 2)
+        at_decision = np.isin(np.asarray([data.kinds[i] for i in picked]), wanted)
+        basis = at_decision if config.decisions else np.ones(len(picked), dtype=bool)
+        for key in sorted(set(setup_of[calib].tolist())):
+            mine = (setup_of[calib] == key) & basis[calib]
+            if int(mine.sum()) >= SETUP_CALIBRATION_MIN:
+                pair = platt(zc[mine], y[calib][mine], SETUP_CALIBRATION_PRIOR)
+                recalibrated[key] = [round(pair[0], 6), round(pair[1], 6)]
+        for key, fitted in recalibrated.items():
+            mine = setup_of[measure] == key
+            z[mine] = z[mine] * fitted[0] + fitted[1]
         measured += [float(q) for q in 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))]
         labels += [int(q) for q in y[measure]]
+        measured_kinds += [int(q) for q in at_decision[measure]]
         keys += [data.setups[i] for i, m in zip(picked, measure, strict=True) if m]
         if config.hidden:
             networks.append(Network([[float(q) for q in row] for row in w],
@@ -393,10 +451,15 @@ def train(config: TrainConfig, command: str = "",
         else:
             networks.append(Network([[float(row[0])] for row in w], [], [], c, scale, shift))
     per_setup = {}
+    per_setup_decisions = {}
     for key in sorted(set(keys)):
         chosen = [i for i, k in enumerate(keys) if k == key]
         per_setup[key] = _rounded(calibration([measured[i] for i in chosen],
                                               [labels[i] for i in chosen]))
+        chosen = [i for i in chosen if measured_kinds[i]]
+        if chosen:
+            per_setup_decisions[key] = _rounded(calibration([measured[i] for i in chosen],
+                                                            [labels[i] for i in chosen]))
     setups: dict[str, dict[str, Any]] = {}
     for plan in data.plans:
         game = registry.load_game(config.game, **{**plan.options, "seed": 0})
@@ -420,6 +483,18 @@ def train(config: TrainConfig, command: str = "",
         "fit": {"hidden": config.hidden, "epochs": config.epochs, "optimizer": "adam",
                 "numpy": str(np.__version__)},
         "validation": {"all": _rounded(calibration(measured, labels)), "setups": per_setup},
+        "validation_at_decisions": {"all": _rounded(calibration(
+            [m for m, k in zip(measured, measured_kinds, strict=True) if k],
+            [q for q, k in zip(labels, measured_kinds, strict=True) if k])),
+            "setups": per_setup_decisions},
+        "decisions_per_game": config.decisions,
+        "setup_calibration_basis": (
+            "each setup's held-out calibration games' decisions, in games of the heuristic"
+            " (and one search seat), not of the table bot" if config.setup_calibration_games
+            == "heuristic" else "each setup's held-out calibration games' decisions, in"
+            " every game") + "; validation_at_decisions measures the same kind of position"
+                             " in the measuring games",
+        "setup_calibration": dict(sorted(recalibrated.items())),
         "setups": {key: {"options": dict(e["options"]), "games": e["games"],
                          "positions": e["positions"]}
                    for key, e in sorted(setups.items())},

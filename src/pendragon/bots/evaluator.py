@@ -11,7 +11,9 @@ else: the model never reads another seat's hand or loyalty.
 The model is a one-hidden-layer network (ReLU) per tensor size (a game whose tensor grows
 with its seats has one per player count), its output a logit turned into a chance by a
 logistic with a calibration fitted on held-out games (``scale * z + shift``), or, with no
-hidden layer, a logistic regression. Inference is plain typed Python, compiled with the
+hidden layer, a logistic regression; a setup with enough held-out games of its own has a
+second such calibration in the metadata (``setup_calibration``), which :class:`Evaluator`
+applies. Inference is plain typed Python, compiled with the
 rest of the bots: it walks the non-zero inputs only (most of an observation is zeros), so
 one evaluation costs some tens of microseconds compiled (docs/bots.md, "Evaluator").
 
@@ -379,6 +381,17 @@ class Evaluator:
             raise ValueError(f"the {model.game} model has no network for tensors of "
                              f"{self.size}")
         self.network: Network = network
+        # A per-setup recalibration of the network's logit, fitted on held-out games of
+        # this setup (metadata "setup_calibration": setup key -> [scale, shift]).
+        self.scale = 1.0
+        self.shift = 0.0
+        table = model.metadata.get("setup_calibration")
+        if isinstance(table, dict):
+            pair = table.get(setup_key(game))
+            if isinstance(pair, list) and len(pair) == 2 and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and math.isfinite(v) for v in pair):
+                self.scale, self.shift = float(pair[0]), float(pair[1])
 
     def inputs(self, state: State, seat: int) -> list[float]:
         """The model's inputs for ``seat`` in ``state``: its tensor, then the setup."""
@@ -393,7 +406,7 @@ class Evaluator:
         """``seat``'s chance that its side wins from ``state`` (its information only)."""
         if state.is_terminal():
             return 1.0 if state.returns()[seat] > 0 else 0.0
-        return self.network.probability(self.inputs(state, seat))
+        return sigmoid(self.scale * self.network.logit(self.inputs(state, seat)) + self.shift)
 
     def value(self, state: State, seat: int) -> float:
         """:meth:`chance` as a reward in [-1, 1] (the search's scale)."""

@@ -37,6 +37,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="positions recorded a game (default 8)")
     parser.add_argument("--seats", type=int, default=2,
                         help="seats' views recorded a position (default 2)")
+    parser.add_argument("--decisions", type=int, default=0,
+                        help="decisions a game recorded besides, from the deciding seat, on"
+                             " which each setup's own calibration is fitted (default 0)")
+    parser.add_argument("--setup-calibration-games", choices=("heuristic", "all"),
+                        default="heuristic",
+                        help="games whose decisions fit each setup's calibration: the"
+                             " heuristic's (default) or all, the table bot's too")
     parser.add_argument("--hidden", type=int, default=32,
                         help="hidden units (default 32; 0: a logistic regression)")
     parser.add_argument("--epochs", type=int, default=12, help="passes of the fit (default 12)")
@@ -71,10 +78,14 @@ def run_train(args: argparse.Namespace, console: Console,
         raise ValueError("--search-share: a share from 0 to 1")
     if args.positions < 1 or args.seats < 1 or args.hidden < 0 or args.epochs < 1:
         raise ValueError("--positions, --seats and --epochs are at least 1, --hidden 0")
+    if args.decisions < 0:
+        raise ValueError("--decisions: at least 0")
     config = TrainConfig(
         game=args.game, players=_players(args.players), games=args.games, seed=args.seed,
         workers=args.workers, backend=args.backend, ray_address=args.ray_address,
-        positions=args.positions, seats=args.seats, hidden=args.hidden, epochs=args.epochs,
+        positions=args.positions, seats=args.seats, decisions=args.decisions,
+        setup_calibration_games=args.setup_calibration_games,
+        hidden=args.hidden, epochs=args.epochs,
         search_share=args.search_share)
     out = default_out(args.game) if args.out is None else args.out
     # The command as the metadata records it (without --out: where it was written is not

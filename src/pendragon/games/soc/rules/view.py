@@ -79,6 +79,7 @@ from pendragon.games.soc.rules.data import (
     Result,
     Status,
     T,
+    TurnFlag,
 )
 from pendragon.games.soc.rules.quests import fight_value
 from pendragon.games.soc.rules.turn import TurnRules
@@ -118,6 +119,17 @@ _TERM_FAMILY: Final = {"white": "white", "black": "black", "place": "place", "kn
 #: cards by value, then the black cards on the board, their visible value, the hidden ones.
 _COMBAT_LABELS: Final = ("fight-1", "fight-2", "fight-3", "fight-4", "fight-5", "black_cards",
                          "black_visible_value", "black_hidden")
+#: The once-a-turn flags of the turn under way the tensor shows (public: each is set by an
+#: announced action), with their labels: what opens or closes an action this turn (Arthur's
+#: exchange, Percival's peek, a sacrifice, the knights' free moves and powers).
+_TURN_FLAGS: Final = (
+    (TurnFlag.SACRIFICED, "sacrificed"), (TurnFlag.TRISTAN_FREE, "tristan_free"),
+    (TurnFlag.GALAHAD_FREE, "galahad_free"), (TurnFlag.ARTHUR_USED, "arthur_used"),
+    (TurnFlag.PEEKED, "peeked"), (TurnFlag.SKIP_HEROIC, "skip_heroic"),
+    (TurnFlag.PERC_ARMOR, "percival_armor"), (TurnFlag.GAHERIS, "gaheris"),
+    (TurnFlag.BEDIVERE, "bedivere"), (TurnFlag.CARADOC, "caradoc"),
+    (TurnFlag.MERLIN_DRAWN, "merlin_drawn"),
+)
 #: The tensor's blocks in ``observation_tensor``'s order with their elements' labels: the one
 #: description its size, :data:`TENSOR_LAYOUT` and :data:`TENSOR_NAMES` come from (issue 40
 #: item 3). Seats are rotated: ``seat+0`` is the observer, ``seat+1`` the next seat, ...
@@ -145,6 +157,13 @@ TENSOR_BLOCKS: Final[tuple[Block, ...]] = (
     ("expansion", (*(f"merlin.{key}" for key in (*LOCATION_KEYS, "none")),
                    *(f"witch-{number}" for number, _ in WITCH_BITS), "divine_favor",
                    *(f"captured.seat+{k}" for k in range(MAX_SEATS)))),
+    # What the turn under way has used (the JSON view's ``turn``; issue 38 item 1: the
+    # actions these open or close are a function of the tensor).
+    ("turn", ("actions_left", *(f"used.{name}" for _, name in Heroic.NAMES),
+              *(f"flag.{name}" for _, name in _TURN_FLAGS))),
+    # The black cards the seat has put in order (``you.ordered_black``), apart from those it
+    # still holds (``table.held.*`` counts both).
+    ("ordered", tuple(f"ordered.{card.key}" for card in BLACK)),
 )
 #: (name, length) of each block of the observation tensor, in order.
 TENSOR_LAYOUT: Final[tuple[tuple[str, int], ...]] = tuple(
@@ -502,6 +521,17 @@ class ViewRules(TurnRules):
         out += [float(captured[s]) for s in range(seat, n)]
         out += [float(captured[s]) for s in range(seat)]
         out += _EMPTY_SEATS[n]
+        used, flags = self.used_types, self.turn_flags
+        out.append(self.actions_left / 2)
+        out += [float(bool(used & bit)) for bit, _ in Heroic.NAMES]
+        out += [float(bool(flags & bit)) for bit, _ in _TURN_FLAGS]
+        if self.held_seat == seat and self.picks:
+            ordered = [0.0] * NUM_BLACK
+            for kind in self.picks:
+                ordered[kind] += 0.2
+            out += ordered
+        else:
+            out += _NO_BLACK
         return out
 
     def _combat_features(
