@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import pendragon
-from pendragon import State
+from bench.length_bound import Stubborn  # always the first (or last) legal action
 from pendragon.bots import ISMCTSBot, make_bot
 from pendragon.games.grail_cup.rules import game as grail_cup_game
 from pendragon.games.soc.rules import game as soc_game
@@ -61,18 +61,6 @@ def counts(game: str, options: dict[str, Any]) -> list[int]:
             continue
         found.append(players)
     return found
-
-
-class Stubborn:
-    """Always the first (or last) legal action: a person pressing one key."""
-
-    def __init__(self, last: bool) -> None:
-        self.last = last
-
-    def step(self, state: State) -> int:
-        """The first or last legal action."""
-        legal = state.legal_actions()
-        return legal[-1] if self.last else legal[0]
 
 
 def test_every_setup_declares_the_documented_bound() -> None:

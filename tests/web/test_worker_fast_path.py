@@ -21,6 +21,9 @@ from pendragon.core.errors import CorruptStateError
 from pendragon.web.limits import dumps_sharing, loads_sharing
 
 GAMES = {"soc": 5, "soc-card": 4, "grail-cup": 5}
+#: The example plugin game (examples/plugin-game/, installed by ``make test``): a Python state
+#: whose fields are ``__slots__``, which no compiled class's attribute list names.
+PLUGIN = {"sword-stone": 2}
 WEB = Path(pendragon.__file__).parent / "web"
 #: The modules that unpickle what the server's own processes sent (a worker's answer, the
 #: game and state a worker receives): none of them handles a request.
@@ -29,7 +32,8 @@ WORKER_SIDE = {"limits.py", "manager.py", "coach_work.py"}
 
 def _positions(name: str, seed: int = 2) -> list[State]:
     """Every tenth decision of a seeded random game of ``name``, and a world of each."""
-    state = pendragon.load_game(name, players=GAMES[name], seed=seed).new_initial_state()
+    players = {**GAMES, **PLUGIN}[name]
+    state = pendragon.load_game(name, players=players, seed=seed).new_initial_state()
     chooser, found = random.Random(seed), []
     while True:
         state.play_random_chance()
@@ -70,6 +74,14 @@ def test_a_state_round_trips_identically_over_the_fast_path(name: str) -> None:
                     break
                 twin.apply_action(twin.legal_actions()[step % len(twin.legal_actions())])
         assert back.serialize() == played.serialize()
+
+
+@pytest.mark.parametrize("name", sorted(PLUGIN))
+def test_a_plugin_states_slots_travel_over_the_fast_path(name: str) -> None:
+    """Issue 41 item 3b: a plugin's state that keeps its fields in ``__slots__`` comes back
+    whole (its slots were once left behind, and the worker's bot saw a fresh deal)."""
+    pytest.importorskip("pendragon_sword_stone")
+    test_a_state_round_trips_identically_over_the_fast_path(name)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -530,8 +530,9 @@ def lower_priority(nice: int = BOT_NICE) -> None:
 
 
 def attributes(obj: object) -> dict[str, Any]:
-    """``obj``'s attributes by name: those of a compiled class (``__mypyc_attrs__``, set ones
-    only) and its instance dictionary."""
+    """``obj``'s attributes by name: those a class declares (a compiled class's
+    ``__mypyc_attrs__``, a Python class's ``__slots__``; set ones only) and its instance
+    dictionary."""
     found: dict[str, Any] = {}
     for name in _attribute_names(type(obj)):
         value = getattr(obj, name, _MISSING)
@@ -548,12 +549,15 @@ _ATTRIBUTE_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _attribute_names(cls: type) -> tuple[str, ...]:
-    """The attributes a compiled class and its bases declare, once per class."""
+    """The attributes a class and its bases declare (compiled: ``__mypyc_attrs__``; Python:
+    ``__slots__``, as a plugin game's state may have), once per class."""
     names = _ATTRIBUTE_NAMES.get(cls)
     if names is None:
         found: dict[str, None] = {}
         for klass in cls.__mro__:
-            for name in vars(klass).get("__mypyc_attrs__", ()):
+            slots = vars(klass).get("__slots__", ())
+            for name in (*((slots,) if isinstance(slots, str) else tuple(slots)),
+                         *vars(klass).get("__mypyc_attrs__", ())):
                 if name not in _NOT_ATTRIBUTES:
                     found[name] = None
         names = _ATTRIBUTE_NAMES[cls] = tuple(found)
@@ -673,11 +677,5 @@ def adopt(target: object, source: object) -> None:
     """Make ``target`` what ``source`` became (a bot back from a worker process): copy every
     attribute, slots included, so that whoever holds ``target`` sees the new state (a class
     compiled with mypyc has no slots: it lists its attributes in ``__mypyc_attrs__``)."""
-    for cls in type(source).__mro__:
-        slots = getattr(cls, "__slots__", ())
-        names = (slots,) if isinstance(slots, str) else tuple(slots)
-        for name in (*names, *vars(cls).get("__mypyc_attrs__", ())):
-            if name not in ("__dict__", "__weakref__") and hasattr(source, name):
-                setattr(target, name, getattr(source, name))
-    if hasattr(source, "__dict__"):
-        vars(target).update(vars(source))
+    for name, value in attributes(source).items():
+        setattr(target, name, value)
