@@ -53,11 +53,16 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 @contextmanager
-def seeded_server(tmp_path: Path, seed: int) -> Iterator[LiveServer]:
-    """A live server (instant bots) whose tables get ``seed``."""
+def seeded_server(tmp_path: Path, seed: int, page: Any) -> Iterator[LiveServer]:
+    """A live server (instant bots) whose tables get ``seed``; ``page`` leaves it before it
+    stops (else the page's socket may try to reconnect to the stopped server in time to log a
+    refused connection, which the ``page`` fixture counts as the page's error)."""
     settings = Settings(bot_delay=0.0, away_after=3600.0, bot_threads=1, seed_source=lambda: seed)
     with live_server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", settings) as server:
-        yield server
+        try:
+            yield server
+        finally:
+            page.goto("about:blank")
 
 
 def create(server: LiveServer, players: int, options: dict[str, Any] | None = None) -> Any:
@@ -188,7 +193,7 @@ def test_a_human_plays_a_whole_game_against_bots_and_the_replay_reveals_everythi
         return silent and announced and any(not v["silence"] for v in turns)
 
     seed = find_seed(4, lambda: ListenMostly(POLICY_SEED), wanted)
-    with seeded_server(tmp_path, seed) as server:
+    with seeded_server(tmp_path, seed, page) as server:
         created = create(server, 4)
         frames = Frames(page)
         page.goto(server.base + created["seats"][0]["link"])
@@ -269,7 +274,7 @@ def test_a_solo_game_plays_to_the_end_in_polish(page: Any, tmp_path: Path) -> No
     rest of the game is played over the API with the same policy (every turn still checked
     for an accusation) while the page follows, to its Polish result. A whole game clicked
     through the page is the four-seat test's."""
-    with seeded_server(tmp_path, 11) as server:
+    with seeded_server(tmp_path, 11, page) as server:
         created = create(server, 1)
         frames = Frames(page)
         page.goto(server.base + created["seats"][0]["link"])
