@@ -17,7 +17,7 @@ Prints a Markdown table per game and writes ``bench/results/calibration.json``.
 
 ``--review-time GAME PLAYERS SEED`` instead times one review (``coach.review`` with its
 game's budget and seed 1) of a game played by heuristic bots, in CPU seconds of this
-process: the figures of docs/bots.md, "Coach".
+process: the figures of docs/bots.md, "Coach calibration".
 """
 
 from __future__ import annotations

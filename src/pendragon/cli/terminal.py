@@ -51,7 +51,7 @@ EXIT_INTERRUPTED = 130
 _HELP_COMMANDS = ("?", "h", "help")
 _QUIT_COMMANDS = ("q", "quit", "exit")
 _VIEW_COMMANDS = ("v", "view")
-#: Ask the coach (``pendragon.coach.hint``): the search's move for the human's seat.
+#: Ask the coach (``pendragon.coach.hint``): its move for the human's seat (the learned model).
 _HINT_COMMANDS = ("hint", "!")
 _ENGLISH_YES = ("y", "yes")
 

@@ -68,7 +68,7 @@ class Budget:
     """How much search one estimate may spend: ``actions`` simulated actions (every seat's
     and chance's, over all sweeps), at least ``min_sweeps`` and at most ``max_sweeps``
     paired sweeps. Chosen per game so a whole review meets issue 31's bar (docs/bots.md,
-    "Coach")."""
+    "Coach calibration")."""
 
     actions: int
     min_sweeps: int = 2
@@ -76,7 +76,7 @@ class Budget:
 
 
 #: Per game: a 5-player Shadows over Camelot game reviews in under 2 minutes on one core,
-#: the card game and Grail Cup in under 30 s (measured figures in docs/bots.md, "Coach").
+#: the card game and Grail Cup in under 30 s (figures: docs/bots.md, "Coach calibration").
 BUDGETS: dict[str, Budget] = {
     "soc": Budget(actions=5000, min_sweeps=2, max_sweeps=16),
     "soc-card": Budget(actions=1000, min_sweeps=4, max_sweeps=16),
