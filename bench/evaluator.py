@@ -12,9 +12,15 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
 
     python -m bench.evaluator calibration [--games N] [--per-game N] [--seed S]
         [--only GAME] [--panel heuristic|search] [--no-pin]
+    python -m bench.evaluator estimates [--games N] [--per-game N] [--seed S] [--only GAME]
+        [--no-pin]
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--depth D] [--option K=V]
+
+``estimates``: the same reliability tables for a decision's estimate (``coach.estimate``,
+the chance of the coach's move: what a hint shows and a review's *before*), in games of
+heuristic bots.
 
 ``strength``: on paired seeds, seat ``k % players`` of game ``k`` is played by the search
 bot with the learned evaluator at its leaves (``ISMCTSBot(evaluator=True,
@@ -166,6 +172,31 @@ def timing(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+def estimate_calibration(args: argparse.Namespace) -> dict[str, Any]:
+    """Reliability tables per setup of a decision's estimate (``coach.estimate``: the
+    chance of the coach's move, what a hint shows and a review's *before*) in games of
+    heuristic bots, at the positions :func:`calibration` reads."""
+    results: dict[str, Any] = {}
+    for label, (name, options) in SETUPS.items():
+        if args.only and args.only not in (name, label):
+            continue
+        started = time.process_time()
+        samples: list[tuple[float, bool]] = []
+        for k in range(args.games):
+            game, actions = play(name, options, game_seed(args.seed, k), "heuristic")
+            states, returns = sample_states(game, actions, args.per_game)
+            for state in states:
+                seat = state.current_player()
+                found = estimate(state, seat, seed=0)
+                samples.append((found.chance(found.choice), returns[seat] > 0))
+        table = reliability(samples)
+        table["cpu_seconds"] = time.process_time() - started
+        results[label] = table
+        print(markdown(f"{label}, estimates, heuristic bots, {args.games} games", table))
+        print(f"({table['cpu_seconds']:.0f} s of CPU)\n", flush=True)
+    return results
+
+
 def review_time(name: str, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
     """One review (seed 0) of a heuristic game, in CPU seconds."""
     game, actions = play(name, {**options, "players": players}, seed, "heuristic")
@@ -232,7 +263,8 @@ def strength(name: str, players: int, args: argparse.Namespace,
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one of the commands (see the module's text)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("calibration", "timing", "review", "strength"))
+    parser.add_argument("command", choices=("calibration", "estimates", "timing", "review",
+                                            "strength"))
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--per-game", type=int, default=4)
@@ -247,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cpu = None if args.no_pin else pin_to_one_core()
     if args.command == "calibration":
         found: dict[str, Any] = calibration(args)
+    elif args.command == "estimates":
+        found = estimate_calibration(args)
     elif args.command == "timing":
         found = timing(args)
     elif args.command == "strength":

@@ -46,6 +46,7 @@ from pendragon.coach.estimate import (
     Budget,
     Estimate,
     Method,
+    ModelReader,
     Side,
     budget_for,
     coach_bot,
@@ -243,18 +244,21 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     if only is not None:
         wanted &= set(only)
     total = len(wanted)
-    bots: dict[int, ISMCTSBot] = {}  # one per seat, made at its first decision
+    # One reader (or search bot) per seat, made at its first decision.
+    readers: dict[int, ModelReader] = {}
+    bots: dict[int, ISMCTSBot] = {}
     state = game.new_initial_state()
     moves: list[ReviewedMove] = []
     for index, action in enumerate(actions):
         if index in wanted:
             seat = state.current_player()
-            if seat not in bots:
-                bots[seat] = (model_bot(rng.mix(seed, seat)) if method == "model"
-                              else coach_bot(rng.mix(seed, seat), chosen))
             if method == "model":
-                found = model_estimate(state, seat, seed, bots[seat])
+                if seat not in readers:
+                    readers[seat] = model_bot(rng.mix(seed, seat), game.name)
+                found = model_estimate(state, seat, seed, readers[seat])
             else:
+                if seat not in bots:
+                    bots[seat] = coach_bot(rng.mix(seed, seat), chosen)
                 found = estimate_with(bots[seat], state, seat, chosen)
             moves.append(_review_one(state, index, action, found, method == "model"))
             if progress is not None:
