@@ -4,10 +4,11 @@ and after the coach's move, the drop, and a mark.
 For each decision of a seat with two or more legal actions (chance and forced moves are
 not decisions), the deciding seat's chance after every legal action is estimated from
 that seat's information only (:mod:`pendragon.coach.estimate`): by the game's learned
-evaluator with a light search on top where it has one (issue 38: short rollouts read by
-the model), else by the search to the end (rollouts to the game's end or its leaf); one
-search bot per seat follows the game, as at the table, and every action meets the same
-worlds and rollouts. Then:
+evaluator with a light search on top where it has one (issue 38: every action played in
+the same few worlds, followed for the game's lookahead, read by the model; one reader per
+seat follows the game, its heuristic giving the prior), else by the search to the end
+(rollouts to the game's end or its leaf; one search bot per seat follows the game, as at
+the table); either way every action meets the same worlds and rollouts. Then:
 
 * **best**: the search's move (the policy's unless beaten with confidence);
 * **before**: the chance of the position with the best move: what the seat could have
@@ -254,7 +255,8 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
             seat = state.current_player()
             if method == "model":
                 if seat not in readers:
-                    readers[seat] = model_bot(rng.mix(seed, seat), game.name)
+                    readers[seat] = model_bot(rng.mix(seed, seat), game.name,
+                                              game.num_players())
                 found = model_estimate(state, seat, seed, readers[seat])
             else:
                 if seat not in bots:
