@@ -39,7 +39,6 @@ In Grail Cup each knight races alone: its chance is its own.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -47,7 +46,7 @@ from typing import Literal
 
 from pendragon.bots.base import Bot, Forkable, sample_world
 from pendragon.bots.evaluator import Evaluator, evaluator_for, sigmoid
-from pendragon.bots.heuristic import HeuristicBot, rollout_policy
+from pendragon.bots.heuristic import HeuristicBot, OnePlyBot, game_policy
 from pendragon.bots.ismcts import (
     DEFAULT_CONFIDENCE,
     DEFAULT_MIN_ITERATIONS,
@@ -310,7 +309,9 @@ class ModelReader:
         known = self._follower
         if known is None or known[0] is not state.game:
             name = state.game.name
-            factory: Callable[[int], Bot] = functools.partial(rollout_policy, name)
+            # What rollout_policy(name, seed) makes, its factory looked up once.
+            factory: Callable[[int], Bot] = (game_policy(name, "rollout") or game_policy(name)
+                                             or OnePlyBot)
             policy = factory(self.seed)
             known = (state.game, policy if isinstance(policy, Forkable) else None, factory)
             self._follower = known
