@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from pendragon.bots.base import Bot, Forkable, sample_world
-from pendragon.bots.evaluator import Evaluator, evaluator_for, sigmoid
+from pendragon.bots.evaluator import Evaluator, evaluator_for
 from pendragon.bots.heuristic import HeuristicBot, OnePlyBot, game_policy
 from pendragon.bots.ismcts import (
     DEFAULT_CONFIDENCE,
@@ -377,12 +377,11 @@ def _reading(bound: Evaluator, world: State, seat: int,
     show the seat the same position in every world)."""
     if world.is_terminal():
         return 1.0 if world.returns()[seat] > 0 else -1.0
-    tensor = world.observation_tensor(seat)
-    key = tuple(tensor)
+    key = tuple(world.observation_tensor(seat))
     found = readings.get(key)
     if found is None:
-        found = 2.0 * sigmoid(bound.scale * bound.network.logit(tensor + bound.setup)
-                              + bound.shift) - 1.0
+        # The evaluator's own reading (its checks and calibration), on a miss only.
+        found = bound.value(world, seat)
         readings[key] = found
     return found
 
