@@ -1,4 +1,5 @@
-"""The coach (issue 31): hints and reviews from the search bot, one seat's information only.
+"""The coach (issue 31): hints and reviews from one seat's information only, read by the
+game's learned evaluator where it ships one (issue 38), else by the search bot.
 
 * :func:`hint` — the search's move for a seat, its estimated chance of winning and why,
   as an event every language words (:mod:`pendragon.coach.hint`);
