@@ -512,6 +512,23 @@ def test_russian_has_one_word_per_concept_in_shadows_over_camelot() -> None:
         assert other not in texts, other
 
 
+
+def test_czech_says_siege_engine_with_its_seeds_word() -> None:
+    """Issue 41 and WORDS-2: the Czech catalogue said «katapult» for the siege engine in the
+    fight (the action, the decision, the cards) beside «obléhací stroj» when one is added;
+    seed 003's rulebook names the piece and both actions «obléhací stroj», and so does every
+    Czech text of Shadows over Camelot now, and the players' rules page."""
+    table = catalog("cs")
+    texts = [_all_text(entry.text).lower() for key, entry in table.entries.items()
+             if key.startswith("soc.") or key.startswith("opt.soc.")]
+    assert sum("obléhac" in text for text in texts) >= 10
+    assert [text for text in texts if "katapult" in text] == []
+    assert table.text("soc.action.fight-siege") == "Bojovat s obléhacím strojem"
+    docs = Path(__file__).resolve().parent.parent / "docs" / "rules"
+    page = (docs / "play" / "soc.cs.md").read_text(encoding="utf-8").lower()
+    assert "obléhac" in page and "katapult" not in page
+    assert "obléhací stroj" in (docs / "glossary.md").read_text(encoding="utf-8")
+
 #: WORDS-1 (docs/rules/glossary.md): each game's word for a quest, per language, and the
 #: words it must never mix in (the other game's, or a seed's it does not follow).
 QUEST_WORDS = {

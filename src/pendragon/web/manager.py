@@ -326,6 +326,14 @@ class TableManager:
         spectator, made_hash = new_pass(table_id) if spectator_hash is None else (None, None)
         host, host_made_hash = new_pass(table_id)
         stored_options = {k: v for k, v in game.options.items() if k != "seed"}
+        state = game.new_initial_state()
+        # The deal: chance events before anyone decides are part of the log too.
+        setup: list[int] = []
+        probe = state.clone()
+        while probe.current_player() == CHANCE:
+            action = probe.sample_chance()
+            probe.apply_action(action)
+            setup.append(action)
         record = TableRecord(
             table_id=table_id,
             game=game_name,
@@ -334,8 +342,8 @@ class TableManager:
             created_at=time.time(),
             spectator_hash=made_hash if made_hash is not None else str(spectator_hash),
             seats=tuple(seat_records),
-            actions=(),
-            finished=False,
+            actions=tuple(setup),
+            finished=probe.is_terminal(),
             listed=listed,
             turn_timer=turn_timer,
             rematch_of=rematch_of,
@@ -347,17 +355,9 @@ class TableManager:
             host_hash=host_hash or host_made_hash,
             join_mid_game=join_mid_game,
         )
-        state = game.new_initial_state()
         table = LiveTable(self, record, state)
         table.client = client
         table.host_token = host if host_hash is None else None
-        # The deal: chance events before anyone decides are part of the log too.
-        setup: list[int] = []
-        probe = state.clone()
-        while probe.current_player() == CHANCE:
-            action = probe.sample_chance()
-            probe.apply_action(action)
-            setup.append(action)
         table.replay_into(state, setup)
         bots_alone = table.bots_only and not state.is_terminal()
         if bots_alone:
@@ -365,10 +365,7 @@ class TableManager:
             self.check_bot_table_cap(client)
             self._creating.append(client)
         try:
-            await self.store.create_table(
-                TableRecord(**{**_record_fields(record), "actions": tuple(setup),
-                               "finished": state.is_terminal()})
-            )
+            await self.store.create_table(record)
         finally:
             if bots_alone:
                 self._creating.remove(client)
@@ -533,7 +530,3 @@ def replay_record(record: TableRecord) -> tuple[State, list[int],
     """A stored table's game replayed (:func:`~pendragon.web.narration.replay_game`), in
     the loader thread."""
     return replay_game(record.game, record.seed, dict(record.options), record.actions)
-
-
-def _record_fields(record: TableRecord) -> dict[str, Any]:
-    return {name: getattr(record, name) for name in TableRecord.__dataclass_fields__}

@@ -183,10 +183,16 @@ class LobbyEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class AppendActions:
-    """Append ``actions`` (applied by ``actors``, -1 for chance) at index ``start``."""
+class TableWrite:
+    """A write to the stored facts of the table ``table_id`` (the base of most writes)."""
 
     table_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class AppendActions(TableWrite):
+    """Append ``actions`` (applied by ``actors``, -1 for chance) at index ``start``."""
+
     start: int
     actions: Sequence[int]
     actors: Sequence[int]
@@ -194,20 +200,18 @@ class AppendActions:
 
 
 @dataclass(frozen=True, slots=True)
-class PutSeat:
+class PutSeat(TableWrite):
     """Replace one seat's record."""
 
-    table_id: str
     record: SeatRecord
 
 
 @dataclass(frozen=True, slots=True)
-class ChangeHands:
+class ChangeHands(TableWrite):
     """Seats changing hands, in one atomic write: the seats' new records, passes issued
     and withdrawn (by token hash), and the announcement told to the table (an event's JSON,
     after ``version`` actions). The write's result is the notice's id (``None``: none)."""
 
-    table_id: str
     seats: tuple[SeatRecord, ...] = ()
     add_passes: tuple[PassRecord, ...] = ()
     drop_passes: tuple[str, ...] = ()
@@ -239,11 +243,10 @@ class AddSeat(_WithAppend):
 
 
 @dataclass(frozen=True, slots=True)
-class ClaimSeat:
+class ClaimSeat(TableWrite):
     """A seat is opened: its link used for the first time, or taken from the lobby (then
     with its new ``record``). Fails with :class:`SeatClaimedError` if it was opened before."""
 
-    table_id: str
     seat: int
     record: SeatRecord | None = None
 
@@ -256,25 +259,21 @@ class TimedOutMove(_WithAppend):
 
 
 @dataclass(frozen=True, slots=True)
-class SetRematch:
+class SetRematch(TableWrite):
     """Record the rematch ``rematch`` of the finished table ``table_id``."""
 
-    table_id: str
     rematch: str
 
 
 @dataclass(frozen=True, slots=True)
-class StartTable:
+class StartTable(TableWrite):
     """The game of ``table_id`` begins (issue 27, item 5)."""
-
-    table_id: str
 
 
 @dataclass(frozen=True, slots=True)
-class AddChat:
+class AddChat(TableWrite):
     """Add one chat line; the write's result is the line's id."""
 
-    table_id: str
     seat: int | None
     name: str
     text: str

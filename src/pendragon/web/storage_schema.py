@@ -17,6 +17,19 @@ def _of_table(name: str, *columns: sa.Column[Any]) -> sa.Table:
     return sa.Table(name, metadata, sa.Column("table_id", sa.String(32), primary_key=True),
                     *columns)
 
+
+def _log_of_table(name: str, *columns: sa.Column[Any]) -> sa.Table:
+    """A log a game table writes to (its lines numbered by ``id`` across every table, found
+    by ``table_id``, each written ``at`` a time): ``columns`` in between."""
+    return sa.Table(
+        name,
+        metadata,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("table_id", sa.String(32), nullable=False, index=True),
+        *columns,
+        sa.Column("at", sa.Float, nullable=False),
+    )
+
 tables_table = _of_table(
     "pendragon_tables",
     sa.Column("game", sa.String(32), nullable=False),
@@ -101,23 +114,15 @@ passes_table = _of_table(
 
 #: The table's announcements of seats changing hands: an event (JSON) told to everyone,
 #: placed in the log after ``version`` actions.
-notices_table = sa.Table(
+notices_table = _log_of_table(
     "pendragon_notices",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(32), nullable=False, index=True),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("event", sa.Text, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
 )
 
-chat_table = sa.Table(
+chat_table = _log_of_table(
     "pendragon_chat",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(32), nullable=False, index=True),
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("text", sa.Text, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
 )

@@ -78,13 +78,13 @@ from pendragon.games.soc_card.heuristic_memory import (
     TurnSeen,
 )
 from pendragon.games.soc_card.heuristic_values import (
-    END_SWORDS,
     QUEST_INDEX,
     Obs,
     PileValue,
     race_value,
 )
 from pendragon.games.soc_card.leaf import LeafTable, leaf_table
+from pendragon.games.soc_card.rules.common import END_SWORDS
 from pendragon.games.soc_card.rules.game import SocCardGame
 
 __all__ = [

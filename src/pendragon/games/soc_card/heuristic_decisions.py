@@ -27,7 +27,6 @@ from pendragon.games.soc_card.heuristic_judgement import (
 )
 from pendragon.games.soc_card.heuristic_memory import PileEntry
 from pendragon.games.soc_card.heuristic_values import (
-    END_SWORDS,
     QUEST_INDEX,
     Obs,
     PileValue,
@@ -40,6 +39,7 @@ from pendragon.games.soc_card.rules.cards import (
     NUM_QUESTS,
     QUESTS,
 )
+from pendragon.games.soc_card.rules.common import END_SWORDS
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -130,7 +130,6 @@ class SocCardJudge(PolicyBot[Obs]):
         self.seed = seed
         self.follow_public = follow_public
         self.quick = quick
-        self.follow_table = follow_table
         self.track_beliefs = track_beliefs
         self.samples = samples
         self._rng = random.Random(seed)

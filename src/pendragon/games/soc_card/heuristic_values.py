@@ -28,12 +28,11 @@ from pendragon.games.soc_card.rules.cards import (
     QUESTS,
     SAXONS,
 )
-from pendragon.games.soc_card.rules.quests import COMBINED_SWORDS, MERLIN_REMOVES
+from pendragon.games.soc_card.rules.common import END_SWORDS
+from pendragon.games.soc_card.rules.quests import COMBINED_SWORDS, merlin_targets
 
 Obs = dict[str, Any]
 
-#: Swords of one colour that end the game (SCG-END-1).
-END_SWORDS = 7
 #: Quest index by name.
 QUEST_INDEX = {name: index for index, name in enumerate(QUESTS)}
 _QUEST_KINDS_OF = tuple(
@@ -165,7 +164,7 @@ class PileValue:
         self.morgans = frozenset(morgans)
         self.removals = [0] * NUM_QUESTS
         for number in self.merlins:
-            for quest in self._targets(number):
+            for quest in merlin_targets(number, self.token):
                 self.removals[quest] += 1
         self.sums = [0] * NUM_QUESTS
         self.lengths = [0] * NUM_QUESTS
@@ -173,12 +172,6 @@ class PileValue:
             self._group(quest)
         self._values: tuple[list[int], list[int]] | None = None
         self._busted: tuple[int, int] | None = None
-
-    def _targets(self, merlin: int) -> tuple[int, ...]:
-        """Quests whose highest numbered card a Merlin removes (SCG-MERLIN-1..4)."""
-        if merlin == 4 and self.token >= 0:
-            return (self.token,)
-        return MERLIN_REMOVES.get(merlin, ())
 
     def _group(self, quest: int) -> None:
         """A quest's numbered cards after the Merlins' removals (SCG-RULING-2)."""
@@ -226,7 +219,7 @@ class PileValue:
             other.mordreds += 1
         elif card.kind == MERLIN:
             other.merlins = (*self.merlins, card.number)
-            targets = other._targets(card.number)
+            targets = merlin_targets(card.number, other.token)
             if targets:
                 other.removals = list(self.removals)
                 for quest in targets:

@@ -42,11 +42,10 @@ from rich.text import Text
 from pendragon.cli.render import render_generic
 from pendragon.core.events import Seat, Term
 from pendragon.games.soc_card.rules.cards import CARDS, KIND, KNIGHT_KEYS, QUESTS
+from pendragon.games.soc_card.rules.common import END_SWORDS
 from pendragon.i18n import Catalog, GameWords
 
 NAME = "soc-card"
-#: Swords of one colour that end the game (SCG-END-1): the length of each sword track.
-END_SWORDS = 7
 
 
 def allowed_quests(view: Mapping[str, Any]) -> list[str]:
