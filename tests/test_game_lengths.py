@@ -8,7 +8,6 @@ game past the research bound is truncated by the research APIs and replays every
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +270,9 @@ def shortened_class(game: str, *, bound: int | None = None, cap: int | None = No
     """``game``'s class declaring ``bound`` as its research bound and ``cap`` as its hard
     cap (an interpreted subclass: the compiled game classes allow one)."""
     base = pendragon.game_class(game)
+    # The utilities of the game itself: an interpreted subclass of a compiled game declares
+    # 0 and 0 (declare_info's float defaults are lost on the way; seen on main too).
+    utilities = pendragon.load_game(game).info
 
     class Short(base):  # type: ignore[valid-type,misc]
         @property
@@ -278,7 +280,10 @@ def shortened_class(game: str, *, bound: int | None = None, cap: int | None = No
             real = super().info
             research = real.max_game_length if bound is None else bound
             hard = max(real.length_cap, real.max_game_length) if cap is None else cap
-            return replace(real, max_game_length=research, length_cap=max(hard, research))
+            return GameInfo(real.name, real.long_name, real.min_players, real.max_players,
+                            real.num_distinct_actions, research, utilities.min_utility,
+                            utilities.max_utility, real.observation_tensor_size,
+                            max(hard, research))
 
         def max_game_length(self) -> int:
             return int(self.info.max_game_length)
