@@ -466,3 +466,25 @@ def test_morgans_chain_is_bounded_by_no_rule_of_the_turn() -> None:
                            A.PASS if A.PASS in legal else legal[-1])
         pending.append(sum(task[0] == T.CHAIN_DRAW for task in state.agenda))
     assert pending[-1] > max(pending[:10]) >= 1
+
+
+def test_the_terminal_refuses_only_past_the_hard_cap() -> None:
+    """Issue 40 item 6: the terminal plays a game past the research bound to its end (typing
+    1 at every prompt) and raises ``GameTooLongError`` only at the hard cap."""
+    import io
+
+    from rich.console import Console
+
+    from pendragon.cli.terminal import TerminalGame
+
+    def run(**figures: int) -> str:
+        game = shortened("grail-cup", **figures)("grail-cup", players=4, seed=5)
+        bots = {s: make_bot("random", s, "grail-cup") for s in range(1, 4)}
+        shown = io.StringIO()
+        console = Console(file=shown, width=120)
+        assert TerminalGame(game, 0, bots, console, lambda _prompt: "1").run() == 0
+        return shown.getvalue()
+
+    assert "wins the Grail Cup in round" in run(bound=10)  # far past the research bound
+    with pytest.raises(GameTooLongError, match="still running after 10 actions"):
+        run(bound=10, cap=10)
