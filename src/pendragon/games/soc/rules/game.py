@@ -23,11 +23,11 @@ from pendragon.games.soc.rules.engine import MAX_ROUNDS
 from pendragon.games.soc.rules.state import SocState
 from pendragon.games.soc.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
-#: Upper bound of steps in one turn: two heroic actions with their longest sub-decisions
-#: (a Convocation answered by 7 and 7 cards shared, Morgan's chain of 3 cards each with a
-#: round of Merlin pledges, Excalibur and Grail offers, reward sharing) stays far below it
-#: (docs/rules/soc.md, "Game length": the counting argument and what it leaves unproved;
-#: tests/test_game_lengths.py checks it as an invariant).
+#: Steps allowed in one turn: an allowance, not a proved bound. The turn's own decisions
+#: are bounded (each heroic type, the sacrifice and each once-a-turn power once), but
+#: Morgan's chain drawn again after a reshuffle and a hand without limit are bounded only by
+#: the game's ends (docs/rules/soc.md, "Game length"). The longest turn seen is 36 steps;
+#: tests/test_game_lengths.py checks the allowance over random and adversarial play.
 MAX_STEPS_PER_TURN: Final = 200
 #: Set-up steps: coats of arms, loyalty, 5 cards each, contributions and their sharing.
 MAX_SETUP_STEPS: Final = 8 * (1 + 1 + 5 + 1 + 1)
