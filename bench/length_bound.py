@@ -1,13 +1,14 @@
 """The longest games seen, per game and player count, over every setup and every policy:
-the measurement behind the card game's and Grail Cup's ``max_game_length`` (issue 40 item 6;
-docs/research.md, "Game lengths").
+the measurement behind every game's research bound ``max_game_length`` (three times the
+longest; issue 40 item 6; docs/research.md, "Game lengths").
 
     python -m bench.length_bound --game soc-card [--games 400] [--slow-games 30] [--search-games 1]
 
 Every setup of :data:`SETUPS` at every player count it supports is played ``--games`` times
 by random bots and by the two stubborn policies (the first or the last legal action, always:
-a person pressing one key), ``--slow-games`` times by the heuristic and the game's own bots,
-and ``--search-games`` times by ISMCTS (the default setup at 4 seats only: it is slow). Game
+a person pressing one key), ``--slow-games`` times by the heuristic and the game's own bots
+(and, in Shadows over Camelot, by the staller, :class:`Staller`), and ``--search-games``
+times by ISMCTS (the default setup at 4 seats only: it is slow). Game
 ``i`` is seeded ``1000 + i``, the bot of seat ``s`` ``10 i + s``. It prints, per player
 count, the longest game and who played it.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +38,23 @@ SETUPS: dict[str, tuple[dict[str, Any], ...]] = {
 }
 
 
+class Staller:
+    """Shadows over Camelot's staller: a Geraint who skips the Progression of Evil whenever
+    he may (MC-KNIGHT-GERAINT), every other choice at random: a table held to the 400-round
+    cap (SOC-RULING-45) with turns as long as random play makes them."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def step(self, state: State) -> int:
+        """Skip the Progression of Evil if legal, else a random legal action."""
+        legal = state.legal_actions()
+        for action in legal:
+            if state.action_to_string(action) == "geraint-skip-evil":
+                return action
+        return self.rng.choice(legal)
+
+
 class Stubborn:
     """Always the first (or the last) legal action."""
 
@@ -51,6 +70,8 @@ class Stubborn:
 def _bots(name: str, game: str, index: int, players: int) -> Sequence[Bot]:
     if name in ("first", "last"):
         return [Stubborn(name == "last")] * players
+    if name == "staller":
+        return [Staller(index * 10 + s) for s in range(players)]
     return [make_bot(name, index * 10 + s, game) for s in range(players)]
 
 
@@ -58,6 +79,8 @@ def longest(game: str, games: int, slow: int, search: int) -> dict[int, tuple[in
     """Per player count: the longest game's steps and ``policy setup`` that played it."""
     found: dict[int, tuple[int, str]] = {}
     policies = [("random", games), ("first", games), ("last", games)]
+    if game == "soc":
+        policies.append(("staller", slow))
     policies += [(name, slow) for name in bot_names(game) if name not in ("random", "ismcts")]
     policies.append(("ismcts", search))
     for options in SETUPS[game]:

@@ -1,5 +1,6 @@
 """How long games take: steps (chance included) per game, per player count, with one bot on
-every seat, beside the declared bound ``max_game_length`` (docs/research.md, "Game lengths").
+every seat, beside the declared research bound ``max_game_length`` and hard cap
+``length_cap`` (docs/research.md, "Game lengths").
 
     python -m bench.lengths --game grail-cup --games 200 --bot random
 
@@ -35,10 +36,11 @@ def main() -> None:
     args = parser.parse_args()
     for players in pendragon.game_class(args.game).supported_player_counts():
         found = lengths(args.game, players, args.games, args.bot)
-        bound = pendragon.load_game(args.game, players=players, seed=0).max_game_length()
+        loaded = pendragon.load_game(args.game, players=players, seed=0)
         print(f"{args.game} {args.bot} {players} players: median {found[len(found) // 2]}, "
               f"p99 {found[int(0.99 * len(found)) - 1]}, longest {found[-1]} "
-              f"(max_game_length {bound})", flush=True)
+              f"(max_game_length {loaded.max_game_length()}, "
+              f"length_cap {loaded.length_cap()})", flush=True)
 
 
 if __name__ == "__main__":

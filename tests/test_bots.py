@@ -159,8 +159,9 @@ def test_play_game_reports_events_before_each_action() -> None:
 
 
 def test_play_game_stops_a_runaway_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game longer than its declared maximum is reported, not looped forever."""
+    """A game longer than its declared hard cap (``length_cap``, issue 40 item 6) is
+    reported, not looped forever."""
     game = ToyGame({"players": 2, "seed": 6})
-    monkeypatch.setattr(ToyGame, "max_game_length", lambda self: 3)
+    monkeypatch.setattr(ToyGame, "length_cap", lambda self: 3)
     with pytest.raises(GameTooLongError):
         play_game(game, [RandomBot(1), RandomBot(2)])

@@ -460,7 +460,9 @@ def check_random_playout(
     snapshots: list[str] = []
     while True:
         step = len(applied)
-        assert step <= game.max_game_length(), "the game is longer than max_game_length()"
+        # The hard cap no legal game passes (a game past the research bound
+        # ``max_game_length()`` is legal: issue 40 item 6).
+        assert step <= game.length_cap(), "the game is longer than length_cap()"
         snapshots.append(_check_node(game, state, rng, step, leaks))
         if state.is_terminal():
             break
@@ -544,6 +546,7 @@ def test_declared_facts(name: str, options: Options) -> None:
     assert info.min_utility <= info.max_utility
     assert game.num_players() == counts[0]
     assert info.max_game_length > 0 and info.observation_tensor_size > 0
+    assert game.length_cap() >= info.max_game_length  # issue 40 item 6: cap, research bound
 
 
 @pytest.mark.parametrize("name", [*pendragon.registered_games(), TOY])

@@ -291,7 +291,8 @@ def test_a_record_too_large_is_refused_before_it_is_read(
 
 
 def test_a_record_longer_than_the_game_can_be_is_refused(good: GameRecord) -> None:
-    limit = pendragon.load_game("soc", players=3).max_game_length()
+    """Issue 40 item 6: past the hard cap (``length_cap``, not the research bound)."""
+    limit = pendragon.load_game("soc", players=3).length_cap()
     with pytest.raises(RecordError, match=f"more than a game of soc can have \\({limit}\\)"):
         replay_record(replace(good, actions=("join",) * (limit + 1)))
 

@@ -355,11 +355,12 @@ def replay_record(record: GameRecord, *, local_options: bool = False) -> Replaye
     """Rebuild the game of ``record`` action by action and check its stored result.
 
     :class:`RecordError` names the first action that is not one of the game's or is not
-    legal where it stands, a record longer than the game's declared maximum, seats that
+    legal where it stands, a record longer than the game's hard cap (``length_cap()``: a
+    game past the research bound ``max_game_length()`` replays), seats that
     are not the game's, or a result that is not the replayed one.
     """
     game = load_record_game(record, local_options=local_options)
-    limit = game.max_game_length()
+    limit = game.length_cap()
     if len(record.actions) > limit:
         raise RecordError(f"{len(record.actions)} actions: more than a game of "
                           f"{record.game} can have ({limit})")

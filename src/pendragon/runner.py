@@ -33,7 +33,9 @@ _BOT_STREAM = 0xB075
 
 
 class GameTooLongError(RuntimeError):
-    """A game went on past ``game.max_game_length()`` actions: a bug in the game's rules."""
+    """A game went on past ``game.length_cap()`` actions, the proved hard cap: a bug in the
+    game's rules (a game past the research bound ``max_game_length()`` but within the cap is
+    legal and is played to its end)."""
 
 
 def play_game(game: Game, bots: Sequence[Bot], on_event: EventHook | None = None) -> State:
@@ -41,17 +43,17 @@ def play_game(game: Game, bots: Sequence[Bot], on_event: EventHook | None = None
 
     ``bots[seat]`` chooses for ``seat``; chance uses the state's own stream. Raises
     ``ValueError`` if the number of bots is not the number of seats, and
-    :class:`GameTooLongError` if the game exceeds its declared maximum length.
+    :class:`GameTooLongError` if the game goes past its hard cap (``game.length_cap()``).
     """
     if len(bots) != game.num_players():
         seats = game.num_players()
         raise ValueError(f"{seats} seats need {seats} bots, got {len(bots)}")
     state = game.new_initial_state()
-    limit = game.max_game_length()
+    limit = game.length_cap()
     while not state.is_terminal():
         if state.version >= limit:
             raise GameTooLongError(
-                f"{game!r} is still running after its maximum of {limit} actions"
+                f"{game!r} is still running after its hard cap of {limit} actions"
             )
         player = state.current_player()
         action = state.sample_chance() if player == CHANCE else bots[player].step(state)

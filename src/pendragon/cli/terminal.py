@@ -200,7 +200,7 @@ class TerminalGame:
     def run(self) -> int:
         """Play to the end; return an exit code (0 finished or quit, 1 input ended)."""
         state = self.game.new_initial_state()
-        limit = self.game.max_game_length()
+        limit = self.game.length_cap()  # the proved hard cap: past it, a rules bug
         self.console.rule(escape(self._title()))
         try:
             while not state.is_terminal():

@@ -61,7 +61,16 @@ Observation = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
-    """Facts about a game declared up front (OpenSpiel's ``GameInfo``)."""
+    """Facts about a game declared up front (OpenSpiel's ``GameInfo``).
+
+    Two length figures (issue 40 item 6, docs/research.md "Game lengths"):
+    ``max_game_length`` is the research bound, what OpenSpiel is told and where the research
+    environments truncate a game (it may be measured: a legal game can go past it);
+    ``length_cap`` is the hard cap, derived from the rules, that no legal game passes (a
+    record, the runner and the terminal refuse a game past it as a rules bug). A
+    ``length_cap`` of 0 declares none beyond the research bound: :meth:`Game.length_cap`
+    is never below ``max_game_length``.
+    """
 
     name: str
     long_name: str
@@ -72,6 +81,7 @@ class GameInfo:
     min_utility: float
     max_utility: float
     observation_tensor_size: int
+    length_cap: int = 0
 
 
 def winner_takes_all(winner: int, players: int) -> list[float]:
@@ -125,6 +135,8 @@ class Game(ABC):
     (1, 2, 2)
     >>> coin.info.long_name, coin.info.min_utility, coin.info.max_utility
     ('Toss a coin', -1.0, 1.0)
+    >>> coin.max_game_length(), coin.length_cap()  # research bound, hard cap (the same)
+    (1, 1)
     """
 
     #: Registry name, e.g. ``"soc"``.
@@ -155,14 +167,22 @@ class Game(ABC):
         max_utility: float = 1.0,
         min_players: int | None = None,
         max_players: int | None = None,
+        length_cap: int | None = None,
     ) -> None:
         """Declare the game's facts (:attr:`info`), once, in ``__init__``.
 
         The name is the class's, the action count the catalog's size and the player counts
         the ``players`` option's range unless given (an option may narrow them); utilities
-        default to -1 (lost) and +1 (won). Each bound deserves a one-line justification
-        where the game calls this.
+        default to -1 (lost) and +1 (won). ``max_game_length`` is the research bound and
+        ``length_cap`` the hard cap (by default the same figure; never below it: see
+        :class:`GameInfo`). Each bound deserves a one-line justification where the game
+        calls this.
         """
+        if length_cap is None:
+            length_cap = max_game_length
+        if length_cap < max_game_length:
+            raise ValueError(f"the hard cap {length_cap} is below the research bound "
+                             f"{max_game_length}: a legal game would be refused")
         spec = next((s for s in self.option_specs if s.name == "players"), None)
         if min_players is None:
             min_players = spec.minimum if spec is not None and spec.minimum is not None else (
@@ -180,6 +200,7 @@ class Game(ABC):
             min_utility=min_utility,
             max_utility=max_utility,
             observation_tensor_size=observation_tensor_size,
+            length_cap=length_cap,
         )
         self._action_count = self._info.num_distinct_actions
 
@@ -258,8 +279,17 @@ class Game(ABC):
         return self._action_count or self.info.num_distinct_actions
 
     def max_game_length(self) -> int:
-        """An upper bound on the number of actions (chance included) in any game."""
+        """The research bound on the number of actions (chance included): OpenSpiel's
+        ``max_game_length``, where the research environments truncate a game. It may be a
+        measured figure that a legal game passes; :meth:`length_cap` is the hard cap."""
         return self.info.max_game_length
+
+    def length_cap(self) -> int:
+        """The hard cap on the number of actions (chance included) that no legal game
+        passes: a record, the runner and the terminal refuse a game past it as a rules bug.
+        Never below :meth:`max_game_length` (the research bound, which may be measured).
+        """
+        return max(self.info.length_cap, self.info.max_game_length)
 
     def __reduce__(self) -> tuple[Any, tuple[type[Game], dict[str, Any]]]:
         """A game pickles as its class and options (it is rebuilt from them: a compiled game

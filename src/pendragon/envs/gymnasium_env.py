@@ -41,9 +41,9 @@ decide again or the game ends.
 -1 lost in Shadows over Camelot). An illegal action ends the episode at once with reward
 ``illegal_reward`` (default: the game's ``min_utility``) and ``info["illegal_action"] =
 True`` (``illegal_action="raise"`` raises the game's ``IllegalActionError`` instead). A game
-still running at its ``max_game_length`` (a measured bound no game seen comes near:
-docs/research.md, "Game lengths") is truncated: ``truncated`` true, reward 0,
-``info["too_long"] = True``.
+still running at its ``max_game_length`` (the research bound, three times the longest game
+measured: a legal game may pass it, docs/research.md "Game lengths") is truncated, never
+refused: ``truncated`` true, reward 0, ``info["too_long"] = True``.
 """
 
 from __future__ import annotations
@@ -324,7 +324,7 @@ class PendragonGymEnv(GameAccess, gymnasium.Env[dict[str, Any], np.int64]):
             reward = float(state.returns()[self.seat])
             return self._observe(state), reward, True, False, {}
         if state.version >= self._game.max_game_length():
-            # Past the measured bound (issue 40 item 6): the episode is truncated.
+            # At the research bound (issue 40 item 6): the episode is truncated.
             self._over = True
             return self._observe(state), 0.0, False, True, {"too_long": True}
         return self._observe(state), 0.0, False, False, {}

@@ -25,6 +25,11 @@ for a text option, and ``seed`` defaults to 0. The seed only drives the pendrago
 chance stream (``sample_chance``), which OpenSpiel drivers do not use: they pick chance
 outcomes themselves.
 
+**Length.** ``max_game_length`` is the game's research bound (``game.max_game_length()``,
+docs/research.md "Game lengths"): a measured figure, which a legal game may pass. Such a game
+ends there for OpenSpiel, truncated: ``is_terminal()`` true, no legal action, every return 0
+(``state.truncated()`` tells it from an ending by the rules).
+
 **Actions** are the game's catalog ids (``num_distinct_actions`` of them; chance outcomes are
 ids of the same catalog, so ``max_chance_outcomes`` is the catalog size too), and
 ``action_to_string`` gives their stable text (``move:grail``, ``die:8``).
@@ -165,6 +170,16 @@ class PendragonSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: PendragonSpielGame) -> None:
         super().__init__(game)
         self._box = _StateBox(game.pendragon_game.new_initial_state())
+        # OpenSpiel is told no game is longer than the research bound (a measured figure a
+        # legal game may pass): such a game ends there, truncated, every return 0.
+        self._limit = game.pendragon_game.max_game_length()
+
+    def truncated(self) -> bool:
+        """Whether the game reached the research bound (``max_game_length``) unfinished:
+        then it is over for OpenSpiel (terminal, no legal action, every return 0),
+        although the rules would play on (docs/research.md, "Game lengths")."""
+        state = self._box.state
+        return state.version >= self._limit and not state.is_terminal()
 
     @property
     def pendragon_state(self) -> State:
@@ -173,9 +188,13 @@ class PendragonSpielState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to act, ``pyspiel.PlayerId.CHANCE`` or ``pyspiel.PlayerId.TERMINAL``."""
+        if self.truncated():
+            return TERMINAL
         return self._box.state.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self.truncated():
+            return []
         # OpenSpiel requires ascending order; pendragon lists them in rule order.
         return sorted(self._box.state.legal_actions())
 
@@ -190,11 +209,15 @@ class PendragonSpielState(pyspiel.State):  # type: ignore[misc]
         return self._box.state.action_to_string(action)
 
     def is_terminal(self) -> bool:
-        """Whether the game is over."""
-        return self._box.state.is_terminal()
+        """Whether the game is over: ended by its rules, or truncated at the research bound."""
+        state = self._box.state
+        return state.is_terminal() or state.version >= self._limit
 
     def returns(self) -> list[float]:
-        """Each seat's result: the pendragon state's ``returns()``."""
+        """Each seat's result: the pendragon state's ``returns()``; 0 for every seat in a
+        truncated game."""
+        if self.truncated():
+            return [0.0] * self._box.state.seat_count()
         return [float(value) for value in self._box.state.returns()]
 
     def resample_from_infostate(

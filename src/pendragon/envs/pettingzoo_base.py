@@ -28,8 +28,9 @@ explicit seed (or by the operating system if none was ever given).
 
 Rewards are 0 until the game ends, then each agent receives its entry of
 ``state.returns()`` once. A game still running at its declared maximum length
-(``max_game_length``, a measured bound no game seen comes near: docs/research.md, "Game
-lengths") is truncated there: every agent's ``truncated`` is true, with no reward.
+(``max_game_length``, the research bound, three times the longest game measured: a legal
+game may pass it, docs/research.md "Game lengths") is truncated there, never refused: every
+agent's ``truncated`` is true, with no reward.
 
 Observations are lazy: only the agent passed to :meth:`~PendragonAECEnv.observe` (through
 ``last()``) has its view computed, never the whole table on every step.
@@ -399,7 +400,7 @@ class PendragonAECEnv(GameAccess, AECEnv, EzPickle):  # type: ignore[misc]
                 self.terminations[name] = True
             self._accumulate_rewards()
         elif state.version >= limit:
-            # Past the measured bound (issue 40 item 6): the game is cut, not played on.
+            # At the research bound (issue 40 item 6): the game is cut, not played on.
             for name in self.agents:
                 self.truncations[name] = True
         else:

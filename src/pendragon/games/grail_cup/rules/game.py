@@ -59,9 +59,9 @@ from pendragon.games.grail_cup.rules.state import GrailCupState
 from pendragon.games.grail_cup.rules.track import SHIPPED, Track, track_for
 from pendragon.games.grail_cup.rules.view import tensor_names, tensor_size
 
-#: Bound on steps in one round of a track of one's own: about 16 for the deal and the draft,
-#: and per called ally a handful of decisions plus at most CHAIN_CAP clover links of a few
-#: steps each.
+#: Bound on steps in one round, on any track: the deal and the draft, and per called ally
+#: a handful of decisions plus at most CHAIN_CAP clover links of a few steps each
+#: (docs/rules/grail-cup.md, "Game length").
 MAX_STEPS_PER_ROUND: Final = 1000
 #: Set-up steps: one deal per seat.
 MAX_SETUP_STEPS: Final = 8
@@ -75,12 +75,11 @@ LENGTH_MARGIN: Final = 3
 
 
 def max_length(players: int, shipped: bool) -> int:
-    """The declared maximum length of a game of ``players`` seats: on a shipped track
-    :data:`LENGTH_MARGIN` times the longest game seen (a measured bound: a knight can be
-    pushed back, so no rule forces a pace; docs/research.md); on a track file, which was
-    never measured, the rules' cap of 60 rounds (GC-RULING-13) of at most
-    :data:`MAX_STEPS_PER_ROUND` steps. The runner, the terminal and a record's replay refuse
-    a game past it.
+    """The research bound of a game of ``players`` seats (``max_game_length``, where the
+    research environments truncate): on a shipped track :data:`LENGTH_MARGIN` times the
+    longest game seen (a measurement a legal game may pass: a knight can be pushed back, so
+    no rule forces a pace; docs/research.md); on a track file, which was never measured,
+    the hard cap (:func:`length_cap`).
 
     >>> max_length(4, True) == LENGTH_MARGIN * LONGEST_SEEN[4]
     True
@@ -88,8 +87,20 @@ def max_length(players: int, shipped: bool) -> int:
     60008
     """
     if not shipped:
-        return MAX_SETUP_STEPS + MAX_ROUNDS * MAX_STEPS_PER_ROUND
+        return length_cap()
     return LENGTH_MARGIN * LONGEST_SEEN[players]
+
+
+def length_cap() -> int:
+    """The hard cap (``length_cap``) of every game, on any track: the deal, then at most 60
+    rounds (GC-RULING-13) of at most :data:`MAX_STEPS_PER_ROUND` steps
+    (docs/rules/grail-cup.md, "Game length"). The runner, the terminal and a record's
+    replay refuse a game past it.
+
+    >>> length_cap()
+    60008
+    """
+    return MAX_SETUP_STEPS + MAX_ROUNDS * MAX_STEPS_PER_ROUND
 
 
 # A variant may subclass the game in Python (a compiled class allows it only if told).
@@ -140,8 +151,10 @@ class GrailCupGame(Game):
         )
         self.declare_info(
             "Grail Cup",
-            # A measured bound on the shipped tracks (docs/research.md, "Game lengths").
+            # A measured research bound on the shipped tracks, the rules' hard cap
+            # (docs/research.md, "Game lengths").
             max_game_length=max_length(self.num_players(), path is None),
+            length_cap=length_cap(),
             # +1 for the winner, -1 for the others (the default utilities); 0 only while
             # the race runs.
             observation_tensor_size=tensor_size(self.num_players(), len(self.track)),

@@ -23,24 +23,48 @@ from pendragon.games.soc.rules.engine import MAX_ROUNDS
 from pendragon.games.soc.rules.state import SocState
 from pendragon.games.soc.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
-#: Upper bound of steps in one turn: two heroic actions with their longest sub-decisions
-#: (a Convocation answered by 7 and 7 cards shared, Morgan's chain of 3 cards each with a
-#: round of Merlin pledges, Excalibur and Grail offers, reward sharing) stays far below it.
+#: Steps allowed in one turn: an allowance, not a proved bound. The turn's own decisions
+#: are bounded (each heroic type, the sacrifice and each once-a-turn power once), but
+#: Morgan's chain drawn again after a reshuffle and a hand without limit are bounded only by
+#: the game's ends (docs/rules/soc.md, "Game length"). The longest turn seen is 36 steps;
+#: tests/test_game_lengths.py checks the allowance over random and adversarial play.
 MAX_STEPS_PER_TURN: Final = 200
 #: Set-up steps: coats of arms, loyalty, 5 cards each, contributions and their sharing.
 MAX_SETUP_STEPS: Final = 8 * (1 + 1 + 5 + 1 + 1)
+#: The longest game seen at each player count (steps, chance included), over every setup
+#: bench/length_bound.py measures (the base game, Merlin's Company, the variants) and every
+#: policy: random, the first or last legal action always, the staller (a Geraint who always
+#: skips the Progression of Evil, every other choice at random), the heuristic, the stealth
+#: traitor, ISMCTS (``python -m bench.length_bound --game soc``, docs/research.md "Game
+#: lengths", where the sample is described). Stalling Geraints hold the table to the round
+#: cap: these are games of 400 rounds.
+LONGEST_SEEN: Final[dict[int, int]] = {3: 8438, 4: 11236, 5: 14045, 6: 16840, 7: 19637,
+                                       8: 22434}
+#: The research bound is this many times the longest game seen (docs/research.md).
+LENGTH_MARGIN: Final = 3
 
 
 def max_length(players: int) -> int:
-    """The declared maximum length of a game of ``players`` seats: the set-up, then at most
+    """The research bound of a game of ``players`` seats (``max_game_length``, where the
+    research environments truncate): :data:`LENGTH_MARGIN` times the longest game seen, a
+    measurement that a legal game may pass (docs/research.md, "Game lengths").
+
+    >>> max_length(4) == LENGTH_MARGIN * LONGEST_SEEN[4]
+    True
+    """
+    return LENGTH_MARGIN * LONGEST_SEEN[players]
+
+
+def length_cap(players: int) -> int:
+    """The hard cap (``length_cap``) of a game of ``players`` seats: the set-up, then at most
     400 rounds (SOC-RULING-45, SOC-END-4: the engine stops after ``400 * players`` turns) of
-    one turn per seat (SOC-TURN-1) of at most :data:`MAX_STEPS_PER_TURN` steps.
+    one turn per seat (SOC-TURN-1) of at most :data:`MAX_STEPS_PER_TURN` steps. The runner,
+    the terminal and a record's replay refuse a game past it.
 
-    Not near a typical game, and it cannot be: legal games reach the round cap (a Geraint
-    who always skips the Progression of Evil, MC-KNIGHTS: 8,425 steps at 3 seats, 14,028 at
-    5 in the measured sample; docs/research.md, "Game lengths"), so a bound must allow it.
+    Legal games reach the round cap (a Geraint who always skips the Progression of Evil,
+    MC-KNIGHT-GERAINT; docs/research.md, "Game lengths"), so no cap can drop the 400 rounds.
 
-    >>> max_length(3), max_length(7)
+    >>> length_cap(3), length_cap(7)
     (240072, 560072)
     """
     return MAX_SETUP_STEPS + MAX_ROUNDS * players * MAX_STEPS_PER_TURN
@@ -153,9 +177,10 @@ class SocGame(Game):
             # At least 3 (the players option's minimum); VAR-THREE is the 3-player rule, the
             # base game seats up to 7 and the expansion 8 (MC-SETUP-1).
             max_players=3 if self.three_brave_knights else 8 if self.expansion else 7,
-            # Every turn adds at least one step and the game stops after MAX_ROUNDS rounds
-            # (SOC-RULING-45), so the length is bounded (docs/research.md, "Game lengths").
+            # A measured research bound; the hard cap from the round cap (SOC-RULING-45)
+            # and the steps of a turn (docs/research.md, "Game lengths").
             max_game_length=max_length(n),
+            length_cap=length_cap(n),
             # Returns are +1 (won) or -1 (lost) for every seat (the default utilities); 0
             # only mid-game.
             observation_tensor_size=TENSOR_SIZE,

@@ -22,6 +22,19 @@ from pendragon.games.soc_card.rules.cards import MORGAN_KINDS, MORGANS_IN_DECK, 
 from pendragon.games.soc_card.rules.state import SocCardState
 from pendragon.games.soc_card.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
+#: Sword layings in one game: before the first end check at most 12 swords lie on the
+#: table (6 + 6) and every quest or accusation lays one or more, so at most 13 layings
+#: reach it; if play goes on every loyalty card is open, no sword flips any more and the
+#: next check (at most 13 layings later) always decides (SCG-END-5).
+MAX_LAYINGS: Final = 26
+#: Turns between two layings: each adds a rumor card to the pile (at most every card of the
+#: game) or is a Galahad look, or a quest that Arthur turned into a listen.
+MAX_TURNS_BETWEEN: Final = 64 + 1 + 3
+#: Steps of one turn: decision, draw, announcement, count, Vivien's five steps, Merlin
+#: #4/#6, Tristan's look through at most 64 cards, and a quest's questions and draws.
+MAX_STEPS_PER_TURN: Final = 200
+#: Steps before the first turn (the deal of the loyalty cards and the set-up's draws).
+MAX_SETUP_STEPS: Final = 20
 #: The longest game seen at each player count (steps, chance included), over every setup
 #: (Knights' relief, promos) and every policy: random, the first or last legal action always,
 #: the heuristic, the stealth traitor, ISMCTS (``python -m bench.length_bound --game
@@ -32,14 +45,27 @@ LENGTH_MARGIN: Final = 3
 
 
 def max_length(players: int) -> int:
-    """The declared maximum length of a game of ``players`` seats: :data:`LENGTH_MARGIN`
-    times the longest game seen (a measured bound: no rule forces a pace, docs/research.md;
-    the runner, the terminal and a record's replay refuse a game past it).
+    """The research bound of a game of ``players`` seats (``max_game_length``, where the
+    research environments truncate): :data:`LENGTH_MARGIN` times the longest game seen, a
+    measurement that a legal game may pass (docs/research.md, "Game lengths").
 
     >>> max_length(4) == LENGTH_MARGIN * LONGEST_SEEN[4]
     True
     """
     return LENGTH_MARGIN * LONGEST_SEEN[players]
+
+
+def length_cap() -> int:
+    """The hard cap (``length_cap``) of every game, whatever the seats: at most
+    :data:`MAX_LAYINGS` sword layings (SCG-END-5), each preceded by at most
+    :data:`MAX_TURNS_BETWEEN` turns, of at most :data:`MAX_STEPS_PER_TURN` steps, after the
+    set-up (docs/rules/soc-card.md, "Game length"). The runner, the terminal and a record's
+    replay refuse a game past it.
+
+    >>> length_cap()
+    367220
+    """
+    return (MAX_LAYINGS + 1) * MAX_TURNS_BETWEEN * MAX_STEPS_PER_TURN + MAX_SETUP_STEPS
 
 
 # A variant may subclass the game in Python (a compiled class allows it only if told).
@@ -89,7 +115,9 @@ class SocCardGame(Game):
         self.morgans_aside = sum(self.rumor_counts[k] for k in MORGAN_KINDS) - MORGANS_IN_DECK
         self.declare_info(
             "Shadows over Camelot: The Card Game",
+            # Research bound measured, hard cap from the rules (docs/research.md).
             max_game_length=max_length(n),
+            length_cap=length_cap(),
             # Returns are +1 or -1 for every seat at the end (the default utilities); 0
             # only mid-game.
             observation_tensor_size=TENSOR_SIZE,
