@@ -86,6 +86,23 @@ def test_the_other_build_plays_the_same_games() -> None:
     assert digest == _games_digest()
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_an_interpreted_subclass_declares_the_games_own_utilities(game: str) -> None:
+    """A variant may subclass a compiled game in Python (docs/architecture.md): its
+    ``info`` is the game's, utilities included (-1 lost, +1 won). With float defaults in
+    ``declare_info`` the compiled glue read both as 0.0 for such a subclass."""
+    base = pendragon.game_class(game)
+
+    class Variant(base):  # type: ignore[valid-type,misc]
+        pass
+
+    own = pendragon.load_game(game, seed=3).info
+    variant = Variant({"seed": 3}).info
+    assert (variant.min_utility, variant.max_utility) == (own.min_utility, own.max_utility)
+    assert (own.min_utility, own.max_utility) == (-1.0, 1.0)
+    assert variant == own
+
+
 @pytest.mark.skipif(build.MODE != "compiled", reason="the pure build runs the reference mixer")
 def test_the_native_mixer_gives_the_reference_bits() -> None:
     """Issue 30 item 4: compiled, ``rng`` draws with machine words (wrapping ``i64``); each

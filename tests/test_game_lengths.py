@@ -270,9 +270,6 @@ def shortened_class(game: str, *, bound: int | None = None, cap: int | None = No
     """``game``'s class declaring ``bound`` as its research bound and ``cap`` as its hard
     cap (an interpreted subclass: the compiled game classes allow one)."""
     base = pendragon.game_class(game)
-    # The utilities of the game itself: an interpreted subclass of a compiled game declares
-    # 0 and 0 (declare_info's float defaults are lost on the way; seen on main too).
-    utilities = pendragon.load_game(game).info
 
     class Short(base):  # type: ignore[valid-type,misc]
         @property
@@ -281,8 +278,8 @@ def shortened_class(game: str, *, bound: int | None = None, cap: int | None = No
             research = real.max_game_length if bound is None else bound
             hard = max(real.length_cap, real.max_game_length) if cap is None else cap
             return GameInfo(real.name, real.long_name, real.min_players, real.max_players,
-                            real.num_distinct_actions, research, utilities.min_utility,
-                            utilities.max_utility, real.observation_tensor_size,
+                            real.num_distinct_actions, research, real.min_utility,
+                            real.max_utility, real.observation_tensor_size,
                             max(hard, research))
 
         def max_game_length(self) -> int:

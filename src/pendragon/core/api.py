@@ -163,8 +163,8 @@ class Game(ABC):
         *,
         max_game_length: int,
         observation_tensor_size: int,
-        min_utility: float = -1.0,
-        max_utility: float = 1.0,
+        min_utility: float | None = None,
+        max_utility: float | None = None,
         min_players: int | None = None,
         max_players: int | None = None,
         length_cap: int | None = None,
@@ -178,6 +178,13 @@ class Game(ABC):
         :class:`GameInfo`). Each bound deserves a one-line justification where the game
         calls this.
         """
+        # The utilities' defaults are written as None, not as floats: a compiled float
+        # default is lost (read as 0.0) when an interpreted subclass of a compiled game
+        # calls this through its glue.
+        if min_utility is None:
+            min_utility = -1.0
+        if max_utility is None:
+            max_utility = 1.0
         if length_cap is None:
             length_cap = max_game_length
         if length_cap < max_game_length:
