@@ -73,8 +73,10 @@ def server(request: pytest.FixtureRequest,
             yield running
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    """Chromium for one module of browser tests (``tests/web/browser.py``)."""
+    """Chromium for every browser test of a worker (``tests/web/browser.py``), launched when
+    the first one needs it; each test or module opens and closes its own contexts (a
+    person's browser window each: no cookie, storage or page is shared)."""
     with chromium_browser() as chromium:
         yield chromium
