@@ -1,7 +1,7 @@
 """What the browser tests share: Debian's Chromium driven by Playwright, where screenshots go,
 and how long a whole game may take.
 
-``browser`` (a fixture of ``tests/web/conftest.py``) launches Chromium once per worker;
+``browser`` (a fixture of ``tests/web/conftest.py``) launches Chromium once per test module;
 a module of browser tests marks itself ``pytestmark = needs_chromium``.
 """
 

@@ -73,10 +73,11 @@ def server(request: pytest.FixtureRequest,
             yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Chromium for every browser test of a worker (``tests/web/browser.py``), launched when
-    the first one needs it; each test or module opens and closes its own contexts (a
-    person's browser window each: no cookie, storage or page is shared)."""
+    """Chromium for one module of browser tests (``tests/web/browser.py``). Not one for the
+    whole session: Playwright's synchronous API runs an event loop in the test's thread for
+    as long as it is open, and the tests of other modules that call ``asyncio.run`` (or start
+    Playwright themselves) cannot run inside it."""
     with chromium_browser() as chromium:
         yield chromium
