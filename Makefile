@@ -38,7 +38,7 @@ BOT_SOURCES := $(wildcard src/pendragon/bots/*.py src/pendragon/games/*/heuristi
 COMPILED_SOURCES := $(filter-out %/__init__.py src/pendragon/core/errors.py src/pendragon/bots/base.py, \
 	$(wildcard src/pendragon/core/*.py src/pendragon/games/*/rules/*.py) $(BOT_SOURCES))
 MANIFEST := src/pendragon/_compiled.json
-# The second pass, on the pure build (`make test`): what the compiled pass cannot see. The
+# The pure pass (`make test`, beside mypy): what the compiled pass cannot see. The
 # doctests of the compiled modules (the compiled pass cannot collect them), the test of the
 # two builds, and the checks that hold the pure build to the same games: golden games, perft,
 # scenarios, conformance (the first 2 games of each table and variant: the same games the
