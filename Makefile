@@ -9,6 +9,7 @@ CONSTRAINTS := constraints.txt
 # Two installs into the same .venv: `make play` takes only what the online table needs (the web
 # extra); everything else (tests, lint, mypy, benchmarks, the terminal game) takes every group.
 PLAY_STAMP := $(VENV)/.installed-play
+BUILD_STAMP := $(VENV)/.installed-build
 STAMP  := $(VENV)/.installed-all
 # Optional groups the test suite exercises (research adapters, the learning baseline, ...).
 EXTRAS := rl,web,sim,learn
@@ -37,7 +38,7 @@ BOT_SOURCES := $(wildcard src/pendragon/bots/*.py src/pendragon/games/*/heuristi
 COMPILED_SOURCES := $(filter-out %/__init__.py src/pendragon/core/errors.py src/pendragon/bots/base.py, \
 	$(wildcard src/pendragon/core/*.py src/pendragon/games/*/rules/*.py) $(BOT_SOURCES))
 MANIFEST := src/pendragon/_compiled.json
-# The second pass, on the pure build (`make test`): what the compiled pass cannot see. The
+# The pure pass (`make test`, beside mypy): what the compiled pass cannot see. The
 # doctests of the compiled modules (the compiled pass cannot collect them), the test of the
 # two builds, and the checks that hold the pure build to the same games: golden games, perft,
 # scenarios, conformance (the first 2 games of each table and variant: the same games the
@@ -59,19 +60,27 @@ $(PLAY_STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	PENDRAGON_PURE=1 $(PIP) install --quiet --no-build-isolation -c $(CONSTRAINTS) -e '.[web]'
 	touch $@
 
-# Everything else installs every group, pure (the editable install compiles nothing: `make
-# build` compiles in place, beside lint and mypy under `make test`), and the example plugin
-# packages in the same pip run.
-$(STAMP): pyproject.toml setup.py $(CONSTRAINTS) $(EXAMPLE_PROJECTS) | $(BIN)/python
+# What the compile needs and nothing more (pip, setuptools, mypy with mypyc): `make test`
+# compiles while the rest installs.
+$(BUILD_STAMP): $(CONSTRAINTS) | $(BIN)/python
 	$(PIP) install --quiet -c $(CONSTRAINTS) pip $(BUILD_REQUIRES)
+	touch $@
+
+# Everything else installs every group, pure (the editable install compiles nothing: `make
+# build` compiles in place, beside this install, lint and mypy under `make test`), and the
+# example plugin packages in the same pip run.
+$(STAMP): pyproject.toml setup.py $(CONSTRAINTS) $(EXAMPLE_PROJECTS) | $(BUILD_STAMP)
 	PENDRAGON_PURE=1 $(PIP) install --quiet --no-build-isolation -c $(CONSTRAINTS) \
 		-e '.[dev,$(EXTRAS)]' $(foreach p,$(EXAMPLE_PROJECTS),-e ./$(dir $(p)))
 	touch $@ $(PLAY_STAMP)
 
 # Compiles the core in place when a compiled module changed since the last build (or none
-# was made). Without a C compiler it says so and the package runs pure.
-# mypyc type-checks with a cache of its own, so that `make test` may run mypy beside it.
-$(MANIFEST): $(COMPILED_SOURCES) setup.py | $(STAMP)
+# was made). Without a C compiler it says so and the package runs pure. It needs only the
+# build requirements: mypyc checks the compiled modules, which import nothing outside the
+# standard library and pendragon, and follows the rest of the package silently (setup.py),
+# so it runs while the dependencies install. mypyc type-checks afresh (a build that is not
+# `separate` reads no cache) and writes a cache of its own, apart from `make typecheck`'s.
+$(MANIFEST): $(COMPILED_SOURCES) setup.py | $(BUILD_STAMP)
 	MYPY_CACHE_DIR=build/mypyc-cache $(BIN)/python setup.py --quiet build_ext --inplace --parallel 2
 
 build: $(MANIFEST)
@@ -83,12 +92,12 @@ play: $(PLAY_STAMP)
 play-terminal: $(STAMP)
 	$(BIN)/pendragon play soc --players 5 --seat 0
 
-# The checks that need no compiled build (ruff, mypy) run while the core compiles (two
-# cores: mypy on one, the compiler's C on both), each job's output kept together; then the
-# two passes of the suite, each on two workers.
-test: $(STAMP)
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck build
-	$(MAKE) --no-print-directory pytest pytest-pure
+# The core compiles while the dependencies install (pip keeps to one core); then ruff and
+# mypy, and once the compile is done the pure pass (it compares the two builds), beside
+# them; each job's output kept together. Then the compiled pass, on both cores.
+test: $(BUILD_STAMP)
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck pytest-pure
+	$(MAKE) --no-print-directory pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
@@ -105,11 +114,13 @@ pytest: $(STAMP) $(MANIFEST)
 		export PENDRAGON_TEST_POSTGRES; \
 	fi; \
 	PENDRAGON_EXPECT=$$($(BIN)/python -c 'import setup; print(setup.expected_mode())') \
-		$(BIN)/python -m pytest -n 2
+		$(BIN)/python -m pytest -n 2 --dist worksteal
 
-# The pure Python build's own checks (PURE_SUITES): both builds give the same games.
-pytest-pure: $(STAMP)
-	$(PURE_ENV) $(BIN)/python -m pytest -n 2 $(PURE_SUITES)
+# The pure Python build's own checks (PURE_SUITES): both builds give the same games. After
+# the compile: tests/test_compiled.py runs the compiled build beside the pure one (it would
+# skip those checks, and a compile finishing under it would change what it sees).
+pytest-pure: $(STAMP) $(MANIFEST)
+	$(PURE_ENV) $(BIN)/python -m pytest -n 2 --dist worksteal $(PURE_SUITES)
 
 bench: $(STAMP) $(MANIFEST)
 	$(BIN)/python -m bench.run

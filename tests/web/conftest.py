@@ -75,6 +75,9 @@ def server(request: pytest.FixtureRequest,
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Chromium for one module of browser tests (``tests/web/browser.py``)."""
+    """Chromium for one module of browser tests (``tests/web/browser.py``). Not one for the
+    whole session: Playwright's synchronous API runs an event loop in the test's thread for
+    as long as it is open, and the tests of other modules that call ``asyncio.run`` (or start
+    Playwright themselves) cannot run inside it."""
     with chromium_browser() as chromium:
         yield chromium

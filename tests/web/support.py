@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -243,8 +245,9 @@ class ServerProcess:
             "--port", str(self.port), "--database", self.database,
             "--bot-delay", str(self.bot_delay), "--away-after", "3600", *self.extra,
         ]
+        # A session of its own, so that kill() takes the server's worker processes with it.
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE)
+                                        stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -259,9 +262,10 @@ class ServerProcess:
             time.sleep(0.05)
 
     def kill(self) -> None:
-        """Stop at once, as a crash would (SIGKILL: no clean shutdown)."""
+        """Stop at once, as a crash would (SIGKILL: no clean shutdown), the server's bot and
+        review workers with it (left alone, they outlived the test run)."""
         if self.process is not None and self.process.poll() is None:
-            self.process.kill()
+            os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
@@ -270,5 +274,5 @@ class ServerProcess:
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=10)

@@ -41,22 +41,14 @@ def page(browser: Any) -> Iterator[Any]:
     assert errors == [], f"the page raised errors: {errors}"
 
 
-@pytest.fixture
-def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
+@pytest.fixture(scope="module")
+def server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server process for the module's tests, each at tables of its own (issue 41 item
+    4: a server process per test cost a start each; the restart test runs its own two)."""
     # The leak check reads the replay of every state a seat was sent (300 and more reads in
     # a game against the table's stealth bots): more than a client's default read burst.
-    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite3'}",
-                            extra=("--read-burst", "5000")).start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture(scope="module")
-def reading_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server process for the tests that only read its pages (issue 41 item 4: a server
-    process per test cost a start each)."""
-    database = tmp_path_factory.mktemp("reading") / "tables.sqlite3"
-    process = ServerProcess(f"sqlite:///{database}").start()
+    database = tmp_path_factory.mktemp("tables") / "tables.sqlite3"
+    process = ServerProcess(f"sqlite:///{database}", extra=("--read-burst", "5000")).start()
     yield process
     process.stop()
 
@@ -351,7 +343,7 @@ def _sample_events(players: int = 4, seed: int = 3) -> list[tuple[dict[str, Any]
 
 @pytest.mark.parametrize("language", ["en", "ru", "pl"])
 def test_the_page_words_events_exactly_as_the_python_catalog_does(
-    page: Any, reading_server: ServerProcess, language: str
+    page: Any, server_process: ServerProcess, language: str
 ) -> None:
     # One renderer per side (static/js/i18n.js renderEvent, pendragon.i18n Catalog.render):
     # the same event must read the same in both, ".you" forms and plural forms included.
@@ -359,7 +351,7 @@ def test_the_page_words_events_exactly_as_the_python_catalog_does(
     words = catalog(language)
     expected = [words.render(Event.from_json(e), lambda s: f"<{s}>", viewer)
                 for e, viewer in events]
-    page.goto(reading_server.base + "/")
+    page.goto(server_process.base + "/")
     page.wait_for_selector("[data-testid=create]")
     rendered = page.evaluate(
         """async ([language, events]) => {

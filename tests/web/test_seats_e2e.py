@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -29,9 +28,12 @@ ANN_BOB_AND_TWO_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "nam
                         {"kind": "bot"}, {"kind": "bot"}]
 
 
-@pytest.fixture
-def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(f"sqlite:///{tmp_path / 'tables.sqlite3'}").start()
+@pytest.fixture(scope="module")
+def server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server process for the module's tests, each at tables of its own (issue 41 item
+    4: a server process per test cost a start each)."""
+    database = tmp_path_factory.mktemp("tables") / "tables.sqlite3"
+    process = ServerProcess(f"sqlite:///{database}").start()
     yield process
     process.stop()
 
