@@ -204,6 +204,47 @@ def test_training_records_the_deciding_seats_view_at_decisions() -> None:
         assert len(rows) == 3 and all(views.get(row) == label for row, label in rows)
 
 
+def test_calibration_games_fit_a_setups_own_calibration_and_are_never_fitted_on(
+        tmp_path: Path) -> None:
+    """Issue 38 item 1 (calibration at 3 points where a table plays): ``--calibration-games
+    N`` plays N more games of the heuristic at each base setup of ``--calibration-players``,
+    on the run's own seeds after its last game, and fits that setup's own recalibration on
+    their decisions; the network and every other setup are exactly as without them, and
+    the metadata says how many games and decisions, with one game in five measuring."""
+    from pendragon.training import TrainConfig, calibration_plans, setups_for
+
+    common = ["train", "grail-cup", "--players", "2,3", "--games", "20", "--seed", "3",
+              "--positions", "3", "--decisions", "2", "--hidden", "4", "--epochs", "2",
+              "--search-share", "0"]
+    plain, extra = tmp_path / "plain.json", tmp_path / "extra.json"
+    assert main([*common, "--out", str(plain)]) == 0
+    assert main([*common, "--calibration-games", "100", "--calibration-players", "3",
+                 "--out", str(extra)]) == 0
+    without, with_games = load_model(plain), load_model(extra)
+    for size, network in without.networks.items():
+        assert with_games.networks[size].to_json() == network.to_json()
+    three = _game("grail-cup", {"players": 3})
+    key = next(k for k, e in with_games.metadata["setups"].items()
+               if e["options"]["players"] == 3 and len(e["options"]) == 1)
+    found = with_games.metadata["calibration_games"]
+    assert list(found["setups"]) == [key] and found["setups"][key]["games"] == 100
+    # 80 fitting games x 2 decisions, with the held-out calibration games' own (4 or fewer).
+    assert 160 <= found["setups"][key]["fitted_on"] <= 164
+    assert found["validation"][key]["positions"] == 40  # 20 games x 2 decisions
+    assert key in with_games.metadata["setup_calibration"]
+    assert with_games.metadata["setup_calibration"][key] != without.metadata[
+        "setup_calibration"].get(key)
+    others = {k: v for k, v in with_games.metadata["setup_calibration"].items() if k != key}
+    assert others == without.metadata["setup_calibration"]
+    assert with_games.metadata["setups"] == without.metadata["setups"]
+    assert evaluator_for(three) is not None  # (the shipped model still reads the game)
+    config = TrainConfig("grail-cup", (2, 3), games=20, seed=3, calibration_games=100,
+                         calibration_players=(3,), search_share=0.0)
+    plans = calibration_plans(config, setups_for("grail-cup", [2, 3]))
+    assert [p.index for p in plans] == list(range(20, 120))
+    assert {p.seed for p in plans} == {3 * 1_000_003 + i for i in range(20, 120)}
+
+
 def test_training_refuses_a_bad_command_line(tmp_path: Path) -> None:
     """Issue 38 item 2: a bad request is a clear error, not a traceback."""
     assert main(["train", "no-such-game", "--out", str(tmp_path / "x")]) == 2
