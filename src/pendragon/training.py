@@ -69,6 +69,8 @@ SETUP_CALIBRATION_PRIOR = 10.0
 #: One calibration game (``--calibration-games``) in this many measures its setup's
 #: recalibration rather than fitting it.
 CALIBRATION_MEASURE = 5
+#: Positions a block of a setup's isotonic chance map holds at least.
+ISOTONIC_BLOCK = 300
 #: A setup's weight at its base options, against 1 for each variant turned on alone.
 BASE_WEIGHT = 4
 #: Keeps a game's plan (setup, bots, positions) apart from its seat bots' streams.
@@ -111,6 +113,10 @@ class TrainConfig:
     #: The player counts whose base setups get ``calibration_games`` (``None``: every
     #: count trained).
     calibration_players: tuple[int, ...] | None = None
+    #: "platt": a setup's own calibration is a scale and shift of the logit; "isotonic":
+    #: a setup with calibration games also gets a monotone map of its chance fitted on
+    #: them (:func:`isotonic_map`), where the logistic's shape does not fit.
+    calibration_map: str = "platt"
 
 
 def setups_for(game_name: str, players: Sequence[int] | None = None,
@@ -436,6 +442,45 @@ def platt(z: NDArray[Any], y: NDArray[Any], prior: float = 0.0) -> tuple[float, 
     return a, s
 
 
+def isotonic_map(chances: Sequence[float], labels: Sequence[int],
+                 block: int = ISOTONIC_BLOCK) -> list[list[float]]:
+    """A monotone map of ``chances`` to what comes true (isotonic regression, pool
+    adjacent violators), its blocks pooled further until each holds ``block`` positions:
+    ``[points, values]``, each block's mean chance and its observed rate (kept within
+    0.005 of 0 and 1), rounded to 4 places, as :func:`~pendragon.bots.evaluator.chance_map`
+    reads it.
+
+    >>> isotonic_map([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9], [0, 0, 1, 0, 1, 0, 1, 1], 2)
+    [[0.15, 0.5, 0.85], [0.005, 0.5, 0.995]]
+    """
+    pairs = sorted(zip(chances, labels, strict=True))
+    blocks: list[list[float]] = []  # [wins, count, sum of chances]
+    for chance, won in pairs:
+        blocks.append([float(won), 1.0, float(chance)])
+        while len(blocks) > 1 and (blocks[-2][0] * blocks[-1][1]
+                                   >= blocks[-1][0] * blocks[-2][1]):
+            last = blocks.pop()
+            blocks[-1] = [a + b for a, b in zip(blocks[-1], last, strict=True)]
+    pooled: list[list[float]] = []
+    for entry in blocks:
+        if pooled and pooled[-1][1] < block:
+            pooled[-1] = [a + b for a, b in zip(pooled[-1], entry, strict=True)]
+        else:
+            pooled.append(entry)
+    while len(pooled) > 1 and pooled[-1][1] < block:
+        last = pooled.pop()
+        pooled[-1] = [a + b for a, b in zip(pooled[-1], last, strict=True)]
+    points: list[float] = []
+    values: list[float] = []
+    for wins, count, total in pooled:
+        point = round(total / count, 4)
+        if points and point <= points[-1]:
+            continue  # (two blocks with one mean chance at 4 places: the first stands)
+        points.append(point)
+        values.append(round(min(0.995, max(0.005, wins / count)), 4))
+    return [points, values]
+
+
 def calibration(probabilities: Sequence[float], labels: Sequence[int]) -> dict[str, float]:
     """Calibration error (the count-weighted gap between mean estimate and observed rate
     over tenths, as ``bench/calibration.py``), Brier score and log loss.
@@ -471,6 +516,8 @@ def train(config: TrainConfig, command: str = "",
     recalibrated: dict[str, list[float]] = {}
     #: Setup key -> the decisions its recalibration was fitted on.
     fitted_on: dict[str, int] = {}
+    #: Setup key -> its isotonic chance map ([points, values]).
+    chance_maps: dict[str, list[list[float]]] = {}
     #: Setup key -> the calibration measured on its measuring calibration games.
     extra_checks: dict[str, dict[str, float]] = {}
     measured_kinds: list[int] = []
@@ -521,6 +568,20 @@ def train(config: TrainConfig, command: str = "",
             mine = setup_of == key
             zall[mine] = zall[mine] * fitted[0] + fitted[1]
         chance = 1.0 / (1.0 + np.exp(-np.clip(zall, -30, 30)))
+        if config.calibration_map == "isotonic":
+            # A setup with calibration games: its recalibrated chance mapped through what
+            # its fitting decisions say comes true.
+            for key in sorted(set(setup_of[extra_fit].tolist())):
+                mine = fitting & (setup_of == key)
+                if int(mine.sum()) < 2 * ISOTONIC_BLOCK:
+                    continue
+                found = isotonic_map([float(q) for q in chance[mine]],
+                                     [int(q) for q in y[mine]])
+                if len(found[0]) < 2:
+                    continue
+                chance_maps[key] = found
+                rows = setup_of == key
+                chance[rows] = np.interp(chance[rows], found[0], found[1])
         measured += [float(q) for q in chance[measure]]
         labels += [int(q) for q in y[measure]]
         measured_kinds += [int(q) for q in at_decision[measure]]
@@ -607,6 +668,12 @@ def train(config: TrainConfig, command: str = "",
                        for key, count in sorted(extra_games.items())},
             "validation": dict(sorted(extra_checks.items())),
         }
+    if config.calibration_map == "isotonic":
+        metadata["setup_chance_map"] = dict(sorted(chance_maps.items()))
+        metadata["setup_chance_map_basis"] = (
+            f"after the setup's own calibration, an isotonic regression of what came true on"
+            f" its calibration games' fitting decisions, in blocks of {ISOTONIC_BLOCK} or"
+            f" more: [mean chance of each block, its observed rate], read between them")
     # Rounded as the file stores it, so that the model returned is the model written.
     names = setup_names(registry.game_class(config.game))
     return Model(config.game, names, networks, metadata)

@@ -52,6 +52,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--calibration-players", default=None,
                         help="player counts whose base setups get --calibration-games, e.g."
                              " 5 (default: every count trained)")
+    parser.add_argument("--calibration-map", choices=("platt", "isotonic"), default="platt",
+                        help="a setup with calibration games: its logit scaled and shifted"
+                             " (platt, default), or that and then a monotone map of its"
+                             " chance fitted on them (isotonic)")
     parser.add_argument("--hidden", type=int, default=32,
                         help="hidden units (default 32; 0: a logistic regression)")
     parser.add_argument("--epochs", type=int, default=12, help="passes of the fit (default 12)")
@@ -99,6 +103,7 @@ def run_train(args: argparse.Namespace, console: Console,
         setup_calibration_games=args.setup_calibration_games,
         calibration_games=args.calibration_games,
         calibration_players=_players(args.calibration_players),
+        calibration_map=args.calibration_map,
         hidden=args.hidden, epochs=args.epochs,
         search_share=args.search_share)
     out = default_out(args.game) if args.out is None else args.out
