@@ -576,7 +576,7 @@ def train(config: TrainConfig, command: str = "",
                 if int(mine.sum()) < 2 * ISOTONIC_BLOCK:
                     continue
                 found = isotonic_map([float(q) for q in chance[mine]],
-                                     [int(q) for q in y[mine]])
+                                     [int(q) for q in y[mine]], ISOTONIC_BLOCK)
                 if len(found[0]) < 2:
                     continue
                 chance_maps[key] = found
