@@ -115,10 +115,12 @@ def test_a_setups_own_calibration_is_applied_to_that_setup_only() -> None:
     five, three = _game("soc-card", {"players": 5}), _game("soc-card", {"players": 3})
     model = shipped_model("soc-card")
     assert model is not None
+    # (without the setups' chance maps, which come after: the next test)
     shifted = Model(model.game, model.setup_names, list(model.networks.values()),
-                    {**model.metadata, "setup_calibration": {setup_key(five): [0.5, 1.0]}})
+                    {**model.metadata, "setup_calibration": {setup_key(five): [0.5, 1.0]},
+                     "setup_chance_map": {}})
     plain = Model(model.game, model.setup_names, list(model.networks.values()),
-                  {**model.metadata, "setup_calibration": {}})
+                  {**model.metadata, "setup_calibration": {}, "setup_chance_map": {}})
     for game, changed in ((five, True), (three, False)):
         state = game.new_initial_state()
         while state.current_player() == CHANCE:

@@ -444,8 +444,8 @@ def chance_map(data: object) -> tuple[list[float], list[float]]:
     points, values = _floats(data[0], problem), _floats(data[1], problem)
     if (len(points) < 2 or len(points) != len(values)
             or not all(0.0 <= v <= 1.0 for v in points + values)
-            or any(b <= a for a, b in zip(points, points[1:]))
-            or any(b < a for a, b in zip(values, values[1:]))):
+            or any(points[i + 1] <= points[i] for i in range(len(points) - 1))
+            or any(values[i + 1] < values[i] for i in range(len(values) - 1))):
         raise ValueError(problem)
     return points, values
 
