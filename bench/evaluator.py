@@ -17,6 +17,16 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--depth D] [--option K=V]
+    python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
+
+``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
+search stops a rollout. In games of heuristic bots, at every position where the search
+would stop (``SocCardHeuristicBot.leaf_position``: the first decision after a quest
+resolved), every seat's side's chance by (a) the evaluator from that seat's view, (b) the
+leaf table as the search reads it, averaged over ``--worlds`` worlds drawn from the seat's
+own belief (its heuristic's ``sample_world``, as the search draws them), and (c) the table
+on the true traitors (no search has them: a bound), each met with whether the side won:
+calibration error, Brier score and log loss.
 
 ``estimates``: the same reliability tables for a decision's estimate (``coach.estimate``,
 the chance of the coach's move: what a hint shows and a review's *before*), in games of
@@ -36,6 +46,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -242,6 +253,9 @@ def strength(name: str, players: int, args: argparse.Namespace,
                     times[panel].append(time.perf_counter() - started)
                 state.apply_action(action)
             wins[panel].append(1 if state.returns()[seat] > 0 else 0)
+        if (k + 1) % 25 == 0:  # a running count, for a run cut short
+            print(f"{k + 1} seeds: " + ", ".join(f"{p} {sum(wins[p])}" for p in panels),
+                  file=sys.stderr, flush=True)
     found: dict[str, Any] = {"game": name, "players": players, "games": args.games,
                              "depth": args.depth, "options": options}
     for panel in panels:
@@ -260,11 +274,76 @@ def strength(name: str, players: int, args: argparse.Namespace,
     return found
 
 
+def leaf(args: argparse.Namespace) -> dict[str, Any]:
+    """The card game's leaf table and the evaluator at the search's leaf positions."""
+    import math
+    import random
+
+    from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
+    from pendragon.games.soc_card.leaf import leaf_table
+
+    players = 5
+    table = leaf_table(players, expert=False, promos=False)
+    kinds = ("evaluator", "table", "table_true_traitors")
+    samples: dict[str, list[tuple[float, bool]]] = {kind: [] for kind in kinds}
+    started = time.process_time()
+    for k in range(args.games):
+        seed = game_seed(args.seed, k)
+        game = pendragon.load_game("soc-card", players=players, seed=seed)
+        bots = panel_bots("soc-card", players, seed, "heuristic")
+        bound = evaluator_for(game)
+        assert bound is not None
+        draw = random.Random(seed)
+        state = game.new_initial_state()
+        before: State | None = None
+        read: list[tuple[int, dict[str, float]]] = []
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply_action(state.sample_chance())
+                continue
+            position = None if before is None else SocCardHeuristicBot.leaf_position(
+                state, before)
+            if position is not None and before is not None:
+                for seat in range(players):
+                    found = {"evaluator": bound.chance(state, seat),
+                             "table_true_traitors": (1.0 + SocCardHeuristicBot.leaf_value(
+                                 position, seat, table)) / 2.0}
+                    total = 0.0
+                    for _ in range(args.worlds):
+                        world = bots[seat].sample_world(state, seat, draw)  # type: ignore[attr-defined]
+                        there = SocCardHeuristicBot.leaf_position(world, before)
+                        assert there is not None  # the swords are public: the same leaf
+                        total += (1.0 + SocCardHeuristicBot.leaf_value(there, seat, table)) / 2
+                    found["table"] = total / args.worlds
+                    read.append((seat, found))
+            before = state.clone()
+            state.apply_action(bots[player].step(state))
+        returns = state.returns()
+        for seat, found in read:
+            for kind in kinds:
+                samples[kind].append((found[kind], returns[seat] > 0))
+    results: dict[str, Any] = {"games": args.games, "worlds": args.worlds, "seed": args.seed,
+                               "cpu_seconds": time.process_time() - started}
+    for kind in kinds:
+        pairs = samples[kind]
+        table_of = reliability(pairs)
+        loss = -statistics.fmean(math.log(max(1e-9, p if won else 1.0 - p))
+                                 for p, won in pairs)
+        results[kind] = {"positions": len(pairs), "calibration_error":
+                         table_of["calibration_error"], "brier": table_of["brier"],
+                         "log_loss": loss}
+        print(f"{kind}: {len(pairs)} seat-positions, calibration error "
+              f"{100 * table_of['calibration_error']:.1f} points, Brier "
+              f"{table_of['brier']:.4f}, log loss {loss:.4f}", flush=True)
+    return results
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one of the commands (see the module's text)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=("calibration", "estimates", "timing", "review",
-                                            "strength"))
+                                            "strength", "leaf"))
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--per-game", type=int, default=4)
@@ -274,6 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--depth", type=int, default=10,
                         help="strength: decisions a rollout plays before the model reads it")
+    parser.add_argument("--worlds", type=int, default=8,
+                        help="leaf: worlds drawn from a seat's belief per position")
     parser.add_argument("--no-pin", action="store_true")
     args = parser.parse_args(argv)
     cpu = None if args.no_pin else pin_to_one_core()
@@ -283,6 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         found = estimate_calibration(args)
     elif args.command == "timing":
         found = timing(args)
+    elif args.command == "leaf":
+        found = leaf(args)
     elif args.command == "strength":
         name, players = args.rest
         options = dict(item.split("=", 1) for item in args.option)

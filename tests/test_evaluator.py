@@ -12,6 +12,7 @@ import pendragon
 from pendragon.bots.evaluator import (
     Model,
     Network,
+    chance_map,
     check_layout,
     evaluator_for,
     load_model,
@@ -114,10 +115,12 @@ def test_a_setups_own_calibration_is_applied_to_that_setup_only() -> None:
     five, three = _game("soc-card", {"players": 5}), _game("soc-card", {"players": 3})
     model = shipped_model("soc-card")
     assert model is not None
+    # (without the setups' chance maps, which come after: the next test)
     shifted = Model(model.game, model.setup_names, list(model.networks.values()),
-                    {**model.metadata, "setup_calibration": {setup_key(five): [0.5, 1.0]}})
+                    {**model.metadata, "setup_calibration": {setup_key(five): [0.5, 1.0]},
+                     "setup_chance_map": {}})
     plain = Model(model.game, model.setup_names, list(model.networks.values()),
-                  {**model.metadata, "setup_calibration": {}})
+                  {**model.metadata, "setup_calibration": {}, "setup_chance_map": {}})
     for game, changed in ((five, True), (three, False)):
         state = game.new_initial_state()
         while state.current_player() == CHANCE:
@@ -128,6 +131,36 @@ def test_a_setups_own_calibration_is_applied_to_that_setup_only() -> None:
         expected = sigmoid(0.5 * logit + 1.0) if changed else sigmoid(logit)
         assert on.chance(state, 0) == pytest.approx(expected)
         assert (on.chance(state, 0) != off.chance(state, 0)) is changed
+
+
+def test_a_setups_chance_map_is_applied_after_its_calibration() -> None:
+    """Issue 38 item 1 (calibration at 3 points): the metadata's ``setup_chance_map`` maps
+    a setup's recalibrated chance through a monotone table (read linearly between its
+    points); a game of that setup reads it, another does not; a broken map is refused."""
+    from pendragon.bots.evaluator import Evaluator, interpolate, setup_key
+
+    five, three = _game("soc-card", {"players": 5}), _game("soc-card", {"players": 3})
+    model = shipped_model("soc-card")
+    assert model is not None
+    table = [[0.1, 0.5, 0.9], [0.2, 0.7, 0.8]]
+    plain = Model(model.game, model.setup_names, list(model.networks.values()),
+                  {**model.metadata, "setup_chance_map": {}})
+    mapped = Model(model.game, model.setup_names, list(model.networks.values()),
+                   {**model.metadata, "setup_chance_map": {setup_key(five): table}})
+    for game, changed in ((five, True), (three, False)):
+        state = game.new_initial_state()
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        before = Evaluator(plain, game).chance(state, 0)
+        after = Evaluator(mapped, game).chance(state, 0)
+        assert after == (interpolate(before, *table) if changed else before)
+        assert (after != before) is changed
+    for broken in ([[0.5, 0.1], [0.2, 0.3]], [[0.1, 0.5], [0.7, 0.2]], [[0.1], [0.2]],
+                   [[0.1, 1.5], [0.2, 0.3]], "x"):
+        with pytest.raises(ValueError, match="chance map"):
+            Evaluator(Model(model.game, model.setup_names, list(model.networks.values()),
+                            {**model.metadata,
+                             "setup_chance_map": {setup_key(five): broken}}), five)
 
 
 @pytest.mark.parametrize("case", [("soc", 13, 60), ("soc-card", 1, 20), ("grail-cup", 3, 40)],
@@ -202,6 +235,61 @@ def test_training_records_the_deciding_seats_view_at_decisions() -> None:
         rows = [(tuple(r), label) for r, label, g, k in zip(
             found.rows, found.labels, found.games, found.kinds, strict=True) if k and g == index]
         assert len(rows) == 3 and all(views.get(row) == label for row, label in rows)
+
+
+def test_calibration_games_fit_a_setups_own_calibration_and_are_never_fitted_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38 item 1 (calibration at 3 points where a table plays): ``--calibration-games
+    N`` plays N more games of the heuristic at each base setup of ``--calibration-players``,
+    on the run's own seeds after its last game, and fits that setup's own recalibration on
+    their decisions; the network and every other setup are exactly as without them, and
+    the metadata says how many games and decisions, with one game in five measuring."""
+    from pendragon.training import TrainConfig, calibration_plans, setups_for
+
+    common = ["train", "grail-cup", "--players", "2,3", "--games", "20", "--seed", "3",
+              "--positions", "3", "--decisions", "8", "--hidden", "4", "--epochs", "2",
+              "--search-share", "0"]
+    plain, extra = tmp_path / "plain.json", tmp_path / "extra.json"
+    assert main([*common, "--out", str(plain)]) == 0
+    assert main([*common, "--calibration-games", "100", "--calibration-players", "3",
+                 "--out", str(extra)]) == 0
+    without, with_games = load_model(plain), load_model(extra)
+    for size, network in without.networks.items():
+        assert with_games.networks[size].to_json() == network.to_json()
+    three = _game("grail-cup", {"players": 3})
+    key = next(k for k, e in with_games.metadata["setups"].items()
+               if e["options"]["players"] == 3 and len(e["options"]) == 1)
+    found = with_games.metadata["calibration_games"]
+    assert list(found["setups"]) == [key] and found["setups"][key]["games"] == 100
+    # 80 fitting games x 8 decisions, with the held-out calibration games' own (16 or fewer).
+    assert 640 <= found["setups"][key]["fitted_on"] <= 656
+    assert found["validation"][key]["positions"] == 160  # 20 games x 8 decisions
+    assert key in with_games.metadata["setup_calibration"]
+    assert with_games.metadata["setup_calibration"][key] != without.metadata[
+        "setup_calibration"].get(key)
+    others = {k: v for k, v in with_games.metadata["setup_calibration"].items() if k != key}
+    assert others == without.metadata["setup_calibration"]
+    assert with_games.metadata["setups"] == without.metadata["setups"]
+    assert evaluator_for(three) is not None  # (the shipped model still reads the game)
+    # With --calibration-map isotonic the same, and a monotone map of that setup's chance.
+    mapped = tmp_path / "mapped.json"
+    import pendragon.training
+
+    # (blocks of 20 decisions: a tiny run's map has points to check)
+    monkeypatch.setattr(pendragon.training, "ISOTONIC_BLOCK", 20)
+    assert main([*common, "--calibration-games", "100", "--calibration-players", "3",
+                 "--calibration-map", "isotonic", "--out", str(mapped)]) == 0
+    isotonic = load_model(mapped)
+    assert isotonic.metadata["setup_calibration"] == with_games.metadata["setup_calibration"]
+    assert list(isotonic.metadata["setup_chance_map"]) == [key]
+    points, values = chance_map(isotonic.metadata["setup_chance_map"][key])
+    assert values == sorted(values) and all(0.005 <= v <= 0.995 for v in values)
+    assert "setup_chance_map" not in with_games.metadata
+    config = TrainConfig("grail-cup", (2, 3), games=20, seed=3, calibration_games=100,
+                         calibration_players=(3,), search_share=0.0)
+    plans = calibration_plans(config, setups_for("grail-cup", [2, 3]))
+    assert [p.index for p in plans] == list(range(20, 120))
+    assert {p.seed for p in plans} == {3 * 1_000_003 + i for i in range(20, 120)}
 
 
 def test_training_refuses_a_bad_command_line(tmp_path: Path) -> None:

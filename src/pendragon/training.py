@@ -66,6 +66,11 @@ HOLD_OUT = 10
 #: this weight (in positions' curvature: a few dozen decisive positions' worth).
 SETUP_CALIBRATION_MIN = 150
 SETUP_CALIBRATION_PRIOR = 10.0
+#: One calibration game (``--calibration-games``) in this many measures its setup's
+#: recalibration rather than fitting it.
+CALIBRATION_MEASURE = 5
+#: Positions a block of a setup's isotonic chance map holds at least.
+ISOTONIC_BLOCK = 300
 #: A setup's weight at its base options, against 1 for each variant turned on alone.
 BASE_WEIGHT = 4
 #: Keeps a game's plan (setup, bots, positions) apart from its seat bots' streams.
@@ -101,6 +106,17 @@ class TrainConfig:
     table_share: float = 0.3
     #: Extra options on every setup (``--option``).
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: Games played besides, at each base setup of ``calibration_players``, by the
+    #: heuristic (one search seat in ``search_share`` of them), only to fit and measure
+    #: those setups' own calibration (:func:`calibration_plans`); never fitted on.
+    calibration_games: int = 0
+    #: The player counts whose base setups get ``calibration_games`` (``None``: every
+    #: count trained).
+    calibration_players: tuple[int, ...] | None = None
+    #: "platt": a setup's own calibration is a scale and shift of the logit; "isotonic":
+    #: a setup with calibration games also gets a monotone map of its chance fitted on
+    #: them (:func:`isotonic_map`), where the logistic's shape does not fit.
+    calibration_map: str = "platt"
 
 
 def setups_for(game_name: str, players: Sequence[int] | None = None,
@@ -184,6 +200,45 @@ def game_plan(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], int]],
     return GamePlan(index, seed, options, tuple(names))
 
 
+def calibration_plans(config: TrainConfig,
+                      setups: Sequence[tuple[dict[str, Any], int]]) -> list[GamePlan]:
+    """The calibration games of a run: ``config.calibration_games`` games at each base
+    setup (weight :data:`BASE_WEIGHT`) of ``config.calibration_players``, indexed on from
+    the run's last game (game ``games + j`` has the seed ``seed * 1_000_003 + games + j``:
+    the run's own seeds, never a bench's), the heuristic on every seat but, in
+    ``search_share`` of them, one seat of the search bot, drawn from the seed alone (as
+    :func:`game_plan`). They are the games a bench or the lobby's default table is: what
+    a setup's own recalibration is fitted to.
+
+    >>> config = TrainConfig("soc-card", (3, 5), games=40, calibration_games=2,
+    ...                      calibration_players=(5,), search_share=0.0)
+    >>> [(p.index, p.options["players"], p.bots) for p in calibration_plans(
+    ...     config, setups_for("soc-card", [3, 5]))]  # doctest: +NORMALIZE_WHITESPACE
+    [(40, 5, ('heuristic', 'heuristic', 'heuristic', 'heuristic', 'heuristic')),
+     (41, 5, ('heuristic', 'heuristic', 'heuristic', 'heuristic', 'heuristic'))]
+    """
+    if not config.calibration_games:
+        return []
+    wanted = config.calibration_players
+    bases = [options for options, weight in setups if weight == BASE_WEIGHT
+             and (wanted is None or int(options["players"]) in wanted)]
+    if not bases:
+        raise ValueError(f"--calibration-players {wanted}: no base setup at those counts")
+    plans: list[GamePlan] = []
+    index = config.games
+    for options in bases:
+        for _ in range(config.calibration_games):
+            seed = config.seed * SEED_STRIDE + index
+            draw = random.Random(rng.mix(seed, _PLAN_STREAM))
+            seats = int(options["players"])
+            names = ["heuristic"] * seats
+            if draw.random() < config.search_share:
+                names[draw.randrange(seats)] = "ismcts"
+            plans.append(GamePlan(index, seed, dict(options), tuple(names)))
+            index += 1
+    return plans
+
+
 @dataclass(frozen=True, slots=True)
 class Positions:
     """Recorded positions of some games: one row each (``tensor + setup features``), the
@@ -196,23 +251,29 @@ class Positions:
     plans: list[GamePlan]
     #: 1 for a row at a decision of its seat (``TrainConfig.decisions``) in a game of the
     #: heuristic (and maybe one search seat), 2 at a decision in a game of the table bot,
-    #: else 0.
+    #: 3 at a decision in a calibration game (:func:`calibration_plans`), else 0.
     kinds: list[int] = field(default_factory=list)
 
 
 def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], int]],
                    indices: Sequence[int]) -> Positions:
     """Play games ``indices`` of the run and record their positions (one worker's chunk)."""
+    return play_plans(config, [game_plan(config, setups, index) for index in indices])
+
+
+def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
+               calibrating: bool = False) -> Positions:
+    """Play the games ``plans`` and record their positions; ``calibrating``: calibration
+    games (:func:`calibration_plans`), which record their ``config.decisions`` decisions
+    only (kind 3)."""
     rows: list[list[float]] = []
     labels: list[int] = []
     games: list[int] = []
     keys: list[str] = []
     kinds: list[int] = []
-    plans: list[GamePlan] = []
     names = setup_names(registry.game_class(config.game))
-    for index in indices:
-        plan = game_plan(config, setups, index)
-        plans.append(plan)
+    for plan in plans:
+        index = plan.index
         game = registry.load_game(config.game, **{**plan.options, "seed": plan.seed})
         bots = [make_bot(name, bot_seed(plan.seed, seat), config.game)
                 for seat, name in enumerate(plan.bots)]
@@ -220,7 +281,8 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
         history = final.history()
         returns = final.returns()
         draw = random.Random(rng.mix(plan.seed, _PLAN_STREAM + 1))
-        chosen = sorted(draw.sample(range(len(history)), min(config.positions, len(history))))
+        chosen = [] if calibrating else sorted(
+            draw.sample(range(len(history)), min(config.positions, len(history))))
         seats = game.num_players()
         setup = setup_features(game, names)
         key = setup_key(game)
@@ -238,6 +300,7 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
                 kinds.append(0)
         if config.decisions:
             table_game = any(name not in ("heuristic", "ismcts") for name in plan.bots)
+            kind = 3 if calibrating else 2 if table_game else 1
             state = game.new_initial_state()
             found: list[tuple[int, list[float]]] = []
             for action in history:
@@ -252,8 +315,8 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
                 labels.append(1 if returns[player] > 0 else 0)
                 games.append(index)
                 keys.append(key)
-                kinds.append(2 if table_game else 1)
-    return Positions(rows, labels, games, keys, plans, kinds)
+                kinds.append(kind)
+    return Positions(rows, labels, games, keys, list(plans), kinds)
 
 
 def generate(config: TrainConfig,
@@ -263,11 +326,19 @@ def generate(config: TrainConfig,
     size = max(1, min(25, config.games // (max(1, config.workers) * 8) or 1))
     chunks = [list(range(start, min(config.games, start + size)))
               for start in range(0, config.games, size)]
-    parts = map_chunks(play_positions, [(config, setups, chunk) for chunk in chunks],
-                       workers=config.workers, backend=config.backend,
-                       ray_address=config.ray_address,
-                       on_progress=None if on_progress is None else
-                       (lambda part: on_progress(len(part.plans))))
+    extra = calibration_plans(config, setups)
+    arguments: list[tuple[Any, ...]] = [(config, setups, chunk) for chunk in chunks]
+    step = max(1, min(25, len(extra) // (max(1, config.workers) * 8) or 1))
+    calibrating = [(config, extra[start:start + step], True)
+                   for start in range(0, len(extra), step)]
+    report = None if on_progress is None else (lambda part: on_progress(len(part.plans)))
+    parts = map_chunks(play_positions, arguments, workers=config.workers,
+                       backend=config.backend, ray_address=config.ray_address,
+                       on_progress=report)
+    if calibrating:
+        parts += map_chunks(play_plans, calibrating, workers=config.workers,
+                            backend=config.backend, ray_address=config.ray_address,
+                            on_progress=report)
     np = _numpy()
     merged = Positions([], [], [], [], [], [])
     for part in parts:  # in the chunks' order: the same data for any worker count
@@ -371,6 +442,45 @@ def platt(z: NDArray[Any], y: NDArray[Any], prior: float = 0.0) -> tuple[float, 
     return a, s
 
 
+def isotonic_map(chances: Sequence[float], labels: Sequence[int],
+                 block: int = ISOTONIC_BLOCK) -> list[list[float]]:
+    """A monotone map of ``chances`` to what comes true (isotonic regression, pool
+    adjacent violators), its blocks pooled further until each holds ``block`` positions:
+    ``[points, values]``, each block's mean chance and its observed rate (kept within
+    0.005 of 0 and 1), rounded to 4 places, as :func:`~pendragon.bots.evaluator.chance_map`
+    reads it.
+
+    >>> isotonic_map([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9], [0, 0, 1, 0, 1, 0, 1, 1], 2)
+    [[0.15, 0.5, 0.85], [0.005, 0.5, 0.995]]
+    """
+    pairs = sorted(zip(chances, labels, strict=True))
+    blocks: list[list[float]] = []  # [wins, count, sum of chances]
+    for chance, won in pairs:
+        blocks.append([float(won), 1.0, float(chance)])
+        while len(blocks) > 1 and (blocks[-2][0] * blocks[-1][1]
+                                   >= blocks[-1][0] * blocks[-2][1]):
+            last = blocks.pop()
+            blocks[-1] = [a + b for a, b in zip(blocks[-1], last, strict=True)]
+    pooled: list[list[float]] = []
+    for entry in blocks:
+        if pooled and pooled[-1][1] < block:
+            pooled[-1] = [a + b for a, b in zip(pooled[-1], entry, strict=True)]
+        else:
+            pooled.append(entry)
+    while len(pooled) > 1 and pooled[-1][1] < block:
+        last = pooled.pop()
+        pooled[-1] = [a + b for a, b in zip(pooled[-1], last, strict=True)]
+    points: list[float] = []
+    values: list[float] = []
+    for wins, count, total in pooled:
+        point = round(total / count, 4)
+        if points and point <= points[-1]:
+            continue  # (two blocks with one mean chance at 4 places: the first stands)
+        points.append(point)
+        values.append(round(min(0.995, max(0.005, wins / count)), 4))
+    return [points, values]
+
+
 def calibration(probabilities: Sequence[float], labels: Sequence[int]) -> dict[str, float]:
     """Calibration error (the count-weighted gap between mean estimate and observed rate
     over tenths, as ``bench/calibration.py``), Brier score and log loss.
@@ -404,46 +514,82 @@ def train(config: TrainConfig, command: str = "",
     labels: list[int] = []
     keys: list[str] = []
     recalibrated: dict[str, list[float]] = {}
+    #: Setup key -> the decisions its recalibration was fitted on.
+    fitted_on: dict[str, int] = {}
+    #: Setup key -> its isotonic chance map ([points, values]).
+    chance_maps: dict[str, list[list[float]]] = {}
+    #: Setup key -> the calibration measured on its measuring calibration games.
+    extra_checks: dict[str, dict[str, float]] = {}
     measured_kinds: list[int] = []
     for length in lengths:
         picked = [i for i, row in enumerate(data.rows) if len(row) == length]
         x = np.asarray([data.rows[i] for i in picked], dtype=np.float32)
         y = np.asarray([data.labels[i] for i in picked], dtype=np.float64)
-        # Held out by game, counted within this tensor length's games: the 1st, 11th,
-        # 21st... calibrate, the 6th, 16th... measure.
-        rank = {index: r for r, index in enumerate(sorted({data.games[i] for i in picked}))}
-        ranks = np.asarray([rank[data.games[i]] for i in picked])
-        calib = ranks % HOLD_OUT == 0
-        measure = ranks % HOLD_OUT == HOLD_OUT // 2
-        held = calib | measure
+        kind_of = np.asarray([data.kinds[i] for i in picked])
+        # The calibration games' decisions (kind 3): never fitted on; of those games one
+        # in CALIBRATION_MEASURE measures, the others fit their setup's recalibration.
+        extra = kind_of == 3
+        offset = np.asarray([data.games[i] for i in picked]) - config.games
+        extra_measure = extra & (offset % CALIBRATION_MEASURE == CALIBRATION_MEASURE - 1)
+        extra_fit = extra & ~extra_measure
+        # Held out by game, counted within this tensor length's games of the run: the 1st,
+        # 11th, 21st... calibrate, the 6th, 16th... measure.
+        rank = {index: r for r, index in enumerate(sorted(
+            {data.games[i] for i in picked if data.kinds[i] != 3}))}
+        ranks = np.asarray([rank.get(data.games[i], 1) for i in picked])
+        calib = (ranks % HOLD_OUT == 0) & ~extra
+        measure = (ranks % HOLD_OUT == HOLD_OUT // 2) & ~extra
+        held = calib | measure | extra
         if not held.any() or held.all() or not calib.any() or not measure.any():
             raise ValueError(f"too few games of tensor length {length} to hold some out: "
                              "train on more games (--games)")
         w, b, v, c = fit_network(x[~held], y[~held], config.hidden, config.epochs,
                                  config.seed + length)
         scale, shift = platt(network_logits(x[calib], w, b, v, c, config.hidden), y[calib])
-        z = network_logits(x[measure], w, b, v, c, config.hidden) * scale + shift
-        # Each setup's own recalibration of the calibrated logit, on its calibration games.
-        zc = network_logits(x[calib], w, b, v, c, config.hidden) * scale + shift
+        # Every row's calibrated logit (before its setup's own recalibration).
+        zall = network_logits(x, w, b, v, c, config.hidden) * scale + shift
         setup_of = np.asarray([data.setups[i] for i in picked])
-        # Fitted at the seat's decisions where the run recorded some (what the coach reads),
-        # in the games of the heuristic and the search (the panels the issue's bars and
-        # bench/evaluator.py measure; the table bot's traitors win more often).
+        # Each setup's own recalibration, fitted at the seat's decisions where the run
+        # recorded some (what the coach reads), in the held-out calibration games of the
+        # heuristic and the search (the panels the issue's bars and bench/evaluator.py
+        # measure; the table bot's traitors win more often) and in the setup's calibration
+        # games.
         wanted = (1,) if config.setup_calibration_games == "heuristic" else (1, 2)
-        at_decision = np.isin(np.asarray([data.kinds[i] for i in picked]), wanted)
+        at_decision = np.isin(kind_of, wanted)
         basis = at_decision if config.decisions else np.ones(len(picked), dtype=bool)
-        for key in sorted(set(setup_of[calib].tolist())):
-            mine = (setup_of[calib] == key) & basis[calib]
+        fitting = (calib & basis) | extra_fit
+        for key in sorted(set(setup_of[fitting].tolist())):
+            mine = fitting & (setup_of == key)
             if int(mine.sum()) >= SETUP_CALIBRATION_MIN:
-                pair = platt(zc[mine], y[calib][mine], SETUP_CALIBRATION_PRIOR)
+                pair = platt(zall[mine], y[mine], SETUP_CALIBRATION_PRIOR)
                 recalibrated[key] = [round(pair[0], 6), round(pair[1], 6)]
+                fitted_on[key] = int(mine.sum())
         for key, fitted in recalibrated.items():
-            mine = setup_of[measure] == key
-            z[mine] = z[mine] * fitted[0] + fitted[1]
-        measured += [float(q) for q in 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))]
+            mine = setup_of == key
+            zall[mine] = zall[mine] * fitted[0] + fitted[1]
+        chance = 1.0 / (1.0 + np.exp(-np.clip(zall, -30, 30)))
+        if config.calibration_map == "isotonic":
+            # A setup with calibration games: its recalibrated chance mapped through what
+            # its fitting decisions say comes true.
+            for key in sorted(set(setup_of[extra_fit].tolist())):
+                mine = fitting & (setup_of == key)
+                if int(mine.sum()) < 2 * ISOTONIC_BLOCK:
+                    continue
+                found = isotonic_map([float(q) for q in chance[mine]],
+                                     [int(q) for q in y[mine]], ISOTONIC_BLOCK)
+                if len(found[0]) < 2:
+                    continue
+                chance_maps[key] = found
+                rows = setup_of == key
+                chance[rows] = np.interp(chance[rows], found[0], found[1])
+        measured += [float(q) for q in chance[measure]]
         labels += [int(q) for q in y[measure]]
         measured_kinds += [int(q) for q in at_decision[measure]]
         keys += [data.setups[i] for i, m in zip(picked, measure, strict=True) if m]
+        for key in sorted(set(setup_of[extra_measure].tolist())):
+            mine = extra_measure & (setup_of == key)
+            extra_checks[key] = _rounded(calibration([float(q) for q in chance[mine]],
+                                                     [int(q) for q in y[mine]]))
         if config.hidden:
             networks.append(Network([[float(q) for q in row] for row in w],
                                     [float(q) for q in b], [float(q) for q in v], c,
@@ -461,20 +607,26 @@ def train(config: TrainConfig, command: str = "",
             per_setup_decisions[key] = _rounded(calibration([measured[i] for i in chosen],
                                                             [labels[i] for i in chosen]))
     setups: dict[str, dict[str, Any]] = {}
+    extra_games: Counter[str] = Counter()
     for plan in data.plans:
         game = registry.load_game(config.game, **{**plan.options, "seed": 0})
+        if plan.index >= config.games:  # a calibration game: counted apart
+            extra_games[setup_key(game)] += 1
+            continue
         key = setup_key(game)
         entry = setups.setdefault(key, {"options": plan.options, "games": 0, "positions": 0,
                                         "layout": None})
         entry["games"] += 1
         if entry["layout"] is None:
             entry["layout"] = layout_fingerprint(game)
-    for key in data.setups:
-        setups[key]["positions"] += 1
-    bots = Counter(name for plan in data.plans for name in plan.bots)
-    metadata = {
+    for key, kind in zip(data.setups, data.kinds, strict=True):
+        if kind != 3:
+            setups[key]["positions"] += 1
+    bots = Counter(name for plan in data.plans if plan.index < config.games
+                   for name in plan.bots)
+    metadata: dict[str, Any] = {
         "game": config.game, "seed": config.seed, "command": command,
-        "games": config.games, "positions": len(data.labels),
+        "games": config.games, "positions": sum(1 for k in data.kinds if k != 3),
         "positions_per_game": config.positions, "seats_per_position": config.seats,
         "held_out": f"of each tensor length's games, one in {HOLD_OUT} calibrates and "
                     f"another one in {HOLD_OUT} measures",
@@ -500,6 +652,28 @@ def train(config: TrainConfig, command: str = "",
                    for key, e in sorted(setups.items())},
         "layout": {key: e["layout"] for key, e in sorted(setups.items())},
     }
+    if config.calibration_games:
+        metadata["calibration_games"] = {
+            "per_setup": config.calibration_games,
+            "players": list(config.calibration_players or ()) or "all",
+            "bots": dict(sorted(Counter(name for plan in data.plans
+                                        if plan.index >= config.games
+                                        for name in plan.bots).items())),
+            "about": f"games of the heuristic (one search seat in search_share of them) at"
+                     f" these base setups, played besides and never fitted on: one in"
+                     f" {CALIBRATION_MEASURE} measures (validation), the others fit the"
+                     f" setup's own calibration with its held-out calibration games'"
+                     f" decisions (fitted_on: decisions)",
+            "setups": {key: {"games": count, "fitted_on": fitted_on.get(key, 0)}
+                       for key, count in sorted(extra_games.items())},
+            "validation": dict(sorted(extra_checks.items())),
+        }
+    if config.calibration_map == "isotonic":
+        metadata["setup_chance_map"] = dict(sorted(chance_maps.items()))
+        metadata["setup_chance_map_basis"] = (
+            f"after the setup's own calibration, an isotonic regression of what came true on"
+            f" its calibration games' fitting decisions, in blocks of {ISOTONIC_BLOCK} or"
+            f" more: [mean chance of each block, its observed rate], read between them")
     # Rounded as the file stores it, so that the model returned is the model written.
     names = setup_names(registry.game_class(config.game))
     return Model(config.game, names, networks, metadata)

@@ -392,6 +392,16 @@ class Evaluator:
                     isinstance(v, (int, float)) and not isinstance(v, bool)
                     and math.isfinite(v) for v in pair):
                 self.scale, self.shift = float(pair[0]), float(pair[1])
+        # A setup's monotone map of the recalibrated chance (metadata "setup_chance_map":
+        # setup key -> [chances, what they come true as], fitted on that setup's many
+        # calibration games where the training was asked for it), read between its points.
+        self.map_from: list[float] = []
+        self.map_to: list[float] = []
+        maps = model.metadata.get("setup_chance_map")
+        if isinstance(maps, dict):
+            found = maps.get(setup_key(game))
+            if found is not None:
+                self.map_from, self.map_to = chance_map(found)
 
     def inputs(self, state: State, seat: int) -> list[float]:
         """The model's inputs for ``seat`` in ``state``: its tensor, then the setup."""
@@ -406,11 +416,61 @@ class Evaluator:
         """``seat``'s chance that its side wins from ``state`` (its information only)."""
         if state.is_terminal():
             return 1.0 if state.returns()[seat] > 0 else 0.0
-        return sigmoid(self.scale * self.network.logit(self.inputs(state, seat)) + self.shift)
+        chance = sigmoid(self.scale * self.network.logit(self.inputs(state, seat)) + self.shift)
+        if self.map_from:
+            return interpolate(chance, self.map_from, self.map_to)
+        return chance
 
     def value(self, state: State, seat: int) -> float:
         """:meth:`chance` as a reward in [-1, 1] (the search's scale)."""
         return 2.0 * self.chance(state, seat) - 1.0
+
+
+def chance_map(data: object) -> tuple[list[float], list[float]]:
+    """A setup's chance map from a model's metadata: ``[points, values]``, two lists of
+    the same length (two or more) of chances from 0 to 1, the points strictly rising and
+    the values never falling; ``ValueError`` otherwise.
+
+    >>> chance_map([[0.2, 0.8], [0.1, 0.9]])
+    ([0.2, 0.8], [0.1, 0.9])
+    >>> chance_map([[0.8, 0.2], [0.1, 0.9]])
+    Traceback (most recent call last):
+    ValueError: a chance map: [points, values], 2+ chances each, points rising, values not falling
+    """
+    problem = ("a chance map: [points, values], 2+ chances each, points rising, values not"
+               " falling")
+    if not isinstance(data, list) or len(data) != 2:
+        raise ValueError(problem)
+    points, values = _floats(data[0], problem), _floats(data[1], problem)
+    if (len(points) < 2 or len(points) != len(values)
+            or not all(0.0 <= v <= 1.0 for v in points + values)
+            or any(points[i + 1] <= points[i] for i in range(len(points) - 1))
+            or any(values[i + 1] < values[i] for i in range(len(values) - 1))):
+        raise ValueError(problem)
+    return points, values
+
+
+def interpolate(chance: float, points: list[float], values: list[float]) -> float:
+    """``chance`` through a chance map: linear between its points, its first or last value
+    beyond them.
+
+    >>> interpolate(0.5, [0.0, 1.0], [0.2, 0.6]), interpolate(0.9, [0.2, 0.8], [0.1, 0.9])
+    (0.4, 0.9)
+    """
+    if chance <= points[0]:
+        return values[0]
+    last = len(points) - 1
+    if chance >= points[last]:
+        return values[last]
+    low, high = 0, last
+    while high - low > 1:
+        middle = (low + high) // 2
+        if points[middle] <= chance:
+            low = middle
+        else:
+            high = middle
+    share = (chance - points[low]) / (points[high] - points[low])
+    return values[low] + share * (values[high] - values[low])
 
 
 #: The evaluator of the last game asked for, per game name (a game object per table).

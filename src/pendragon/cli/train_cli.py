@@ -44,6 +44,18 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         default="heuristic",
                         help="games whose decisions fit each setup's calibration: the"
                              " heuristic's (default) or all, the table bot's too")
+    parser.add_argument("--calibration-games", type=int, default=0,
+                        help="games played besides at each base setup of"
+                             " --calibration-players, by the heuristic (a search seat in"
+                             " --search-share), only to fit and measure those setups' own"
+                             " calibration (default 0)")
+    parser.add_argument("--calibration-players", default=None,
+                        help="player counts whose base setups get --calibration-games, e.g."
+                             " 5 (default: every count trained)")
+    parser.add_argument("--calibration-map", choices=("platt", "isotonic"), default="platt",
+                        help="a setup with calibration games: its logit scaled and shifted"
+                             " (platt, default), or that and then a monotone map of its"
+                             " chance fitted on them (isotonic)")
     parser.add_argument("--hidden", type=int, default=32,
                         help="hidden units (default 32; 0: a logistic regression)")
     parser.add_argument("--epochs", type=int, default=12, help="passes of the fit (default 12)")
@@ -80,11 +92,18 @@ def run_train(args: argparse.Namespace, console: Console,
         raise ValueError("--positions, --seats and --epochs are at least 1, --hidden 0")
     if args.decisions < 0:
         raise ValueError("--decisions: at least 0")
+    if args.calibration_games < 0:
+        raise ValueError("--calibration-games: at least 0")
+    if args.calibration_games and not args.decisions:
+        raise ValueError("--calibration-games records decisions: give --decisions too")
     config = TrainConfig(
         game=args.game, players=_players(args.players), games=args.games, seed=args.seed,
         workers=args.workers, backend=args.backend, ray_address=args.ray_address,
         positions=args.positions, seats=args.seats, decisions=args.decisions,
         setup_calibration_games=args.setup_calibration_games,
+        calibration_games=args.calibration_games,
+        calibration_players=_players(args.calibration_players),
+        calibration_map=args.calibration_map,
         hidden=args.hidden, epochs=args.epochs,
         search_share=args.search_share)
     out = default_out(args.game) if args.out is None else args.out
