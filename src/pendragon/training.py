@@ -96,7 +96,8 @@ class TrainConfig:
     #: recalibration is fitted on these where there are any.
     decisions: int = 0
     #: The games whose decisions fit each setup's own calibration: "heuristic" (games of
-    #: the heuristic, one search seat maybe) or "all" (the table bot's games too).
+    #: the heuristic, one search seat maybe) or "all" (the table bot's games too; a setup
+    #: with ``calibration_games`` keeps to the heuristic's).
     setup_calibration_games: str = "heuristic"
     hidden: int = 32
     epochs: int = 12
@@ -556,10 +557,16 @@ def train(config: TrainConfig, command: str = "",
         # games.
         wanted = (1,) if config.setup_calibration_games == "heuristic" else (1, 2)
         at_decision = np.isin(kind_of, wanted)
-        basis = at_decision if config.decisions else np.ones(len(picked), dtype=bool)
+        everywhere = np.ones(len(picked), dtype=bool)
+        basis = at_decision if config.decisions else everywhere
         fitting = (calib & basis) | extra_fit
+        # A setup given calibration games keeps to games like them (the heuristic's and the
+        # search's), whatever --setup-calibration-games says for the others.
+        like_extra = (calib & (np.isin(kind_of, (1,)) if config.decisions else everywhere)
+                      | extra_fit)
+        with_games = set(setup_of[extra_fit].tolist())
         for key in sorted(set(setup_of[fitting].tolist())):
-            mine = fitting & (setup_of == key)
+            mine = (like_extra if key in with_games else fitting) & (setup_of == key)
             if int(mine.sum()) >= SETUP_CALIBRATION_MIN:
                 pair = platt(zall[mine], y[mine], SETUP_CALIBRATION_PRIOR)
                 recalibrated[key] = [round(pair[0], 6), round(pair[1], 6)]
@@ -571,8 +578,8 @@ def train(config: TrainConfig, command: str = "",
         if config.calibration_map == "isotonic":
             # A setup with calibration games: its recalibrated chance mapped through what
             # its fitting decisions say comes true.
-            for key in sorted(set(setup_of[extra_fit].tolist())):
-                mine = fitting & (setup_of == key)
+            for key in sorted(with_games):
+                mine = like_extra & (setup_of == key)
                 if int(mine.sum()) < 2 * ISOTONIC_BLOCK:
                     continue
                 found = isotonic_map([float(q) for q in chance[mine]],
@@ -644,8 +651,11 @@ def train(config: TrainConfig, command: str = "",
             "each setup's held-out calibration games' decisions, in games of the heuristic"
             " (and one search seat), not of the table bot" if config.setup_calibration_games
             == "heuristic" else "each setup's held-out calibration games' decisions, in"
-            " every game") + "; validation_at_decisions measures the same kind of position"
-                             " in the measuring games",
+            " every game") + ("; a setup with calibration games: its calibration games'"
+                              " decisions and its held-out games' of the heuristic"
+                              if config.calibration_games else "")
+        + "; validation_at_decisions measures the same kind of position in the measuring"
+          " games",
         "setup_calibration": dict(sorted(recalibrated.items())),
         "setups": {key: {"options": dict(e["options"]), "games": e["games"],
                          "positions": e["positions"]}

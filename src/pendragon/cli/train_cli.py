@@ -43,7 +43,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--setup-calibration-games", choices=("heuristic", "all"),
                         default="heuristic",
                         help="games whose decisions fit each setup's calibration: the"
-                             " heuristic's (default) or all, the table bot's too")
+                             " heuristic's (default) or all, the table bot's too (a setup"
+                             " with --calibration-games keeps to the heuristic's)")
     parser.add_argument("--calibration-games", type=int, default=0,
                         help="games played besides at each base setup of"
                              " --calibration-players, by the heuristic (a search seat in"
@@ -81,7 +82,14 @@ def run_train(args: argparse.Namespace, console: Console,
               argv: Sequence[str] | None = None) -> int:
     """Run ``pendragon train`` with parsed ``args``."""
     import pendragon
-    from pendragon.training import TrainConfig, default_out, train, write_model
+    from pendragon.training import (
+        TrainConfig,
+        calibration_plans,
+        default_out,
+        setups_for,
+        train,
+        write_model,
+    )
 
     pendragon.game_class(args.game)  # an unknown game: a clear error before any work
     if args.games < 20:
@@ -117,10 +125,13 @@ def run_train(args: argparse.Namespace, console: Console,
     command = "pendragon " + " ".join(shlex.quote(a) for a in shown)
     started = time.perf_counter()
     done = [0]
+    # The games to play: the run's, then its calibration games.
+    total = config.games + len(calibration_plans(
+        config, setups_for(config.game, config.players, config.options)))
 
     def progress(count: int) -> None:
         done[0] += count
-        console.print(f"  {done[0]}/{config.games} games", end="\r")
+        console.print(f"  {done[0]}/{total} games", end="\r")
 
     model = train(config, command=command.strip(), on_progress=progress)
     path = write_model(model, out)
