@@ -292,6 +292,28 @@ def test_calibration_games_fit_a_setups_own_calibration_and_are_never_fitted_on(
     assert {p.seed for p in plans} == {3 * 1_000_003 + i for i in range(20, 120)}
 
 
+def test_a_setup_with_calibration_games_keeps_to_the_heuristics_games(tmp_path: Path) -> None:
+    """Issue 38 item 1: with ``--setup-calibration-games all`` the setups fit on every bot's
+    held-out games, the table bot's too, but a setup given ``--calibration-games`` fits on
+    games like the bench's (the heuristic's: the table bot's stealth traitors win more often
+    and pulled soc's 5-player chance low): its recalibration is the same as with
+    ``heuristic``, decision for decision."""
+    common = ["train", "soc-card", "--players", "4,5", "--games", "300", "--seed", "5",
+              "--positions", "2", "--seats", "1", "--decisions", "8", "--hidden", "4",
+              "--epochs", "1", "--search-share", "0", "--calibration-games", "30",
+              "--calibration-players", "5"]
+    runs = {}
+    for basis in ("heuristic", "all"):
+        out = tmp_path / f"{basis}.json"
+        assert main([*common, "--setup-calibration-games", basis, "--out", str(out)]) == 0
+        runs[basis] = load_model(out).metadata
+    key = next(iter(runs["all"]["calibration_games"]["setups"]))
+    assert runs["all"]["calibration_games"]["setups"][key] == runs["heuristic"][
+        "calibration_games"]["setups"][key]
+    assert runs["all"]["setup_calibration"][key] == runs["heuristic"]["setup_calibration"][key]
+    assert "its held-out games' of the heuristic" in runs["all"]["setup_calibration_basis"]
+
+
 def test_training_refuses_a_bad_command_line(tmp_path: Path) -> None:
     """Issue 38 item 2: a bad request is a clear error, not a traceback."""
     assert main(["train", "no-such-game", "--out", str(tmp_path / "x")]) == 2
