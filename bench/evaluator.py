@@ -48,7 +48,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pendragon
@@ -115,8 +115,11 @@ def sample_states(game: Any, actions: list[int], per_game: int) -> tuple[list[St
     return found, state.returns()
 
 
-def calibration(args: argparse.Namespace) -> dict[str, Any]:
-    """Reliability tables per setup for the panel."""
+def _reliability_tables(args: argparse.Namespace, panel: str, title: str,
+                        read: Callable[[State, int], float]) -> dict[str, Any]:
+    """Per setup: ``read(state, seat)`` of the deciding seat at ``args.per_game`` decisions
+    of ``args.games`` games of ``panel``, met with whether its side won (a reliability
+    table, printed under ``title``)."""
     results: dict[str, Any] = {}
     for label, (name, options) in SETUPS.items():
         if args.only and args.only not in (name, label):
@@ -124,18 +127,22 @@ def calibration(args: argparse.Namespace) -> dict[str, Any]:
         started = time.process_time()
         samples: list[tuple[float, bool]] = []
         for k in range(args.games):
-            seed = game_seed(args.seed, k)
-            game, actions = play(name, options, seed, args.panel)
+            game, actions = play(name, options, game_seed(args.seed, k), panel)
             states, returns = sample_states(game, actions, args.per_game)
             for state in states:
                 seat = state.current_player()
-                samples.append((win_chance(state, seat), returns[seat] > 0))
+                samples.append((read(state, seat), returns[seat] > 0))
         table = reliability(samples)
         table["cpu_seconds"] = time.process_time() - started
         results[label] = table
-        print(markdown(f"{label}, {args.panel} bots, {args.games} games", table))
+        print(markdown(f"{label}, {title}, {args.games} games", table))
         print(f"({table['cpu_seconds']:.0f} s of CPU)\n", flush=True)
     return results
+
+
+def calibration(args: argparse.Namespace) -> dict[str, Any]:
+    """Reliability tables per setup for the panel: ``coach.win_chance`` of the position."""
+    return _reliability_tables(args, args.panel, f"{args.panel} bots", win_chance)
 
 
 def timing(args: argparse.Namespace) -> dict[str, Any]:
@@ -187,25 +194,11 @@ def estimate_calibration(args: argparse.Namespace) -> dict[str, Any]:
     """Reliability tables per setup of a decision's estimate (``coach.estimate``: the
     chance of the coach's move, what a hint shows and a review's *before*) in games of
     heuristic bots, at the positions :func:`calibration` reads."""
-    results: dict[str, Any] = {}
-    for label, (name, options) in SETUPS.items():
-        if args.only and args.only not in (name, label):
-            continue
-        started = time.process_time()
-        samples: list[tuple[float, bool]] = []
-        for k in range(args.games):
-            game, actions = play(name, options, game_seed(args.seed, k), "heuristic")
-            states, returns = sample_states(game, actions, args.per_game)
-            for state in states:
-                seat = state.current_player()
-                found = estimate(state, seat, seed=0)
-                samples.append((found.chance(found.choice), returns[seat] > 0))
-        table = reliability(samples)
-        table["cpu_seconds"] = time.process_time() - started
-        results[label] = table
-        print(markdown(f"{label}, estimates, heuristic bots, {args.games} games", table))
-        print(f"({table['cpu_seconds']:.0f} s of CPU)\n", flush=True)
-    return results
+    def read(state: State, seat: int) -> float:
+        found = estimate(state, seat, seed=0)
+        return found.chance(found.choice)
+
+    return _reliability_tables(args, "heuristic", "estimates, heuristic bots", read)
 
 
 def review_time(name: str, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:

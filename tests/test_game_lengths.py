@@ -350,14 +350,20 @@ def test_the_environments_truncate_a_game_at_its_research_bound(
 
     env = getattr(pendragon.envs, ENVIRONMENTS[game].pettingzoo_name).env(players=4)
     env.reset(seed=3)
+    play_until_truncated(env, lambda: int(env.last()[0]["action_mask"].nonzero()[0][0]))
+    assert env.unwrapped._state.version == limit
+
+
+def play_until_truncated(env: Any, pick: Any) -> None:
+    """Play the PettingZoo ``env`` with ``pick()``'s actions until every agent is done,
+    each by truncation (reward 0), never by the game's end."""
     for _agent in env.agent_iter():
         _, reward, terminated, truncation, _ = env.last()
         if terminated or truncation:
             assert truncation and not terminated and reward == 0.0
             env.step(None)
             continue
-        env.step(int(env.last()[0]["action_mask"].nonzero()[0][0]))
-    assert env.unwrapped._state.version == limit
+        env.step(pick())
 
 
 #: A research bound the Geraint game passes (the real one is 3 times the longest game
@@ -389,13 +395,7 @@ def test_a_legal_game_past_the_research_bound_is_truncated_never_refused(
 
     env = getattr(pendragon.envs, ENVIRONMENTS["soc"].pettingzoo_name).env(**options)
     env.reset(seed=GERAINT["seed"])
-    for _agent in env.agent_iter():
-        _, reward, terminated, truncation, _ = env.last()
-        if terminated or truncation:
-            assert truncation and not terminated and reward == 0.0
-            env.step(None)
-            continue
-        env.step(env.unwrapped._state.legal_actions()[-1])
+    play_until_truncated(env, lambda: env.unwrapped._state.legal_actions()[-1])
     assert env.unwrapped._state.version == GERAINT_BOUND
 
     loaded = pendragon.load_game("soc", **GERAINT)
