@@ -13,29 +13,18 @@ import pytest
 
 import pendragon
 import pendragon.coach.estimate  # noqa: E402,F401  (the module, not the function)
-from pendragon.bots.heuristic import HeuristicBot
+from bench.evaluator import play, sample_states
 from pendragon.coach import decisions_of, estimate, review
-from pendragon.core.api import CHANCE, State
-from pendragon.runner import bot_seed
+from pendragon.core.api import State
 
 ESTIMATE = sys.modules["pendragon.coach.estimate"]
 
 
 def _decisions(name: str, players: int, seed: int, count: int) -> list[State]:
-    """``count`` states of a heuristic game at decisions with two or more legal actions,
-    evenly spaced (every decision of the game when it has fewer)."""
-    game = pendragon.load_game(name, players=players, seed=seed)
-    bots = [HeuristicBot(bot_seed(seed, s)) for s in range(players)]
-    state = game.new_initial_state()
-    found: list[State] = []
-    while not state.is_terminal():
-        player = state.current_player()
-        if player != CHANCE and len(state.legal_actions()) > 1:
-            found.append(state.clone())
-        state.apply_action(state.sample_chance() if player == CHANCE
-                           else bots[player].step(state))
-    step = max(1, len(found) // count)
-    return found[step // 2::step][:count]
+    """``count`` states of a heuristic game at evenly spaced decisions with two or more
+    legal actions (the positions the evaluator's bench reads)."""
+    game, actions = play(name, {"players": players}, seed, "heuristic")
+    return sample_states(game, actions, count)[0]
 
 
 class _CountedWorld:
@@ -81,12 +70,7 @@ def test_an_estimate_repeats_with_its_seed_in_a_review_or_out_of_it(name: str) -
     same position and seed give the same figures, whether estimated alone or by a review
     whose reader has estimated the game's earlier decisions; another seed draws other
     worlds."""
-    game = pendragon.load_game(name, players=4, seed=6)
-    bots = [HeuristicBot(bot_seed(6, s)) for s in range(4)]
-    from pendragon.runner import play_game
-
-    final = play_game(game, bots)
-    actions = final.history()
+    game, actions = play(name, {"players": 4}, 6, "heuristic")
     wanted = decisions_of(game, actions)[5:40:7]
     done = review(game, actions, seed=2, only=wanted)
     state = game.new_initial_state()

@@ -105,8 +105,12 @@ class HeuristicBot:
         return sample_world(self._delegate, state, seat, generator)
 
 
+def rollout_factory(game_name: str) -> Callable[[int | None], Bot]:
+    """The maker of ``game_name``'s rollout policy: the plugin's ``rollout``, else its
+    heuristic, else :class:`OnePlyBot` (look it up once where many are made)."""
+    return game_policy(game_name, "rollout") or game_policy(game_name) or OnePlyBot
+
+
 def rollout_policy(game_name: str, seed: int | None) -> Bot:
-    """A fast policy for search rollouts (the plugin's ``rollout``), else its heuristic,
-    else :class:`OnePlyBot`."""
-    factory = game_policy(game_name, "rollout") or game_policy(game_name) or OnePlyBot
-    return factory(seed)
+    """A fast policy for search rollouts (:func:`rollout_factory`'s, seeded)."""
+    return rollout_factory(game_name)(seed)

@@ -46,7 +46,7 @@ from typing import Literal
 
 from pendragon.bots.base import Bot, Forkable, sample_world
 from pendragon.bots.evaluator import Evaluator, evaluator_for
-from pendragon.bots.heuristic import HeuristicBot, OnePlyBot, game_policy
+from pendragon.bots.heuristic import HeuristicBot, rollout_factory
 from pendragon.bots.ismcts import (
     DEFAULT_CONFIDENCE,
     DEFAULT_MIN_ITERATIONS,
@@ -308,10 +308,7 @@ class ModelReader:
         memory) and the factory of a fresh one."""
         known = self._follower
         if known is None or known[0] is not state.game:
-            name = state.game.name
-            # What rollout_policy(name, seed) makes, its factory looked up once.
-            factory: Callable[[int], Bot] = (game_policy(name, "rollout") or game_policy(name)
-                                             or OnePlyBot)
+            factory: Callable[[int], Bot] = rollout_factory(state.game.name)
             policy = factory(self.seed)
             known = (state.game, policy if isinstance(policy, Forkable) else None, factory)
             self._follower = known
