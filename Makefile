@@ -68,9 +68,11 @@ $(BUILD_STAMP): $(CONSTRAINTS) | $(BIN)/python
 
 # Everything else installs every group, pure (the editable install compiles nothing: `make
 # build` compiles in place, beside this install, lint and mypy under `make test`), and the
-# example plugin packages in the same pip run.
+# example plugin packages in the same pip run. `--no-compile`: pip writes no byte code for
+# the thousands of modules installed (two thirds of its CPU); the first test run writes it
+# for the modules the suite imports (below), and every later process reads it.
 $(STAMP): pyproject.toml setup.py $(CONSTRAINTS) $(EXAMPLE_PROJECTS) | $(BUILD_STAMP)
-	PENDRAGON_PURE=1 $(PIP) install --quiet --no-build-isolation -c $(CONSTRAINTS) \
+	PENDRAGON_PURE=1 $(PIP) install --quiet --no-compile --no-build-isolation -c $(CONSTRAINTS) \
 		-e '.[dev,$(EXTRAS)]' $(foreach p,$(EXAMPLE_PROJECTS),-e ./$(dir $(p)))
 	touch $@ $(PLAY_STAMP)
 
@@ -91,6 +93,12 @@ play: $(PLAY_STAMP)
 
 play-terminal: $(STAMP)
 	$(BIN)/pendragon play soc --players 5 --seat 0
+
+# The test run starts dozens of Python processes (servers, the command line, workers): each
+# reads byte code the first one wrote (of pendragon, the tests and what pip left without)
+# instead of compiling its imports again, even where the environment asks Python to write
+# none (PYTHONDONTWRITEBYTECODE, set on some CI machines).
+test lint typecheck pytest pytest-pure: export PYTHONDONTWRITEBYTECODE :=
 
 # The core compiles while the dependencies install (pip keeps to one core); then ruff and
 # mypy, and once the compile is done the pure pass (it compares the two builds), beside
