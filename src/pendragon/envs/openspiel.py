@@ -60,7 +60,8 @@ as its own ``serialize()`` text).
 ``evaluate_bots`` calls ``restart_at`` on every bot, which the Python IS-MCTS lacks: subclass
 it with a ``restart_at`` that does nothing (``docs/research.md``, "Traps").
 
-Version history: 1 — ``python_pendragon_soc`` (the base game and its options).
+The registered names carry no version (OpenSpiel's names have none); a change of behaviour is
+in ``CHANGELOG.md``, the latest: a game reaching the research bound ends truncated (issue 40).
 """
 
 from __future__ import annotations
