@@ -55,6 +55,9 @@ UNKNOWN_PAST: Final = 0
 #: :meth:`State.resample_hidden`; a state reached by play has no such key, so its stored
 #: text is the same as before worlds were marked (issue 41 item 3).
 WORLD_FIELD: Final = "world"
+#: A game's research bound is this many times the longest game seen (docs/research.md,
+#: "Game lengths"): :func:`research_bound`.
+LENGTH_MARGIN: Final = 3
 
 Observation = dict[str, Any]
 
@@ -82,6 +85,18 @@ class GameInfo:
     max_utility: float
     observation_tensor_size: int
     length_cap: int = 0
+
+
+def research_bound(longest_seen: Mapping[int, int], players: int) -> int:
+    """The research bound of a game of ``players`` seats (``max_game_length``, where the
+    research environments truncate): :data:`LENGTH_MARGIN` times ``longest_seen[players]``,
+    the longest game a game's measurements saw (a figure a legal game may pass;
+    docs/research.md, "Game lengths").
+
+    >>> research_bound({3: 100, 4: 120}, 4)
+    360
+    """
+    return LENGTH_MARGIN * longest_seen[players]
 
 
 def winner_takes_all(winner: int, players: int) -> list[float]:

@@ -843,14 +843,14 @@ DECISIONS: Final[dict[int, tuple[LegalHandler, DecideHandler]]] = {
     T.D_SHARE: (S._legal_share, S._decide_share),
     T.D_KNIGHTING: (S._legal_knighting, S._decide_knighting),
     # black_cards.py
-    T.D_ARMOR: (S._legal_armor, S._decide_armor),
+    T.D_ARMOR: (S._legal_held_black, S._decide_armor),
     T.D_POOL: (S._legal_pool, S._decide_pool),
     T.D_EXCAL: (S._legal_excal, S._decide_excal),
     T.D_FACE: (S._legal_face, S._decide_face),
     T.D_WAR_TARGET: (S._legal_war_target, S._decide_war_target),
     T.D_VOLUNTEER: (S._legal_volunteer, S._decide_volunteer),
     T.D_DISCARD: (S._legal_discard, S._decide_discard),
-    T.D_PERC_BOTTOM: (S._legal_perc_bottom, S._decide_perc_bottom),
+    T.D_PERC_BOTTOM: (S._legal_held_black, S._decide_perc_bottom),
     T.D_WITCH4: (S._legal_witch4, S._decide_witch4),
     # white_cards.py
     T.D_CALL: (S._legal_call, S._decide_convoke),
