@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
@@ -412,9 +413,15 @@ class State(ABC, Generic[GameT]):
     def clone(self: S) -> S:
         """An independent copy."""
 
-    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-compatible data, which the default :meth:`serialize` writes
+        (a game that serialises otherwise overrides :meth:`serialize` instead)."""
+        raise NotImplementedError(f"{type(self).__name__} defines neither to_dict nor serialize")
+
     def serialize(self) -> str:
-        """Text that :meth:`Game.deserialize_state` turns back into an equal state."""
+        """Text that :meth:`Game.deserialize_state` turns back into an equal state: by
+        default :meth:`to_dict` as compact JSON."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @abstractmethod
     def resample_hidden(self: S, seat: int, generator: random.Random) -> S:

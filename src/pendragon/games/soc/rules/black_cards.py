@@ -7,6 +7,7 @@ SOC-RULING-19, -20, -21, -30, -32, -35.
 from __future__ import annotations
 
 import pendragon.games.soc.rules.actions as A
+from pendragon.core.tuples import added, replaced, without
 from pendragon.games.soc.rules.cards import (
     BLACK,
     DARK_FOREST,
@@ -41,9 +42,6 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
     TurnFlag,
-    added,
-    replaced,
-    without,
 )
 from pendragon.games.soc.rules.quests import QuestRules
 

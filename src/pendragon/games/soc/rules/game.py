@@ -11,7 +11,7 @@ from pendragon.core.actions import ActionCatalog
 from pendragon.core.api import Game, research_bound
 from pendragon.core.errors import InvalidOptionError
 from pendragon.core.options import SEED_OPTION, OptionSpec
-from pendragon.core.storage import read_json
+from pendragon.core.storage import read_state
 from pendragon.games.soc.rules.cards import (
     BASE_KNIGHTS,
     NUM_KNIGHTS,
@@ -20,7 +20,7 @@ from pendragon.games.soc.rules.cards import (
 )
 from pendragon.games.soc.rules.data import T
 from pendragon.games.soc.rules.engine import MAX_ROUNDS
-from pendragon.games.soc.rules.state import SocState
+from pendragon.games.soc.rules.state import FORMAT, FORMAT_VERSION, SocState
 from pendragon.games.soc.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
 #: Steps allowed in one turn: an allowance, not a proved bound. The turn's own decisions
@@ -223,5 +223,6 @@ class SocGame(Game):
 
     def deserialize_state(self, text: str) -> SocState:
         """Rebuild a state from :meth:`SocState.serialize`, checking every field."""
-        return SocState.from_dict(self, read_json(text))
+        return read_state(self, text, "Shadows over Camelot", FORMAT, FORMAT_VERSION,
+                          SocState.from_dict)
 

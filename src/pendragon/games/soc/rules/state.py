@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
@@ -14,11 +13,10 @@ from pendragon.core.errors import CorruptStateError, IllegalActionError
 from pendragon.core.storage import (
     check_playable,
     read_agenda,
-    read_stored_state,
-    reading,
     whole_number,
     whole_numbers,
 )
+from pendragon.core.tuples import replaced
 from pendragon.games.soc.rules.cards import (
     BLACK,
     COMBAT_BLACK_KINDS,
@@ -50,7 +48,6 @@ from pendragon.games.soc.rules.data import (
     Result,
     Status,
     T,
-    replaced,
 )
 from pendragon.games.soc.rules.view import ViewRules
 
@@ -367,7 +364,7 @@ class SocState(ViewRules):
         data: dict[str, Any] = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
-            "options": dict(self.game.options),
+            "options": dict(self.game.options),  # whole: its seed too, ignored when read
             **self.history_fields(),
         }
         for name in self.SCALARS:
@@ -380,19 +377,10 @@ class SocState(ViewRules):
         data["known"] = [[v, h, list(c)] for (v, h), c in sorted(self.known.items())]
         return data
 
-    def serialize(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
     @classmethod
     def from_dict(cls, game: Any, data: Any) -> SocState:
-        """Rebuild a state from :meth:`to_dict` data, checking every field."""
-        with reading("Shadows over Camelot state"):
-            return cls._from_dict(game, data)
-
-    @classmethod
-    def _from_dict(cls, game: Any, data: Any) -> SocState:
-        # The state stores its game's options whole (its seed too, which is ignored).
-        data = read_stored_state(game, data, "Shadows over Camelot", FORMAT, FORMAT_VERSION)
+        """Rebuild a state from :meth:`to_dict` data, checking every field of the game's own
+        (:func:`~pendragon.core.storage.read_state` has checked the format and the options)."""
         state = SocState(game)
         state.restore_history_fields(data)
         state.log = None

@@ -7,6 +7,7 @@ Rule IDs: SOC-HERO-6, SOC-W-*, SOC-KNIGHT-ARTHUR, SOC-RULING-18, -23, -27, -28, 
 from __future__ import annotations
 
 import pendragon.games.soc.rules.actions as A
+from pendragon.core.tuples import added, replaced, without
 from pendragon.games.soc.rules.black_cards import BlackCardRules
 from pendragon.games.soc.rules.cards import (
     CALL_FOR_HELP,
@@ -44,9 +45,6 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
     TurnFlag,
-    added,
-    replaced,
-    without,
 )
 from pendragon.games.soc.rules.quests import WARS
 
