@@ -858,8 +858,8 @@ DECISIONS: Final[dict[int, tuple[LegalHandler, DecideHandler]]] = {
     T.D_MSG_TARGET: (S._legal_msg_target, S._decide_msg_target),
     T.D_MSG_CARD: (S._legal_msg_card, S._decide_msg_card),
     T.D_ARTHUR_TARGET: (S._legal_arthur_target, S._decide_arthur_target),
-    T.D_ARTHUR_CARD: (S._legal_arthur_card, S._decide_arthur_card),
-    T.D_ARTHUR_RETURN: (S._legal_arthur_return, S._decide_arthur_return),
+    T.D_ARTHUR_CARD: (S._legal_give_to, S._decide_arthur_card),
+    T.D_ARTHUR_RETURN: (S._legal_give_to, S._decide_arthur_return),
     # turn.py
     T.D_CONTRIB: (S._legal_contrib, S._decide_contrib),
     T.D_EVIL: (S._legal_evil, S._decide_evil),

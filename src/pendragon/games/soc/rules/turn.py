@@ -75,8 +75,7 @@ class TurnRules(WhiteCardRules):
             self.push(T.D_CONTRIB, seat)
 
     def _legal_contrib(self, seat: int, _b: int, _c: int) -> list[int]:
-        hand = self.hands[seat]
-        return [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
+        return self.hand_plays(seat)
 
     def _decide_contrib(self, action: int, seat: int, _b: int, _c: int) -> None:
         self.agenda.pop()
