@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
@@ -55,6 +56,9 @@ UNKNOWN_PAST: Final = 0
 #: :meth:`State.resample_hidden`; a state reached by play has no such key, so its stored
 #: text is the same as before worlds were marked (issue 41 item 3).
 WORLD_FIELD: Final = "world"
+#: A game's research bound is this many times the longest game seen (docs/research.md,
+#: "Game lengths"): :func:`research_bound`.
+LENGTH_MARGIN: Final = 3
 
 Observation = dict[str, Any]
 
@@ -82,6 +86,18 @@ class GameInfo:
     max_utility: float
     observation_tensor_size: int
     length_cap: int = 0
+
+
+def research_bound(longest_seen: Mapping[int, int], players: int) -> int:
+    """The research bound of a game of ``players`` seats (``max_game_length``, where the
+    research environments truncate): :data:`LENGTH_MARGIN` times ``longest_seen[players]``,
+    the longest game a game's measurements saw (a figure a legal game may pass;
+    docs/research.md, "Game lengths").
+
+    >>> research_bound({3: 100, 4: 120}, 4)
+    360
+    """
+    return LENGTH_MARGIN * longest_seen[players]
 
 
 def winner_takes_all(winner: int, players: int) -> list[float]:
@@ -397,9 +413,15 @@ class State(ABC, Generic[GameT]):
     def clone(self: S) -> S:
         """An independent copy."""
 
-    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-compatible data, which the default :meth:`serialize` writes
+        (a game that serialises otherwise overrides :meth:`serialize` instead)."""
+        raise NotImplementedError(f"{type(self).__name__} defines neither to_dict nor serialize")
+
     def serialize(self) -> str:
-        """Text that :meth:`Game.deserialize_state` turns back into an equal state."""
+        """Text that :meth:`Game.deserialize_state` turns back into an equal state: by
+        default :meth:`to_dict` as compact JSON."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @abstractmethod
     def resample_hidden(self: S, seat: int, generator: random.Random) -> S:

@@ -24,9 +24,9 @@ pendragon.core.errors.CorruptStateError: not a valid Grail Cup state: KeyError('
 from __future__ import annotations
 
 import json
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from pendragon.core.errors import BadFixtureError, CorruptStateError, PendragonError
 from pendragon.core.options import _shown
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 MAX_LIST: Final = 100_000
 #: What a malformed structure raises when a reader indexes into it.
 _LOOKUP_ERRORS: Final = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+S = TypeVar("S")
 
 
 def read_json(text: object) -> Any:
@@ -104,6 +106,30 @@ def reading(what: str) -> Iterator[None]:
         raise
     except _LOOKUP_ERRORS as error:
         raise CorruptStateError(f"not a valid {what}: {error!r}") from None
+
+
+def read_state(game: Game, text: object, what: str, marker: object, version: int,
+               from_dict: Callable[[Any, dict[str, Any]], S]) -> S:
+    """A state of ``game`` from its serialised ``text`` (a game's ``deserialize_state``):
+    the JSON value (:func:`read_json`) checked as a stored state of ``game``
+    (:func:`read_stored_state`: format ``marker`` at ``version``, the game's options), then
+    the game's own fields rebuilt by ``from_dict``, all inside :func:`reading` (``what``: the
+    game's name in an error).
+
+    >>> import pendragon
+    >>> game = pendragon.load_game("grail-cup", players=3, seed=7)
+    >>> read_state(game, '{"format": "gc"}', "Grail Cup", "gc", 1, lambda g, data: data)
+    Traceback (most recent call last):
+    ...
+    pendragon.core.errors.CorruptStateError: unsupported Grail Cup state format None
+    >>> text = '{"format": "gc", "format_version": 1, "options": {"players": 3}}'
+    >>> read_state(game, text, "Grail Cup", "gc", 1, lambda g, data: data["pos"])
+    Traceback (most recent call last):
+    ...
+    pendragon.core.errors.CorruptStateError: not a valid Grail Cup state: KeyError('pos')
+    """
+    with reading(f"{what} state"):
+        return from_dict(game, read_stored_state(game, read_json(text), what, marker, version))
 
 
 def stored_format(data: Any, what: str, marker: object, version: int | None = None,

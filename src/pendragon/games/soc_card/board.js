@@ -415,14 +415,14 @@ export function resultText(obs, ctx) {
   return parts.join(" — ");
 }
 
-/** What the end means for a seat (issue 39, item 7): its side won or lost (a traitor's as
- * the traitor; alone at the table, the player's own), and why the game ended. */
 /** Whether a move cannot be taken back, so the page asks first (issue 39, item 9): an
  * accusation (each knight has one, and a wrong one costs the loyal side). */
 export function irreversible(text) {
   return text.startsWith("accuse:");
 }
 
+/** What the end means for a seat (issue 39, item 7): its side won or lost (a traitor's as
+ * the traitor; alone at the table, the player's own), and why the game ended. */
 export function verdict(obs, ctx) {
   if (!obs || obs.status === "playing" || !obs.you || !obs.you.loyalty) return null;
   const traitor = obs.you.loyalty === "traitor";

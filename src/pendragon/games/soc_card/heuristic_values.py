@@ -16,30 +16,20 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from pendragon.games.soc_card.rules.cards import (
-    CARDS,
-    IS_QUEST,
-    MERLIN,
-    MORDRED,
-    MORGAN,
-    NUM_QUESTS,
-    PICTS,
-    QUEST_SWORDS,
-    QUESTS,
-    SAXONS,
-)
+from pendragon.games.soc_card.rules import cards as C
 from pendragon.games.soc_card.rules.common import END_SWORDS
 from pendragon.games.soc_card.rules.quests import COMBINED_SWORDS, merlin_targets
 
 Obs = dict[str, Any]
 
 #: Quest index by name.
-QUEST_INDEX = {name: index for index, name in enumerate(QUESTS)}
+QUEST_INDEX = {name: index for index, name in enumerate(C.QUESTS)}
 _QUEST_KINDS_OF = tuple(
-    tuple(c.index for c in CARDS if c.kind == "quest" and c.quest == q) for q in range(NUM_QUESTS)
+    tuple(c.index for c in C.CARDS if c.kind == "quest" and c.quest == q)
+    for q in range(C.NUM_QUESTS)
 )
-_ALL_QUEST_KINDS = tuple(c.index for c in CARDS if c.kind == "quest")
-_MORGAN_KINDS = tuple(c.index for c in CARDS if c.kind == MORGAN)
+_ALL_QUEST_KINDS = tuple(c.index for c in C.CARDS if c.kind == "quest")
+_MORGAN_KINDS = tuple(c.index for c in C.CARDS if c.kind == C.MORGAN)
 
 
 # ---------------------------------------------------------------------- the race
@@ -140,35 +130,35 @@ class PileValue:
 
     def __init__(self, kinds: Iterable[int], token: int = -1) -> None:
         self.token = token
-        self.numbered: list[list[int]] = [[] for _ in range(NUM_QUESTS)]
-        self.unknown = [0] * NUM_QUESTS
+        self.numbered: list[list[int]] = [[] for _ in range(C.NUM_QUESTS)]
+        self.unknown = [0] * C.NUM_QUESTS
         self.mordreds = 0
         self.bonus = 0
         merlins: list[int] = []
         morgans: set[int] = set()
         for kind in kinds:
-            card = CARDS[kind]
-            if IS_QUEST[kind]:
+            card = C.CARDS[kind]
+            if C.IS_QUEST[kind]:
                 if card.value:
                     self.numbered[card.quest].append(card.value)
                 else:
                     self.unknown[card.quest] += 1
-            elif card.kind == MERLIN:
+            elif card.kind == C.MERLIN:
                 merlins.append(card.number)
-            elif card.kind == MORGAN:
+            elif card.kind == C.MORGAN:
                 morgans.add(card.number)
                 self.bonus += card.bonus
-            elif card.kind == MORDRED:
+            elif card.kind == C.MORDRED:
                 self.mordreds += 1
         self.merlins = tuple(merlins)
         self.morgans = frozenset(morgans)
-        self.removals = [0] * NUM_QUESTS
+        self.removals = [0] * C.NUM_QUESTS
         for number in self.merlins:
             for quest in merlin_targets(number, self.token):
                 self.removals[quest] += 1
-        self.sums = [0] * NUM_QUESTS
-        self.lengths = [0] * NUM_QUESTS
-        for quest in range(NUM_QUESTS):
+        self.sums = [0] * C.NUM_QUESTS
+        self.lengths = [0] * C.NUM_QUESTS
+        for quest in range(C.NUM_QUESTS):
             self._group(quest)
         self._values: tuple[list[int], list[int]] | None = None
         self._busted: tuple[int, int] | None = None
@@ -201,9 +191,9 @@ class PileValue:
 
     def plus(self, kind: int) -> PileValue:
         """This pile with one more card ``kind``."""
-        card = CARDS[kind]
+        card = C.CARDS[kind]
         other = self._copy()
-        if IS_QUEST[kind]:
+        if C.IS_QUEST[kind]:
             quest = card.quest
             if card.value:
                 other.numbered[quest] = [*self.numbered[quest], card.value]
@@ -212,12 +202,12 @@ class PileValue:
             other._group(quest)
             if self._values is not None and 8 not in self.morgans:
                 other._revalue(self, quest)
-        elif card.kind == MORGAN:
+        elif card.kind == C.MORGAN:
             other.morgans = self.morgans | {card.number}
             other.bonus += card.bonus
-        elif card.kind == MORDRED:
+        elif card.kind == C.MORDRED:
             other.mordreds += 1
-        elif card.kind == MERLIN:
+        elif card.kind == C.MERLIN:
             other.merlins = (*self.merlins, card.number)
             targets = merlin_targets(card.number, other.token)
             if targets:
@@ -243,7 +233,7 @@ class PileValue:
         ...     bigger.outcome(QUEST_INDEX["picts"]), bigger.busted(), bigger.busted_quests())
         True
         """
-        card = CARDS[kind]
+        card = C.CARDS[kind]
         quest = card.quest
         numbered = self.numbered[quest]
         unknown = self.unknown[quest]
@@ -259,7 +249,7 @@ class PileValue:
         black, count = self._busted_counts()
         morgans = self.morgans
         extra = 1 if 3 in morgans else 0
-        swords = QUEST_SWORDS[quest]
+        swords = C.QUEST_SWORDS[quest]
         before = values[quest] >= 14 and lengths[quest] > 0
         after = value >= 14
         if after != before:
@@ -281,7 +271,7 @@ class PileValue:
 
     def _value(self, quest: int, total: int, count: int, length: int) -> int:
         value = total + count * (1 if 6 in self.morgans else count)
-        if quest <= SAXONS:
+        if quest <= C.SAXONS:
             value += self.mordreds * length
         if length:
             value += self.bonus
@@ -301,7 +291,7 @@ class PileValue:
             black, count = parent._busted
             if after != before:
                 step = 1 if after else -1
-                worth = QUEST_SWORDS[quest] + (1 if 3 in self.morgans else 0)
+                worth = C.QUEST_SWORDS[quest] + (1 if 3 in self.morgans else 0)
                 black, count = black + step * worth, count + step
             self._busted = (black, count)
 
@@ -311,17 +301,17 @@ class PileValue:
         if self._values is None:
             sums, lengths, unknown = list(self.sums), list(self.lengths), list(self.unknown)
             if 8 in self.morgans:
-                sums[PICTS] += sums[SAXONS]
-                lengths[PICTS] += lengths[SAXONS]
-                unknown[PICTS] += unknown[SAXONS]
-                sums[SAXONS] = lengths[SAXONS] = unknown[SAXONS] = 0
+                sums[C.PICTS] += sums[C.SAXONS]
+                lengths[C.PICTS] += lengths[C.SAXONS]
+                unknown[C.PICTS] += unknown[C.SAXONS]
+                sums[C.SAXONS] = lengths[C.SAXONS] = unknown[C.SAXONS] = 0
             values = [self._value(quest, sums[quest], unknown[quest], lengths[quest])
-                      for quest in range(NUM_QUESTS)]
+                      for quest in range(C.NUM_QUESTS)]
             self._values = (values, lengths)
         return self._values
 
     def _worth(self, quest: int) -> int:
-        return COMBINED_SWORDS if quest == PICTS and 8 in self.morgans else QUEST_SWORDS[quest]
+        return COMBINED_SWORDS if quest == C.PICTS and 8 in self.morgans else C.QUEST_SWORDS[quest]
 
     def busted(self) -> int:
         """Black swords of the quests already past 13: main or secondary, they lay them at
@@ -337,7 +327,7 @@ class PileValue:
             values, lengths = self.values()
             extra = 1 if 3 in self.morgans else 0
             black = count = 0
-            for quest in range(NUM_QUESTS):
+            for quest in range(C.NUM_QUESTS):
                 if lengths[quest] and values[quest] >= 14:
                     black += self._worth(quest) + extra
                     count += 1
@@ -348,8 +338,8 @@ class PileValue:
         """``(white, black, evil wins at once)`` of going on ``main`` (SCG-QUEST-5..8)."""
         values, lengths = self.values()
         morgans = self.morgans
-        if main == SAXONS and 8 in morgans:
-            main = PICTS
+        if main == C.SAXONS and 8 in morgans:
+            main = C.PICTS
         extra = 1 if 3 in morgans else 0
         value = values[main] + bonus
         low = 12 if 5 in morgans else 11

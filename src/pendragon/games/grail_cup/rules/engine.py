@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 from pendragon.core import rng
 from pendragon.core.events import Event, Seat, Term
+from pendragon.core.tuples import replaced
 from pendragon.games.grail_cup.rules import actions as A, codes as C
 from pendragon.games.grail_cup.rules.data import (
     ALLY_KEYS,
@@ -273,12 +274,6 @@ def place_options(s: GrailCupState, index: int) -> list[int]:
                 kinds.append(kind)
                 break
     return kinds
-
-
-def _replaced(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    items = list(values)
-    items[index] = value
-    return tuple(items)
 
 
 def supply_counts(s: GrailCupState) -> list[int]:
@@ -742,8 +737,8 @@ def _lay(s: GrailCupState, action: int, a: int, space: int, c: int) -> None:
     token = bag[at]
     s.bag = bag[:at] + bag[at + 1:]
     s.pin[space] = kind
-    s.born = _replaced(s.born, space, token // NUM_CLOVERS)
-    s.fill = _replaced(s.fill, space, s.epoch)
+    s.born = replaced(s.born, space, token // NUM_CLOVERS)
+    s.fill = replaced(s.fill, space, s.epoch)
     s.known[space] = 0
     if s._events is not None:
         emit(s, _log("clover-laid", space=space))

@@ -50,12 +50,12 @@ from typing import Any, ClassVar, Final
 from mypy_extensions import mypyc_attr
 
 from pendragon.core.actions import ActionCatalog
-from pendragon.core.api import Game
+from pendragon.core.api import Game, research_bound
 from pendragon.core.options import SEED_OPTION, OptionSpec
-from pendragon.core.storage import read_json
+from pendragon.core.storage import read_state
 from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import MAX_ROUNDS
-from pendragon.games.grail_cup.rules.state import GrailCupState
+from pendragon.games.grail_cup.rules.state import FORMAT, FORMAT_VERSION, GrailCupState
 from pendragon.games.grail_cup.rules.track import SHIPPED, Track, track_for
 from pendragon.games.grail_cup.rules.view import tensor_names, tensor_size
 
@@ -70,25 +70,24 @@ MAX_SETUP_STEPS: Final = 8
 #: heuristic, ISMCTS (``python -m bench.length_bound --game grail-cup``, docs/research.md
 #: "Game lengths", where the sample is described).
 LONGEST_SEEN: Final[dict[int, int]] = {2: 228, 3: 218, 4: 299, 5: 310, 6: 312, 7: 350, 8: 377}
-#: The declared bound is this many times the longest game seen (docs/research.md).
-LENGTH_MARGIN: Final = 3
 
 
 def max_length(players: int, shipped: bool) -> int:
     """The research bound of a game of ``players`` seats (``max_game_length``, where the
-    research environments truncate): on a shipped track :data:`LENGTH_MARGIN` times the
-    longest game seen (a measurement a legal game may pass: a knight can be pushed back, so
-    no rule forces a pace; docs/research.md); on a track file, which was never measured,
-    the hard cap (:func:`length_cap`).
+    research environments truncate): on a shipped track the
+    :func:`~pendragon.core.api.research_bound` of the longest game seen (a measurement a
+    legal game may pass: a knight can be pushed back, so no rule forces a pace;
+    docs/research.md); on a track file, which was never measured, the hard cap
+    (:func:`length_cap`).
 
-    >>> max_length(4, True) == LENGTH_MARGIN * LONGEST_SEEN[4]
+    >>> max_length(4, True) == research_bound(LONGEST_SEEN, 4)
     True
     >>> max_length(4, False)
     60008
     """
     if not shipped:
         return length_cap()
-    return LENGTH_MARGIN * LONGEST_SEEN[players]
+    return research_bound(LONGEST_SEEN, players)
 
 
 def length_cap() -> int:
@@ -172,4 +171,5 @@ class GrailCupGame(Game):
 
     def deserialize_state(self, text: str) -> GrailCupState:
         """Rebuild a state from :meth:`GrailCupState.serialize`."""
-        return GrailCupState.from_dict(self, read_json(text))
+        return read_state(self, text, "Grail Cup", FORMAT, FORMAT_VERSION,
+                          GrailCupState.from_dict)

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
@@ -26,8 +25,6 @@ from pendragon.core.events import Event, Seat
 from pendragon.core.storage import (
     check_playable,
     read_agenda,
-    read_stored_state,
-    reading,
     stored_options,
     whole_number,
     whole_numbers,
@@ -258,19 +255,10 @@ class GrailCupState(State["GrailCupGame"]):
         data["agenda"] = [list(task) for task in self.agenda]
         return data
 
-    def serialize(self) -> str:
-        """Canonical JSON text of the state."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
     @classmethod
     def from_dict(cls, game: Any, data: Any) -> GrailCupState:
-        """Rebuild a state from :meth:`to_dict` data, checking every field."""
-        with reading("Grail Cup state"):
-            return cls._from_dict(game, data)
-
-    @classmethod
-    def _from_dict(cls, game: Any, data: Any) -> GrailCupState:
-        data = read_stored_state(game, data, "Grail Cup", FORMAT, FORMAT_VERSION)
+        """Rebuild a state from :meth:`to_dict` data, checking every field of the game's own
+        (:func:`~pendragon.core.storage.read_state` has checked the format and the options)."""
         state = GrailCupState(game)
         state.set_up()
         state.restore_history_fields(data)

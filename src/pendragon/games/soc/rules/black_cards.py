@@ -7,6 +7,7 @@ SOC-RULING-19, -20, -21, -30, -32, -35.
 from __future__ import annotations
 
 import pendragon.games.soc.rules.actions as A
+from pendragon.core.tuples import added, replaced, without
 from pendragon.games.soc.rules.cards import (
     BLACK,
     DARK_FOREST,
@@ -41,9 +42,6 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
     TurnFlag,
-    added,
-    replaced,
-    without,
 )
 from pendragon.games.soc.rules.quests import QuestRules
 
@@ -74,7 +72,9 @@ class BlackCardRules(QuestRules):
         self.push(T.D_ARMOR, seat, purpose)
         self.draw_black(seat, Purpose.HELD)
 
-    def _legal_armor(self, seat: int, _purpose: int, _c: int) -> list[int]:
+    def _legal_held_black(self, _seat: int, _b: int, _c: int) -> list[int]:
+        """One of the black cards held aside (the Armor's two, SOC-RELIC-ARMOR-1; Percival's
+        two with the Armor, SOC-RULING-21): the one to resolve, or to keep on top."""
         return sorted({A.CHOOSE_BLACK + kind for kind in self.held})
 
     def _decide_armor(self, action: int, seat: int, _purpose: int, _c: int) -> None:
@@ -340,9 +340,6 @@ class BlackCardRules(QuestRules):
 
     def _auto_perc_armor_second(self, seat: int, _b: int, _c: int) -> None:
         self.draw_black(seat, Purpose.HELD)
-
-    def _legal_perc_bottom(self, seat: int, _b: int, _c: int) -> list[int]:
-        return sorted({A.CHOOSE_BLACK + kind for kind in self.held})
 
     def _decide_perc_bottom(self, action: int, seat: int, _b: int, _c: int) -> None:
         """SOC-RULING-21: Percival with the Armor keeps one card on top, one goes under."""

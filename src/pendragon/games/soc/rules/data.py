@@ -22,7 +22,7 @@ the action itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from pendragon.core.api import State
 from pendragon.games.soc.rules.cards import NUM_BLACK, NUM_WHITE
@@ -37,7 +37,6 @@ ON_QUEST: Final = -1
 GONE: Final = -2
 
 Task = tuple[int, int, int, int]
-V = TypeVar("V")
 #: A change the table sees, recorded while narrating: ``(kind, a, b, c)``, kinds below.
 Note = tuple[int, int, int, int]
 #: A quest ends: (location, won 0/1).
@@ -416,36 +415,3 @@ class SocData(State["SocGame"]):
         """Record a change the table sees, if an action is being narrated (see Notes)."""
         if self.log is not None:
             self.log.append((kind, a, b, c))
-
-
-def replaced(values: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
-    """``values`` with item ``index`` set to ``value``: how a tuple field changes.
-
-    >>> replaced((1, 2, 3), 1, 5)
-    (1, 5, 3)
-    """
-    items = list(values)
-    items[index] = value
-    return tuple(items)
-
-
-def added(values: tuple[int, ...], index: int, change: int) -> tuple[int, ...]:
-    """``values`` with ``change`` added to item ``index`` (a count of a card kind).
-
-    >>> added((1, 2, 3), 2, -1)
-    (1, 2, 2)
-    """
-    items = list(values)
-    items[index] += change
-    return tuple(items)
-
-
-def without(values: tuple[V, ...], item: V) -> tuple[V, ...]:
-    """``values`` without the first ``item`` (``ValueError`` if none, as ``list.remove``).
-
-    >>> without((4, 5, 4), 4)
-    (5, 4)
-    """
-    items = list(values)
-    items.remove(item)
-    return tuple(items)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from pendragon.core.tuples import added, replaced, without
 from pendragon.games.soc.rules.cards import (
     BLACK,
     DIVINE_FAVOR,
@@ -49,9 +50,6 @@ from pendragon.games.soc.rules.data import (
     T,
     Task,
     TurnFlag,
-    added,
-    replaced,
-    without,
 )
 
 #: The round cap of SOC-RULING-45.

@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from pendragon.core.errors import BadFixtureError
 from pendragon.core.storage import fixture_errors, fixture_options
+from pendragon.core.tuples import replaced
 from pendragon.games.soc.rules.cards import (
     BLACK_BY_KEY,
     COMBAT_BLACK_KINDS,
@@ -46,7 +47,6 @@ from pendragon.games.soc.rules.data import (
     Loyalty,
     Status,
     T,
-    replaced,
 )
 from pendragon.games.soc.rules.game import SocGame
 from pendragon.games.soc.rules.state import SocState

@@ -8,10 +8,10 @@ from mypy_extensions import mypyc_attr
 
 import pendragon.games.soc.rules.actions as A
 from pendragon.core.actions import ActionCatalog
-from pendragon.core.api import Game
+from pendragon.core.api import Game, research_bound
 from pendragon.core.errors import InvalidOptionError
 from pendragon.core.options import SEED_OPTION, OptionSpec
-from pendragon.core.storage import read_json
+from pendragon.core.storage import read_state
 from pendragon.games.soc.rules.cards import (
     BASE_KNIGHTS,
     NUM_KNIGHTS,
@@ -20,7 +20,7 @@ from pendragon.games.soc.rules.cards import (
 )
 from pendragon.games.soc.rules.data import T
 from pendragon.games.soc.rules.engine import MAX_ROUNDS
-from pendragon.games.soc.rules.state import SocState
+from pendragon.games.soc.rules.state import FORMAT, FORMAT_VERSION, SocState
 from pendragon.games.soc.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
 #: Steps allowed in one turn: an allowance, not a proved bound. The turn's own decisions
@@ -40,19 +40,6 @@ MAX_SETUP_STEPS: Final = 8 * (1 + 1 + 5 + 1 + 1)
 #: cap: these are games of 400 rounds.
 LONGEST_SEEN: Final[dict[int, int]] = {3: 8438, 4: 11236, 5: 14045, 6: 16840, 7: 19637,
                                        8: 22434}
-#: The research bound is this many times the longest game seen (docs/research.md).
-LENGTH_MARGIN: Final = 3
-
-
-def max_length(players: int) -> int:
-    """The research bound of a game of ``players`` seats (``max_game_length``, where the
-    research environments truncate): :data:`LENGTH_MARGIN` times the longest game seen, a
-    measurement that a legal game may pass (docs/research.md, "Game lengths").
-
-    >>> max_length(4) == LENGTH_MARGIN * LONGEST_SEEN[4]
-    True
-    """
-    return LENGTH_MARGIN * LONGEST_SEEN[players]
 
 
 def length_cap(players: int) -> int:
@@ -179,7 +166,7 @@ class SocGame(Game):
             max_players=3 if self.three_brave_knights else 8 if self.expansion else 7,
             # A measured research bound; the hard cap from the round cap (SOC-RULING-45)
             # and the steps of a turn (docs/research.md, "Game lengths").
-            max_game_length=max_length(n),
+            max_game_length=research_bound(LONGEST_SEEN, n),
             length_cap=length_cap(n),
             # Returns are +1 (won) or -1 (lost) for every seat (the default utilities); 0
             # only mid-game.
@@ -236,5 +223,6 @@ class SocGame(Game):
 
     def deserialize_state(self, text: str) -> SocState:
         """Rebuild a state from :meth:`SocState.serialize`, checking every field."""
-        return SocState.from_dict(self, read_json(text))
+        return read_state(self, text, "Shadows over Camelot", FORMAT, FORMAT_VERSION,
+                          SocState.from_dict)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 import pendragon.games.soc.rules.actions as A
+from pendragon.core.tuples import added, replaced, without
 from pendragon.games.soc.rules.cards import (
     BLACK,
     BORS,
@@ -43,9 +44,6 @@ from pendragon.games.soc.rules.data import (
     WITCH_NO_SACRIFICE,
     Status,
     T,
-    added,
-    replaced,
-    without,
 )
 from pendragon.games.soc.rules.engine import Engine
 

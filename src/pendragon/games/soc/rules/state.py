@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
@@ -14,11 +13,10 @@ from pendragon.core.errors import CorruptStateError, IllegalActionError
 from pendragon.core.storage import (
     check_playable,
     read_agenda,
-    read_stored_state,
-    reading,
     whole_number,
     whole_numbers,
 )
+from pendragon.core.tuples import replaced
 from pendragon.games.soc.rules.cards import (
     BLACK,
     COMBAT_BLACK_KINDS,
@@ -50,7 +48,6 @@ from pendragon.games.soc.rules.data import (
     Result,
     Status,
     T,
-    replaced,
 )
 from pendragon.games.soc.rules.view import ViewRules
 
@@ -367,7 +364,7 @@ class SocState(ViewRules):
         data: dict[str, Any] = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
-            "options": dict(self.game.options),
+            "options": dict(self.game.options),  # whole: its seed too, ignored when read
             **self.history_fields(),
         }
         for name in self.SCALARS:
@@ -380,19 +377,10 @@ class SocState(ViewRules):
         data["known"] = [[v, h, list(c)] for (v, h), c in sorted(self.known.items())]
         return data
 
-    def serialize(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
     @classmethod
     def from_dict(cls, game: Any, data: Any) -> SocState:
-        """Rebuild a state from :meth:`to_dict` data, checking every field."""
-        with reading("Shadows over Camelot state"):
-            return cls._from_dict(game, data)
-
-    @classmethod
-    def _from_dict(cls, game: Any, data: Any) -> SocState:
-        # The state stores its game's options whole (its seed too, which is ignored).
-        data = read_stored_state(game, data, "Shadows over Camelot", FORMAT, FORMAT_VERSION)
+        """Rebuild a state from :meth:`to_dict` data, checking every field of the game's own
+        (:func:`~pendragon.core.storage.read_state` has checked the format and the options)."""
         state = SocState(game)
         state.restore_history_fields(data)
         state.log = None
@@ -843,14 +831,14 @@ DECISIONS: Final[dict[int, tuple[LegalHandler, DecideHandler]]] = {
     T.D_SHARE: (S._legal_share, S._decide_share),
     T.D_KNIGHTING: (S._legal_knighting, S._decide_knighting),
     # black_cards.py
-    T.D_ARMOR: (S._legal_armor, S._decide_armor),
+    T.D_ARMOR: (S._legal_held_black, S._decide_armor),
     T.D_POOL: (S._legal_pool, S._decide_pool),
     T.D_EXCAL: (S._legal_excal, S._decide_excal),
     T.D_FACE: (S._legal_face, S._decide_face),
     T.D_WAR_TARGET: (S._legal_war_target, S._decide_war_target),
     T.D_VOLUNTEER: (S._legal_volunteer, S._decide_volunteer),
     T.D_DISCARD: (S._legal_discard, S._decide_discard),
-    T.D_PERC_BOTTOM: (S._legal_perc_bottom, S._decide_perc_bottom),
+    T.D_PERC_BOTTOM: (S._legal_held_black, S._decide_perc_bottom),
     T.D_WITCH4: (S._legal_witch4, S._decide_witch4),
     # white_cards.py
     T.D_CALL: (S._legal_call, S._decide_convoke),
@@ -870,8 +858,8 @@ DECISIONS: Final[dict[int, tuple[LegalHandler, DecideHandler]]] = {
     T.D_MSG_TARGET: (S._legal_msg_target, S._decide_msg_target),
     T.D_MSG_CARD: (S._legal_msg_card, S._decide_msg_card),
     T.D_ARTHUR_TARGET: (S._legal_arthur_target, S._decide_arthur_target),
-    T.D_ARTHUR_CARD: (S._legal_arthur_card, S._decide_arthur_card),
-    T.D_ARTHUR_RETURN: (S._legal_arthur_return, S._decide_arthur_return),
+    T.D_ARTHUR_CARD: (S._legal_give_to, S._decide_arthur_card),
+    T.D_ARTHUR_RETURN: (S._legal_give_to, S._decide_arthur_return),
     # turn.py
     T.D_CONTRIB: (S._legal_contrib, S._decide_contrib),
     T.D_EVIL: (S._legal_evil, S._decide_evil),

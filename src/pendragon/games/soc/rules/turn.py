@@ -8,6 +8,7 @@ Percival, Tristan), SOC-RULING-2..5, -22, -24..26, -37, -40, -63, -70.
 from __future__ import annotations
 
 import pendragon.games.soc.rules.actions as A
+from pendragon.core.tuples import added, replaced
 from pendragon.games.soc.rules.cards import (
     ARTHUR,
     BEDIVERE,
@@ -50,8 +51,6 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
     TurnFlag,
-    added,
-    replaced,
 )
 from pendragon.games.soc.rules.quests import FIGHTS, fight_value
 from pendragon.games.soc.rules.white_cards import WhiteCardRules
@@ -76,8 +75,7 @@ class TurnRules(WhiteCardRules):
             self.push(T.D_CONTRIB, seat)
 
     def _legal_contrib(self, seat: int, _b: int, _c: int) -> list[int]:
-        hand = self.hands[seat]
-        return [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
+        return self.hand_plays(seat)
 
     def _decide_contrib(self, action: int, seat: int, _b: int, _c: int) -> None:
         self.agenda.pop()

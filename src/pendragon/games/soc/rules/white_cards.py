@@ -6,7 +6,10 @@ Rule IDs: SOC-HERO-6, SOC-W-*, SOC-KNIGHT-ARTHUR, SOC-RULING-18, -23, -27, -28, 
 
 from __future__ import annotations
 
+from typing import Final
+
 import pendragon.games.soc.rules.actions as A
+from pendragon.core.tuples import added, replaced, without
 from pendragon.games.soc.rules.black_cards import BlackCardRules
 from pendragon.games.soc.rules.cards import (
     CALL_FOR_HELP,
@@ -44,11 +47,24 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
     TurnFlag,
-    added,
-    replaced,
-    without,
 )
 from pendragon.games.soc.rules.quests import WARS
+
+#: The special cards whose whole effect, once played, is a decision of the player's: that
+#: decision's task, by card kind (:meth:`WhiteCardRules.play_special`).
+_DECISION_OF: Final[dict[int, int]] = {
+    MERLIN: T.D_MERLIN,
+    FATE: T.D_FATE,
+    HEROISM: T.D_HEROISM,
+    MESSENGER: T.D_MSG_TARGET,
+    PIETY: T.D_PIETY,
+    REINFORCEMENTS: T.D_REINF,
+    DISPEL: T.D_DISPEL,
+    DRAGON_SLAYER: T.D_SLAYER,
+    MERLIN_RESCUE: T.D_RESCUE,
+    TOURNAMENT: T.D_TOURNAMENT,
+    TRUCE: T.D_TRUCE,
+}
 
 
 class WhiteCardRules(BlackCardRules):
@@ -69,6 +85,11 @@ class WhiteCardRules(BlackCardRules):
             if self.war_figures[war - Location.PICTS]:
                 targets.append(A.TARGET + war)
         return targets
+
+    def hand_plays(self, seat: int) -> list[int]:
+        """A ``play:`` action for each kind of white card in ``seat``'s hand."""
+        hand = self.hands[seat]
+        return [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
 
     def others_in_play(self, seat: int) -> list[int]:
         """Every other knight in play, in turn order after ``seat``."""
@@ -108,53 +129,37 @@ class WhiteCardRules(BlackCardRules):
         elif kind != HEROISM:  # Heroism leaves the hand when it is laid on its quest
             self.take_from_hand(seat, kind, public=True)
             self.discard_white(kind)
-        if kind == MERLIN:
-            self.push(T.D_MERLIN, seat)
+        decision = _DECISION_OF.get(kind)
+        if decision is not None:  # the card's own choice comes next
+            self.push(decision, seat)
         elif kind == CONVOCATION:
-            self.answered = ()
-            self.push(T.CONVOKE_RESOLVE, seat)
-            for knight in reversed(self.knights_in_play_from(seat)):
-                self.push(T.D_CONVOKE, knight, seat)
-        elif kind == FATE:
-            self.push(T.D_FATE, seat)
-        elif kind == HEROISM:
-            self.push(T.D_HEROISM, seat)
+            self._ask_around(seat, T.CONVOKE_RESOLVE, T.D_CONVOKE,
+                             self.knights_in_play_from(seat))
+        elif kind == CALL_FOR_HELP:
+            self._ask_around(seat, T.CALL_RESOLVE, T.D_CALL, self.others_in_play(seat))
         elif kind == LADY:  # SOC-W-LADY, SOC-RULING-31
             if self.excal_over:
                 self.gain_life(seat, 2)
             else:
                 self.excal_pos += 1
                 self.push(T.QUEST_CHECK, Location.EXCALIBUR, seat)
-        elif kind == MESSENGER:
-            self.push(T.D_MSG_TARGET, seat)
-        elif kind == PIETY:
-            self.push(T.D_PIETY, seat)
         elif kind == CLAIRVOYANCE:
             self.held = ()
             self.held_seat = seat
             self.push(T.D_CLAIRV, seat)
             self.push(T.CLAIRV_DRAW, seat, min(5, self._clairvoyance_reach()))
-        elif kind == REINFORCEMENTS:
-            self.push(T.D_REINF, seat)
-        elif kind == CALL_FOR_HELP:
-            self.answered = ()
-            self.push(T.CALL_RESOLVE, seat)
-            for knight in reversed(self.others_in_play(seat)):
-                self.push(T.D_CALL, knight, seat)
-        elif kind == DISPEL:
-            self.push(T.D_DISPEL, seat)
-        elif kind == DRAGON_SLAYER:
-            self.push(T.D_SLAYER, seat)
-        elif kind == MERLIN_RESCUE:
-            self.push(T.D_RESCUE, seat)
         elif kind == NEW_HOPE:  # MC-W-NEW-HOPE: a new hand of the same size
             count = self.hand_size(seat)
             self.discard_hand(seat)
             self.draw_white(seat, count)
-        elif kind == TOURNAMENT:
-            self.push(T.D_TOURNAMENT, seat)
-        elif kind == TRUCE:
-            self.push(T.D_TRUCE, seat)
+
+    def _ask_around(self, seat: int, resolve: int, ask: int, knights: list[int]) -> None:
+        """Ask ``knights`` in turn order (the decision ``ask`` each), then ``resolve``:
+        Convocation and Call for Help, played by ``seat``."""
+        self.answered = ()
+        self.push(resolve, seat)
+        for knight in reversed(knights):
+            self.push(ask, knight, seat)
 
     # ------------------------------------------------------------------ Merlin's Company
     def _legal_call(self, seat: int, caller: int, _c: int) -> list[int]:
@@ -431,8 +436,7 @@ class WhiteCardRules(BlackCardRules):
     def _legal_msg_card(self, seat: int, target: int, given: int) -> list[int]:
         if self.status[target] != Status.IN_PLAY or given >= 3:
             return []
-        hand = self.hands[seat]
-        plays = [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
+        plays = self.hand_plays(seat)
         if plays and given:
             plays.append(A.DONE)
         return plays
@@ -472,22 +476,17 @@ class WhiteCardRules(BlackCardRules):
         self.agenda.pop()
         self.push(T.D_ARTHUR_CARD, seat, action - A.SEAT)
 
-    def _legal_arthur_card(self, seat: int, target: int, _c: int) -> list[int]:
-        if self.status[target] != Status.IN_PLAY:
+    def _legal_give_to(self, seat: int, other: int, _c: int) -> list[int]:
+        """A card of ``seat``'s hand for ``other``, while he is in play: King Arthur's card
+        and the one he gets back (SOC-KNIGHT-ARTHUR)."""
+        if self.status[other] != Status.IN_PLAY:
             return []
-        hand = self.hands[seat]
-        return [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
+        return self.hand_plays(seat)
 
     def _decide_arthur_card(self, action: int, seat: int, target: int, _c: int) -> None:
         self.agenda.pop()
         self.pass_card(seat, target, action - A.PLAY)
         self.push(T.D_ARTHUR_RETURN, target, seat)
-
-    def _legal_arthur_return(self, seat: int, arthur: int, _c: int) -> list[int]:
-        if self.status[arthur] != Status.IN_PLAY:
-            return []
-        hand = self.hands[seat]
-        return [A.PLAY + kind for kind in range(NUM_WHITE) if hand[kind]]
 
     def _decide_arthur_return(self, action: int, seat: int, arthur: int, _c: int) -> None:
         self.agenda.pop()

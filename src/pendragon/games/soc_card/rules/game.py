@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Final
 from mypy_extensions import mypyc_attr
 
 from pendragon.core.actions import ActionCatalog
-from pendragon.core.api import Game
+from pendragon.core.api import Game, research_bound
 from pendragon.core.options import SEED_OPTION, OptionSpec
 from pendragon.core.storage import read_json
 from pendragon.games.soc_card.rules import actions as A, engine as E, tasks as T
@@ -40,19 +40,6 @@ MAX_SETUP_STEPS: Final = 20
 #: the heuristic, the stealth traitor, ISMCTS (``python -m bench.length_bound --game
 #: soc-card``, docs/research.md "Game lengths", where the sample is described).
 LONGEST_SEEN: Final[dict[int, int]] = {1: 387, 2: 450, 3: 341, 4: 352, 5: 353, 6: 380, 7: 390}
-#: The declared bound is this many times the longest game seen (docs/research.md).
-LENGTH_MARGIN: Final = 3
-
-
-def max_length(players: int) -> int:
-    """The research bound of a game of ``players`` seats (``max_game_length``, where the
-    research environments truncate): :data:`LENGTH_MARGIN` times the longest game seen, a
-    measurement that a legal game may pass (docs/research.md, "Game lengths").
-
-    >>> max_length(4) == LENGTH_MARGIN * LONGEST_SEEN[4]
-    True
-    """
-    return LENGTH_MARGIN * LONGEST_SEEN[players]
 
 
 def length_cap() -> int:
@@ -116,7 +103,7 @@ class SocCardGame(Game):
         self.declare_info(
             "Shadows over Camelot: The Card Game",
             # Research bound measured, hard cap from the rules (docs/research.md).
-            max_game_length=max_length(n),
+            max_game_length=research_bound(LONGEST_SEEN, n),
             length_cap=length_cap(),
             # Returns are +1 or -1 for every seat at the end (the default utilities); 0
             # only mid-game.
