@@ -182,6 +182,35 @@ def test_a_shared_space_lists_the_leader_first() -> None:
     assert found > 5
 
 
+def test_the_track_is_laid_out_as_the_rich_grid_lays_it_out() -> None:
+    """Issue 41 item 4: the track's own layout (``TrackGrid``, what a drawing uses) draws
+    the seat to act's and the spectator's track as ``rich``'s grid of the same cells does,
+    character for character and in colour, along an 8-seat game (knights sharing spaces,
+    clover tokens known and not); and at a console so narrow that the grid folds its
+    columns, the grid itself is drawn."""
+    def coloured(renderable: Any) -> str:
+        console = Console(width=160, color_system="truecolor", force_terminal=True)
+        with console.capture() as capture:
+            console.print(renderable)
+        return capture.get()
+
+    compared = 0
+    for step, state in enumerate(decisions(8, 15)):
+        if step % 25:
+            continue
+        actor = state.current_player()
+        seat_view = render_track(state.observation(max(actor, 0)), catalog("ru"))
+        watcher = render_track(state.observation(None), ENGLISH)
+        assert draw(seat_view) == draw(seat_view.grid())
+        assert coloured(seat_view) == coloured(seat_view.grid())
+        assert draw(watcher) == draw(watcher.grid())
+        narrow = draw(watcher, width=40)
+        assert narrow == draw(watcher.grid(), width=40)
+        assert max(len(line) for line in narrow.splitlines()) <= 40
+        compared += 1
+    assert compared >= 5
+
+
 def test_clover_tokens_are_face_down_unless_the_seat_knows_them() -> None:
     """A token is drawn ``?`` until the seat has seen it (GC-SETUP-6, GC-RULING-11,
     GC-RULING-20): the seat who knows it sees its mark, the others and the spectators do

@@ -38,8 +38,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -111,26 +113,87 @@ def _cell(w: GameWords, space: int, kind: str, on_space: Sequence[int]) -> Text:
     return cell
 
 
-def render_track(view: Mapping[str, Any], catalog: Catalog) -> Table:
+def render_track(view: Mapping[str, Any], catalog: Catalog) -> TrackGrid:
     """The track alone: rows of :data:`ROW` spaces, three lines each (number, kind and
     clover token, who stands there; see the module docstring)."""
     return _track(_words(view, catalog))
 
 
-def _track(w: GameWords) -> Table:
+class TrackGrid:
+    """The track's cells, :data:`ROW` a row, drawn as :meth:`grid` draws them: columns as
+    wide as their widest line, each line centred, one space between columns.
+
+    Where the rows fit the console, the lines are laid out here directly: ``rich`` lays a
+    table's every cell out twice (measured, then drawn), which made the track the dearest
+    part of a drawing (16 ms of 37 at eight seats). The layout is the grid's, character for
+    character (``tests/test_grail_cup_tables.py`` compares them over whole games); a
+    narrower console gets the grid itself, which folds.
+    """
+
+    def __init__(self, rows: list[list[Text]]) -> None:
+        self.rows = rows
+
+    def grid(self) -> Table:
+        """The same cells in a ``rich`` grid."""
+        grid = Table.grid(padding=(0, 1))
+        for _ in range(ROW):
+            grid.add_column(justify="center", min_width=2)
+        for row in self.rows:
+            grid.add_row(*row)
+        return grid
+
+    def _layout(self) -> tuple[list[int], list[list[list[Text]]]]:
+        """Each column's width and each cell's lines. The grid's widths: a column's widest
+        line, at least 2 wide (3 for the first and last columns, whose measure counts a
+        padding the drawing leaves out; the drawing centres in what is left)."""
+        lines = [[list(cell.split("\n", allow_blank=True)) for cell in row]
+                 for row in self.rows]
+        columns = max((len(row) for row in lines), default=0)
+        widths = [2] * columns
+        for row in lines:
+            for column, cell in enumerate(row):
+                for line in cell:
+                    widths[column] = max(widths[column], line.cell_len)
+        if columns:
+            widths[0] = max(widths[0], 3)
+            widths[-1] = max(widths[-1], 3)
+        return widths, lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        widths, lines = self._layout()
+        if sum(widths) + len(widths) - 1 > options.max_width:
+            yield self.grid()
+            return
+        for row in lines:
+            for index in range(max((len(cell) for cell in row), default=0)):
+                out = Text()
+                for column, width in enumerate(widths):
+                    if column:
+                        out.append(" ")
+                    cell = row[column] if column < len(row) else []
+                    line = cell[index].copy() if index < len(cell) else Text()
+                    line.rstrip()
+                    line.pad_left((width - line.cell_len) // 2)
+                    line.pad_right(width - line.cell_len)
+                    out.append_text(line)
+                yield from out.render(console)
+                yield Segment.line()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.grid())
+
+
+def _track(w: GameWords) -> TrackGrid:
     view = w.view
     kinds: list[str] = view["track"]
     occupants: dict[int, list[int]] = {}
     for seat in view["order"]:  # leader first, so a shared space lists the leader first
         occupants.setdefault(int(view["knights"][seat]["space"]), []).append(seat)
-    grid = Table.grid(padding=(0, 1))
-    for _ in range(ROW):
-        grid.add_column(justify="center", min_width=2)
-    for start in range(0, len(kinds), ROW):
-        row = [_cell(w, space, kinds[space], occupants.get(space, []))
-               for space in range(start, min(start + ROW, len(kinds)))]
-        grid.add_row(*row)
-    return grid
+    return TrackGrid([
+        [_cell(w, space, kinds[space], occupants.get(space, []))
+         for space in range(start, min(start + ROW, len(kinds)))]
+        for start in range(0, len(kinds), ROW)
+    ])
 
 
 def _legend(w: GameWords) -> Text:
