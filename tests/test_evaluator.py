@@ -273,10 +273,10 @@ def test_calibration_games_fit_a_setups_own_calibration_and_are_never_fitted_on(
     assert evaluator_for(three) is not None  # (the shipped model still reads the game)
     # With --calibration-map isotonic the same, and a monotone map of that setup's chance.
     mapped = tmp_path / "mapped.json"
-    import pendragon.training
+    import pendragon.calibration_fit
 
     # (blocks of 20 decisions: a tiny run's map has points to check)
-    monkeypatch.setattr(pendragon.training, "ISOTONIC_BLOCK", 20)
+    monkeypatch.setattr(pendragon.calibration_fit, "ISOTONIC_BLOCK", 20)
     assert main([*common, "--calibration-games", "100", "--calibration-players", "3",
                  "--calibration-map", "isotonic", "--out", str(mapped)]) == 0
     isotonic = load_model(mapped)
