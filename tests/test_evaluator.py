@@ -184,9 +184,10 @@ def test_the_card_games_chance_map_reaches_toward_0_and_1_at_its_ends() -> None:
 
 
 def test_an_anchored_map_keeps_the_isotonic_blocks_and_draws_its_ends_on() -> None:
-    """Issue 38 (card-game item 1): ``--calibration-map anchored`` fits the isotonic blocks
-    and adds (0, 0) and (1, 1), and the fitting reads every row of the setup through it
-    as the evaluator does; another setup's rows are left alone."""
+    """Issue 38 (card-game item 1): ``--calibration-map anchored`` keeps the isotonic
+    blocks and draws its ends on, along a logistic tail, to (0, 0) and (1, 1); the fitting
+    reads every row of the setup through it as the evaluator does; another setup's rows
+    are left alone."""
     np = pytest.importorskip("numpy")
     from pendragon.bots.evaluator import interpolate
     from pendragon.calibration_fit import ISOTONIC_BLOCK, fit_chance_maps, isotonic_map
@@ -200,12 +201,17 @@ def test_an_anchored_map_keeps_the_isotonic_blocks_and_draws_its_ends_on() -> No
     maps = fit_chance_maps(mapped, won, setup_of, fitting, {"a"}, "anchored")
     blocks = isotonic_map([float(c) for c in chance[:3 * ISOTONIC_BLOCK]],
                           [int(w) for w in won[:3 * ISOTONIC_BLOCK]])
-    assert maps == {"a": [[0.0, *blocks[0], 1.0], [0.0, *blocks[1], 1.0]]}
-    points, values = maps["a"]
+    assert list(maps) == ["a"]
+    points, values = chance_map(maps["a"])  # (points rising, values not falling)
+    first = points.index(blocks[0][0])
+    assert points[first:first + len(blocks[0])] == blocks[0]
+    assert values[first:first + len(blocks[1])] == blocks[1]
+    assert (points[0], values[0], points[-1], values[-1]) == (0.0, 0.0, 1.0, 1.0)
+    assert first > 1 and len(points) > first + len(blocks[0]) + 1  # (tails at both ends)
     assert all(abs(mapped[i] - interpolate(float(chance[i]), points, values)) < 1e-9
                for i in range(3 * ISOTONIC_BLOCK))
     assert (mapped[3 * ISOTONIC_BLOCK:] == chance[3 * ISOTONIC_BLOCK:]).all()
-    assert interpolate(0.01, points, values) < 0.05 < values[1]
+    assert interpolate(0.01, points, values) < 0.05 < values[first]
     with pytest.raises(ValueError, match="chance map"):
         fit_chance_maps(mapped, won, setup_of, fitting, {"a"}, "spline")
 

@@ -106,7 +106,8 @@ def fit_chance_maps(chance: NDArray[Any], y: NDArray[Any], setup_of: NDArray[Any
         found = isotonic_map([float(q) for q in chance[mine]], [int(q) for q in y[mine]],
                              ISOTONIC_BLOCK)
         if kind == "anchored":
-            found = anchored(found)
+            found = anchored(found, [float(q) for q in chance[mine]],
+                             [int(q) for q in y[mine]], ISOTONIC_BLOCK)
         if len(found[0]) < 2:
             continue
         maps[key] = found
@@ -154,25 +155,87 @@ def isotonic_map(chances: Sequence[float], labels: Sequence[int],
     return [points, values]
 
 
-def anchored(found: list[list[float]]) -> list[list[float]]:
-    """An isotonic map whose ends go on to 0 and 1: a chance below its first block's mean
-    reads on the line from (0, 0) to that block, one above its last on the line to (1, 1),
-    rather than the end block's rate (issue 38: a hopeless position read 30%). Monotone and
-    continuous; between the blocks it is the map as it was.
+def anchored(found: list[list[float]], chances: Sequence[float], labels: Sequence[int],
+             block: int = ISOTONIC_BLOCK) -> list[list[float]]:
+    """An isotonic map (``found``, fitted on ``chances`` and ``labels``) whose ends go on
+    toward 0 and 1 rather than stopping flat at the end blocks' rates (issue 38: a card-game
+    position below the lowest block read 30.6%, whatever the model said). Beyond its first
+    (last) point the map follows a logistic tail through that point, ``logit(value) =
+    logit(end value) + slope * (logit(chance) - logit(end point))``, its slope fitted
+    (:func:`tail_slope`) on the ``2 * block`` lowest (highest) chances, so that the tail
+    keeps what those positions came true as; the tail is written as points every half logit
+    down to (0, 0) (up to (1, 1)). Monotone and continuous; between the blocks it is the
+    map as it was.
 
-    >>> anchored([[0.25, 0.5, 0.75], [0.3, 0.5, 0.7]])
-    [[0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.3, 0.5, 0.7, 1.0]]
-    >>> anchored([[0.0, 1.0], [0.2, 0.9]])  # (ends already at 0 and 1: kept)
-    [[0.0, 1.0], [0.2, 0.9]]
+    >>> found = anchored([[0.25, 0.75], [0.3, 0.7]], [0.1, 0.25, 0.75, 0.9], [0, 0, 1, 1], 1)
+    >>> found[0][:2], found[1][:2], found[0][-1], found[1][-1]
+    ([0.0, 0.0001], [0.0, 0.0], 1.0, 1.0)
+    >>> all(b > a for a, b in zip(found[0], found[0][1:]))
+    True
     """
     points, values = list(found[0]), list(found[1])
-    if points and points[0] > 0.0:
-        points.insert(0, 0.0)
-        values.insert(0, 0.0)
-    if points and points[-1] < 1.0:
-        points.append(1.0)
-        values.append(1.0)
-    return [points, values]
+    if len(points) < 2:
+        return [points, values]
+    ordered = sorted(zip(chances, labels, strict=True))
+    low, high = ordered[:2 * block], ordered[-2 * block:]
+    below = _tail(points[0], values[0], tail_slope(points[0], values[0], low), -1)
+    above = _tail(points[-1], values[-1], tail_slope(points[-1], values[-1], high), 1)
+    lows = [(c, v) for c, v in below if c < points[0]]
+    highs = [(c, v) for c, v in above if c > points[-1]]
+    return [[0.0] + [c for c, _ in lows] + points + [c for c, _ in highs] + [1.0],
+            [0.0] + [v for _, v in lows] + values + [v for _, v in highs] + [1.0]]
+
+
+def _logit(p: float) -> float:
+    p = min(1.0 - 1e-9, max(1e-9, p))
+    return math.log(p / (1.0 - p))
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def tail_slope(point: float, value: float, rows: Sequence[tuple[float, int]]) -> float:
+    """The slope ``a`` (kept within 0.1 and 4) of ``logit(q) = logit(value) + a *
+    (logit(chance) - logit(point))`` that fits ``rows`` (chance, won) best in log loss
+    (Newton): how fast what comes true moves with the model's chance at a map's end.
+
+    >>> round(tail_slope(0.3, 0.3, [(0.1, 0), (0.2, 0), (0.3, 1), (0.4, 1)] * 5), 2)
+    4.0
+    """
+    base = _logit(value)
+    gaps = [_logit(c) - _logit(point) for c, _ in rows]
+    a = 1.0
+    for _ in range(50):
+        grad = hess = 0.0
+        for gap, (_, won) in zip(gaps, rows, strict=True):
+            q = _sigmoid(base + a * gap)
+            grad += (q - won) * gap
+            hess += q * (1.0 - q) * gap * gap
+        if hess <= 1e-12:
+            break
+        step = grad / hess
+        a = min(4.0, max(0.1, a - step))
+        if abs(step) < 1e-9:
+            break
+    return a
+
+
+def _tail(point: float, value: float, slope: float, side: int) -> list[tuple[float, float]]:
+    """The tail's points every half logit from ``point`` toward 0 (``side`` -1) or 1 (+1),
+    rounded to 4 places as a map stores them, strictly moving away from ``point``."""
+    found: list[tuple[float, float]] = []
+    start, base = _logit(point), _logit(value)
+    last = point
+    for k in range(1, 41):
+        chance = round(_sigmoid(start + side * 0.5 * k), 4)
+        if chance <= 0.0 or chance >= 1.0:
+            break
+        if (chance - last) * side <= 0:
+            continue
+        found.append((chance, round(_sigmoid(base + side * 0.5 * k * slope), 4)))
+        last = chance
+    return sorted(found)
 
 
 def calibration(probabilities: Sequence[float], labels: Sequence[int]) -> dict[str, float]:
