@@ -163,6 +163,59 @@ def test_a_setups_chance_map_is_applied_after_its_calibration() -> None:
                              "setup_chance_map": {setup_key(five): broken}}), five)
 
 
+def test_the_card_games_chance_map_reaches_toward_0_and_1_at_its_ends() -> None:
+    """Issue 38 (card-game item 1): the shipped card game's map at 5 players is monotone,
+    continuous (read linearly between its points) and runs on to 0 and 1 at its ends: a
+    hopeless position reads low. The map before it read 30.6% for any chance under 23%
+    (its lowest block, a flat step)."""
+    from pendragon.bots.evaluator import interpolate, setup_key
+
+    model = shipped_model("soc-card")
+    assert model is not None
+    five = _game("soc-card", {"players": 5})
+    points, values = chance_map(model.metadata["setup_chance_map"][setup_key(five)])
+    assert (points[0], values[0], points[-1], values[-1]) == (0.0, 0.0, 1.0, 1.0)
+    grid = [i / 200 for i in range(201)]
+    read = [interpolate(c, points, values) for c in grid]
+    assert read == sorted(read)
+    assert max(abs(a - b) for a, b in zip(read, read[1:], strict=False)) < 0.05
+    assert read[2] < 0.1 and read[10] < 0.2 and read[190] > 0.9  # (0.01, 0.05, 0.95)
+    assert len(set(read[:40])) == 40  # (no flat step under 20%)
+
+
+def test_an_anchored_map_keeps_the_isotonic_blocks_and_draws_its_ends_on() -> None:
+    """Issue 38 (card-game item 1): ``--calibration-map anchored`` keeps the isotonic
+    blocks and draws its ends on, along a logistic tail, to (0, 0) and (1, 1); the fitting
+    reads every row of the setup through it as the evaluator does; another setup's rows
+    are left alone."""
+    np = pytest.importorskip("numpy")
+    from pendragon.bots.evaluator import interpolate
+    from pendragon.calibration_fit import ISOTONIC_BLOCK, fit_chance_maps, isotonic_map
+
+    generator = np.random.default_rng(5)
+    chance = generator.uniform(0.2, 0.9, 4 * ISOTONIC_BLOCK)
+    won = (generator.uniform(0, 1, len(chance)) < chance).astype(np.int64)
+    setup_of = np.asarray(["a"] * (3 * ISOTONIC_BLOCK) + ["b"] * ISOTONIC_BLOCK)
+    fitting = np.ones(len(chance), dtype=bool)
+    mapped = chance.copy()
+    maps = fit_chance_maps(mapped, won, setup_of, fitting, {"a"}, "anchored")
+    blocks = isotonic_map([float(c) for c in chance[:3 * ISOTONIC_BLOCK]],
+                          [int(w) for w in won[:3 * ISOTONIC_BLOCK]])
+    assert list(maps) == ["a"]
+    points, values = chance_map(maps["a"])  # (points rising, values not falling)
+    first = points.index(blocks[0][0])
+    assert points[first:first + len(blocks[0])] == blocks[0]
+    assert values[first:first + len(blocks[1])] == blocks[1]
+    assert (points[0], values[0], points[-1], values[-1]) == (0.0, 0.0, 1.0, 1.0)
+    assert first > 1 and len(points) > first + len(blocks[0]) + 1  # (tails at both ends)
+    assert all(abs(mapped[i] - interpolate(float(chance[i]), points, values)) < 1e-9
+               for i in range(3 * ISOTONIC_BLOCK))
+    assert (mapped[3 * ISOTONIC_BLOCK:] == chance[3 * ISOTONIC_BLOCK:]).all()
+    assert interpolate(0.01, points, values) < 0.05 < values[first]
+    with pytest.raises(ValueError, match="chance map"):
+        fit_chance_maps(mapped, won, setup_of, fitting, {"a"}, "spline")
+
+
 @pytest.mark.parametrize("case", [("soc", 13, 60), ("soc-card", 1, 20), ("grail-cup", 3, 40)],
                          ids=lambda case: case[0])
 def test_the_evaluator_reads_the_seats_information_only(case: tuple[str, int, int]) -> None:
@@ -273,10 +326,10 @@ def test_calibration_games_fit_a_setups_own_calibration_and_are_never_fitted_on(
     assert evaluator_for(three) is not None  # (the shipped model still reads the game)
     # With --calibration-map isotonic the same, and a monotone map of that setup's chance.
     mapped = tmp_path / "mapped.json"
-    import pendragon.training
+    import pendragon.calibration_fit
 
     # (blocks of 20 decisions: a tiny run's map has points to check)
-    monkeypatch.setattr(pendragon.training, "ISOTONIC_BLOCK", 20)
+    monkeypatch.setattr(pendragon.calibration_fit, "ISOTONIC_BLOCK", 20)
     assert main([*common, "--calibration-games", "100", "--calibration-players", "3",
                  "--calibration-map", "isotonic", "--out", str(mapped)]) == 0
     isotonic = load_model(mapped)

@@ -19,6 +19,8 @@
    model's user), one network per tensor length. On one held-out game in ten the logit's
    scale and shift are fitted (Platt), on the other the model's calibration is measured
    and written into its metadata with the Brier score and the log loss, per setup too.
+   The calibration's fitting (each setup's recalibration, its chance map, the figures)
+   is :mod:`pendragon.calibration_fit`'s.
 3. **Out.** :class:`~pendragon.bots.evaluator.Model` as JSON with its metadata: the
    setups with their games and positions, the bots, the seed, the command, the fit's
    settings, the validation figures and each setup's observation layout
@@ -48,6 +50,17 @@ from pendragon.bots.evaluator import (
     setup_key,
     setup_names,
 )
+from pendragon.calibration_fit import (
+    CHANCE_MAPS,
+    ISOTONIC_BLOCK,
+    apply_setup_calibrations,
+    calibration,
+    fit_chance_maps,
+    fit_setup_calibrations,
+    numpy_module,
+    platt,
+    rounded,
+)
 from pendragon.core import registry, rng
 from pendragon.core.api import Game
 from pendragon.core.errors import InvalidOptionError, UnknownOptionError
@@ -61,16 +74,9 @@ if TYPE_CHECKING:  # numpy is the training's optional dependency
 #: One game in this many calibrates the fit's logit, and another one in as many measures
 #: it (neither is fitted on).
 HOLD_OUT = 10
-#: A setup with at least this many calibration positions gets its own recalibration of the
-#: model's logit (``setup_calibration`` in the metadata), pulled toward none by a ridge of
-#: this weight (in positions' curvature: a few dozen decisive positions' worth).
-SETUP_CALIBRATION_MIN = 150
-SETUP_CALIBRATION_PRIOR = 10.0
 #: One calibration game (``--calibration-games``) in this many measures its setup's
 #: recalibration rather than fitting it.
 CALIBRATION_MEASURE = 5
-#: Positions a block of a setup's isotonic chance map holds at least.
-ISOTONIC_BLOCK = 300
 #: A setup's weight at its base options, against 1 for each variant turned on alone.
 BASE_WEIGHT = 4
 #: Keeps a game's plan (setup, bots, positions) apart from its seat bots' streams.
@@ -116,7 +122,9 @@ class TrainConfig:
     calibration_players: tuple[int, ...] | None = None
     #: "platt": a setup's own calibration is a scale and shift of the logit; "isotonic":
     #: a setup with calibration games also gets a monotone map of its chance fitted on
-    #: them (:func:`isotonic_map`), where the logistic's shape does not fit.
+    #: them (:func:`~pendragon.calibration_fit.isotonic_map`), where the logistic's shape
+    #: does not fit; "anchored": that map with its ends drawn on to 0 and 1
+    #: (:func:`~pendragon.calibration_fit.anchored`).
     calibration_map: str = "platt"
 
 
@@ -340,7 +348,7 @@ def generate(config: TrainConfig,
         parts += map_chunks(play_plans, calibrating, workers=config.workers,
                             backend=config.backend, ray_address=config.ray_address,
                             on_progress=report)
-    np = _numpy()
+    np = numpy_module()
     merged = Positions([], [], [], [], [], [])
     for part in parts:  # in the chunks' order: the same data for any worker count
         # Kept as 32-bit rows: a run's positions would not fit in memory as Python floats.
@@ -354,21 +362,13 @@ def generate(config: TrainConfig,
 
 
 # ---------------------------------------------------------------------- fitting
-def _numpy() -> Any:
-    try:
-        import numpy
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise RuntimeError("training needs numpy: pip install 'pendragon[rl]'") from error
-    return numpy
-
-
 def fit_network(x: NDArray[Any], y: NDArray[Any], hidden: int, epochs: int,
                 seed: int) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], float]:
     """Fit ``sigmoid(relu(x W + b) v + c)`` (``hidden`` 0: ``sigmoid(x W + c)``) to the
     labels ``y`` by Adam on the mean log loss with a little weight decay, mini-batches of
     256 in an order drawn from ``seed``. Returns ``W`` (inputs x hidden), ``b``, ``v``,
     ``c``."""
-    np = _numpy()
+    np = numpy_module()
     generator = np.random.default_rng(seed)
     inputs = x.shape[1]
     units = max(1, hidden)
@@ -418,96 +418,17 @@ def fit_network(x: NDArray[Any], y: NDArray[Any], hidden: int, epochs: int,
 def network_logits(x: NDArray[Any], w: NDArray[Any], b: NDArray[Any], v: NDArray[Any],
                    c: float, hidden: int) -> NDArray[Any]:
     """The fitted network's (uncalibrated) logits of ``x``."""
-    np = _numpy()
+    np = numpy_module()
     found: NDArray[Any] = (np.maximum(x @ w + b, 0.0) @ v + c if hidden
                            else x @ w[:, 0] + c)
     return found
-
-
-def platt(z: NDArray[Any], y: NDArray[Any], prior: float = 0.0) -> tuple[float, float]:
-    """Scale and shift of the logits ``z`` that minimise the log loss on ``y`` (Newton),
-    with ``prior`` a ridge pulling them toward (1, 0), the logits as they are (a setup's
-    recalibration on its few held-out games)."""
-    np = _numpy()
-    a, s = 1.0, 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-np.clip(a * z + s, -30, 30)))
-        g = np.array([((p - y) * z).sum() + prior * (a - 1.0), (p - y).sum() + prior * s])
-        weight = p * (1 - p)
-        h = np.array([[(weight * z * z).sum(), (weight * z).sum()],
-                      [(weight * z).sum(), weight.sum()]]) + (1e-6 + prior) * np.eye(2)
-        da, ds = np.linalg.solve(h, g)
-        a, s = a - float(da), s - float(ds)
-        if abs(da) + abs(ds) < 1e-9:
-            break
-    return a, s
-
-
-def isotonic_map(chances: Sequence[float], labels: Sequence[int],
-                 block: int = ISOTONIC_BLOCK) -> list[list[float]]:
-    """A monotone map of ``chances`` to what comes true (isotonic regression, pool
-    adjacent violators), its blocks pooled further until each holds ``block`` positions:
-    ``[points, values]``, each block's mean chance and its observed rate (kept within
-    0.005 of 0 and 1), rounded to 4 places, as :func:`~pendragon.bots.evaluator.chance_map`
-    reads it.
-
-    >>> isotonic_map([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9], [0, 0, 1, 0, 1, 0, 1, 1], 2)
-    [[0.15, 0.5, 0.85], [0.005, 0.5, 0.995]]
-    """
-    pairs = sorted(zip(chances, labels, strict=True))
-    blocks: list[list[float]] = []  # [wins, count, sum of chances]
-    for chance, won in pairs:
-        blocks.append([float(won), 1.0, float(chance)])
-        while len(blocks) > 1 and (blocks[-2][0] * blocks[-1][1]
-                                   >= blocks[-1][0] * blocks[-2][1]):
-            last = blocks.pop()
-            blocks[-1] = [a + b for a, b in zip(blocks[-1], last, strict=True)]
-    pooled: list[list[float]] = []
-    for entry in blocks:
-        if pooled and pooled[-1][1] < block:
-            pooled[-1] = [a + b for a, b in zip(pooled[-1], entry, strict=True)]
-        else:
-            pooled.append(entry)
-    while len(pooled) > 1 and pooled[-1][1] < block:
-        last = pooled.pop()
-        pooled[-1] = [a + b for a, b in zip(pooled[-1], last, strict=True)]
-    points: list[float] = []
-    values: list[float] = []
-    for wins, count, total in pooled:
-        point = round(total / count, 4)
-        if points and point <= points[-1]:
-            continue  # (two blocks with one mean chance at 4 places: the first stands)
-        points.append(point)
-        values.append(round(min(0.995, max(0.005, wins / count)), 4))
-    return [points, values]
-
-
-def calibration(probabilities: Sequence[float], labels: Sequence[int]) -> dict[str, float]:
-    """Calibration error (the count-weighted gap between mean estimate and observed rate
-    over tenths, as ``bench/calibration.py``), Brier score and log loss.
-
-    >>> calibration([0.05, 0.95, 0.92], [0, 1, 0])["calibration_error"] > 0.3
-    True
-    """
-    buckets: dict[int, list[tuple[float, int]]] = {}
-    for p, won in zip(probabilities, labels, strict=True):
-        buckets.setdefault(min(9, int(p * 10)), []).append((p, won))
-    count = len(labels)
-    gap = sum(abs(sum(p for p, _ in inside) - sum(w for _, w in inside))
-              for inside in buckets.values())
-    brier = sum((p - w) ** 2 for p, w in zip(probabilities, labels, strict=True))
-    loss = -sum(math.log(max(1e-12, p if w else 1 - p))
-                for p, w in zip(probabilities, labels, strict=True))
-    return {"calibration_error": gap / count if count else 0.0,
-            "brier": brier / count if count else 0.0,
-            "log_loss": loss / count if count else 0.0, "positions": float(count)}
 
 
 def train(config: TrainConfig, command: str = "",
           on_progress: Callable[[int], None] | None = None) -> Model:
     """Generate the positions, fit, calibrate, measure: the model with its metadata. One
     network per tensor length (Grail Cup's grows with the seats), each fitted on its rows."""
-    np = _numpy()
+    np = numpy_module()
     data = generate(config, on_progress)
     lengths = sorted({len(row) for row in data.rows})
     networks: list[Network] = []
@@ -565,37 +486,24 @@ def train(config: TrainConfig, command: str = "",
         like_extra = (calib & (np.isin(kind_of, (1,)) if config.decisions else everywhere)
                       | extra_fit)
         with_games = set(setup_of[extra_fit].tolist())
-        for key in sorted(set(setup_of[fitting].tolist())):
-            mine = (like_extra if key in with_games else fitting) & (setup_of == key)
-            if int(mine.sum()) >= SETUP_CALIBRATION_MIN:
-                pair = platt(zall[mine], y[mine], SETUP_CALIBRATION_PRIOR)
-                recalibrated[key] = [round(pair[0], 6), round(pair[1], 6)]
-                fitted_on[key] = int(mine.sum())
-        for key, fitted in recalibrated.items():
-            mine = setup_of == key
-            zall[mine] = zall[mine] * fitted[0] + fitted[1]
+        found, fitted = fit_setup_calibrations(zall, y, setup_of, fitting, like_extra,
+                                               with_games)
+        recalibrated.update(found)
+        fitted_on.update(fitted)
+        apply_setup_calibrations(zall, setup_of, found)
         chance = 1.0 / (1.0 + np.exp(-np.clip(zall, -30, 30)))
-        if config.calibration_map == "isotonic":
+        if config.calibration_map in CHANCE_MAPS:
             # A setup with calibration games: its recalibrated chance mapped through what
             # its fitting decisions say comes true.
-            for key in sorted(with_games):
-                mine = like_extra & (setup_of == key)
-                if int(mine.sum()) < 2 * ISOTONIC_BLOCK:
-                    continue
-                found = isotonic_map([float(q) for q in chance[mine]],
-                                     [int(q) for q in y[mine]], ISOTONIC_BLOCK)
-                if len(found[0]) < 2:
-                    continue
-                chance_maps[key] = found
-                rows = setup_of == key
-                chance[rows] = np.interp(chance[rows], found[0], found[1])
+            chance_maps.update(fit_chance_maps(chance, y, setup_of, like_extra, with_games,
+                                               config.calibration_map))
         measured += [float(q) for q in chance[measure]]
         labels += [int(q) for q in y[measure]]
         measured_kinds += [int(q) for q in at_decision[measure]]
         keys += [data.setups[i] for i, m in zip(picked, measure, strict=True) if m]
         for key in sorted(set(setup_of[extra_measure].tolist())):
             mine = extra_measure & (setup_of == key)
-            extra_checks[key] = _rounded(calibration([float(q) for q in chance[mine]],
+            extra_checks[key] = rounded(calibration([float(q) for q in chance[mine]],
                                                      [int(q) for q in y[mine]]))
         if config.hidden:
             networks.append(Network([[float(q) for q in row] for row in w],
@@ -607,11 +515,11 @@ def train(config: TrainConfig, command: str = "",
     per_setup_decisions = {}
     for key in sorted(set(keys)):
         chosen = [i for i, k in enumerate(keys) if k == key]
-        per_setup[key] = _rounded(calibration([measured[i] for i in chosen],
+        per_setup[key] = rounded(calibration([measured[i] for i in chosen],
                                               [labels[i] for i in chosen]))
         chosen = [i for i in chosen if measured_kinds[i]]
         if chosen:
-            per_setup_decisions[key] = _rounded(calibration([measured[i] for i in chosen],
+            per_setup_decisions[key] = rounded(calibration([measured[i] for i in chosen],
                                                             [labels[i] for i in chosen]))
     setups: dict[str, dict[str, Any]] = {}
     extra_games: Counter[str] = Counter()
@@ -641,8 +549,8 @@ def train(config: TrainConfig, command: str = "",
         "bot_mix": {"search_share": config.search_share, "table_share": config.table_share},
         "fit": {"hidden": config.hidden, "epochs": config.epochs, "optimizer": "adam",
                 "numpy": str(np.__version__)},
-        "validation": {"all": _rounded(calibration(measured, labels)), "setups": per_setup},
-        "validation_at_decisions": {"all": _rounded(calibration(
+        "validation": {"all": rounded(calibration(measured, labels)), "setups": per_setup},
+        "validation_at_decisions": {"all": rounded(calibration(
             [m for m, k in zip(measured, measured_kinds, strict=True) if k],
             [q for q, k in zip(labels, measured_kinds, strict=True) if k])),
             "setups": per_setup_decisions},
@@ -678,19 +586,17 @@ def train(config: TrainConfig, command: str = "",
                        for key, count in sorted(extra_games.items())},
             "validation": dict(sorted(extra_checks.items())),
         }
-    if config.calibration_map == "isotonic":
+    if config.calibration_map in CHANCE_MAPS:
         metadata["setup_chance_map"] = dict(sorted(chance_maps.items()))
         metadata["setup_chance_map_basis"] = (
             f"after the setup's own calibration, an isotonic regression of what came true on"
             f" its calibration games' fitting decisions, in blocks of {ISOTONIC_BLOCK} or"
-            f" more: [mean chance of each block, its observed rate], read between them")
+            f" more: [mean chance of each block, its observed rate], read between them"
+            + ("; its ends drawn on to (0, 0) and (1, 1)"
+               if config.calibration_map == "anchored" else ""))
     # Rounded as the file stores it, so that the model returned is the model written.
     names = setup_names(registry.game_class(config.game))
     return Model(config.game, names, networks, metadata)
-
-
-def _rounded(figures: Mapping[str, float]) -> dict[str, float]:
-    return {k: (int(v) if k == "positions" else round(v, 4)) for k, v in figures.items()}
 
 
 def write_model(model: Model, path: str | Path) -> Path:

@@ -53,10 +53,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--calibration-players", default=None,
                         help="player counts whose base setups get --calibration-games, e.g."
                              " 5 (default: every count trained)")
-    parser.add_argument("--calibration-map", choices=("platt", "isotonic"), default="platt",
+    parser.add_argument("--calibration-map", choices=("platt", "isotonic", "anchored"),
+                        default="platt",
                         help="a setup with calibration games: its logit scaled and shifted"
                              " (platt, default), or that and then a monotone map of its"
-                             " chance fitted on them (isotonic)")
+                             " chance fitted on them (isotonic), its ends drawn on to 0 and"
+                             " 1 (anchored)")
     parser.add_argument("--hidden", type=int, default=32,
                         help="hidden units (default 32; 0: a logistic regression)")
     parser.add_argument("--epochs", type=int, default=12, help="passes of the fit (default 12)")
