@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -387,3 +388,66 @@ def test_grail_cup_knights_are_large_enough_and_the_seats_say_space_then_place(
         where = page.locator("[data-testid=seat-0] [data-testid=gc-where]").inner_text()
         assert " · " in where and where.startswith("Space ") and "in the race" in where, where
         shot(page, "grail-cup-knights")
+
+
+# ------------------------------------------------------------------ issue 41, item 4
+def test_a_burst_of_states_is_drawn_in_fewer_redraws_and_ends_on_the_last(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 41, item 4: the table redrew itself whole for every message, so bots playing at
+    once (or a slow phone) queued a full redraw per move. Now the redraws asked for before
+    the next animation frame are one, of the newest state. The page says how often it drew
+    in a User Timing mark (``pendragon:render``: redraws asked for and made, the state's
+    version drawn); the states it received are counted off its WebSocket."""
+    context = browser.new_context(locale="en-GB", **SIZES["desktop"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    states: list[dict[str, Any]] = []
+
+    def watch(socket: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "state":
+                states.append(message)
+        socket.on("framereceived", received)
+
+    page.on("websocket", watch)
+    read_mark = ("() => { const m = performance.getEntriesByName('pendragon:render');"
+                 " return m.length ? m[m.length - 1].detail : null; }")
+    try:
+        with seeded_server(tmp_path, bot_delay=1.0) as server:
+            # Bots alone, a move a second until the page is open: then at once.
+            created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
+            page.goto(server.base + created["spectator"]["link"])
+            page.wait_for_selector("[data-testid=board] svg", state="attached")
+            before = page.evaluate(read_mark)
+            assert before is not None and before["drawn"] >= 1, before
+            received_before = len(states)
+            server.manager.settings.bot_delay = 0.0
+            # The page's thread is busy for a second (a slow phone) while the bots play.
+            page.evaluate("() => { const end = performance.now() + 1000;"
+                          " while (performance.now() < end) {} }")
+            page.wait_for_selector("[data-testid=result]", timeout=GAME_SECONDS * 1000)
+            with server.http() as http:
+                final = http.get("/api/table", headers=auth(created["host"]["token"]))
+                assert final.status_code == 200, final.text
+                last_version = final.json()["state"]["version"]
+            page.wait_for_function(f"() => ({read_mark})().version === {last_version}")
+            after = page.evaluate(read_mark)
+            shown_i = int(page.locator("[data-testid=log] [data-i]").last.get_attribute("data-i"))
+    finally:
+        context.close()
+    assert errors == [], f"the page raised errors: {errors}"
+    burst = len(states) - received_before
+    redraws = after["drawn"] - before["drawn"]
+    assert burst >= 10, f"only {burst} states came after the page opened"
+    # Fewer redraws than states: every state asked for one (asked counts them), and the
+    # redraws asked for while the page was busy became one.
+    assert after["asked"] - before["asked"] >= burst, (after, before, burst)
+    assert redraws < burst, (redraws, burst)
+    # The page ends on the last state: the game's last version, and its log's last line.
+    assert states[-1]["version"] == last_version
+    assert after["version"] == last_version
+    last_i = max(entry["i"] for state in states for entry in state["log"] if "i" in entry)
+    assert shown_i == last_i, (shown_i, last_i)
