@@ -187,7 +187,7 @@ async function receive(message) {
     default:
       return;
   }
-  if (game) render();
+  if (game) renderSoon();
 }
 
 function errorText(code, message) {
@@ -543,24 +543,32 @@ function header() {
 }
 
 // ------------------------------------------------------------------ drawing
-// The page is redrawn at most once an animation frame: every state, seat change, chat line
-// or click asks for a redraw (`render`), and the redraws asked for before the next frame
-// become one (`draw`), of the newest view. Bots playing fast and a room of spectators push
+// What the server pushes is drawn at most once an animation frame: each state, seat change
+// or chat line asks for a redraw (`renderSoon`), and those asked for before the next frame
+// become one redraw, of the newest view. Bots playing fast and a room of spectators push
 // messages far quicker than a screen shows them; drawing the whole table for each one only
 // kept the browser busy. A hidden tab gets no animation frames: there a short timer draws
-// instead (the tab's title and the turn notice still come).
+// instead (the tab's title and the turn notice still come). What the person does (a click,
+// a tab, a form) is drawn at once (`render`), which also draws any push still waiting.
 const RENDER_MARK = "pendragon:render";
 let drawn = 0; // redraws so far
 let asked = 0; // redraws asked for so far
 let frame = null; // the pending animation frame, or null
 let fallback = null; // the pending timer of a hidden tab, or null
 
-function render() {
+/** Redraw on the next animation frame (once, however often it is asked before). */
+function renderSoon() {
   asked += 1;
   if (frame !== null || fallback !== null) return;
   frame = requestAnimationFrame(flush);
   // Frames stop while the tab is hidden; browsers slow this timer there, and it draws once.
   fallback = setTimeout(flush, 100);
+}
+
+/** Redraw now (the person's own action), instead of any redraw waiting for a frame. */
+function render() {
+  asked += 1;
+  flush();
 }
 
 function flush() {
