@@ -32,7 +32,14 @@ from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, find_seed
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium, show_tab
+from tests.web.browser import (
+    ARTIFACTS,
+    GAME_SECONDS,
+    choose_action,
+    needs_chromium,
+    settle,
+    show_tab,
+)
 from tests.web.support import LiveServer, auth, begin_game, live_server
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -380,7 +387,7 @@ def test_grail_cup_knights_are_large_enough_and_the_seats_say_space_then_place(
         page.goto(server.base + created["seats"][0]["link"])
         show_tab(page, "board")
         page.wait_for_selector("[data-testid=board] svg [data-testid=gc-knight]")
-        page.wait_for_timeout(1500)  # the knights' walk, if any, is over
+        settle(page)  # the knights' walk, if any, is over
         sizes = page.evaluate("""() => [...document.querySelectorAll(
             '[data-testid=gc-knight] circle.gc-knight-disc')]
             .map((c) => c.getBoundingClientRect().width)""")
