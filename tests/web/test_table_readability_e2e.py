@@ -40,7 +40,7 @@ from tests.web.browser import (
     settle,
     show_tab,
 )
-from tests.web.support import LiveServer, auth, begin_game, live_server
+from tests.web.support import LiveServer, auth, begin_game, live_server, view, wait_for
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
@@ -458,3 +458,48 @@ def test_a_burst_of_states_is_drawn_in_fewer_redraws_and_ends_on_the_last(
     assert after["version"] == last_version
     last_i = max(entry["i"] for state in states for entry in state["log"] if "i" in entry)
     assert shown_i == last_i, (shown_i, last_i)
+
+
+def test_a_hidden_tab_draws_the_last_state_without_animation_frames(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 41, item 4: a hidden tab gets no animation frames (and its timers are slowed
+    to a second), so it draws what the server pushes behind the messages already queued:
+    it still follows the game (its title, the turn notice), in fewer redraws. Headless
+    Chromium shows every tab, so the page is told it is hidden and given no frames (its own
+    `document.hidden` and `requestAnimationFrame`)."""
+    context = browser.new_context(locale="en-GB", **SIZES["desktop"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script("""
+      Object.defineProperty(Document.prototype, "hidden", { get: () => true });
+      window.requestAnimationFrame = () => 0;
+    """)
+    read_mark = ("() => { const m = performance.getEntriesByName('pendragon:render');"
+                 " return m.length ? m[m.length - 1].detail : null; }")
+    try:
+        with seeded_server(tmp_path, bot_delay=1.0) as server:
+            created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
+            page.goto(server.base + created["spectator"]["link"])
+            page.wait_for_selector("[data-testid=board] svg", state="attached")
+            assert page.evaluate("document.hidden") is True
+            before = page.evaluate(read_mark)
+            server.manager.settings.bot_delay = 0.0
+            # The page's thread is busy for a second while the bots play at once.
+            page.evaluate("() => { const end = performance.now() + 1000;"
+                          " while (performance.now() < end) {} }")
+            with server.http() as http:
+                wait_for(http, created["host"]["token"], lambda body: body["state"]["finished"],
+                         timeout=GAME_SECONDS)
+                last_version = view(http, created["host"]["token"])["state"]["version"]
+            # Polled on a timer: the page's own frames are off.
+            page.wait_for_function(f"() => ({read_mark})().version === {last_version}",
+                                   polling=100)
+            after = page.evaluate(read_mark)
+            assert page.locator("[data-testid=result]").count() == 1
+    finally:
+        context.close()
+    assert errors == [], f"the page raised errors: {errors}"
+    assert after["version"] == last_version
+    assert after["drawn"] - before["drawn"] < after["asked"] - before["asked"], (before, after)

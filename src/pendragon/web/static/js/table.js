@@ -547,21 +547,32 @@ function header() {
 // or chat line asks for a redraw (`renderSoon`), and those asked for before the next frame
 // become one redraw, of the newest view. Bots playing fast and a room of spectators push
 // messages far quicker than a screen shows them; drawing the whole table for each one only
-// kept the browser busy. A hidden tab gets no animation frames: there a short timer draws
-// instead (the tab's title and the turn notice still come). What the person does (a click,
-// a tab, a form) is drawn at once (`render`), which also draws any push still waiting.
+// kept the browser busy. A hidden tab gets no animation frames (and its timers are slowed
+// to a second): there the redraw comes once the messages already queued are handled, so the
+// tab's title and the turn notice come at once. What the person does (a click, a tab, a
+// form) is drawn at once (`render`), which also draws any push still waiting.
 const RENDER_MARK = "pendragon:render";
 let drawn = 0; // redraws so far
 let asked = 0; // redraws asked for so far
 let frame = null; // the pending animation frame, or null
-let fallback = null; // the pending timer of a hidden tab, or null
+let fallback = null; // the timer that draws if the tab is hidden before its frame, or null
+let queued = false; // a hidden tab's redraw is queued behind the messages that arrived
+const behind = new MessageChannel(); // a task queued behind them (never slowed, unlike timers)
+behind.port1.onmessage = () => {
+  if (queued) flush();
+};
 
 /** Redraw on the next animation frame (once, however often it is asked before). */
 function renderSoon() {
   asked += 1;
-  if (frame !== null || fallback !== null) return;
+  if (frame !== null || fallback !== null || queued) return;
+  if (document.hidden) {
+    queued = true;
+    behind.port2.postMessage(null);
+    return;
+  }
   frame = requestAnimationFrame(flush);
-  // Frames stop while the tab is hidden; browsers slow this timer there, and it draws once.
+  // Frames stop if the tab is hidden meanwhile: then this timer draws.
   fallback = setTimeout(flush, 100);
 }
 
@@ -576,6 +587,7 @@ function flush() {
   if (fallback !== null) clearTimeout(fallback);
   frame = null;
   fallback = null;
+  queued = false;
   draw();
   drawn += 1;
   // How often the page was drawn, for the browser's profiler (and the browser tests): a
