@@ -211,7 +211,9 @@ def test_its_board_module_draws_a_whole_game_in_a_browser(server: Any) -> None:
                 button = page.query_selector("[data-testid=action]:not([disabled])")
                 if button is not None:
                     button.click()
-                page.wait_for_timeout(50)
+                # The next move of ours, or the end (a click disables the buttons at once).
+                page.wait_for_selector(
+                    "[data-testid=action]:not([disabled]), [data-testid=result]")
             result = page.inner_text("[data-testid=result]")
             assert re.search(r"draws the sword|become king|Stalemate", result), result
             page.select_option("[data-testid=language]", "ru")

@@ -8,6 +8,7 @@ a module of browser tests marks itself ``pytestmark = needs_chromium``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -72,3 +73,34 @@ def show_tab(page: Any, tab: str) -> None:
     button = page.locator(f"[data-testid=phone-tab-{tab}]")
     if button.is_visible():
         button.click()
+
+
+#: Resolves once every running animation of a fixed length (cards sliding in, figures
+#: gliding: ``motion.js``, the boards' own) has finished; a looping one is not waited for.
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.playState === "running" && a.effect
+    && a.effect.getComputedTiming().endTime !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""
+
+
+def settle(page: Any) -> None:
+    """Wait until what moves on the page has arrived (for a screenshot or a measure): the
+    animations' own end, not a pause guessed to outlast them."""
+    page.evaluate(SETTLED)
+
+
+def replay_step(page: Any) -> int:
+    """The replay's position: the first number of its "Action N of M" line."""
+    text: str = page.locator("[data-testid=replay-step]").inner_text()
+    return int(re.findall(r"\d+", text)[0])
+
+
+def replay_next(page: Any) -> int:
+    """Click the replay's "next" and wait until the page shows the position it moved to
+    (fetched, then drawn); returns it."""
+    before = replay_step(page)
+    page.click("[data-testid=replay-next]")
+    page.wait_for_function(
+        "(before) => Number(document.querySelector('[data-testid=replay-step]')"
+        ".innerText.match(/\\d+/)[0]) !== before", arg=before)
+    return replay_step(page)

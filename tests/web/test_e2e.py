@@ -20,7 +20,7 @@ import pendragon
 from pendragon.bots import make_bot
 from pendragon.core.events import Event
 from pendragon.i18n import catalog
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium, replay_next
 from tests.web.support import ServerProcess, auth
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -169,9 +169,7 @@ def test_create_a_table_in_the_lobby_and_play_it_to_the_end(
     page.click("[data-testid=replay-first]")
     page.wait_for_selector("[data-testid=replay-step]:has-text('Action 0 ')")
     for _ in range(3):
-        page.click("[data-testid=replay-next]")
-    page.wait_for_timeout(300)
-    now = int(re.findall(r"\d+", page.locator("[data-testid=replay-step]").inner_text())[0])
+        now = replay_next(page)
     assert 0 < now < total
     shot(page, "e2e-replay")
     # The spectator link shows the finished game too, without a hand.

@@ -212,6 +212,9 @@ def test_a_new_token_in_the_address_opens_its_table(
 
 def finished_for(page: Any, server: LiveServer, link: str) -> None:
     """Open ``link`` (a seat's), let a bot play the seat, and wait for the game's end."""
+    # The tab in front: a page behind another of its browser gets no animation frames, so a
+    # click (which waits for its button to hold still over two frames) waited seconds.
+    page.bring_to_front()
     page.goto(server.base + link)
     page.locator("[data-testid=actions]").wait_for()
     page.locator("[data-testid=start-box]").wait_for(state="detached")

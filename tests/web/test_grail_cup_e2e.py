@@ -20,7 +20,14 @@ from typing import Any
 import pytest
 
 from pendragon.i18n import catalog
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
+from tests.web.browser import (
+    ARTIFACTS,
+    GAME_SECONDS,
+    choose_action,
+    needs_chromium,
+    replay_next,
+    settle,
+)
 from tests.web.support import FAST, LiveServer, auth, live_server, play_to_the_end
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -115,7 +122,7 @@ class Race:
             packet = ",".join(page.locator("[data-testid=gc-packet] .card").evaluate_all(
                 "(cards) => cards.map((c) => c.dataset.ally)"))
             if not self.keeps:
-                page.wait_for_timeout(500)  # let the cards slide in for the picture
+                settle(page)  # the cards have slid in, for the picture
                 shot(page, "grail-cup-draft")
             # Noted before the click: a click that lands but answers late (a loaded machine)
             # is still this round's pick; one that never lands is made again, same key.
@@ -223,7 +230,7 @@ def test_a_human_drafts_and_races_against_bots_to_the_finish(server: LiveServer,
         # The replay: every seat's allies and every clover token anyone knew, face up.
         page.click("[data-testid=replay-link]")
         page.wait_for_selector("[data-testid=secrets]")
-        page.wait_for_timeout(300)
+        settle(page)
         english = catalog("en")
         for seat, hand in enumerate(hands):
             text = page.locator(f"[data-testid=gc-secret-hand-{seat}]").inner_text()
@@ -248,8 +255,7 @@ def test_a_human_drafts_and_races_against_bots_to_the_finish(server: LiveServer,
         for _ in range(40):
             if "Choosing from" in page.locator("[data-testid=secrets]").inner_text():
                 break
-            page.click("[data-testid=replay-next]")
-            page.wait_for_timeout(60)
+            replay_next(page)
         assert "Choosing from" in page.locator("[data-testid=secrets]").inner_text()
         shot(page, "grail-cup-replay-draft")
 

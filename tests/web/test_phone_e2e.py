@@ -13,16 +13,15 @@ Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 import pendragon
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
-from tests.web.support import LiveServer
+from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium, settle
+from tests.web.support import LiveServer, wait_for
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
@@ -109,15 +108,24 @@ def finished_table(server: LiveServer, game: str) -> dict[str, Any]:
     """A table of bots only, played to its end (the server's bots move at once)."""
     created = create(server, game, [{"kind": "bot"}] * 3)
     token = created["spectator"]["link"].split("#", 1)[1]
-    deadline = time.monotonic() + GAME_SECONDS
     with server.http() as http:
-        while True:
-            state = http.get("/api/table", headers={"Authorization": f"Bearer {token}"})
-            assert state.status_code == 200, state.text
-            if state.json()["state"]["finished"]:
-                return created
-            assert time.monotonic() < deadline, "the bots' game took too long"
-            time.sleep(0.2)
+        wait_for(http, token, lambda body: bool(body["state"]["finished"]),
+                 timeout=GAME_SECONDS)
+    return created
+
+
+@pytest.fixture(scope="module")
+def finished(server: LiveServer) -> Callable[[str], dict[str, Any]]:
+    """A finished game of bots only per game, played once for the module's server: the
+    tests that open one only read it (its replay, its spectator's page)."""
+    made: dict[str, dict[str, Any]] = {}
+
+    def table(game: str) -> dict[str, Any]:
+        if game not in made:
+            made[game] = finished_table(server, game)
+        return made[game]
+
+    return table
 
 
 # ------------------------------------------------------------------ phones (issue 17, item 9)
@@ -148,7 +156,7 @@ def test_a_phone_player_sees_his_moves_his_hand_and_a_readable_board(
     phone.goto(server.base + created["seats"][0]["link"])
     phone.wait_for_selector("[data-testid=board] svg", state="attached")
     phone.wait_for_selector("button[data-testid=action]", timeout=GAME_SECONDS * 1000)
-    phone.wait_for_timeout(600)  # the grail cup's cards slide in
+    settle(phone)  # the grail cup's cards have slid in
     shot(phone, f"phone-{game}")
     assert page_width(phone) <= 390
     moves = phone.evaluate(PAGE_TOP, "button[data-testid=action]")
@@ -173,9 +181,10 @@ def test_a_phone_player_sees_his_moves_his_hand_and_a_readable_board(
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_replay_fits_a_phone(phone: Any, server: LiveServer, game: str) -> None:
+def test_the_replay_fits_a_phone(phone: Any, server: LiveServer, game: str,
+                                finished: Callable[[str], dict[str, Any]]) -> None:
     """The replay page on a phone: nothing wider than the screen, a readable board."""
-    created = finished_table(server, game)
+    created = finished(game)
     phone.goto(server.base + created["spectator"]["link"].replace("/table#", "/replay#"))
     phone.wait_for_selector("[data-testid=board] svg")
     phone.wait_for_selector("[data-testid=secrets]")
@@ -199,7 +208,7 @@ HEADER_ON_ONE_LINE = """() => {
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_end_of_the_game_does_not_wrap_the_header(
-    laptop: Any, server: LiveServer, game: str
+    laptop: Any, server: LiveServer, game: str, finished: Callable[[str], dict[str, Any]],
 ) -> None:
     """Issue 17, item 8: the result (a long line in the header's status) wrapped the header
     onto a second line. On a 1024 px screen the header keeps the height it has during a game
@@ -211,9 +220,9 @@ def test_the_end_of_the_game_does_not_wrap_the_header(
     desktop.wait_for_selector("[data-testid=board] svg")
     spread, height_running = desktop.evaluate(HEADER_ON_ONE_LINE)
     assert spread <= 4
-    finished = finished_table(server, game)
+    ended = finished(game)
     desktop.goto("about:blank")  # another table's link differs only in its #fragment
-    desktop.goto(server.base + finished["spectator"]["link"])
+    desktop.goto(server.base + ended["spectator"]["link"])
     desktop.wait_for_selector("[data-testid=result]")
     result = desktop.locator("[data-testid=result]").inner_text()
     assert result and result in desktop.locator("[data-testid=status]").inner_text()

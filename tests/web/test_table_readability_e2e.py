@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,8 +32,15 @@ from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, find_seed
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium, show_tab
-from tests.web.support import LiveServer, auth, begin_game, live_server
+from tests.web.browser import (
+    ARTIFACTS,
+    GAME_SECONDS,
+    choose_action,
+    needs_chromium,
+    settle,
+    show_tab,
+)
+from tests.web.support import LiveServer, auth, begin_game, live_server, view, wait_for
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
@@ -379,7 +387,7 @@ def test_grail_cup_knights_are_large_enough_and_the_seats_say_space_then_place(
         page.goto(server.base + created["seats"][0]["link"])
         show_tab(page, "board")
         page.wait_for_selector("[data-testid=board] svg [data-testid=gc-knight]")
-        page.wait_for_timeout(1500)  # the knights' walk, if any, is over
+        settle(page)  # the knights' walk, if any, is over
         sizes = page.evaluate("""() => [...document.querySelectorAll(
             '[data-testid=gc-knight] circle.gc-knight-disc')]
             .map((c) => c.getBoundingClientRect().width)""")
@@ -387,3 +395,111 @@ def test_grail_cup_knights_are_large_enough_and_the_seats_say_space_then_place(
         where = page.locator("[data-testid=seat-0] [data-testid=gc-where]").inner_text()
         assert " · " in where and where.startswith("Space ") and "in the race" in where, where
         shot(page, "grail-cup-knights")
+
+
+# ------------------------------------------------------------------ issue 41, item 4
+def test_a_burst_of_states_is_drawn_in_fewer_redraws_and_ends_on_the_last(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 41, item 4: the table redrew itself whole for every message, so bots playing at
+    once (or a slow phone) queued a full redraw per move. Now the redraws asked for before
+    the next animation frame are one, of the newest state. The page says how often it drew
+    in a User Timing mark (``pendragon:render``: redraws asked for and made, the state's
+    version drawn); the states it received are counted off its WebSocket."""
+    context = browser.new_context(locale="en-GB", **SIZES["desktop"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    states: list[dict[str, Any]] = []
+
+    def watch(socket: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "state":
+                states.append(message)
+        socket.on("framereceived", received)
+
+    page.on("websocket", watch)
+    read_mark = ("() => { const m = performance.getEntriesByName('pendragon:render');"
+                 " return m.length ? m[m.length - 1].detail : null; }")
+    try:
+        with seeded_server(tmp_path, bot_delay=1.0) as server:
+            # Bots alone, a move a second until the page is open: then at once.
+            created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
+            page.goto(server.base + created["spectator"]["link"])
+            page.wait_for_selector("[data-testid=board] svg", state="attached")
+            before = page.evaluate(read_mark)
+            assert before is not None and before["drawn"] >= 1, before
+            received_before = len(states)
+            server.manager.settings.bot_delay = 0.0
+            # The page's thread is busy for a second (a slow phone) while the bots play.
+            page.evaluate("() => { const end = performance.now() + 1000;"
+                          " while (performance.now() < end) {} }")
+            page.wait_for_selector("[data-testid=result]", timeout=GAME_SECONDS * 1000)
+            with server.http() as http:
+                final = http.get("/api/table", headers=auth(created["host"]["token"]))
+                assert final.status_code == 200, final.text
+                last_version = final.json()["state"]["version"]
+            page.wait_for_function(f"() => ({read_mark})().version === {last_version}")
+            after = page.evaluate(read_mark)
+            shown_i = int(page.locator("[data-testid=log] [data-i]").last.get_attribute("data-i"))
+    finally:
+        context.close()
+    assert errors == [], f"the page raised errors: {errors}"
+    burst = len(states) - received_before
+    redraws = after["drawn"] - before["drawn"]
+    assert burst >= 10, f"only {burst} states came after the page opened"
+    # Fewer redraws than states: every state asked for one (asked counts them), and the
+    # redraws asked for while the page was busy became one.
+    assert after["asked"] - before["asked"] >= burst, (after, before, burst)
+    assert redraws < burst, (redraws, burst)
+    # The page ends on the last state: the game's last version, and its log's last line.
+    assert states[-1]["version"] == last_version
+    assert after["version"] == last_version
+    last_i = max(entry["i"] for state in states for entry in state["log"] if "i" in entry)
+    assert shown_i == last_i, (shown_i, last_i)
+
+
+def test_a_hidden_tab_draws_the_last_state_without_animation_frames(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 41, item 4: a hidden tab gets no animation frames (and its timers are slowed
+    to a second), so it draws what the server pushes behind the messages already queued:
+    it still follows the game (its title, the turn notice), in fewer redraws. Headless
+    Chromium shows every tab, so the page is told it is hidden and given no frames (its own
+    `document.hidden` and `requestAnimationFrame`)."""
+    context = browser.new_context(locale="en-GB", **SIZES["desktop"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script("""
+      Object.defineProperty(Document.prototype, "hidden", { get: () => true });
+      window.requestAnimationFrame = () => 0;
+    """)
+    read_mark = ("() => { const m = performance.getEntriesByName('pendragon:render');"
+                 " return m.length ? m[m.length - 1].detail : null; }")
+    try:
+        with seeded_server(tmp_path, bot_delay=1.0) as server:
+            created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
+            page.goto(server.base + created["spectator"]["link"])
+            page.wait_for_selector("[data-testid=board] svg", state="attached")
+            assert page.evaluate("document.hidden") is True
+            before = page.evaluate(read_mark)
+            server.manager.settings.bot_delay = 0.0
+            # The page's thread is busy for a second while the bots play at once.
+            page.evaluate("() => { const end = performance.now() + 1000;"
+                          " while (performance.now() < end) {} }")
+            with server.http() as http:
+                wait_for(http, created["host"]["token"], lambda body: body["state"]["finished"],
+                         timeout=GAME_SECONDS)
+                last_version = view(http, created["host"]["token"])["state"]["version"]
+            # Polled on a timer: the page's own frames are off.
+            page.wait_for_function(f"() => ({read_mark})().version === {last_version}",
+                                   polling=100)
+            after = page.evaluate(read_mark)
+            assert page.locator("[data-testid=result]").count() == 1
+    finally:
+        context.close()
+    assert errors == [], f"the page raised errors: {errors}"
+    assert after["version"] == last_version
+    assert after["drawn"] - before["drawn"] < after["asked"] - before["asked"], (before, after)
