@@ -50,6 +50,10 @@ ENGLISH = catalog("en")
 RUSSIAN = catalog("ru")
 #: The human's clicking policy's seed (as in test_soc_card_e2e.py).
 POLICY_SEED = 7
+#: The page's last ``pendragon:render`` mark's detail (redraws asked for and made, the state's
+#: version drawn), or null before its first redraw.
+READ_RENDER_MARK = ("() => { const m = performance.getEntriesByName('pendragon:render');"
+                    " return m.length ? m[m.length - 1].detail : null; }")
 SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 900}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
@@ -67,17 +71,34 @@ def seeded_server(tmp_path: Path, seed: int = 1,
         yield server
 
 
+@contextmanager
+def opened_page(browser: Any, size: str) -> Iterator[Any]:
+    """A page of its own context at ``size`` (``SIZES``), in English; closed afterwards, and
+    the test fails if the page raised an error."""
+    context = browser.new_context(locale="en-GB", **SIZES[size])
+    page = context.new_page()
+    page.size = size
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == [], f"the page raised errors: {errors}"
+
+
 @pytest.fixture(params=list(SIZES))
 def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     """A page at a desktop's and at a phone's size (each test runs at both)."""
-    context = browser.new_context(locale="en-GB", **SIZES[request.param])
-    page = context.new_page()
-    page.size = request.param
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], f"the page raised errors: {errors}"
+    with opened_page(browser, request.param) as opened:
+        yield opened
+
+
+@pytest.fixture
+def desktop_page(browser: Any) -> Iterator[Any]:
+    """A page at a desktop's size only."""
+    with opened_page(browser, "desktop") as opened:
+        yield opened
 
 
 def shot(page: Any, name: str) -> None:
@@ -399,17 +420,14 @@ def test_grail_cup_knights_are_large_enough_and_the_seats_say_space_then_place(
 
 # ------------------------------------------------------------------ issue 41, item 4
 def test_a_burst_of_states_is_drawn_in_fewer_redraws_and_ends_on_the_last(
-    browser: Any, tmp_path: Path
+    desktop_page: Any, tmp_path: Path
 ) -> None:
     """Issue 41, item 4: the table redrew itself whole for every message, so bots playing at
     once (or a slow phone) queued a full redraw per move. Now the redraws asked for before
     the next animation frame are one, of the newest state. The page says how often it drew
     in a User Timing mark (``pendragon:render``: redraws asked for and made, the state's
     version drawn); the states it received are counted off its WebSocket."""
-    context = browser.new_context(locale="en-GB", **SIZES["desktop"])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = desktop_page
     states: list[dict[str, Any]] = []
 
     def watch(socket: Any) -> None:
@@ -420,32 +438,26 @@ def test_a_burst_of_states_is_drawn_in_fewer_redraws_and_ends_on_the_last(
         socket.on("framereceived", received)
 
     page.on("websocket", watch)
-    read_mark = ("() => { const m = performance.getEntriesByName('pendragon:render');"
-                 " return m.length ? m[m.length - 1].detail : null; }")
-    try:
-        with seeded_server(tmp_path, bot_delay=1.0) as server:
-            # Bots alone, a move a second until the page is open: then at once.
-            created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
-            page.goto(server.base + created["spectator"]["link"])
-            page.wait_for_selector("[data-testid=board] svg", state="attached")
-            before = page.evaluate(read_mark)
-            assert before is not None and before["drawn"] >= 1, before
-            received_before = len(states)
-            server.manager.settings.bot_delay = 0.0
-            # The page's thread is busy for a second (a slow phone) while the bots play.
-            page.evaluate("() => { const end = performance.now() + 1000;"
-                          " while (performance.now() < end) {} }")
-            page.wait_for_selector("[data-testid=result]", timeout=GAME_SECONDS * 1000)
-            with server.http() as http:
-                final = http.get("/api/table", headers=auth(created["host"]["token"]))
-                assert final.status_code == 200, final.text
-                last_version = final.json()["state"]["version"]
-            page.wait_for_function(f"() => ({read_mark})().version === {last_version}")
-            after = page.evaluate(read_mark)
-            shown_i = int(page.locator("[data-testid=log] [data-i]").last.get_attribute("data-i"))
-    finally:
-        context.close()
-    assert errors == [], f"the page raised errors: {errors}"
+    with seeded_server(tmp_path, bot_delay=1.0) as server:
+        # Bots alone, a move a second until the page is open: then at once.
+        created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
+        page.goto(server.base + created["spectator"]["link"])
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
+        before = page.evaluate(READ_RENDER_MARK)
+        assert before is not None and before["drawn"] >= 1, before
+        received_before = len(states)
+        server.manager.settings.bot_delay = 0.0
+        # The page's thread is busy for a second (a slow phone) while the bots play.
+        page.evaluate("() => { const end = performance.now() + 1000;"
+                      " while (performance.now() < end) {} }")
+        page.wait_for_selector("[data-testid=result]", timeout=GAME_SECONDS * 1000)
+        with server.http() as http:
+            final = http.get("/api/table", headers=auth(created["host"]["token"]))
+            assert final.status_code == 200, final.text
+            last_version = final.json()["state"]["version"]
+        page.wait_for_function(f"() => ({READ_RENDER_MARK})().version === {last_version}")
+        after = page.evaluate(READ_RENDER_MARK)
+        shown_i = int(page.locator("[data-testid=log] [data-i]").last.get_attribute("data-i"))
     burst = len(states) - received_before
     redraws = after["drawn"] - before["drawn"]
     assert burst >= 10, f"only {burst} states came after the page opened"
@@ -461,45 +473,36 @@ def test_a_burst_of_states_is_drawn_in_fewer_redraws_and_ends_on_the_last(
 
 
 def test_a_hidden_tab_draws_the_last_state_without_animation_frames(
-    browser: Any, tmp_path: Path
+    desktop_page: Any, tmp_path: Path
 ) -> None:
     """Issue 41, item 4: a hidden tab gets no animation frames (and its timers are slowed
     to a second), so it draws what the server pushes behind the messages already queued:
     it still follows the game (its title, the turn notice), in fewer redraws. Headless
     Chromium shows every tab, so the page is told it is hidden and given no frames (its own
     `document.hidden` and `requestAnimationFrame`)."""
-    context = browser.new_context(locale="en-GB", **SIZES["desktop"])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = desktop_page
     page.add_init_script("""
       Object.defineProperty(Document.prototype, "hidden", { get: () => true });
       window.requestAnimationFrame = () => 0;
     """)
-    read_mark = ("() => { const m = performance.getEntriesByName('pendragon:render');"
-                 " return m.length ? m[m.length - 1].detail : null; }")
-    try:
-        with seeded_server(tmp_path, bot_delay=1.0) as server:
-            created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
-            page.goto(server.base + created["spectator"]["link"])
-            page.wait_for_selector("[data-testid=board] svg", state="attached")
-            assert page.evaluate("document.hidden") is True
-            before = page.evaluate(read_mark)
-            server.manager.settings.bot_delay = 0.0
-            # The page's thread is busy for a second while the bots play at once.
-            page.evaluate("() => { const end = performance.now() + 1000;"
-                          " while (performance.now() < end) {} }")
-            with server.http() as http:
-                wait_for(http, created["host"]["token"], lambda body: body["state"]["finished"],
-                         timeout=GAME_SECONDS)
-                last_version = view(http, created["host"]["token"])["state"]["version"]
-            # Polled on a timer: the page's own frames are off.
-            page.wait_for_function(f"() => ({read_mark})().version === {last_version}",
-                                   polling=100)
-            after = page.evaluate(read_mark)
-            assert page.locator("[data-testid=result]").count() == 1
-    finally:
-        context.close()
-    assert errors == [], f"the page raised errors: {errors}"
+    with seeded_server(tmp_path, bot_delay=1.0) as server:
+        created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
+        page.goto(server.base + created["spectator"]["link"])
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
+        assert page.evaluate("document.hidden") is True
+        before = page.evaluate(READ_RENDER_MARK)
+        server.manager.settings.bot_delay = 0.0
+        # The page's thread is busy for a second while the bots play at once.
+        page.evaluate("() => { const end = performance.now() + 1000;"
+                      " while (performance.now() < end) {} }")
+        with server.http() as http:
+            wait_for(http, created["host"]["token"], lambda body: body["state"]["finished"],
+                     timeout=GAME_SECONDS)
+            last_version = view(http, created["host"]["token"])["state"]["version"]
+        # Polled on a timer: the page's own frames are off.
+        page.wait_for_function(f"() => ({READ_RENDER_MARK})().version === {last_version}",
+                               polling=100)
+        after = page.evaluate(READ_RENDER_MARK)
+        assert page.locator("[data-testid=result]").count() == 1
     assert after["version"] == last_version
     assert after["drawn"] - before["drawn"] < after["asked"] - before["asked"], (before, after)
