@@ -543,29 +543,36 @@ function header() {
 }
 
 // ------------------------------------------------------------------ drawing
-// What the server pushes is drawn at most once an animation frame: each state, seat change
-// or chat line asks for a redraw (`renderSoon`), and those asked for before the next frame
-// become one redraw, of the newest view. Bots playing fast and a room of spectators push
-// messages far quicker than a screen shows them; drawing the whole table for each one only
-// kept the browser busy. A hidden tab gets no animation frames (and its timers are slowed
-// to a second): there the redraw comes once the messages already queued are handled, so the
-// tab's title and the turn notice come at once. What the person does (a click, a tab, a
-// form) is drawn at once (`render`), which also draws any push still waiting.
+// What the server pushes is drawn at most about once an animation frame: a push into a quiet
+// page is drawn at once, and the pushes that follow it before the next frame become one
+// redraw on that frame, of the newest view (`renderSoon`). Bots playing fast and a room of
+// spectators push messages far quicker than a screen shows them; drawing the whole table for
+// each one only kept the browser busy. A hidden tab gets no animation frames (and its timers
+// are slowed to a second): there the redraw comes once the messages already queued are
+// handled, so the tab's title and the turn notice come at once. What the person does (a
+// click, a tab, a form) is drawn at once (`render`), which also draws any push still waiting.
 const RENDER_MARK = "pendragon:render";
 let drawn = 0; // redraws so far
 let asked = 0; // redraws asked for so far
-let frame = null; // the pending animation frame, or null
+let frame = null; // the pending animation frame of a waiting redraw, or null
 let fallback = null; // the timer that draws if the tab is hidden before its frame, or null
 let queued = false; // a hidden tab's redraw is queued behind the messages that arrived
+let busy = false; // the page was drawn since the last frame: the next pushes wait for one
+let draws = 0; // which redraw made the page busy (an older redraw's "quiet" is stale)
 const behind = new MessageChannel(); // a task queued behind them (never slowed, unlike timers)
 behind.port1.onmessage = () => {
   if (queued) flush();
 };
 
-/** Redraw on the next animation frame (once, however often it is asked before). */
+/** Draw a push: at once into a quiet page, else on the next animation frame (once, however
+ * often it is asked before). */
 function renderSoon() {
   asked += 1;
   if (frame !== null || fallback !== null || queued) return;
+  if (!busy) {
+    flush();
+    return;
+  }
   if (document.hidden) {
     queued = true;
     behind.port2.postMessage(null);
@@ -582,6 +589,17 @@ function render() {
   flush();
 }
 
+/** The page is quiet again at the next frame (or, with no frames, a moment later). */
+function quietSoon() {
+  busy = true;
+  const mine = ++draws;
+  const quiet = () => {
+    if (mine === draws) busy = false;
+  };
+  requestAnimationFrame(quiet);
+  setTimeout(quiet, 100);
+}
+
 function flush() {
   if (frame !== null) cancelAnimationFrame(frame);
   if (fallback !== null) clearTimeout(fallback);
@@ -590,6 +608,7 @@ function flush() {
   queued = false;
   draw();
   drawn += 1;
+  quietSoon();
   // How often the page was drawn, for the browser's profiler (and the browser tests): a
   // User Timing mark, replaced at each redraw, saying how many redraws were asked for and
   // made and which state the page now shows.
