@@ -558,7 +558,6 @@ let frame = null; // the pending animation frame of a waiting redraw, or null
 let fallback = null; // the timer that draws if the tab is hidden before its frame, or null
 let queued = false; // a hidden tab's redraw is queued behind the messages that arrived
 let busy = false; // the page was drawn since the last frame: the next pushes wait for one
-let draws = 0; // which redraw made the page busy (an older redraw's "quiet" is stale)
 const behind = new MessageChannel(); // a task queued behind them (never slowed, unlike timers)
 behind.port1.onmessage = () => {
   if (queued) flush();
@@ -592,9 +591,9 @@ function render() {
 /** The page is quiet again at the next frame (or, with no frames, a moment later). */
 function quietSoon() {
   busy = true;
-  const mine = ++draws;
+  const mine = drawn; // an older redraw's "quiet" comes too early for this one
   const quiet = () => {
-    if (mine === draws) busy = false;
+    if (mine === drawn) busy = false;
   };
   requestAnimationFrame(quiet);
   setTimeout(quiet, 100);
