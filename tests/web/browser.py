@@ -104,3 +104,20 @@ def replay_next(page: Any) -> int:
         "(before) => Number(document.querySelector('[data-testid=replay-step]')"
         ".innerText.match(/\\d+/)[0]) !== before", arg=before)
     return replay_step(page)
+
+
+#: The box of the first element a selector matches, read in one step of the page's own
+#: JavaScript, or None when nothing matches or it is not drawn (no box, like Playwright's).
+BOX = """(selector) => {
+  const found = document.querySelector(selector);
+  const r = found ? found.getBoundingClientRect() : null;
+  return r && r.width && r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+}"""
+
+
+def box(page: Any, selector: str) -> dict[str, float] | None:
+    """Where ``selector``'s element is on the screen (CSS px from the viewport's top left).
+    ``locator.bounding_box()`` finds the element, then asks for its box: a push redrawn
+    between the two steps (the table page replaces its elements) leaves it None."""
+    found: dict[str, float] | None = page.evaluate(BOX, selector)
+    return found

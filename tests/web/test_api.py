@@ -202,6 +202,21 @@ def test_create_refuses_bad_tables_clearly(server: LiveServer, body: dict[str, A
     assert error_of(response)["code"] == code
 
 
+def test_a_table_of_too_few_or_too_many_seats_is_told_the_games_range(
+    server: LiveServer,
+) -> None:
+    """A soc table of 2 seats was refused as "these options are not valid for soc; its
+    options are share, ...": no word of its seats. The refusal names the range."""
+    with server.http() as http:
+        few = http.post("/api/tables", json={"game": "soc", "seats": [{"kind": "bot"}] * 2})
+        many = http.post("/api/tables", json={"game": "grail-cup",
+                                                "seats": [{"kind": "bot"}] * 16})
+    assert error_of(few) == {"code": "invalid_option",
+                             "message": "soc is played by 3 to 8 players; this table has 2 seats"}
+    assert many.status_code == 400
+    assert "grail-cup is played by" in error_of(many)["message"], error_of(many)
+
+
 def test_malformed_and_oversized_bodies_are_4xx(server: LiveServer) -> None:
     with server.http() as http:
         broken = http.post("/api/tables", content=b"{not json",

@@ -23,7 +23,7 @@ from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.options import table_options
 from pendragon.web.settings import Settings
-from tests.web.browser import ARTIFACTS, DEVICES, GAME_SECONDS, needs_chromium, show_tab
+from tests.web.browser import ARTIFACTS, DEVICES, GAME_SECONDS, box, needs_chromium, show_tab
 from tests.web.support import LiveServer, auth, begin_game, live_server, view, wait_for
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -193,6 +193,44 @@ def test_a_redraw_with_a_checkbox_focused_raises_nothing(
         ann.locator("[data-testid=chat]").filter(has_text=text).wait_for()
     focused = ann.evaluate("() => document.activeElement && document.activeElement.dataset.testid")
     assert focused == "turn-notice"
+
+
+#: What the table page last drew: how many redraws were asked for and made (``table.js``).
+RENDERED = "() => performance.getEntriesByName('pendragon:render').at(-1).detail"
+
+
+@pytest.mark.parametrize("device", sorted(DEVICES))
+def test_a_push_waits_for_the_release_of_a_press(
+    browser: Any, friends: LiveServer, context: tuple[Any, list[str]], device: str,
+) -> None:
+    """A click is a press and a release on one element. A push drawn between the two (a
+    chat line, a bot's move, a seat coming back) replaced the pressed element, and the browser
+    dropped the click: a tab tapped as a push came stayed unchosen. A push's redraw now waits
+    for the release: the click lands, then the push is drawn."""
+    pages, _ = context
+    created = create(friends, "soc", [person("Ann"), person("Bob"), RANDOM])
+    ann = opened(pages, friends, created["seats"][0]["link"])
+    bob = opened(pages, friends, created["seats"][1]["link"])
+    ann.bring_to_front()
+    # What Ann presses: the Board tab on a phone; "Leave" (which asks first) on a desktop.
+    where = box(ann, "[data-testid=phone-tab-board]" if device == "phone"
+                else "[data-testid=leave]")
+    assert where is not None
+    ann.mouse.move(where["x"] + where["width"] / 2, where["y"] + where["height"] / 2)
+    before = ann.evaluate(RENDERED)
+    ann.mouse.down()
+    # Bob's page is behind Ann's and gets no frames: his chat line is sent by script.
+    bob.evaluate("""() => {
+      const input = document.querySelector("[data-testid=chat-input]");
+      input.value = "now";
+      input.form.requestSubmit();
+    }""")
+    ann.wait_for_function(f"() => ({RENDERED})().asked > {before['asked']}")
+    assert ann.evaluate(RENDERED)["drawn"] == before["drawn"], "a push redrew under the press"
+    ann.mouse.up()
+    clicked = "[data-testid=board]" if device == "phone" else "[data-testid=leave-confirm]"
+    ann.locator(clicked).wait_for(timeout=2000)
+    ann.locator("[data-testid=chat]").filter(has_text="now").wait_for(state="attached")
 
 
 def test_a_new_token_in_the_address_opens_its_table(
@@ -432,9 +470,9 @@ def test_a_phone_table_is_tabs_with_the_hand_at_hand(
         assert page.locator("[data-testid=board]").is_visible()
         assert page.locator("[data-testid=private]").is_visible()
         assert not page.locator("[data-testid=actions]").is_visible()
-        board = page.locator("[data-testid=board]").bounding_box()
-        hand = page.locator("[data-testid=private]").bounding_box()
-        assert hand["y"] > board["y"], "the hand lies beneath the board"
+        board = box(page, "[data-testid=board]")
+        hand = box(page, "[data-testid=private]")
+        assert board and hand and hand["y"] > board["y"], "the hand lies beneath the board"
         shot(page, f"friends-phone-board-{language[:2]}")
         # A tap on a space of the board (its <title> is the tooltip a mouse would show).
         target = page.locator("[data-testid=board] svg g:has(> title)").first
@@ -449,7 +487,7 @@ def test_a_phone_table_is_tabs_with_the_hand_at_hand(
         tip.wait_for(state="detached")
         # The hand is a strip pinned under the board: on screen with it, its cards by name,
         # a card's text a tap away.
-        strip = page.locator("[data-testid=private]").bounding_box()
+        strip = box(page, "[data-testid=private]")
         assert strip is not None and strip["y"] + strip["height"] <= 844 + 1, strip
         card = page.locator("[data-testid=private] .card:not(.loyalty)").first
         name = card.locator(".card-name").inner_text()

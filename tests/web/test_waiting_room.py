@@ -5,12 +5,15 @@ the browser's view of both is in test_friends_e2e.py).
    ``waiting_for`` no longer names him), not when the game begins.
 2. After the host's "Start the game now", a seat whose person never came becomes "away"
    after ``away_after`` seconds, and every page is told (a ``seats`` message), so the others
-   may hand it to a bot without reloading.
+   may hand it to a bot without reloading. A person who comes before then is not announced
+   away, and no empty ``seats`` message follows at the time he would have been.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
@@ -52,5 +55,25 @@ def test_a_seat_never_opened_is_told_away_after_the_host_starts(tmp_path: Path) 
             ann.until(lambda m: m["type"] == "state" and m["started"] is True)
             seats = ann.until(lambda m: m["type"] == "seats" and m["seats"][0]["away"])
             assert seats["seats"][0]["connected"] is False and not seats["seats"][1]["away"]
+        finally:
+            ann.close()
+
+
+def test_a_seat_opened_in_time_is_told_nothing_at_its_away_time(tmp_path: Path) -> None:
+    """Issue 39, item 2: the notice set for a seat nobody had opened was still sent, a
+    ``seats`` message with nothing new, after its person had come; each such message
+    redraws every page at the table."""
+    settings = Settings(bot_delay=0.0, away_after=0.5, bot_threads=1, limits=Limits.off())
+    url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    with live_server(url, settings) as server:
+        with server.http() as http:
+            created = server.create(http, [{"kind": "human", "name": "Ann"},
+                                           {"kind": "bot", "bot": "random"},
+                                           {"kind": "bot", "bot": "random"}])
+        ann = Peer(server.ws_url, created["seats"][0]["token"])
+        try:
+            ann.until(is_type("seats"))  # the one sent as she arrives
+            with pytest.raises(TimeoutError):
+                ann.until(is_type("seats"), timeout=1.5)
         finally:
             ann.close()

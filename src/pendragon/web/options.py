@@ -59,6 +59,13 @@ def table_options(game_name: str, options: Mapping[str, Any], seats: int) -> dic
                 f" choices are {', '.join(remote_option_names(cls)) or 'none'}",
                 400,
             )
-    if "players" in specs:
+    players = specs.get("players")
+    if players is not None:
+        low, high = players.minimum, players.maximum
+        if (low is not None and seats < low) or (high is not None and seats > high):
+            # The code of the option the seats set (a client's table stays refused the same
+            # way), in words that name the seats, not the options.
+            raise TableError("invalid_option", f"{game_name} is played by {low} to {high}"
+                             f" players; this table has {seats} seats", 400)
         given["players"] = seats
     return given

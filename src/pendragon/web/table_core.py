@@ -403,6 +403,8 @@ class TableCore:
         if watcher.viewer is not None:
             seat = self.seats[watcher.viewer]
             seat.connections += 1
+            # His coming back cancels the notice his absence had set (none is then due).
+            self._schedule_away_notice()
         watcher.put(dumps({"type": "welcome",
                             "table": self.info(watcher.viewer, watcher.access)}))
         watcher.put(dumps(self.state_message(watcher.viewer, 0, None, 0)))

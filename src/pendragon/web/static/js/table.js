@@ -551,6 +551,10 @@ function header() {
 // are slowed to a second): there the redraw comes once the messages already queued are
 // handled, so the tab's title and the turn notice come at once. What the person does (a
 // click, a tab, a form) is drawn at once (`render`), which also draws any push still waiting.
+// A push never replaces the page under a press: a click is a press and a release on one
+// element, and the browser drops the click if that element is replaced between the two. So
+// while a button or a finger is down, a push's redraw waits for the release and the click it
+// makes (at most HOLD_MS, for a long touch or a drag).
 const RENDER_MARK = "pendragon:render";
 let drawn = 0; // redraws so far
 let asked = 0; // redraws asked for so far
@@ -558,16 +562,25 @@ let frame = null; // the pending animation frame of a waiting redraw, or null
 let fallback = null; // the timer that draws if the tab is hidden before its frame, or null
 let queued = false; // a hidden tab's redraw is queued behind the messages that arrived
 let busy = false; // the page was drawn since the last frame: the next pushes wait for one
+let pressed = false; // a mouse button or a finger is down on the page
+let held = null; // the timer of a push's redraw held back by a press, or null
+const HOLD_MS = 1000; // the longest a press holds a push's redraw back
+const RELEASE_MS = 100; // after a release, the longest a redraw waits for its click
 const behind = new MessageChannel(); // a task queued behind them (never slowed, unlike timers)
 behind.port1.onmessage = () => {
-  if (queued) flush();
+  if (queued) flushPush();
 };
 
 /** Draw a push: at once into a quiet page, else on the next animation frame (once, however
- * often it is asked before). */
+ * often it is asked before); after the release if a press is under way. */
 function renderSoon() {
   asked += 1;
-  if (frame !== null || fallback !== null || queued) return;
+  mark();
+  if (frame !== null || fallback !== null || queued || held !== null) return;
+  if (pressed) {
+    hold(HOLD_MS);
+    return;
+  }
   if (!busy) {
     flush();
     return;
@@ -577,10 +590,40 @@ function renderSoon() {
     behind.port2.postMessage(null);
     return;
   }
-  frame = requestAnimationFrame(flush);
+  frame = requestAnimationFrame(flushPush);
   // Frames stop if the tab is hidden meanwhile: then this timer draws.
-  fallback = setTimeout(flush, 100);
+  fallback = setTimeout(flushPush, 100);
 }
+
+/** A waiting push's redraw, now, unless a press has begun since it was asked for. */
+function flushPush() {
+  if (pressed) hold(HOLD_MS);
+  else flush();
+}
+
+/** Draw the waiting push in `ms` (instead of on a frame or a timer set before). */
+function hold(ms) {
+  if (frame !== null) cancelAnimationFrame(frame);
+  if (fallback !== null) clearTimeout(fallback);
+  if (held !== null) clearTimeout(held);
+  frame = null;
+  fallback = null;
+  queued = false;
+  held = setTimeout(flush, ms);
+}
+
+document.addEventListener("pointerdown", () => {
+  pressed = true;
+}, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, () => {
+    pressed = false;
+    if (held !== null) hold(RELEASE_MS); // the click comes after the release
+  }, true);
+}
+document.addEventListener("click", () => {
+  if (held !== null) hold(0); // after the click's own handlers
+}, true);
 
 /** Redraw now (the person's own action), instead of any redraw waiting for a frame. */
 function render() {
@@ -602,15 +645,21 @@ function quietSoon() {
 function flush() {
   if (frame !== null) cancelAnimationFrame(frame);
   if (fallback !== null) clearTimeout(fallback);
+  if (held !== null) clearTimeout(held);
   frame = null;
   fallback = null;
+  held = null;
   queued = false;
   draw();
   drawn += 1;
   quietSoon();
-  // How often the page was drawn, for the browser's profiler (and the browser tests): a
-  // User Timing mark, replaced at each redraw, saying how many redraws were asked for and
-  // made and which state the page now shows.
+  mark();
+}
+
+/** How often the page was drawn, for the browser's profiler (and the browser tests): a User
+ * Timing mark, replaced at each redraw and each push, saying how many redraws were asked for
+ * and made and which state the page now shows. */
+function mark() {
   if (typeof performance !== "undefined" && performance.mark) {
     performance.clearMarks(RENDER_MARK);
     performance.mark(RENDER_MARK, { detail: { drawn, asked, version: view.message ? view.message.version : null } });
