@@ -233,6 +233,40 @@ def test_a_push_waits_for_the_release_of_a_press(
     ann.locator("[data-testid=chat]").filter(has_text="now").wait_for(state="attached")
 
 
+#: How many positions the replay page has fetched (``GET /api/replay/N``).
+FETCHED = """() => performance.getEntriesByType("resource")
+  .filter((entry) => /\\/api\\/replay\\/\\d+$/.test(entry.name)).length"""
+
+
+def test_pause_pressed_as_the_replay_steps_on_pauses_it(
+    browser: Any, friends: LiveServer, context: tuple[Any, list[str]],
+) -> None:
+    """A replay playing on its own drew each step whole: a Pause pressed as a step came was
+    dropped, and the replay played on. A step waits for the press, as a push does."""
+    pages, _ = context
+    created = create(friends, "soc", [RANDOM, RANDOM, RANDOM])
+    spectator = created["spectator"]["token"]
+    with httpx.Client(base_url=friends.base, trust_env=False, timeout=10) as http:
+        wait_for(http, spectator, lambda body: body["state"]["finished"], timeout=60)
+    page = pages.new_page()
+    page.goto(f"{friends.base}/replay#{spectator}")
+    page.locator("[data-testid=replay-first]").click()
+    play = page.locator("[data-testid=replay-play]")
+    play.click()
+    words = catalog("en")
+    play.filter(has_text=words.text("replay.pause")).wait_for()
+    where = box(page, "[data-testid=replay-play]")
+    assert where is not None
+    page.mouse.move(where["x"] + where["width"] / 2, where["y"] + where["height"] / 2)
+    fetched = page.evaluate(FETCHED)
+    page.mouse.down()
+    # The next step arrives while the button is down (one more task lets the page take it).
+    page.wait_for_function(f"() => ({FETCHED})() > {fetched}")
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")
+    page.mouse.up()
+    play.filter(has_text=words.text("replay.play")).wait_for(timeout=2000)
+
+
 def test_a_new_token_in_the_address_opens_its_table(
     browser: Any, friends: LiveServer, context: tuple[Any, list[str]],
 ) -> None:

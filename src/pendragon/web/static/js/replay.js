@@ -3,6 +3,7 @@
 import { $, el, fetchJson, fill } from "./dom.js";
 import { initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
 import { onScreenWidthChange, seatBaseName, seatColor } from "./common.js";
+import { unpressed } from "./press.js";
 import { markBadge, reviewPanel } from "./review.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
@@ -49,7 +50,7 @@ async function load(target) {
   // only the latest request is drawn.
   if (version !== wanted) return;
   position = cache.get(wanted);
-  render();
+  unpressed(render); // a step played on its own waits for a press (Pause) under way
 }
 
 function nextDecision(direction) {
@@ -137,7 +138,7 @@ function render() {
       el("div", { class: "side-column" },
         el("section", { class: "panel" }, el("h2", {}, t("replay.final")), el("p", { class: "result" }, resultText(cache.get(replay.length)?.spectator || obs, ctx)),
           el("button", { type: "button", "data-testid": "replay-download", on: { click: downloadRecord } }, t("replay.download"))),
-        reviewPanel({ token, length: replay.length, version, jump: load, seatName, events: ctx.events, onChange: render }),
+        reviewPanel({ token, length: replay.length, version, jump: load, seatName, events: ctx.events, onChange: () => unpressed(render) }),
         el("section", { class: "panel log-panel" }, el("h2", {}, t("table.log")), log))));
   document.title = `${t("replay.title")} — ${t("app.title")}`;
 }

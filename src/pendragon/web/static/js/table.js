@@ -12,6 +12,7 @@ import { phoneTab, phoneTabs, tapToRead } from "./phone.js";
 import { paceControl } from "./pace.js";
 import { hintBox, hintedAction, hintKey, hintsSetting } from "./hint.js";
 import { onScreenWidthChange, seatBaseName, seatColor } from "./common.js";
+import { pressed, unpressed } from "./press.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
 // Fields whose caret is put back at the end of the text after a redraw.
@@ -254,7 +255,7 @@ function buildActionsPanel() {
     children.push(el("a", { class: "button primary", href: `/replay#${token}`, "data-testid": "replay-link" }, t("table.replay")));
   } else if (message.legal.length) {
     children.push(el("p", { class: "prompt", "data-testid": "prompt" }, capitalized(renderEvent(message.decision, ctx.events))));
-    children.push(hintBox(view, token, ctx, render, errorText)); // issue 31, item 2
+    children.push(hintBox(view, token, ctx, later, errorText)); // issue 31, item 2
     const hinted = hintedAction(view);
     const groups = new Map();
     for (const action of message.legal) {
@@ -335,7 +336,7 @@ function seatsPanel() {
         }, "leave"));
       }
       if (view.info.role === "host" && seat.free) {
-        buttons.push(inviteButton(token, seat.seat, render, showError));
+        buttons.push(inviteButton(token, seat.seat, later, showError));
       }
       if (mayTake(view.info, seat)) {
         buttons.push(seatButton(t("table.take_seat"), () => {
@@ -357,10 +358,10 @@ function seatsPanel() {
   if (leaving && me() !== null && !finished) extra.push(leaveForm());
   if (takingSeat !== null && me() === null && !finished) extra.push(takeSeatForm(takingSeat));
   if (mayJoin(view.info) && !finished && view.message && view.message.can_join) extra.push(joinForm());
-  if (view.info.role === "host" && view.info.join_mid_game && !finished) extra.push(inviteButton(token, null, render, showError));
+  if (view.info.role === "host" && view.info.join_mid_game && !finished) extra.push(inviteButton(token, null, later, showError));
   if (view.info.role === "host") extra.push(...invitationLinks());
-  extra.push(paceControl(view, token, showError, render)); // the bots' pace (issue 27, item 9)
-  extra.push(hintsSetting(view, token, showError, render)); // hints allowed? (issue 31, item 2)
+  extra.push(paceControl(view, token, showError, later)); // the bots' pace (issue 27, item 9)
+  extra.push(hintsSetting(view, token, showError, later)); // hints allowed? (issue 31, item 2)
   if (me() !== null && !finished) extra.push(renameForm());
   return el("section", { class: "panel seats" }, el("h2", {}, t("table.seats")), el("ul", {}, rows), extra);
 }
@@ -551,10 +552,8 @@ function header() {
 // are slowed to a second): there the redraw comes once the messages already queued are
 // handled, so the tab's title and the turn notice come at once. What the person does (a
 // click, a tab, a form) is drawn at once (`render`), which also draws any push still waiting.
-// A push never replaces the page under a press: a click is a press and a release on one
-// element, and the browser drops the click if that element is replaced between the two. So
-// while a button or a finger is down, a push's redraw waits for the release and the click it
-// makes (at most HOLD_MS, for a long touch or a drag).
+// A push never replaces the page under a press (`press.js`): while a button or a finger is
+// down, its redraw waits for the release and the click it makes.
 const RENDER_MARK = "pendragon:render";
 let drawn = 0; // redraws so far
 let asked = 0; // redraws asked for so far
@@ -562,10 +561,7 @@ let frame = null; // the pending animation frame of a waiting redraw, or null
 let fallback = null; // the timer that draws if the tab is hidden before its frame, or null
 let queued = false; // a hidden tab's redraw is queued behind the messages that arrived
 let busy = false; // the page was drawn since the last frame: the next pushes wait for one
-let pressed = false; // a mouse button or a finger is down on the page
-let held = null; // the timer of a push's redraw held back by a press, or null
-const HOLD_MS = 1000; // the longest a press holds a push's redraw back
-const RELEASE_MS = 100; // after a release, the longest a redraw waits for its click
+let held = false; // a push's redraw waits for the end of a press
 const behind = new MessageChannel(); // a task queued behind them (never slowed, unlike timers)
 behind.port1.onmessage = () => {
   if (queued) flushPush();
@@ -576,9 +572,9 @@ behind.port1.onmessage = () => {
 function renderSoon() {
   asked += 1;
   mark();
-  if (frame !== null || fallback !== null || queued || held !== null) return;
-  if (pressed) {
-    hold(HOLD_MS);
+  if (frame !== null || fallback !== null || queued || held) return;
+  if (pressed()) {
+    hold();
     return;
   }
   if (!busy) {
@@ -597,38 +593,35 @@ function renderSoon() {
 
 /** A waiting push's redraw, now, unless a press has begun since it was asked for. */
 function flushPush() {
-  if (pressed) hold(HOLD_MS);
+  if (pressed()) hold();
   else flush();
 }
 
-/** Draw the waiting push in `ms` (instead of on a frame or a timer set before). */
-function hold(ms) {
+/** Draw the waiting push after the press under way (instead of on a frame or a timer). */
+function hold() {
   if (frame !== null) cancelAnimationFrame(frame);
   if (fallback !== null) clearTimeout(fallback);
-  if (held !== null) clearTimeout(held);
   frame = null;
   fallback = null;
   queued = false;
-  held = setTimeout(flush, ms);
+  held = true;
+  unpressed(drawHeld);
 }
 
-document.addEventListener("pointerdown", () => {
-  pressed = true;
-}, true);
-for (const type of ["pointerup", "pointercancel"]) {
-  document.addEventListener(type, () => {
-    pressed = false;
-    if (held !== null) hold(RELEASE_MS); // the click comes after the release
-  }, true);
+function drawHeld() {
+  if (held) flush(); // unless the person's own action drew it meanwhile
 }
-document.addEventListener("click", () => {
-  if (held !== null) hold(0); // after the click's own handlers
-}, true);
 
 /** Redraw now (the person's own action), instead of any redraw waiting for a frame. */
 function render() {
   asked += 1;
   flush();
+}
+
+/** Redraw for what an action brought back later (a hint, a setting saved, a rematch's
+ * state): now, or after a press under way. */
+function later() {
+  unpressed(render);
 }
 
 /** The page is quiet again at the next frame (or, with no frames, a moment later). */
@@ -645,10 +638,9 @@ function quietSoon() {
 function flush() {
   if (frame !== null) cancelAnimationFrame(frame);
   if (fallback !== null) clearTimeout(fallback);
-  if (held !== null) clearTimeout(held);
   frame = null;
   fallback = null;
-  held = null;
+  held = false;
   queued = false;
   draw();
   drawn += 1;
@@ -699,7 +691,7 @@ function draw() {
       el("div", { class: "side-column" }, actionsPanel(), seatsPanel(), logPanel(), view.info.players > 1 ? chatPanel() : null)));
   document.title = `${t(`game.${view.info.game}`, {}, view.info.game)} — ${t("app.title")}`;
   window.scrollTo(0, scrollY);
-  afterRender(view, ctx, token, render); // turn notice, timer, rematch, animation (issue 17, item 10)
+  afterRender(view, ctx, token, later); // turn notice, timer, rematch, animation (issue 17, item 10)
   if (active) {
     const again = document.querySelector(`[data-testid="${active}"]`);
     if (again && (again.tagName === "INPUT")) {
