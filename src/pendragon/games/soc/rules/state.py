@@ -379,11 +379,8 @@ class SocState(ViewRules):
 
     @classmethod
     def _from_dict(cls, game: Any, data: Any) -> SocState:
-        """Rebuild a state from :meth:`to_dict` data, checking every field of the game's own.
-
-        Only for ``SocGame.deserialize_state``: :func:`~pendragon.core.storage.read_state` has
-        checked the format and the options of ``data`` before it calls this; anything else
-        reads a state with ``deserialize_state``."""
+        """:meth:`to_dict` data's own fields, each checked; only for ``deserialize_state``,
+        whose :func:`~pendragon.core.storage.read_state` checked the format and options."""
         state = SocState(game)
         state.restore_history_fields(data)
         state.log = None
