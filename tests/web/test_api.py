@@ -245,8 +245,8 @@ def test_every_table_route_identifies_its_caller_through_one_dependency(
         server: LiveServer) -> None:
     """Issue 41 item 1: each route reached with a table's token takes the caller from
     ``identified`` (none reads the header itself), and is refused 401 ``unauthorized``
-    without a token, or with one no table knows, before its body or its path is read (a
-    malformed body or path of a caller not identified is a 401, not a 422)."""
+    without a token, or with one no table knows, before its body's fields or its path are
+    checked (a wrong field or path of a caller not identified is a 401, not a 422)."""
     routes = token_routes()
     assert len(routes) >= 22
     with server.http() as http:

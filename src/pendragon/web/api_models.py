@@ -157,8 +157,9 @@ async def identified(request: Request, authorization: AuthHeader = None) -> Call
     """The dependency of every route reached with a table's token: 401 without a Bearer
     token (``unauthorized``), or with one no table knows (``unauthorized``, ``seat_left``).
 
-    It runs before FastAPI reads the body and the path, so a request without a valid token
-    is refused 401 whatever else is wrong with it."""
+    It runs before FastAPI checks the body's fields and the path, so a request without a
+    valid token is refused 401 even if they are wrong too (a body that is not JSON at all is
+    refused 400 before, when FastAPI parses it)."""
     manager: TableManager = request.app.state.manager
     token = bearer(authorization)
     table, access = await manager.identify(token)
