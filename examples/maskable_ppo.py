@@ -40,6 +40,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger
 
 from pendragon.bots import make_bot
 from pendragon.envs.gymnasium_env import ModelPolicy, PendragonGymEnv
@@ -77,6 +78,13 @@ class SelfPlay(BaseCallback):  # type: ignore[misc]
         return True
 
 
+def silent_logger() -> Logger:
+    """A logger that writes nowhere: SB3's own, even silent (``verbose=0``), makes an empty
+    ``SB3-<date>`` folder in the temporary directory at every ``learn``; this example prints
+    its own figures."""
+    return Logger(folder=None, output_formats=[])
+
+
 def train(args: argparse.Namespace) -> tuple[MaskablePPO, float, int]:
     """Train MaskablePPO for ``args.steps`` steps (half of them in self-play); return the
     model, the seconds it took and the number of self-play snapshots taken."""
@@ -87,6 +95,7 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, float, int]:
         batch_size=min(256, args.steps), learning_rate=3e-4, gamma=1.0, ent_coef=0.01,
         device="cpu",
     )
+    model.set_logger(silent_logger())
     callback = SelfPlay(args.steps // 2, max(1, args.snapshot), 5, args.opponents, args.seed)
     start = time.perf_counter()
     model.learn(total_timesteps=args.steps, callback=callback)

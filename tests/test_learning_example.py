@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -25,9 +26,21 @@ def _example() -> ModuleType:
     return module
 
 
-def test_the_learning_example_trains_self_plays_and_evaluates(tmp_path: Path) -> None:
+@pytest.fixture
+def temp_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The process's temporary directory for one test (where SB3's default logger would
+    make its ``SB3-<date>`` folders)."""
+    folder = tmp_path / "temp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def test_the_learning_example_trains_self_plays_and_evaluates(tmp_path: Path,
+                                                              temp_dir: Path) -> None:
     """Issue 40 item 4: the example on a tiny budget: training (half of it in self-play,
-    so frozen copies were seated), then each panel's paired figures, internally consistent."""
+    so frozen copies were seated), then each panel's paired figures, internally consistent.
+    Issue 41 (review): its training leaves no ``SB3-<date>`` folder behind."""
     example = _example()
     out = tmp_path / "figures.json"
     with warnings.catch_warnings():
@@ -48,6 +61,7 @@ def test_the_learning_example_trains_self_plays_and_evaluates(tmp_path: Path) ->
             assert difference["points"] == pytest.approx(
                 rates["trained"]["rate"] - rates[other]["rate"])
             assert difference["low"] <= difference["points"] <= difference["high"]
+    assert not list(temp_dir.glob("SB3-*"))
 
 
 def test_paired_differences_and_rates() -> None:
@@ -59,10 +73,11 @@ def test_paired_differences_and_rates() -> None:
     assert example.rate([1, 0, 0, 0])["rate"] == pytest.approx(25.0)
 
 
-def test_a_frozen_maskable_ppo_plays_opponents_and_does_not_learn_on() -> None:
+def test_a_frozen_maskable_ppo_plays_opponents_and_does_not_learn_on(temp_dir: Path) -> None:
     """Issue 40 item 1: a frozen copy of a real MaskablePPO learner (its predict with the
     mask) fills the other seats of a Gymnasium environment, and the learner's training
-    after the copy leaves the copy as it was."""
+    after the copy leaves the copy as it was (and, issue 41 (review), no ``SB3-<date>``
+    folder: the example's silent logger)."""
     import numpy as np
     import torch
     from sb3_contrib import MaskablePPO
@@ -73,6 +88,7 @@ def test_a_frozen_maskable_ppo_plays_opponents_and_does_not_learn_on() -> None:
     env = PendragonGymEnv("grail-cup", seat=None, players=3, opponents="random")
     model = MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=32, seed=1,
                         device="cpu")
+    model.set_logger(_example().silent_logger())
     frozen = ModelPolicy.frozen(model)
     before = [p.detach().clone() for p in frozen.model.parameters()]
     env.set_opponents(frozen)
@@ -90,3 +106,4 @@ def test_a_frozen_maskable_ppo_plays_opponents_and_does_not_learn_on() -> None:
                                                   strict=True))
     assert not all(torch.equal(a, b) for a, b in zip(before, model.policy.parameters(),
                                                       strict=True)), "the learner did not learn"
+    assert not list(temp_dir.glob("SB3-*"))

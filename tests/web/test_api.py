@@ -6,11 +6,16 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.routing import APIRoute
 
 import pendragon
 from pendragon.core import registry
 from pendragon.games.soc.rules.game import SocGame
 from pendragon.i18n import catalog
+from pendragon.web.api_models import identified
+from pendragon.web.manager import TableManager
+from pendragon.web.routes_coach import coach_routes
+from pendragon.web.routes_table import table_routes
 from tests.web.support import LiveServer, auth, view, wait_for
 
 HUMAN_AND_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
@@ -239,6 +244,37 @@ def test_missing_or_wrong_tokens_are_401(server: LiveServer, header: str | None)
         response = http.get("/api/table", headers=headers)
     assert response.status_code == 401
     assert error_of(response)["code"] == "unauthorized"
+
+
+def token_routes() -> list[APIRoute]:
+    """Every route reached with a table's token: the table's and the coach's routers."""
+    def no_manager() -> TableManager:
+        raise AssertionError("building the routes asks for no manager")
+
+    routers = (table_routes(no_manager), coach_routes(no_manager))
+    return [route for router in routers for route in router.routes
+            if isinstance(route, APIRoute)]
+
+
+def test_every_table_route_identifies_its_caller_through_one_dependency(
+        server: LiveServer) -> None:
+    """Issue 41 item 1: each route reached with a table's token takes the caller from
+    ``identified`` (none reads the header itself), and is refused 401 ``unauthorized``
+    without a token, or with one no table knows, before its body's fields or its path are
+    checked (a wrong field or path of a caller not identified is a 401, not a 422)."""
+    routes = token_routes()
+    assert len(routes) >= 22
+    with server.http() as http:
+        for route in routes:
+            assert [d.call for d in route.dependant.dependencies] == [identified], route.path
+            assert not route.dependant.header_params, route.path
+            path = route.path.replace("{seat}", "x").replace("{version}", "x")
+            for method in sorted(route.methods or ()):
+                for headers in ({}, {"Authorization": "Bearer nonsense"}):
+                    response = http.request(method, path, headers=headers,
+                                            json={"no": "such field"})
+                    assert response.status_code == 401, (method, path, response.text)
+                    assert error_of(response)["code"] == "unauthorized"
 
 
 def test_a_token_with_a_real_table_but_a_forged_secret_is_refused(server: LiveServer) -> None:

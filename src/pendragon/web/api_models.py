@@ -1,16 +1,20 @@
 """What the JSON API accepts: the request bodies (strict pydantic models; an unknown field or
 a wrong type is refused) and the ``Authorization: Bearer <token>`` header, with the helpers
-every route of a table shares (the bearer's token, a seat's own link)."""
+every route of a table shares (the caller its token identifies, a seat's own link)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from fastapi import Header
+from fastapi import Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from pendragon.web.access import Access
 from pendragon.web.errors import TableError
+from pendragon.web.manager import TableManager
 from pendragon.web.security import MAX_NAME
+from pendragon.web.tables import LiveTable
 
 
 class _Body(BaseModel):
@@ -99,9 +103,9 @@ class TakeSeat(_Body):
                                                              max_length=8)
 
 
-#: The ``Authorization: Bearer <token>`` header (imported at module level by every routes
-#: module: FastAPI resolves the postponed annotations of a route function in its module's
-#: namespace).
+#: The ``Authorization: Bearer <token>`` header (read by :func:`identified`; FastAPI resolves
+#: a function's postponed annotations in its module's namespace, so the aliases FastAPI reads
+#: stay at module level).
 AuthHeader = Annotated[str | None, Header()]
 
 
@@ -120,6 +124,50 @@ def seat_of(viewer: int | None) -> int:
     if viewer is None:
         raise TableError("forbidden", "a spectator's link cannot do this", 403)
     return viewer
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a request with a table's token: the token, its table and its :class:`Access`
+    there (found by :meth:`TableManager.identify`)."""
+
+    token: str
+    table: LiveTable
+    access: Access
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose view the token gets (``None``: the spectators')."""
+        return self.access.viewer
+
+    @property
+    def seat(self) -> int:
+        """The token's own seat; a token with no seat is refused (403 ``forbidden``)."""
+        return seat_of(self.access.viewer)
+
+    def finished_table(self, page: str) -> LiveTable:
+        """The token's table once its game is over; before, the ``page`` (the replay, the
+        review) is refused (409 ``not_finished``)."""
+        if not self.table.finished:
+            raise TableError("not_finished", f"the {page} opens when the game is over")
+        return self.table
+
+
+async def identified(request: Request, authorization: AuthHeader = None) -> Caller:
+    """The dependency of every route reached with a table's token: 401 without a Bearer
+    token (``unauthorized``), or with one no table knows (``unauthorized``, ``seat_left``).
+
+    It runs before FastAPI checks the body's fields and the path, so a request without a
+    valid token is refused 401 even if they are wrong too (a body that is not JSON at all is
+    refused 400 before, when FastAPI parses it)."""
+    manager: TableManager = request.app.state.manager
+    token = bearer(authorization)
+    table, access = await manager.identify(token)
+    return Caller(token, table, access)
+
+
+#: A route's parameter for :func:`identified` (``caller: Identified``).
+Identified = Annotated[Caller, Depends(identified)]
 
 
 def link(token: str) -> str:

@@ -471,13 +471,6 @@ class TableManager:
         if table.finished and not table.watchers and live is table:
             self.unload(live)
 
-    async def authenticate(self, token: object) -> tuple[LiveTable, int | None]:
-        """The table and viewer (a seat, or ``None`` for a spectator) of ``token``: the
-        seat whose view the token gets (the host's link and invitations get the
-        spectators')."""
-        table, access = await self.identify(token)
-        return table, access.viewer
-
     async def identify(self, token: object) -> tuple[LiveTable, Access]:
         """The table of ``token`` and who the token is there (:class:`Access`).
 

@@ -10,8 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from pendragon.web.api_models import AuthHeader, HintRequest, HintsSetting, bearer
-from pendragon.web.errors import TableError
+from pendragon.web.api_models import HintRequest, HintsSetting, Identified
 from pendragon.web.limits import client_address
 from pendragon.web.manager import TableManager
 
@@ -21,43 +20,34 @@ def coach_routes(manager: Callable[[], TableManager]) -> APIRouter:
     router = APIRouter()
 
     @router.post("/api/table/hints")
-    async def hints_setting(body: HintsSetting, authorization: AuthHeader = None) -> dict[str, Any]:
+    async def hints_setting(body: HintsSetting, caller: Identified) -> dict[str, Any]:
         """The host allows hints at the table, or turns them off (announced in the log)."""
-        table, access = await manager().identify(bearer(authorization))
-        await table.set_hints(access, body.allowed)
-        return {"ok": True, "allowed": table.hints_allowed}
+        await caller.table.set_hints(caller.access, body.allowed)
+        return {"ok": True, "allowed": caller.table.hints_allowed}
 
     @router.post("/api/table/hint")
-    async def ask_hint(body: HintRequest, request: Request,
-                       authorization: AuthHeader = None) -> JSONResponse:
+    async def ask_hint(body: HintRequest, request: Request, caller: Identified) -> JSONResponse:
         """The coach's move for the token's own seat, at its turn (only to the asker; the
         log tells everyone that the seat asked)."""
-        table, access = await manager().identify(bearer(authorization))
         client = client_address(request.scope, manager().settings.limits)
-        found = await table.ask_hint(access, body.version, client)
+        found = await caller.table.ask_hint(caller.access, body.version, client)
         return JSONResponse(found, headers={"Cache-Control": "no-store"})
 
-    async def finished_table(authorization: str | None) -> Any:
-        table, _viewer = await manager().authenticate(bearer(authorization))
-        if not table.finished:  # the replay's own rule
-            raise TableError("not_finished", "the review opens when the game is over")
-        return table
-
     @router.post("/api/replay/review")
-    async def start_review(request: Request, authorization: AuthHeader = None) -> JSONResponse:
+    async def start_review(request: Request, caller: Identified) -> JSONResponse:
         """Begin (or queue) the review of the finished game, or report the one under way or
         done; ``review_busy`` while the client has another review under way (429) or the
         queue is full (503)."""
-        table = await finished_table(authorization)
+        table = caller.finished_table("review")
         client = client_address(request.scope, manager().settings.limits)
         return JSONResponse(manager().reviews.start(table, client),
                             headers={"Cache-Control": "no-store"})
 
     @router.get("/api/replay/review")
-    async def review_status(authorization: AuthHeader = None) -> JSONResponse:
+    async def review_status(caller: Identified) -> JSONResponse:
         """How far the review is (``running``, ``done`` with the review, ``failed``,
         ``none``)."""
-        table = await finished_table(authorization)
+        table = caller.finished_table("review")
         return JSONResponse(manager().reviews.status(table.table_id),
                             headers={"Cache-Control": "no-store"})
 

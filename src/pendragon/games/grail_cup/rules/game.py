@@ -172,4 +172,4 @@ class GrailCupGame(Game):
     def deserialize_state(self, text: str) -> GrailCupState:
         """Rebuild a state from :meth:`GrailCupState.serialize`."""
         return read_state(self, text, "Grail Cup", FORMAT, FORMAT_VERSION,
-                          GrailCupState.from_dict)
+                          GrailCupState._from_dict)

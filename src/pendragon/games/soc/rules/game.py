@@ -224,5 +224,5 @@ class SocGame(Game):
     def deserialize_state(self, text: str) -> SocState:
         """Rebuild a state from :meth:`SocState.serialize`, checking every field."""
         return read_state(self, text, "Shadows over Camelot", FORMAT, FORMAT_VERSION,
-                          SocState.from_dict)
+                          SocState._from_dict)
 

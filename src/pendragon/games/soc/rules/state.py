@@ -378,9 +378,9 @@ class SocState(ViewRules):
         return data
 
     @classmethod
-    def from_dict(cls, game: Any, data: Any) -> SocState:
-        """Rebuild a state from :meth:`to_dict` data, checking every field of the game's own
-        (:func:`~pendragon.core.storage.read_state` has checked the format and the options)."""
+    def _from_dict(cls, game: Any, data: Any) -> SocState:
+        """:meth:`to_dict` data's own fields, each checked; only for ``deserialize_state``,
+        whose :func:`~pendragon.core.storage.read_state` checked the format and options."""
         state = SocState(game)
         state.restore_history_fields(data)
         state.log = None
