@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from pendragon.i18n import catalog
+from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, Policy, find_seed
 from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
@@ -54,10 +55,12 @@ def page(browser: Any) -> Iterator[Any]:
 
 @contextmanager
 def seeded_server(tmp_path: Path, seed: int, page: Any) -> Iterator[LiveServer]:
-    """A live server (instant bots) whose tables get ``seed``; ``page`` leaves it before it
-    stops (else the page's socket may try to reconnect to the stopped server in time to log a
-    refused connection, which the ``page`` fixture counts as the page's error)."""
-    settings = Settings(bot_delay=0.0, away_after=3600.0, bot_threads=1, seed_source=lambda: seed)
+    """A live server (instant bots, no limits: the game played over the API moves faster
+    than a client's default write rate) whose tables get ``seed``; ``page`` leaves it before
+    it stops (else the page's socket may try to reconnect to the stopped server in time to
+    log a refused connection, which the ``page`` fixture counts as the page's error)."""
+    settings = Settings(bot_delay=0.0, away_after=3600.0, bot_threads=1, seed_source=lambda: seed,
+                        limits=Limits.off())
     with live_server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", settings) as server:
         try:
             yield server
