@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from pendragon.i18n import catalog
-from tests.web.browser import ARTIFACTS, needs_chromium
+from tests.web.browser import ARTIFACTS, box, needs_chromium
 from tests.web.support import LiveServer, auth, live_server, view, wait_for
 from tests.web.test_coach_web import COACHED
 
@@ -251,7 +251,7 @@ def test_the_review_reads_in_the_pages_language_and_a_tap_lands_on_its_move(
         top = page.evaluate(
             "() => document.querySelector('[data-testid=board]').getBoundingClientRect().top")
         assert -2 <= top < sizes[device]["viewport"]["height"] / 2, top
-        bar = page.locator("[data-testid=review-time]").first.bounding_box()
+        bar = box(page, "[data-testid=review-time]")
         assert bar is not None and bar["width"] >= 1.5
         shot_name = f"review-{device}-{language[:2]}"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

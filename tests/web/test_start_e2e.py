@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.browser import ARTIFACTS, DEVICES, needs_chromium
+from tests.web.browser import ARTIFACTS, DEVICES, box as box_of, needs_chromium
 from tests.web.support import LiveServer, auth
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -50,7 +50,8 @@ def test_the_table_waits_for_its_people_and_the_host_may_start_it(
         assert "Waiting for Host" not in ann.locator("header").inner_text()
         assert ann.locator("button[data-testid=action]").count() == 0, "no move before"
         width = DEVICES[device]["viewport"]["width"]
-        assert box.bounding_box()["x"] + box.bounding_box()["width"] <= width + 1
+        drawn = box_of(ann, "[data-testid=start-box]")
+        assert drawn is not None and drawn["x"] + drawn["width"] <= width + 1
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         ann.screenshot(path=str(ARTIFACTS / f"waiting-for-people-{device}.png"), full_page=True)
 

@@ -35,6 +35,7 @@ from tests.test_soc_card_tables import ListenMostly, find_seed
 from tests.web.browser import (
     ARTIFACTS,
     GAME_SECONDS,
+    box,
     choose_action,
     needs_chromium,
     settle,
@@ -179,8 +180,8 @@ def test_many_numbered_choices_are_one_number_field_that_refuses_an_illegal_numb
         # The 63 buttons are folded away: none of them shows, the panel stays short.
         folded = "button[data-testid=action][data-action^='count:']:visible"
         assert page.locator(folded).count() == 0
-        actions = page.locator("[data-testid=actions]").bounding_box()
-        assert actions["height"] < 420, actions
+        actions = box(page, "[data-testid=actions]")
+        assert actions is not None and actions["height"] < 420, actions
         assert page_width(page) <= SIZES[page.size]["viewport"]["width"]
         shot(page, f"number-field-{players}")
         # A number out of the range cannot be sent, and the page says which are allowed.
