@@ -597,13 +597,18 @@ function flushPush() {
   else flush();
 }
 
-/** Draw the waiting push after the press under way (instead of on a frame or a timer). */
-function hold() {
+/** Forget the frame, the timer and the queued task a waiting redraw was set to come by. */
+function unschedule() {
   if (frame !== null) cancelAnimationFrame(frame);
   if (fallback !== null) clearTimeout(fallback);
   frame = null;
   fallback = null;
   queued = false;
+}
+
+/** Draw the waiting push after the press under way (instead of on a frame or a timer). */
+function hold() {
+  unschedule();
   held = true;
   unpressed(drawHeld);
 }
@@ -636,12 +641,8 @@ function quietSoon() {
 }
 
 function flush() {
-  if (frame !== null) cancelAnimationFrame(frame);
-  if (fallback !== null) clearTimeout(fallback);
-  frame = null;
-  fallback = null;
+  unschedule();
   held = false;
-  queued = false;
   draw();
   drawn += 1;
   quietSoon();
