@@ -11,7 +11,10 @@ the browser's view of both is in test_friends_e2e.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,14 +42,21 @@ def test_a_friend_who_arrives_leaves_every_pages_waiting_list(server: LiveServer
         ann.close()
 
 
-def test_a_seat_never_opened_is_told_away_after_the_host_starts(tmp_path: Path) -> None:
+@contextmanager
+def away_soon(tmp_path: Path, seats: list[dict[str, str]],
+              begin: bool) -> Iterator[tuple[LiveServer, dict[str, Any]]]:
+    """A server whose gone people are away after half a second, with a table of ``seats``."""
     settings = Settings(bot_delay=0.0, away_after=0.5, bot_threads=1, limits=Limits.off())
-    url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
-    with live_server(url, settings) as server:
+    with live_server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", settings) as server:
         with server.http() as http:
-            created = server.create(http, [{"kind": "human", "name": "Bob"},
-                                           {"kind": "human", "name": "Ann"},
-                                           {"kind": "bot", "bot": "random"}], begin=False)
+            created = server.create(http, seats, begin=begin)
+        yield server, created
+
+
+def test_a_seat_never_opened_is_told_away_after_the_host_starts(tmp_path: Path) -> None:
+    seats = [{"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Ann"},
+             {"kind": "bot", "bot": "random"}]
+    with away_soon(tmp_path, seats, begin=False) as (server, created):
         ann = Peer(server.ws_url, created["seats"][1]["token"])
         try:
             ann.until(is_type("state"))
@@ -63,13 +73,9 @@ def test_a_seat_opened_in_time_is_told_nothing_at_its_away_time(tmp_path: Path) 
     """Issue 39, item 2: the notice set for a seat nobody had opened was still sent, a
     ``seats`` message with nothing new, after its person had come; each such message
     redraws every page at the table."""
-    settings = Settings(bot_delay=0.0, away_after=0.5, bot_threads=1, limits=Limits.off())
-    url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
-    with live_server(url, settings) as server:
-        with server.http() as http:
-            created = server.create(http, [{"kind": "human", "name": "Ann"},
-                                           {"kind": "bot", "bot": "random"},
-                                           {"kind": "bot", "bot": "random"}])
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"},
+             {"kind": "bot", "bot": "random"}]
+    with away_soon(tmp_path, seats, begin=True) as (server, created):
         ann = Peer(server.ws_url, created["seats"][0]["token"])
         try:
             ann.until(is_type("seats"))  # the one sent as she arrives
