@@ -65,7 +65,9 @@ def table_options(game_name: str, options: Mapping[str, Any], seats: int) -> dic
         if (low is not None and seats < low) or (high is not None and seats > high):
             # The code of the option the seats set (a client's table stays refused the same
             # way), in words that name the seats, not the options.
-            raise TableError("invalid_option", f"{game_name} is played by {low} to {high}"
-                             f" players; this table has {seats} seats", 400)
+            span = (f"{low} to {high}" if low is not None and high is not None
+                    else f"at least {low}" if low is not None else f"at most {high}")
+            raise TableError("invalid_option", f"{game_name} is played by {span} players;"
+                             f" this table has {seats} seats", 400)
         given["players"] = seats
     return given

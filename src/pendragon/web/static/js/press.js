@@ -5,7 +5,7 @@
 // actions draw at once: they come after their click.
 
 /** The longest a press holds a redraw back (a long touch, a drag). */
-export const HOLD_MS = 1000;
+const HOLD_MS = 1000;
 /** After a release, the longest a redraw waits for its click. */
 const RELEASE_MS = 100;
 
@@ -26,12 +26,13 @@ function due(ms) {
 document.addEventListener("pointerdown", () => {
   down = true;
 }, true);
-for (const type of ["pointerup", "pointercancel"]) {
-  document.addEventListener(type, () => {
-    down = false;
-    if (waiting.size) due(RELEASE_MS);
-  }, true);
+function released() {
+  down = false;
+  if (waiting.size) due(RELEASE_MS);
 }
+for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, released, true);
+// A release the page never hears of (the window left mid-press) ends the press too.
+window.addEventListener("blur", released);
 document.addEventListener("click", () => {
   if (waiting.size) due(0); // after the click's own handlers
 }, true);
