@@ -145,7 +145,6 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         return holder["manager"]
 
     # -------------------------------------------------------------- errors
-    # -------------------------------------------------------------- errors
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:
         return error_response(error.code, error.message, error.status)
