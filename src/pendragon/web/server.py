@@ -111,7 +111,6 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     settings.limits.check()
     limiter = RateLimiter(settings.limits)
-    holder: dict[str, TableManager] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -120,8 +119,7 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
         storage = await asyncio.to_thread(Storage, database, instance)
         manager = TableManager(AsyncStore(storage), settings)
         await manager.start()
-        holder["manager"] = manager
-        _app.state.manager = manager
+        _app.state.manager = manager  # read by manager() and api_models.identified
         try:
             yield
         finally:
@@ -141,8 +139,9 @@ def create_app(database: str, settings: Settings | None = None) -> FastAPI:
     app.state.limiter = limiter
 
     def manager() -> TableManager:
-        """The running table manager."""
-        return holder["manager"]
+        """The running table manager (the application's state, set by its lifespan)."""
+        found: TableManager = app.state.manager
+        return found
 
     # -------------------------------------------------------------- errors
     @app.exception_handler(TableError)
