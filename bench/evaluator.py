@@ -16,7 +16,8 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
         [--no-pin]
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
-    python -m bench.evaluator strength GAME PLAYERS [--games N] [--depth D] [--option K=V]
+    python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
+        [--option K=V] [--team] [--workers W]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
 
 ``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
@@ -33,10 +34,13 @@ the chance of the coach's move: what a hint shows and a review's *before*), in g
 heuristic bots.
 
 ``strength``: on paired seeds, seat ``k % players`` of game ``k`` is played by the search
-bot with the learned evaluator at its leaves (``ISMCTSBot(evaluator=True,
-rollout_depth=D)``), by today's search (``ISMCTSBot()``) and by the heuristic, the other
-seats by the heuristic; that seat's win rates, the paired differences with 95% intervals,
-and the searching seat's time a decision (mean and slowest).
+bot with the learned evaluator (``ISMCTSBot(evaluator=True)``; ``--depth D``: every rollout
+cut after D decisions, ``rollout_depth=D``), by today's search (``ISMCTSBot()``) and by the
+heuristic, the other seats by the heuristic; that seat's win rates, the paired differences
+with 95% intervals, and the searching seat's time a decision (mean and slowest).
+``--team``: the searches play every seat whose own card is loyal (a traitor's seat stays
+heuristic), and the figure is the loyal side's win: what the cooperative games' bars
+(issue 38) are about.
 
 Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.
 """
@@ -215,56 +219,109 @@ def review_time(name: str, players: int, seed: int, options: dict[str, Any]) -> 
     return found
 
 
+def _loyal(state: State, seat: int) -> bool:
+    """Whether ``seat`` holds a loyal card (its own observation; Grail Cup: every knight)."""
+    you = state.observation(seat).get("you")
+    return not isinstance(you, dict) or you.get("loyalty") != "traitor"
+
+
+class _TeamSeat:
+    """One seat of the searching side: at its first decision it reads its own loyalty card
+    and plays ``search`` if loyal, the heuristic if a traitor (what the seat may know)."""
+
+    def __init__(self, search: Bot, heuristic: Bot) -> None:
+        self.search, self.heuristic = search, heuristic
+        self.delegate: Bot | None = None
+
+    def step(self, state: State) -> int:
+        """The delegate's action."""
+        if self.delegate is None:
+            loyal = _loyal(state, state.current_player())
+            self.delegate = self.search if loyal else self.heuristic
+        return self.delegate.step(state)
+
+
+STRENGTH_PANELS = ("model", "search", "heuristic")
+
+
+def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int, bool]
+                   ) -> dict[str, tuple[int, list[float]]]:
+    """One seed of :func:`strength`: each panel's (win, searched decisions' times)."""
+    name, players, options, seed, k, depth, team = task
+    found: dict[str, tuple[int, list[float]]] = {}
+    for panel in STRENGTH_PANELS:
+        game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
+        bots: list[Bot] = [make_bot("heuristic", bot_seed(seed, s), name)
+                           for s in range(players)]
+        searched = range(players) if team else [k % players]
+        for seat in searched:
+            search: Bot | None = None
+            if panel == "model":
+                search = ISMCTSBot(bot_seed(seed, seat), evaluator=True, rollout_depth=depth)
+            elif panel == "search":
+                search = ISMCTSBot(bot_seed(seed, seat))
+            if search is not None:
+                bots[seat] = _TeamSeat(search, bots[seat]) if team else search
+        state = game.new_initial_state()
+        times: list[float] = []
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply_action(state.sample_chance())
+                continue
+            started = time.perf_counter()
+            action = bots[player].step(state)
+            if player in searched and len(state.legal_actions()) > 1:
+                times.append(time.perf_counter() - started)
+            state.apply_action(action)
+        # The searching side: the seat's own (one seat), else the loyal side.
+        side = (k % players if not team
+                else next(s for s in range(players) if _loyal(state, s)))
+        found[panel] = (1 if state.returns()[side] > 0 else 0, times)
+    return found
+
+
 def strength(name: str, players: int, args: argparse.Namespace,
              options: dict[str, Any]) -> dict[str, Any]:
-    """Paired games: one seat model-search / search / heuristic, the rest heuristic."""
+    """Paired games: the search with the model, the search, or the heuristic on one seat
+    (seat ``k % players`` of game ``k``) or, with ``--team``, on every loyal seat; the rest
+    heuristic. ``--workers`` plays seeds in parallel (the same figures for any count)."""
     import math
+    from multiprocessing import get_context
 
-    panels = ("model", "search", "heuristic")
-    wins: dict[str, list[int]] = {p: [] for p in panels}
-    times: dict[str, list[float]] = {p: [] for p in panels}
-    for k in range(args.games):
-        seed = game_seed(args.seed, k)
-        seat = k % players
-        for panel in panels:
-            game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
-            bots = [make_bot("heuristic", bot_seed(seed, s), name) for s in range(players)]
-            if panel == "model":
-                bots[seat] = ISMCTSBot(bot_seed(seed, seat), evaluator=True,
-                                       rollout_depth=args.depth)
-            elif panel == "search":
-                bots[seat] = ISMCTSBot(bot_seed(seed, seat))
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                player = state.current_player()
-                if player == CHANCE:
-                    state.apply_action(state.sample_chance())
-                    continue
-                started = time.perf_counter()
-                action = bots[player].step(state)
-                if player == seat and len(state.legal_actions()) > 1:
-                    times[panel].append(time.perf_counter() - started)
-                state.apply_action(action)
-            wins[panel].append(1 if state.returns()[seat] > 0 else 0)
-        if (k + 1) % 25 == 0:  # a running count, for a run cut short
-            print(f"{k + 1} seeds: " + ", ".join(f"{p} {sum(wins[p])}" for p in panels),
-                  file=sys.stderr, flush=True)
-    found: dict[str, Any] = {"game": name, "players": players, "games": args.games,
-                             "depth": args.depth, "options": options}
-    for panel in panels:
+    wins: dict[str, list[int]] = {p: [] for p in STRENGTH_PANELS}
+    times: dict[str, list[float]] = {p: [] for p in STRENGTH_PANELS}
+    tasks = [(name, players, options, game_seed(args.seed, k), k, args.depth, args.team)
+             for k in range(args.start, args.start + args.games)]
+    with get_context("spawn").Pool(args.workers) as pool:
+        for done, found in enumerate(pool.imap(_strength_seed, tasks), 1):
+            for panel, (won, spent) in found.items():
+                wins[panel].append(won)
+                times[panel].extend(spent)
+            if done % 25 == 0:  # a running count, for a run cut short
+                print(f"{done} seeds: " + ", ".join(f"{p} {sum(wins[p])}"
+                                                    for p in STRENGTH_PANELS),
+                      file=sys.stderr, flush=True)
+    found_all: dict[str, Any] = {"game": name, "players": players, "games": args.games,
+                                 "start": args.start, "team": args.team, "depth": args.depth,
+                                 "options": options}
+    for panel in STRENGTH_PANELS:
         count = sum(wins[panel])
-        found[panel] = {"wins": count, "rate": count / args.games,
-                        "mean_decision_s": statistics.fmean(times[panel]),
-                        "slowest_decision_s": max(times[panel])}
+        found_all[panel] = {"wins": count, "rate": count / args.games,
+                            "per_seed": wins[panel],
+                            "mean_decision_s": statistics.fmean(times[panel]),
+                            "slowest_decision_s": max(times[panel])}
     for panel in ("model", "search"):
         diffs = [a - b for a, b in zip(wins[panel], wins["heuristic"], strict=True)]
         mean = statistics.fmean(diffs)
         error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-        found[f"{panel}_minus_heuristic"] = {"points": 100 * mean,
-                                             "low": 100 * (mean - 1.96 * error),
-                                             "high": 100 * (mean + 1.96 * error)}
-    print(json.dumps(found, indent=1))
-    return found
+        found_all[f"{panel}_minus_heuristic"] = {"points": 100 * mean,
+                                                 "low": 100 * (mean - 1.96 * error),
+                                                 "high": 100 * (mean + 1.96 * error)}
+    print(json.dumps({k: v for k, v in found_all.items() if k not in STRENGTH_PANELS}
+                     | {p: {k: v for k, v in found_all[p].items() if k != "per_seed"}
+                        for p in STRENGTH_PANELS}, indent=1))
+    return found_all
 
 
 def leaf(args: argparse.Namespace) -> dict[str, Any]:
@@ -344,8 +401,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default=None)
     parser.add_argument("--panel", choices=("heuristic", "search"), default="heuristic")
     parser.add_argument("--option", action="append", default=[])
-    parser.add_argument("--depth", type=int, default=10,
-                        help="strength: decisions a rollout plays before the model reads it")
+    parser.add_argument("--depth", type=int, default=None,
+                        help="strength: decisions every rollout of the model search plays "
+                             "before the model reads it (default: full rollouts where they "
+                             "fit the budget, elsewhere the game's horizon)")
+    parser.add_argument("--team", action="store_true",
+                        help="strength: the search on every loyal seat, not one seat")
+    parser.add_argument("--start", type=int, default=0,
+                        help="strength: the first game's index k")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="strength: processes playing seeds in parallel")
     parser.add_argument("--worlds", type=int, default=8,
                         help="leaf: worlds drawn from a seat's belief per position")
     parser.add_argument("--no-pin", action="store_true")

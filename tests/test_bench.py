@@ -35,3 +35,33 @@ def test_bench_writes_results_for_every_player_count(
         assert record["clone_positions"] == run.CLONE_POSITIONS
         assert record["clone_us_mean"] > 0 and record["tensor_us_mean"] > 0
         assert record["narrate_us_mean"] > 0
+
+
+def test_the_strength_benchs_team_seat_plays_the_search_only_on_a_loyal_card() -> None:
+    """ISSUE-38 (bench): ``strength --team`` gives the search every loyal seat. A seat reads
+    its own loyalty card at its first decision; a traitor's seat keeps the heuristic."""
+    import pendragon
+    from bench.evaluator import _TeamSeat
+    from pendragon.core.api import CHANCE
+
+    class Marker:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def step(self, state: pendragon.State) -> int:
+            return state.legal_actions()[0]
+
+    for seed in range(40):  # a deal with a traitor among the five
+        state = pendragon.load_game("soc-card", players=5, seed=seed).new_initial_state()
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        cards = [state.observation(s)["you"]["loyalty"] for s in range(5)]
+        if "traitor" in cards:
+            break
+    seats = [_TeamSeat(Marker("search"), Marker("heuristic")) for _ in range(5)]
+    while not all(seat.delegate for seat in seats) and not state.is_terminal():
+        player = state.current_player()
+        bot = seats[player] if player != CHANCE else None
+        state.apply_action(state.sample_chance() if bot is None else bot.step(state))
+    played = [getattr(seat.delegate, "name", None) for seat in seats]
+    assert played == ["heuristic" if c == "traitor" else "search" for c in cards]
