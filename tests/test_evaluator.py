@@ -4,6 +4,7 @@ pipeline's reproducibility, and the coach standing on them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from pendragon.bots.evaluator import (
 )
 from pendragon.cli.main import main
 from pendragon.coach import decisions_of, estimate, review, win_chance
-from pendragon.core.api import CHANCE
+from pendragon.core.api import CHANCE, State
 from pendragon.runner import bot_seed, play_game
 from tests.test_honest_histories import _twins
 
@@ -455,3 +456,37 @@ def test_the_search_may_stop_its_rollouts_on_the_model(name: str) -> None:
     assert values and all(-1.0 <= v <= 1.0 for v in values)
     assert values - {-1.0, 1.0}  # the model's readings, not only finished games
     assert bot.step(state) in state.legal_actions()
+
+
+def test_where_full_rollouts_do_not_fit_the_model_reads_them_two_turns_on() -> None:
+    """Issue 38 item 4: `ISMCTSBot(evaluator=True)` (no `rollout_depth`) searches where full
+    rollouts do not fit its budget, each rollout stopped at the game's horizon (soc: two
+    turns begun since the sweep's world, SOC-TURN-1) and read by the model; the same bot
+    without the model plays its policy there."""
+    from pendragon.bots.ismcts import ISMCTSBot
+    from pendragon.games.soc.heuristic import MODEL_TURNS, SocHeuristicBot
+    from pendragon.games.soc.rules.state import SocState
+
+    stops: list[tuple[int, int]] = []
+
+    class Recording(ISMCTSBot):
+        def horizon_for(self, game: pendragon.Game) -> Callable[[State, State], bool] | None:
+            def horizon(world: State, root: State) -> bool:
+                stop = SocHeuristicBot.search_horizon(world, root)
+                if stop:
+                    assert isinstance(world, SocState) and isinstance(root, SocState)
+                    stops.append((world.turns, root.turns))
+                return stop
+            return horizon
+
+    state = pendragon.load_game("soc", players=5, seed=3, no_traitor=True).new_initial_state()
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
+        state.apply_action(state.sample_chance() if state.current_player() == CHANCE
+                           else state.legal_actions()[0])
+    options = {"seed": 1, "iterations": 4, "min_iterations": 2, "budget": 200}
+    plain = ISMCTSBot(**options)  # type: ignore[arg-type]
+    assert plain.step(state) in state.legal_actions() and plain.last_search is None
+    bot = Recording(evaluator=True, **options)  # type: ignore[arg-type]
+    assert bot.step(state) in state.legal_actions()
+    assert bot.last_search is not None and bot.last_search[0] >= 2
+    assert stops and all(turns == root + MODEL_TURNS for turns, root in stops)

@@ -75,6 +75,9 @@ DEFAULT_CONFIDENCE = 2.0
 #: Keeps a sweep's chance draws apart from its policy's tie-breaks (both come from the
 #: sweep's seed).
 _CHANCE_STREAM = 0xC4A7CE
+#: Decisions a rollout plays before the learned evaluator reads it, where full rollouts do
+#: not fit the budget, ``rollout_depth`` is unset and the game names no horizon of its own.
+DEFAULT_MODEL_DEPTH = 10
 
 
 def soc_evaluate(state: State) -> list[float]:
@@ -114,6 +117,14 @@ EVALUATORS: dict[str, Evaluator] = {"soc": soc_evaluate}
 #: position, the seat searching and the world the sweep started from (before the root
 #: action), that seat's value in [-1, 1] where the rollout may stop, else ``None``.
 Leaf = Callable[[State, int, State], float | None]
+
+#: A game's horizon for rollouts the learned evaluator reads (its heuristic's
+#: ``search_horizon``): given the rollout's position and the sweep's world before the root
+#: action, whether the model reads the position now. Every root action's rollout stops at
+#: the same point of the game (Shadows over Camelot: two turns on, at the start of a turn),
+#: so the model compares positions alike, not one in the middle of a turn with one at its
+#: start.
+Horizon = Callable[[State, State], bool]
 
 
 @mypyc_attr(native_class=False)  # (a native class cannot extend random.Random)
@@ -184,7 +195,10 @@ class ISMCTSBot(PolicyBot[None]):
     :mod:`pendragon.bots.evaluator`: the searching seat's chance from its own view of the
     rollout's world) rather than the game's own leaf value (the card game's leaf table) or
     the hand-made evaluation at ``rollout_depth``; where the game ships no model that fits,
-    the search is as without it.
+    the search is as without it. Without ``rollout_depth`` the model also searches where
+    full rollouts do not fit the budget: there the rollouts stop at the game's horizon
+    (:meth:`horizon_for`; else after ``DEFAULT_MODEL_DEPTH`` decisions) and the model reads
+    them; where full rollouts fit, the search plays them as without the model.
     """
 
     def __init__(
@@ -232,6 +246,11 @@ class ISMCTSBot(PolicyBot[None]):
         self._horizon: tuple[object, int, float] | None = None
         #: The game's rollout leaves, read once per game: (game, leaf or None).
         self._game_leaf: tuple[Game, Leaf | None] | None = None
+        #: The game's horizon for the model's rollouts, read once per game.
+        self._game_horizon: tuple[Game, Horizon | None] | None = None
+        #: Whether this search's rollouts stop where the model reads them (full rollouts
+        #: did not fit the budget).
+        self._short = False
         #: The rollout policy following the real game's public record, that every rollout
         #: forks (``None`` when the rollout policy keeps no memory): (game, policy).
         self._follower: tuple[Game, Forkable | None] | None = None
@@ -285,6 +304,25 @@ class ISMCTSBot(PolicyBot[None]):
             self._game_leaf = known
         return known[1]
 
+    def horizon_for(self, game: Game) -> Horizon | None:
+        """Where the rollouts of a search that reads the learned evaluator (full rollouts
+        not fitting the budget) stop in ``game``: its heuristic's ``search_horizon``
+        (``None``: after ``DEFAULT_MODEL_DEPTH`` decisions).
+
+        >>> import pendragon
+        >>> ISMCTSBot().horizon_for(pendragon.load_game("soc", players=3)) is not None
+        True
+        >>> ISMCTSBot().horizon_for(pendragon.load_game("grail-cup", players=3)) is None
+        True
+        """
+        known = self._game_horizon
+        if known is None or known[0] is not game:
+            from pendragon.bots.heuristic import game_policy
+
+            known = (game, getattr(game_policy(game.name), "search_horizon", None))
+            self._game_horizon = known
+        return known[1]
+
     # ------------------------------------------------------------------ decision
     def observe(self, state: State, seat: int) -> None:
         """At every decision of the seat (forced moves too, which are played without asking
@@ -300,9 +338,16 @@ class ISMCTSBot(PolicyBot[None]):
         prior = self._policy.step(state)
         if prior not in legal:
             raise ValueError(f"the policy {self._policy!r} chose an illegal action {prior}")
-        if not self._affordable(state, seat, len(legal)):
+        if self._affordable(state, seat, len(legal)):
+            return self.search(state, seat, prior, self.iterations)
+        if self.rollout_depth is not None or self.model_for(state.game) is None:
             return prior
-        return self.search(state, seat, prior, self.iterations)
+        # Full rollouts do not fit: the learned evaluator reads them at the game's horizon.
+        self._short = True
+        try:
+            return self.search(state, seat, prior, self.iterations)
+        finally:
+            self._short = False
 
     def _affordable(self, state: State, seat: int, actions: int) -> bool:
         """Whether the budget pays for every sweep here (a time limit always does)."""
@@ -357,7 +402,8 @@ class ISMCTSBot(PolicyBot[None]):
                 alive = [a for a in alive if a == prior or sum(rewards[a]) > base]
                 if len(alive) == 1:
                     break
-        self._horizon = (state.game, state.version, lengths / rollouts)
+        if not self._short:  # (rollouts cut at the model's horizon say nothing of the end)
+            self._horizon = (state.game, state.version, lengths / rollouts)
         scores = {a: rewards[a] for a in alive}
         choice = self._decide(prior, scores, done, self.confidence)
         self.last_search = (done, choice != prior)
@@ -456,10 +502,17 @@ class ISMCTSBot(PolicyBot[None]):
         chance = random.Random(rng.mix(sweep_seed, _CHANCE_STREAM))
         leaf = self.leaf_for(world.game)
         model = self.model_for(world.game)
-        start = world.clone() if root is None and leaf is not None else root
+        cap = self.rollout_depth
+        horizon: Horizon | None = None
+        if self._short and model is not None:
+            horizon = self.horizon_for(world.game)
+            if horizon is None:
+                cap = DEFAULT_MODEL_DEPTH
+        start = (world.clone() if root is None and (leaf is not None or horizon is not None)
+                 else root)
         depth = 0
         while not world.is_terminal():
-            if self.rollout_depth is not None and depth >= self.rollout_depth:
+            if cap is not None and depth >= cap:
                 if model is not None:
                     return model.value(world, seat)
                 evaluate = EVALUATORS.get(world.game.name, neutral_evaluate)
@@ -467,6 +520,9 @@ class ISMCTSBot(PolicyBot[None]):
             if world.current_player() == CHANCE:
                 world.apply_action(rng.pick_at(chance.random(), world.chance_outcomes()))
                 continue
+            if horizon is not None and model is not None and start is not None and horizon(
+                    world, start):
+                return model.value(world, seat)
             if leaf is not None and start is not None:
                 value = leaf(world, seat, start)
                 if value is not None:

@@ -37,15 +37,24 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
+from pendragon.core.api import State
 from pendragon.games.soc.heuristic_cards import Obs
 from pendragon.games.soc.heuristic_policy import SocPolicy
 from pendragon.games.soc.heuristic_record import traitor_belief
+from pendragon.games.soc.rules.state import SocState
 from pendragon.games.soc.saboteur import OpenTraitor
 
 __all__ = ["Obs", "SocHeuristicBot", "rollout_bot", "traitor_belief"]
+
+#: Turns begun after the root before a search's rollout is read by the learned evaluator
+#: (:meth:`SocHeuristicBot.search_horizon`). Chosen on dev seeds 41 (never measured on):
+#: overrules judged by 40 full-rollout paired sweeps each gained +2.9 points (1 turn),
+#: +3.7 (2 turns) and +1.5 (10 decisions) of win chance (docs/bots.md, "Search strength").
+MODEL_TURNS: Final = 2
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -63,6 +72,22 @@ class SocHeuristicBot(SocPolicy):
         super().__init__(seed, track_beliefs)
         #: The open traitor this bot hands a traitor seat to (:meth:`_saboteur`).
         self._open: OpenTraitor | None = None
+
+    @staticmethod
+    def search_horizon(world: State, root: State) -> bool:
+        """Where a search reading the learned evaluator stops a rollout
+        (``ISMCTSBot.horizon_for``): once ``MODEL_TURNS`` turns have begun since the
+        sweep's world ``root``, so every root action is read at the start of the same
+        knight's turn (the turn's number is public, SOC-TURN-1).
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("soc", players=3, seed=1).new_initial_state()
+        >>> SocHeuristicBot.search_horizon(state, state)
+        False
+        """
+        if not isinstance(world, SocState) or not isinstance(root, SocState):
+            return True
+        return world.turns >= root.turns + MODEL_TURNS
 
     def choose(self, obs: Obs, legal: Sequence[int]) -> int:
         """The loyal policy's choice; a traitor seat's is the open traitor's."""
