@@ -244,10 +244,9 @@ class ISMCTSBot(PolicyBot[None]):
         #: The rollouts' view of when the game ends: (game, version measured at, mean
         #: length of the game from there in actions).
         self._horizon: tuple[object, int, float] | None = None
-        #: The game's rollout leaves, read once per game: (game, leaf or None).
-        self._game_leaf: tuple[Game, Leaf | None] | None = None
-        #: The game's horizon for the model's rollouts, read once per game.
-        self._game_horizon: tuple[Game, Horizon | None] | None = None
+        #: The game's rollout leaf and the model's horizon (its heuristic's ``search_leaf``
+        #: and ``search_horizon``), read once per game: (game, leaf, horizon).
+        self._game_hooks: tuple[Game, Leaf | None, Horizon | None] | None = None
         #: Whether this search's rollouts stop where the model reads them (full rollouts
         #: did not fit the budget).
         self._short = False
@@ -296,13 +295,7 @@ class ISMCTSBot(PolicyBot[None]):
         >>> ISMCTSBot().leaf_for(pendragon.load_game("soc-card", players=3)) is not None
         True
         """
-        known = self._game_leaf
-        if known is None or known[0] is not game:
-            from pendragon.bots.heuristic import game_policy
-
-            known = (game, getattr(game_policy(game.name), "search_leaf", None))
-            self._game_leaf = known
-        return known[1]
+        return self._hooks(game)[1]
 
     def horizon_for(self, game: Game) -> Horizon | None:
         """Where the rollouts of a search that reads the learned evaluator (full rollouts
@@ -315,13 +308,20 @@ class ISMCTSBot(PolicyBot[None]):
         >>> ISMCTSBot().horizon_for(pendragon.load_game("grail-cup", players=3)) is None
         True
         """
-        known = self._game_horizon
+        return self._hooks(game)[2]
+
+    def _hooks(self, game: Game) -> tuple[Game, Leaf | None, Horizon | None]:
+        """``game`` with its heuristic's ``search_leaf`` and ``search_horizon`` (or
+        ``None``), read once per game."""
+        known = self._game_hooks
         if known is None or known[0] is not game:
             from pendragon.bots.heuristic import game_policy
 
-            known = (game, getattr(game_policy(game.name), "search_horizon", None))
-            self._game_horizon = known
-        return known[1]
+            policy = game_policy(game.name)
+            known = (game, getattr(policy, "search_leaf", None),
+                     getattr(policy, "search_horizon", None))
+            self._game_hooks = known
+        return known
 
     # ------------------------------------------------------------------ decision
     def observe(self, state: State, seat: int) -> None:
