@@ -391,6 +391,24 @@ def test_limits_are_checked() -> None:
 
 
 # ---------------------------------------------------------------------- bot worker processes
+def test_an_object_made_while_pickling_is_never_taken_for_a_games_attribute() -> None:
+    """Item 4: the sharing pickler names a game's attributes by their objects' ids. A
+    compiled game boxes a fixed-length tuple anew at each read (soc's ``loyalty_deck``);
+    freed, its id went to the next tuple made, which then travelled as
+    ``shared.loyalty_deck`` (a bot holding its game's hooks came back broken)."""
+    import io
+
+    import pendragon
+    from pendragon.web.limits import _SharedPickler, dumps_sharing, loads_sharing
+
+    game = pendragon.load_game("soc", players=3, seed=5)
+    pickler = _SharedPickler(io.BytesIO(), game)
+    made = [(object(), k) for k in range(64)]  # (the size of the boxes just read)
+    assert not any(id(item) in pickler.held for item in made)
+    value = [("search_horizon", k) for k in range(64)]
+    assert loads_sharing(dumps_sharing(value, game), game) == value
+
+
 def test_a_bot_stepped_in_a_worker_continues_exactly_as_one_stepped_here() -> None:
     """Item 4: a bot thinks in a worker process (so it never holds the event loop's
     interpreter lock); sent there with its state and adopted back, it plays the same moves

@@ -603,7 +603,12 @@ class _SharedPickler(pickle.Pickler):
     def __init__(self, file: io.BytesIO, shared: object) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.shared = shared
-        self.held = {id(value): name for name, value in attributes(shared).items()
+        # Held for as long as the pickler lives: a compiled class boxes some attributes
+        # anew at each read (a fixed-length tuple is stored unboxed), and a box freed here
+        # would leave its id to whatever object is made next, which would then be pickled
+        # as that attribute's name.
+        self.values = attributes(shared)
+        self.held = {id(value): name for name, value in self.values.items()
                      if not isinstance(value, _PLAIN)}
 
     def persistent_id(self, obj: object) -> str | None:
