@@ -53,11 +53,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import pendragon
 from bench.calibration import markdown, reliability
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
+from bench.soc_card_bars import LoyalSearch, holds_loyal_card
 from pendragon.bots import Bot, make_bot
 from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import ISMCTSBot
@@ -219,26 +221,11 @@ def review_time(name: str, players: int, seed: int, options: dict[str, Any]) -> 
     return found
 
 
-def _loyal(state: State, seat: int) -> bool:
-    """Whether ``seat`` holds a loyal card (its own observation; Grail Cup: every knight)."""
-    you = state.observation(seat).get("you")
-    return not isinstance(you, dict) or you.get("loyalty") != "traitor"
-
-
-class _TeamSeat:
-    """One seat of the searching side: at its first decision it reads its own loyalty card
-    and plays ``search`` if loyal, the heuristic if a traitor (what the seat may know)."""
-
-    def __init__(self, search: Bot, heuristic: Bot) -> None:
-        self.search, self.heuristic = search, heuristic
-        self.delegate: Bot | None = None
-
-    def step(self, state: State) -> int:
-        """The delegate's action."""
-        if self.delegate is None:
-            loyal = _loyal(state, state.current_player())
-            self.delegate = self.search if loyal else self.heuristic
-        return self.delegate.step(state)
+def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None) -> Bot:
+    """A strength panel's bot: the search with the model, the search, or the heuristic."""
+    if panel == "model":
+        return ISMCTSBot(seed, evaluator=True, rollout_depth=depth)
+    return ISMCTSBot(seed) if panel == "search" else make_bot("heuristic", seed, name)
 
 
 STRENGTH_PANELS = ("model", "search", "heuristic")
@@ -251,17 +238,13 @@ def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int, bool]
     found: dict[str, tuple[int, list[float]]] = {}
     for panel in STRENGTH_PANELS:
         game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
-        bots: list[Bot] = [make_bot("heuristic", bot_seed(seed, s), name)
-                           for s in range(players)]
+        heuristic = partial(_panel_bot, name, "heuristic", depth)
+        search = partial(_panel_bot, name, panel, depth)
+        bots: list[Bot] = [heuristic(bot_seed(seed, s)) for s in range(players)]
         searched = range(players) if team else [k % players]
         for seat in searched:
-            search: Bot | None = None
-            if panel == "model":
-                search = ISMCTSBot(bot_seed(seed, seat), evaluator=True, rollout_depth=depth)
-            elif panel == "search":
-                search = ISMCTSBot(bot_seed(seed, seat))
-            if search is not None:
-                bots[seat] = _TeamSeat(search, bots[seat]) if team else search
+            bots[seat] = (LoyalSearch(bot_seed(seed, seat), search, heuristic) if team
+                          else search(bot_seed(seed, seat)))
         state = game.new_initial_state()
         times: list[float] = []
         while not state.is_terminal():
@@ -276,7 +259,7 @@ def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int, bool]
             state.apply_action(action)
         # The searching side: the seat's own (one seat), else the loyal side.
         side = (k % players if not team
-                else next(s for s in range(players) if _loyal(state, s)))
+                else next(s for s in range(players) if holds_loyal_card(state, s)))
         found[panel] = (1 if state.returns()[side] > 0 else 0, times)
     return found
 

@@ -95,21 +95,30 @@ def play(game: Game, bots: Sequence[Bot]) -> tuple[State, Played]:
     return state, record
 
 
-class LoyalSearch:
-    """ISMCTS for a loyal seat, the heuristic for a traitor: the bot reads its own loyalty
-    card at its first decision (its own observation) and keeps that policy."""
+def holds_loyal_card(state: State, seat: int) -> bool:
+    """Whether ``seat``'s own card is loyal (its own observation; a game without loyalty
+    cards, Grail Cup: every seat)."""
+    you = state.observation(seat).get("you")
+    return not isinstance(you, dict) or you.get("loyalty") != "traitor"
 
-    def __init__(self, seed: int, search: BotFactory) -> None:
+
+class LoyalSearch:
+    """The search for a loyal seat, ``fallback`` (the card game's heuristic unless given) for
+    a traitor: the bot reads its own loyalty card at its first decision (its own
+    observation) and keeps that policy."""
+
+    def __init__(self, seed: int, search: BotFactory,
+                 fallback: BotFactory = SocCardHeuristicBot) -> None:
         self.seed = seed
         self.search = search
+        self.fallback = fallback
         self.delegate: Bot | None = None
 
     def step(self, state: State) -> int:
         """The delegate's action."""
         if self.delegate is None:
-            seat = state.current_player()
-            loyal = state.observation(seat)["you"]["loyalty"] != "traitor"
-            self.delegate = self.search(self.seed) if loyal else SocCardHeuristicBot(self.seed)
+            loyal = holds_loyal_card(state, state.current_player())
+            self.delegate = (self.search if loyal else self.fallback)(self.seed)
         return self.delegate.step(state)
 
 

@@ -37,11 +37,11 @@ def test_bench_writes_results_for_every_player_count(
         assert record["narrate_us_mean"] > 0
 
 
-def test_the_strength_benchs_team_seat_plays_the_search_only_on_a_loyal_card() -> None:
+def test_the_strength_benchs_team_plays_the_search_only_on_a_loyal_card() -> None:
     """ISSUE-38 (bench): ``strength --team`` gives the search every loyal seat. A seat reads
     its own loyalty card at its first decision; a traitor's seat keeps the heuristic."""
     import pendragon
-    from bench.evaluator import _TeamSeat
+    from bench.soc_card_bars import LoyalSearch
     from pendragon.core.api import CHANCE
 
     class Marker:
@@ -58,7 +58,8 @@ def test_the_strength_benchs_team_seat_plays_the_search_only_on_a_loyal_card() -
         cards = [state.observation(s)["you"]["loyalty"] for s in range(5)]
         if "traitor" in cards:
             break
-    seats = [_TeamSeat(Marker("search"), Marker("heuristic")) for _ in range(5)]
+    seats = [LoyalSearch(seat, lambda _: Marker("search"), lambda _: Marker("heuristic"))
+             for seat in range(5)]
     while not all(seat.delegate for seat in seats) and not state.is_terminal():
         player = state.current_player()
         bot = seats[player] if player != CHANCE else None
