@@ -53,7 +53,8 @@ __all__ = ["Obs", "SocHeuristicBot", "rollout_bot", "traitor_belief"]
 #: Turns begun after the root before a search's rollout is read by the learned evaluator
 #: (:meth:`SocHeuristicBot.search_horizon`). Chosen on dev seeds 41 (never measured on):
 #: overrules judged by 40 full-rollout paired sweeps each gained +2.9 points (1 turn),
-#: +3.7 (2 turns) and +1.5 (10 decisions) of win chance (docs/bots.md, "Search strength").
+#: +3.7 (2 turns) and +1.5 (10 decisions) of win chance (CHANGELOG, issue 38). The search
+#: that reads it is off by default: in whole games it played no better (docs/bots.md).
 MODEL_TURNS: Final = 2
 
 
