@@ -17,7 +17,7 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
-        [--option K=V] [--team] [--workers W]
+        [--option K=V] [--team] [--panels model,search,open] [--workers W]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
 
 ``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
@@ -40,7 +40,10 @@ heuristic, the other seats by the heuristic; that seat's win rates, the paired d
 with 95% intervals, and the searching seat's time a decision (mean and slowest).
 ``--team``: the searches play every seat whose own card is loyal (a traitor's seat stays
 heuristic), and the figure is the loyal side's win: what the cooperative games' bars
-(issue 38) are about.
+(issue 38) are about. ``--panels``: the searches played (default ``model,search``; the
+heuristic always); ``open`` is the *open-hand search* (:class:`OpenSearch`), today's search
+reading the true state: what the search could gain with every card seen, a bound on any
+better read of the table with the same rollouts.
 
 Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.
 """
@@ -57,7 +60,7 @@ from functools import partial
 from typing import Any
 
 import pendragon
-from bench.calibration import markdown, reliability
+from bench.calibration import markdown, noise_floor, reliability
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from bench.soc_card_bars import LoyalSearch, holds_loyal_card
 from pendragon.bots import Bot, make_bot
@@ -139,6 +142,7 @@ def _reliability_tables(args: argparse.Namespace, panel: str, title: str,
                 seat = state.current_player()
                 samples.append((read(state, seat), returns[seat] > 0))
         table = reliability(samples)
+        table["noise_floor"] = noise_floor(samples)
         table["cpu_seconds"] = time.process_time() - started
         results[label] = table
         print(markdown(f"{label}, {title}, {args.games} games", table))
@@ -221,22 +225,44 @@ def review_time(name: str, players: int, seed: int, options: dict[str, Any]) -> 
     return found
 
 
+class OpenSearch(ISMCTSBot):
+    """Today's search, but every sweep searches the true state: every hand and every
+    loyalty card seen, only the chance draws to come unknown. No bot may play so; its
+    gain over the heuristic bounds what any search with the same rollouts could gain from
+    a better read of the table.
+
+    >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+    >>> state.play_random_chance()
+    >>> OpenSearch(1).world_for(state, 0).observation(1) == state.observation(1)
+    True
+    """
+
+    def world_for(self, state: State, seat: int) -> State:
+        """The true state itself (a copy)."""
+        return state.clone()
+
+
 def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None) -> Bot:
-    """A strength panel's bot: the search with the model, the search, or the heuristic."""
+    """A strength panel's bot: the search with the model, the search, the open-hand search
+    (a bound) or the heuristic."""
     if panel == "model":
         return ISMCTSBot(seed, evaluator=True, rollout_depth=depth)
+    if panel == "open":
+        return OpenSearch(seed)
     return ISMCTSBot(seed) if panel == "search" else make_bot("heuristic", seed, name)
 
 
-STRENGTH_PANELS = ("model", "search", "heuristic")
+#: The strength bench's panels: the model search, today's search, the open-hand search (a
+#: bound, never played unless asked for) and the heuristic (always played: the baseline).
+STRENGTH_PANELS = ("model", "search", "open", "heuristic")
 
 
-def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int, bool]
-                   ) -> dict[str, tuple[int, list[float]]]:
+def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, bool,
+                               tuple[str, ...]]) -> dict[str, tuple[int, list[float]]]:
     """One seed of :func:`strength`: each panel's (win, searched decisions' times)."""
-    name, players, options, seed, k, depth, team = task
+    name, players, options, seed, k, depth, team, panels = task
     found: dict[str, tuple[int, list[float]]] = {}
-    for panel in STRENGTH_PANELS:
+    for panel in panels:
         game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
         heuristic = partial(_panel_bot, name, "heuristic", depth)
         search = partial(_panel_bot, name, panel, depth)
@@ -272,10 +298,15 @@ def strength(name: str, players: int, args: argparse.Namespace,
     import math
     from multiprocessing import get_context
 
-    wins: dict[str, list[int]] = {p: [] for p in STRENGTH_PANELS}
-    times: dict[str, list[float]] = {p: [] for p in STRENGTH_PANELS}
-    tasks = [(name, players, options, game_seed(args.seed, k), k, args.depth, args.team)
-             for k in range(args.start, args.start + args.games)]
+    asked = set(args.panels.split(",")) | {"heuristic"}
+    if not asked <= set(STRENGTH_PANELS):
+        raise SystemExit(f"--panels: unknown {sorted(asked - set(STRENGTH_PANELS))}; "
+                         f"choose among {', '.join(STRENGTH_PANELS)}")
+    panels = tuple(p for p in STRENGTH_PANELS if p in asked)
+    wins: dict[str, list[int]] = {p: [] for p in panels}
+    times: dict[str, list[float]] = {p: [] for p in panels}
+    tasks = [(name, players, options, game_seed(args.seed, k), k, args.depth, args.team,
+              panels) for k in range(args.start, args.start + args.games)]
     with get_context("spawn").Pool(args.workers) as pool:
         for done, found in enumerate(pool.imap(_strength_seed, tasks), 1):
             for panel, (won, spent) in found.items():
@@ -283,27 +314,27 @@ def strength(name: str, players: int, args: argparse.Namespace,
                 times[panel].extend(spent)
             if done % 25 == 0:  # a running count, for a run cut short
                 print(f"{done} seeds: " + ", ".join(f"{p} {sum(wins[p])}"
-                                                    for p in STRENGTH_PANELS),
+                                                    for p in panels),
                       file=sys.stderr, flush=True)
     found_all: dict[str, Any] = {"game": name, "players": players, "games": args.games,
                                  "start": args.start, "team": args.team, "depth": args.depth,
                                  "options": options}
-    for panel in STRENGTH_PANELS:
+    for panel in panels:
         count = sum(wins[panel])
         found_all[panel] = {"wins": count, "rate": count / args.games,
                             "per_seed": wins[panel],
                             "mean_decision_s": statistics.fmean(times[panel]),
                             "slowest_decision_s": max(times[panel])}
-    for panel in ("model", "search"):
+    for panel in (p for p in panels if p != "heuristic"):
         diffs = [a - b for a, b in zip(wins[panel], wins["heuristic"], strict=True)]
         mean = statistics.fmean(diffs)
         error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
         found_all[f"{panel}_minus_heuristic"] = {"points": 100 * mean,
                                                  "low": 100 * (mean - 1.96 * error),
                                                  "high": 100 * (mean + 1.96 * error)}
-    print(json.dumps({k: v for k, v in found_all.items() if k not in STRENGTH_PANELS}
+    print(json.dumps({k: v for k, v in found_all.items() if k not in panels}
                      | {p: {k: v for k, v in found_all[p].items() if k != "per_seed"}
-                        for p in STRENGTH_PANELS}, indent=1))
+                        for p in panels}, indent=1))
     return found_all
 
 
@@ -390,6 +421,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "fit the budget, elsewhere the game's horizon)")
     parser.add_argument("--team", action="store_true",
                         help="strength: the search on every loyal seat, not one seat")
+    parser.add_argument("--panels", default="model,search",
+                        help="strength: the searches played beside the heuristic, of "
+                             "model, search, open (the open-hand search: a bound, not a bot)")
     parser.add_argument("--start", type=int, default=0,
                         help="strength: the first game's index k")
     parser.add_argument("--workers", type=int, default=1,
@@ -417,7 +451,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         found = review_time(name, int(players), int(seed), options)
     RESULTS_DIR.mkdir(exist_ok=True)
     suffix = "_".join(filter(None, [args.command, args.panel if args.command == "calibration"
-                                    else None, args.only]))
+                                    else None, args.only]
+                             + (args.rest[:2] if args.command == "strength" else [])))
     (RESULTS_DIR / f"evaluator_{suffix}.json").write_text(json.dumps(
         {"settings": vars(args), "machine": machine_info(cpu), "results": found},
         indent=1, default=str) + "\n")

@@ -66,3 +66,22 @@ def test_the_strength_benchs_team_plays_the_search_only_on_a_loyal_card() -> Non
         state.apply_action(state.sample_chance() if bot is None else bot.step(state))
     played = [getattr(seat.delegate, "name", None) for seat in seats]
     assert played == ["heuristic" if c == "traitor" else "search" for c in cards]
+
+
+def test_the_open_hand_search_reads_the_true_state_where_the_search_draws_a_world() -> None:
+    """ISSUE-38 (bench): ``strength --open``'s bound searches the true state: the other
+    seats' cards and the traitor's card as they are, where today's search draws them from
+    what its seat may believe."""
+    import pendragon
+    from bench.evaluator import OpenSearch
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    state = pendragon.load_game("soc-card", players=5, seed=3).new_initial_state()
+    state.play_random_chance()
+    seat = state.current_player()
+    others = [s for s in range(5) if s != seat]
+    truth = [state.observation(s) for s in others]
+    assert [OpenSearch(1).world_for(state, seat).observation(s) for s in others] == truth
+    drawn = [ISMCTSBot(seed).world_for(state, seat) for seed in range(4)]
+    assert any([world.observation(s) for s in others] != truth for world in drawn)
+    assert all(world.observation(seat) == state.observation(seat) for world in drawn)

@@ -366,7 +366,7 @@ class ISMCTSBot(PolicyBot[None]):
             left = length - (state.version - measured_at)
             if state.version - measured_at <= length / 3:
                 return left
-        world = sample_world(self._policy, state, seat, self._rng)
+        world = self.world_for(state, seat)
         self._rollout(world, seat, self._rng.getrandbits(32), follower=self._rollout_memory(state))
         length = float(world.version - state.version)
         self._horizon = (state.game, state.version, length)
@@ -447,7 +447,7 @@ class ISMCTSBot(PolicyBot[None]):
         """One paired sweep: a world as ``seat`` may imagine it, each of ``actions`` tried
         in it and played out with the same rollout seed, its reward added to ``rewards``;
         returns the actions the rollouts took."""
-        world = sample_world(self._policy, state, seat, self._rng)
+        world = self.world_for(state, seat)
         sweep_seed = self._rng.getrandbits(32)
         lengths = 0
         for action in actions:
@@ -456,6 +456,12 @@ class ISMCTSBot(PolicyBot[None]):
             rewards[action].append(self._rollout(child, seat, sweep_seed, world, follower))
             lengths += child.version - state.version
         return lengths
+
+    def world_for(self, state: State, seat: int) -> State:
+        """The world one sweep searches: what ``seat`` cannot see drawn from its policy's
+        belief (:func:`~pendragon.bots.base.sample_world`). A subclass may draw it otherwise
+        (``bench.evaluator``'s open-hand search, a bound, reads the true state)."""
+        return sample_world(self._policy, state, seat, self._rng)
 
     def _decide(self, prior: int, rewards: dict[int, list[float]], done: int,
                 confidence: float = DEFAULT_CONFIDENCE) -> int:
