@@ -1,14 +1,24 @@
-"""Diagnosis of ISMCTS's overrules in Shadows over Camelot: The Card Game (issue 14).
+"""Diagnosis of ISMCTS's overrules (issue 14: the card game; issue 38: the model search).
 
-Plays 5-player games with ISMCTS on the loyal seats (``LoyalSearch``), logs every decision
-where the search overruled the heuristic (decision kind, the policy's action, the search's,
-the sweeps' paired mean and standard error), and judges each overrule by an *oracle*: from
-the real state (every card known to the harness, never to a bot), both actions are played
-out ``--oracle`` times with the full heuristic on every seat, on common random numbers
-(the same bot seeds and chance stream for both actions). For diagnosis only.
+Plays games with ISMCTS on the loyal seats (``LoyalSearch``; Grail Cup: every seat), logs
+every decision where the search overruled the heuristic (decision kind, the policy's action,
+the search's, the sweeps' paired mean and standard error), and judges each overrule by an
+*oracle*: from the real state (every card known to the harness, never to a bot), both
+actions are played out ``--oracle`` times with the game's heuristic on every seat, on common
+random numbers (the same bot seeds and chance stream for both actions). The oracle's mean
+gain is what an overrule is worth to a team of heuristic players after it. For diagnosis
+only.
 
-    python -m bench.soc_card_overrules [--games 20] [--seed 5] [--iterations 8]
-        [--budget 2000] [--margin 0.1] [--oracle 40] [--json PATH]
+``--evaluator``: the search with the learned evaluator (``ISMCTSBot(evaluator=True)``, which
+also searches, reading the model at the game's horizon, where full rollouts do not fit).
+
+    python -m bench.overrules [--game soc-card] [--players 5] [--option K=V] [--evaluator]
+        [--games 20] [--seed 5] [--iterations 8] [--budget 2000] [--margin 0.1]
+        [--oracle 40] [--json PATH]
+
+The judge of issue 38 (Shadows over Camelot, the model at its two-turn horizon):
+``python -m bench.overrules --game soc --option no_traitor=true --evaluator --iterations 16
+--budget 8000 --games 6 --seed 41``.
 """
 
 from __future__ import annotations
@@ -20,8 +30,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bench.soc_card_bars import LoyalSearch, play
+from bench.soc_card_bars import LoyalSearch, holds_loyal_card
 from pendragon import CHANCE, Game, State
+from pendragon.bots import make_bot
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import (
     DEFAULT_CONFIDENCE,
@@ -30,10 +41,8 @@ from pendragon.bots.ismcts import (
     paired_advantage,
 )
 from pendragon.core import rng
-from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
+from pendragon.runner import play_game
 from pendragon.simulate import play_paired
-
-GAME = "soc-card"
 
 
 def kind(state: State, prior: int, choice: int) -> str:
@@ -83,7 +92,8 @@ def playout(state: State, action: int, seed: int, seat: int) -> float:
     seat (bots and chance seeded by ``seed``)."""
     world = state.clone()
     world.apply_action(action)
-    bots: list[Bot] = [SocCardHeuristicBot(rng.mix(seed, s)) for s in
+    name = world.game.name
+    bots: list[Bot] = [make_bot("heuristic", rng.mix(seed, s), name) for s in
                        range(world.game.num_players())]
     chance = random.Random(rng.mix(seed, 0xC4A7CE))
     while not world.is_terminal():
@@ -97,8 +107,14 @@ def playout(state: State, action: int, seed: int, seat: int) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Play, log, judge and print the overrules."""
-    parser = argparse.ArgumentParser(prog="python -m bench.soc_card_overrules",
+    parser = argparse.ArgumentParser(prog="python -m bench.overrules",
                                      description=__doc__)
+    parser.add_argument("--game", default="soc-card")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--option", action="append", default=[],
+                        help="a game option, K=V (e.g. no_traitor=true)")
+    parser.add_argument("--evaluator", action="store_true",
+                        help="the search with the learned evaluator")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=8)
@@ -109,18 +125,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
     log: list[dict[str, Any]] = []
+    options: dict[str, Any] = {"players": args.players,
+                               **dict(item.split("=", 1) for item in args.option)}
 
     def factory(seed: int) -> Bot:
         return Logged(seed, log, iterations=args.iterations, budget=args.budget,
-                      prior_margin=args.margin)
+                      prior_margin=args.margin, evaluator=args.evaluator)
+
+    def heuristic(seed: int) -> Bot:
+        return make_bot("heuristic", seed, args.game)
 
     def logged(game: Game, bots: list[Bot]) -> tuple[bool, int, int]:
         """Whether the loyal side won, and the game's entries of the log (from, to)."""
         mark = len(log)
-        return play(game, bots)[1].loyal_win, mark, len(log)
+        final = play_game(game, bots)
+        side = next(s for s in range(game.num_players()) if holds_loyal_card(final, s))
+        return final.returns()[side] > 0, mark, len(log)
 
-    played = play_paired(GAME, [[lambda seed: LoyalSearch(seed, factory)]], args.games,
-                         args.seed, {"players": 5}, play=logged)
+    played = play_paired(args.game, [[lambda seed: LoyalSearch(seed, factory, heuristic)]],
+                         args.games, args.seed, options, play=logged)
     wins = []
     for index, [(won, first, last)] in enumerate(played):
         wins.append(won)
