@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -114,10 +115,37 @@ def reliability(samples: Sequence[tuple[float, bool]]) -> dict[str, Any]:
             "brier": sum((p - won) ** 2 for p, won in samples) / count if count else 0.0}
 
 
+def noise_floor(samples: Sequence[tuple[float, bool]], draws: int = 200, seed: int = 0
+                ) -> float:
+    """The calibration error a *perfectly calibrated* model would show on these estimates:
+    each outcome drawn as a win with the estimate's own chance, the error of
+    :func:`reliability` averaged over ``draws`` seeded draws. What a table's error owes to
+    its sample's size alone. The draws are independent, where a game's readings share one
+    outcome, so the true floor of a table of several readings a game is somewhat higher.
+
+    >>> floor = noise_floor([(0.5, True)] * 100)
+    >>> 0.02 < floor < 0.06
+    True
+    >>> noise_floor([(0.0, False), (1.0, True)])
+    0.0
+    """
+    if not samples:
+        return 0.0
+    generator = random.Random(seed)
+    total = 0.0
+    for _ in range(draws):
+        drawn = [(p, generator.random() < p) for p, _ in samples]
+        total += reliability(drawn)["calibration_error"]
+    return total / draws
+
+
 def markdown(name: str, table: dict[str, Any]) -> str:
     """The reliability table of one game as Markdown."""
+    floor = table.get("noise_floor")
     lines = [f"{name} ({table['estimates']} estimates, calibration error "
-             f"{100 * table['calibration_error']:.1f} points, Brier {table['brier']:.3f})", "",
+             f"{100 * table['calibration_error']:.1f} points"
+             + ("" if floor is None else f"; a calibrated model's on this sample "
+                f"{100 * floor:.1f}") + f", Brier {table['brier']:.3f})", "",
              "| bucket | count | mean estimate | observed win rate | 95% interval |",
              "| --- | --- | --- | --- | --- |"]
     for row in table["buckets"]:
@@ -153,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k in range(args.games):
             samples += sample_game(name, players, game_seed(args.seed, k), args.per_game)
         table = reliability(samples)
+        table["noise_floor"] = noise_floor(samples)
         table["players"] = players
         table["cpu_seconds"] = time.process_time() - started
         results["games"][name] = table
