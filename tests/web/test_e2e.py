@@ -172,6 +172,14 @@ def test_create_a_table_in_the_lobby_and_play_it_to_the_end(
         now = replay_next(page)
     assert 0 < now < total
     shot(page, "e2e-replay")
+    # The replay speaks the reader's language too: its step counter and the board in Czech.
+    page.select_option("[data-testid=language]", "cs")
+    page.wait_for_selector("html[lang=cs]", state="attached")
+    assert f"Akce {now} z {total}" in page.locator("[data-testid=replay-step]").inner_text()
+    assert "Kamelot" in page.locator("[data-testid=board]").inner_text()
+    shot(page, "e2e-replay-cs")
+    page.select_option("[data-testid=language]", "en")
+    page.wait_for_selector("html[lang=en]", state="attached")
     # The spectator link shows the finished game too, without a hand.
     page.goto(spectator_link)
     page.wait_for_selector("[data-testid=result]")
