@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bench.soc_card_bars import LoyalSearch, holds_loyal_card
+from bench.soc_card_bars import LoyalSearch, holds_loyal_card, paired_difference
 from pendragon import CHANCE, Game, State
 from pendragon.bots import make_bot
 from pendragon.bots.base import Bot
@@ -174,8 +174,12 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{e['prior']:>14s} -> {e['choice']:<14s} search {e['mean']:+.2f}"
               f"±{e['error']:.2f} ({e['sweeps']} sweeps); oracle {mean:+.3f}±{error:.3f}")
         rows.append({k: v for k, v in e.items() if k not in ("prior_id", "choice_id")})
-    print(f"overrules the oracle favours: {right}/{len(overrules)}; oracle mean gain "
-          f"{sum(e['oracle_mean'] for e in overrules) / max(1, len(overrules)):+.3f}")
+    gains = paired_difference([e["oracle_mean"] for e in overrules])
+    against = sum(e["oracle_mean"] < 0 for e in overrules)
+    # A reward is 1 for a win and -1 for a loss: half a reward's difference is a win chance's.
+    print(f"overrules the oracle favours: {right}/{len(overrules)} ({against} against); oracle "
+          f"mean gain {gains['mean']:+.3f}, {50 * gains['mean']:+.1f} points of win chance "
+          f"an overrule [{50 * gains['low']:+.1f}, {50 * gains['high']:+.1f}]")
     if args.json:
         with open(args.json, "w") as out:
             json.dump({"wins": wins, "overrules": rows,

@@ -54,7 +54,9 @@ __all__ = ["Obs", "SocHeuristicBot", "rollout_bot", "traitor_belief"]
 #: (:meth:`SocHeuristicBot.search_horizon`). Chosen on dev seeds 41 (never measured on):
 #: overrules judged by 40 full-rollout paired sweeps each gained +2.9 points (1 turn),
 #: +3.7 (2 turns) and +1.5 (10 decisions) of win chance (CHANGELOG, issue 38). The search
-#: that reads it is off by default: in whole games it played no better (docs/bots.md).
+#: that reads it is off by default: in whole games it played no better, and judged from the
+#: true state its overrules gain +1.6 points each [-1.3, +4.6] (``bench.overrules
+#: --evaluator``, docs/bots.md).
 MODEL_TURNS: Final = 2
 
 
