@@ -78,6 +78,9 @@ def test_the_open_hand_search_reads_the_true_state_where_the_search_draws_a_worl
 
     state = pendragon.load_game("soc-card", players=5, seed=3).new_initial_state()
     state.play_random_chance()
+    while len(state.legal_actions()) < 2:  # a choice to search
+        state.apply_action(state.legal_actions()[0])
+        state.play_random_chance()
     seat = state.current_player()
     others = [s for s in range(5) if s != seat]
     truth = [state.observation(s) for s in others]
@@ -85,3 +88,16 @@ def test_the_open_hand_search_reads_the_true_state_where_the_search_draws_a_worl
     drawn = [ISMCTSBot(seed).world_for(state, seat) for seed in range(4)]
     assert any([world.observation(s) for s in others] != truth for world in drawn)
     assert all(world.observation(seat) == state.observation(seat) for world in drawn)
+
+    class Counted(OpenSearch):  # the compiled search's sweeps reach the override
+        calls = 0
+
+        def world_for(self, state: pendragon.State, seat: int) -> pendragon.State:
+            Counted.calls += 1
+            return super().world_for(state, seat)
+
+    bot = Counted(1, iterations=4, min_iterations=2, budget=10**6)
+    bot.step(state)
+    assert bot.last_search is not None
+    sweeps, _ = bot.last_search
+    assert sweeps >= 2 and Counted.calls >= sweeps
