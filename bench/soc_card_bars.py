@@ -104,21 +104,26 @@ def holds_loyal_card(state: State, seat: int) -> bool:
 
 class LoyalSearch:
     """The search for a loyal seat, ``fallback`` (the card game's heuristic unless given) for
-    a traitor: the bot reads its own loyalty card at its first decision (its own
-    observation) and keeps that policy."""
+    a traitor: at every decision the bot reads its own loyalty card (its own observation),
+    so a card that Vivien changed (SCG-VIVIEN-1, 2) changes the policy. Each policy is made
+    once and kept, so a policy that follows the public record keeps its memory (as
+    ``games.soc.traitors.RoleBot`` does for soc's panels)."""
 
     def __init__(self, seed: int, search: BotFactory,
                  fallback: BotFactory = SocCardHeuristicBot) -> None:
         self.seed = seed
         self.search = search
         self.fallback = fallback
+        #: The policy of the latest decision; each made at its first use, by loyalty.
         self.delegate: Bot | None = None
+        self.policies: dict[bool, Bot] = {}
 
     def step(self, state: State) -> int:
-        """The delegate's action."""
-        if self.delegate is None:
-            loyal = holds_loyal_card(state, state.current_player())
-            self.delegate = (self.search if loyal else self.fallback)(self.seed)
+        """The action of the policy matching the acting seat's card now."""
+        loyal = holds_loyal_card(state, state.current_player())
+        if loyal not in self.policies:
+            self.policies[loyal] = (self.search if loyal else self.fallback)(self.seed)
+        self.delegate = self.policies[loyal]
         return self.delegate.step(state)
 
 

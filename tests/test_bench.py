@@ -39,7 +39,7 @@ def test_bench_writes_results_for_every_player_count(
 
 def test_the_strength_benchs_team_plays_the_search_only_on_a_loyal_card() -> None:
     """ISSUE-38 (bench): ``strength --team`` gives the search every loyal seat. A seat reads
-    its own loyalty card at its first decision; a traitor's seat keeps the heuristic."""
+    its own loyalty card at each decision; a traitor's seat plays the heuristic."""
     import pendragon
     from bench.soc_card_bars import LoyalSearch
     from pendragon.core.api import CHANCE
@@ -66,6 +66,19 @@ def test_the_strength_benchs_team_plays_the_search_only_on_a_loyal_card() -> Non
         state.apply_action(state.sample_chance() if bot is None else bot.step(state))
     played = [getattr(seat.delegate, "name", None) for seat in seats]
     assert played == ["heuristic" if c == "traitor" else "search" for c in cards]
+    # A card changed since (Vivien, SCG-VIVIEN-1, 2) changes the policy at the next decision.
+    import random
+
+    while state.current_player() == CHANCE:
+        state.apply_action(state.sample_chance())
+    player = state.current_player()
+    other = (player + 1) % 5
+    turned = state.with_traitors(other, [player] if cards[player] == "loyal" else [],
+                                 random.Random(0))
+    assert turned.observation(player)["you"]["loyalty"] != cards[player]
+    seats[player].step(turned)
+    assert getattr(seats[player].delegate, "name", None) == (
+        "heuristic" if cards[player] == "loyal" else "search")
 
 
 def test_the_open_hand_search_reads_the_true_state_where_the_search_draws_a_world() -> None:
