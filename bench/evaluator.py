@@ -62,8 +62,9 @@ from typing import Any
 import pendragon
 from bench.calibration import markdown, noise_floor, reliability
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
-from bench.soc_card_bars import LoyalSearch, holds_loyal_card
+from bench.soc_card_bars import loyal_search
 from pendragon.bots import Bot, make_bot
+from pendragon.bots.base import holds_loyal_card
 from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.coach import estimate, hint, review, win_chance
@@ -269,7 +270,7 @@ def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, b
         bots: list[Bot] = [heuristic(bot_seed(seed, s)) for s in range(players)]
         searched = range(players) if team else [k % players]
         for seat in searched:
-            bots[seat] = (LoyalSearch(bot_seed(seed, seat), search, heuristic) if team
+            bots[seat] = (loyal_search(bot_seed(seed, seat), search, heuristic) if team
                           else search(bot_seed(seed, seat)))
         state = game.new_initial_state()
         times: list[float] = []

@@ -1,6 +1,6 @@
 """Diagnosis of ISMCTS's overrules (issue 14: the card game; issue 38: the model search).
 
-Plays games with ISMCTS on the loyal seats (``LoyalSearch``; Grail Cup: every seat), logs
+Plays games with ISMCTS on the loyal seats (``loyal_search``; Grail Cup: every seat), logs
 every decision where the search overruled the heuristic (decision kind, the policy's action,
 the search's, the sweeps' paired mean and standard error), and judges each overrule by an
 *oracle*: from the real state (every card known to the harness, never to a bot), both
@@ -30,10 +30,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bench.soc_card_bars import LoyalSearch, holds_loyal_card, paired_difference
+from bench.soc_card_bars import loyal_search, paired_difference
 from pendragon import CHANCE, Game, State
 from pendragon.bots import make_bot
-from pendragon.bots.base import Bot
+from pendragon.bots.base import Bot, holds_loyal_card
 from pendragon.bots.ismcts import (
     DEFAULT_CONFIDENCE,
     DEFAULT_PRIOR_MARGIN,
@@ -59,6 +59,8 @@ class Logged(ISMCTSBot):
     def __init__(self, seed: int, log: list[dict[str, Any]], **options: Any) -> None:
         super().__init__(seed, **options)
         self.log = log
+        #: The rewards of the search being decided (set by :meth:`_decide`).
+        self._captured: dict[int, list[float]] = {}
 
     def _decide(self, prior: int, rewards: dict[int, list[float]], done: int,
                 confidence: float = DEFAULT_CONFIDENCE) -> int:
@@ -69,7 +71,7 @@ class Logged(ISMCTSBot):
 
     def search(self, state: State, seat: int, prior: int, sweeps: int) -> int:
         """The search, with its evidence kept."""
-        self._captured: dict[int, list[float]] = {}
+        self._captured = {}
         start = time.perf_counter()
         choice = super().search(state, seat, prior, sweeps)
         seconds = time.perf_counter() - start
@@ -142,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         side = next(s for s in range(game.num_players()) if holds_loyal_card(final, s))
         return final.returns()[side] > 0, mark, len(log)
 
-    played = play_paired(args.game, [[lambda seed: LoyalSearch(seed, factory, heuristic)]],
+    played = play_paired(args.game, [[lambda seed: loyal_search(seed, factory, heuristic)]],
                          args.games, args.seed, options, play=logged)
     wins = []
     for index, [(won, first, last)] in enumerate(played):

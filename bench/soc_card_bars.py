@@ -42,7 +42,7 @@ from typing import Any
 
 from bench.run import TimedBot
 from pendragon import CHANCE, Game, State
-from pendragon.bots.base import Bot
+from pendragon.bots.base import Bot, RoleBot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
@@ -95,36 +95,12 @@ def play(game: Game, bots: Sequence[Bot]) -> tuple[State, Played]:
     return state, record
 
 
-def holds_loyal_card(state: State, seat: int) -> bool:
-    """Whether ``seat``'s own card is loyal (its own observation; a game without loyalty
-    cards, Grail Cup: every seat)."""
-    you = state.observation(seat).get("you")
-    return not isinstance(you, dict) or you.get("loyalty") != "traitor"
-
-
-class LoyalSearch:
+def loyal_search(seed: int, search: BotFactory,
+                 fallback: BotFactory = SocCardHeuristicBot) -> RoleBot:
     """The search for a loyal seat, ``fallback`` (the card game's heuristic unless given) for
-    a traitor: at every decision the bot reads its own loyalty card (its own observation),
-    so a card that Vivien changed (SCG-VIVIEN-1, 2) changes the policy. Each policy is made
-    once and kept, so a policy that follows the public record keeps its memory (as
-    ``games.soc.traitors.RoleBot`` does for soc's panels)."""
-
-    def __init__(self, seed: int, search: BotFactory,
-                 fallback: BotFactory = SocCardHeuristicBot) -> None:
-        self.seed = seed
-        self.search = search
-        self.fallback = fallback
-        #: The policy of the latest decision; each made at its first use, by loyalty.
-        self.delegate: Bot | None = None
-        self.policies: dict[bool, Bot] = {}
-
-    def step(self, state: State) -> int:
-        """The action of the policy matching the acting seat's card now."""
-        loyal = holds_loyal_card(state, state.current_player())
-        if loyal not in self.policies:
-            self.policies[loyal] = (self.search if loyal else self.fallback)(self.seed)
-        self.delegate = self.policies[loyal]
-        return self.delegate.step(state)
+    a traitor, by the card the seat reads at every decision (:class:`RoleBot`: a card that
+    Vivien changed, SCG-VIVIEN-1, 2, changes the policy)."""
+    return RoleBot(search(seed), fallback(seed))
 
 
 def run(players: int, games: int, seed: int, factory: BotFactory, **options: Any) -> list[Played]:
@@ -255,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     solo_count = min(args.ismcts_solo_games, args.solo_games)
     loyal_count = min(args.ismcts_loyal_games, args.games)
     out["bar3_loyal"] = paired(run(5, loyal_count, args.seed,
-                                   lambda seed: LoyalSearch(seed, ismcts)),
+                                   lambda seed: loyal_search(seed, ismcts)),
                                heuristic[:loyal_count])
     out["bar3_solo"] = paired(run(1, solo_count, args.seed, ismcts), solo[:solo_count])
     out["bar3"].update(iterations=args.ismcts_iterations, budget=args.ismcts_budget)

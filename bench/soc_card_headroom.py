@@ -23,7 +23,7 @@ harness reading the true state where it says so (never a bot at the table):
   table's ``stealth``), by how many of the first four swords (the ones laid before
   accusations open, SCG-ACCUSE-1) were black swords of the traitor's own quests, and the
   loyal side's win rate in each group.
-* ``search``: ISMCTS on the loyal seats (the bench's ``LoyalSearch``, iterations 16,
+* ``search``: ISMCTS on the loyal seats (the bench's ``loyal_search``, iterations 16,
   budget 2000), against the heuristic team on the same seeds; its rollouts end at the
   game's leaf (the shipped table), at a table of ``--table PATH``, or with ``--race`` at
   the race model (the search before the table). ``--start`` lets
@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.soc_card_bars import LoyalSearch, paired, paired_difference, play
+from bench.soc_card_bars import loyal_search, paired, paired_difference, play
 from pendragon import CHANCE, Game, State
 from pendragon.bots import make_bot
 from pendragon.bots.base import Bot
@@ -294,7 +294,7 @@ def search(leaf: Leaf | None, start: int, games: int, seed: int,
     def factory(bot: int) -> Bot:
         return LeafSearch(bot, leaf)
 
-    pairs = play_paired(GAME, [[lambda bot: LoyalSearch(bot, factory)], [SocCardHeuristicBot]],
+    pairs = play_paired(GAME, [[lambda bot: loyal_search(bot, factory)], [SocCardHeuristicBot]],
                         range(start, start + games), seed, {"players": players},
                         play=lambda game, bots: play(game, bots)[1])
     return paired([s for s, _ in pairs], [h for _, h in pairs])

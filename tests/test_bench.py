@@ -39,16 +39,22 @@ def test_bench_writes_results_for_every_player_count(
 
 def test_the_strength_benchs_team_plays_the_search_only_on_a_loyal_card() -> None:
     """ISSUE-38 (bench): ``strength --team`` gives the search every loyal seat. A seat reads
-    its own loyalty card at each decision; a traitor's seat plays the heuristic."""
+    its own loyalty card at each decision (SCG-SETUP-1); a traitor's seat plays the
+    heuristic, and a card changed mid-game (SCG-VIVIEN-1, 2) changes the policy."""
+    import random
+
     import pendragon
-    from bench.soc_card_bars import LoyalSearch
+    from bench.soc_card_bars import loyal_search
     from pendragon.core.api import CHANCE
+
+    played: list[str] = []
 
     class Marker:
         def __init__(self, name: str) -> None:
             self.name = name
 
         def step(self, state: pendragon.State) -> int:
+            played.append(self.name)
             return state.legal_actions()[0]
 
     for seed in range(40):  # a deal with a traitor among the five
@@ -58,17 +64,20 @@ def test_the_strength_benchs_team_plays_the_search_only_on_a_loyal_card() -> Non
         cards = [state.observation(s)["you"]["loyalty"] for s in range(5)]
         if "traitor" in cards:
             break
-    seats = [LoyalSearch(seat, lambda _: Marker("search"), lambda _: Marker("heuristic"))
+    seats = [loyal_search(seat, lambda _: Marker("search"), lambda _: Marker("heuristic"))
              for seat in range(5)]
-    while not all(seat.delegate for seat in seats) and not state.is_terminal():
+    first: dict[int, str] = {}
+    while len(first) < 5 and not state.is_terminal():
         player = state.current_player()
-        bot = seats[player] if player != CHANCE else None
-        state.apply_action(state.sample_chance() if bot is None else bot.step(state))
-    played = [getattr(seat.delegate, "name", None) for seat in seats]
-    assert played == ["heuristic" if c == "traitor" else "search" for c in cards]
-    # A card changed since (Vivien, SCG-VIVIEN-1, 2) changes the policy at the next decision.
-    import random
-
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        del played[:]
+        state.apply_action(seats[player].step(state))
+        if played:
+            first.setdefault(player, played[-1])
+    assert [first[s] for s in range(5)] == [
+        "heuristic" if c == "traitor" else "search" for c in cards]
     while state.current_player() == CHANCE:
         state.apply_action(state.sample_chance())
     player = state.current_player()
@@ -76,9 +85,10 @@ def test_the_strength_benchs_team_plays_the_search_only_on_a_loyal_card() -> Non
     turned = state.with_traitors(other, [player] if cards[player] == "loyal" else [],
                                  random.Random(0))
     assert turned.observation(player)["you"]["loyalty"] != cards[player]
-    seats[player].step(turned)
-    assert getattr(seats[player].delegate, "name", None) == (
+    assert seats[player].policy_for(turned, player).name == (  # type: ignore[attr-defined]
         "heuristic" if cards[player] == "loyal" else "search")
+    assert seats[player].policy_for(state, player).name == (  # type: ignore[attr-defined]
+        "search" if cards[player] == "loyal" else "heuristic")
 
 
 def test_the_open_hand_search_reads_the_true_state_where_the_search_draws_a_world() -> None:

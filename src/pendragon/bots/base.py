@@ -13,14 +13,15 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from pendragon.bots.policy import PolicyBot, Seen, to_act
 from pendragon.core.api import State
 
 __all__ = [
-    "Bot", "Forkable", "PolicyBot", "Seen", "WorldSampler", "determinise", "sample_world",
-    "to_act",
+    "Bot", "Forkable", "PolicyBot", "RoleBot", "Seen", "WorldSampler", "determinise",
+    "holds_loyal_card", "sample_world", "to_act",
 ]
 
 
@@ -102,3 +103,49 @@ def sample_world(policy: object, state: State, seat: int, generator: random.Rand
             world.forget_past()
         return world
     return determinise(state, seat, generator)
+
+
+def holds_loyal_card(state: State, seat: int) -> bool:
+    """Whether ``seat``'s own loyalty card, as its own observation shows it, is loyal. A
+    seat that has not read its card (soc's three-brave-knights variant) and a game without
+    loyalty cards (Grail Cup) count as loyal.
+
+    >>> import pendragon
+    >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+    >>> holds_loyal_card(state, 0)
+    True
+    """
+    you = state.observation(seat).get("you")
+    return not isinstance(you, dict) or you.get("loyalty") != "traitor"
+
+
+class RoleBot(PolicyBot[None]):
+    """One bot for a seat (or a whole table) that asks ``loyal`` or ``traitor`` by the
+    acting seat's loyalty card, read at every decision (:func:`holds_loyal_card`; SOC-SETUP-5,
+    SCG-SETUP-1), so a card that changed hands (Vivien, SCG-VIVIEN-1, 2) changes the policy
+    at the next decision. Both policies stay the same objects for the whole game, so a
+    policy that follows the public record keeps its memory.
+
+    >>> import pendragon
+    >>> from pendragon.bots import make_bot
+    >>> from pendragon.runner import play_game
+    >>> game = pendragon.load_game("soc-card", players=3, seed=4)
+    >>> bot = RoleBot(make_bot("heuristic", 1, "soc-card"), make_bot("random", 2))
+    >>> play_game(game, [bot] * 3).is_terminal()
+    True
+    """
+
+    def __init__(self, loyal: Bot, traitor: Bot) -> None:
+        self.loyal = loyal
+        self.traitor = traitor
+
+    def __repr__(self) -> str:
+        return f"RoleBot(loyal={self.loyal!r}, traitor={self.traitor!r})"
+
+    def policy_for(self, state: State, seat: int) -> Bot:
+        """The policy that decides for ``seat`` in ``state``."""
+        return self.loyal if holds_loyal_card(state, seat) else self.traitor
+
+    def decide(self, state: State, seat: int, legal: Sequence[int], seen: None) -> int:
+        """The action of the policy of the seat to act."""
+        return self.policy_for(state, seat).step(state)

@@ -17,9 +17,9 @@ against the heuristic's own traitor. The panel is four ways to play the traitor'
 ``random``
     :class:`RandomTraitor`: uniformly random legal actions, seeded.
 
-:class:`RoleBot` puts a loyal policy and a traitor policy on one seat and asks, at each
-decision, the one that matches the loyalty card the seat sees in its own observation
-(``observation(seat)["you"]["loyalty"]``; a seat that does not know its card yet, as in the
+:class:`~pendragon.bots.base.RoleBot` (re-exported here) puts a loyal policy and a traitor
+policy on one seat and asks, at each decision, the one that matches the loyalty card the seat
+sees in its own observation (a seat that does not know its card yet, as in the
 three-brave-knights variant, plays loyal). :func:`traitor_panel` plays the matrix of loyal
 policies (any :func:`~pendragon.bots.make_bot` name) against panel traitors on paired
 seeds: every cell plays the same game seeds with the same bot seeds on every seat.
@@ -43,9 +43,9 @@ from typing import Any
 
 import pendragon
 from pendragon.bots import check_bot, make_bot
-from pendragon.bots.base import Bot, PolicyBot
+from pendragon.bots.base import Bot, RoleBot
 from pendragon.bots.random_bot import RandomBot
-from pendragon.core.api import CHANCE, Game, State
+from pendragon.core.api import CHANCE, Game
 from pendragon.games.soc.heuristic import Obs, SocHeuristicBot
 from pendragon.games.soc.saboteur import OpenTraitor, SaboteurTraitor
 from pendragon.games.soc.stats import soc_stats
@@ -178,40 +178,6 @@ class RandomTraitor(RandomBot):
 
     def __repr__(self) -> str:
         return f"RandomTraitor(seed={self.seed!r})"
-
-
-# ---------------------------------------------------------------------- one seat, two roles
-class RoleBot(PolicyBot[None]):
-    """One bot for a seat (or a whole table) that asks ``loyal`` or ``traitor`` by the
-    acting seat's loyalty card, as that seat sees it (``observation(seat)["you"]["loyalty"]``,
-    SOC-SETUP-5). A seat whose card it does not know yet plays ``loyal``. Both policies
-    stay the same objects for the whole game, so a policy that follows the public record
-    (the heuristic's belief) keeps its memory.
-
-    >>> import pendragon
-    >>> from pendragon.runner import play_game
-    >>> game = pendragon.load_game("soc", players=3, seed=4)
-    >>> bot = RoleBot(SocHeuristicBot(seed=1), SaboteurTraitor(seed=2))
-    >>> play_game(game, [bot] * 3).is_terminal()
-    True
-    """
-
-
-    def __init__(self, loyal: Bot, traitor: Bot) -> None:
-        self.loyal = loyal
-        self.traitor = traitor
-
-    def __repr__(self) -> str:
-        return f"RoleBot(loyal={self.loyal!r}, traitor={self.traitor!r})"
-
-    def policy_for(self, state: State, seat: int) -> Bot:
-        """The policy that decides for ``seat`` in ``state``."""
-        loyalty = state.observation(seat)["you"]["loyalty"]
-        return self.traitor if loyalty == "traitor" else self.loyal
-
-    def decide(self, state: State, seat: int, legal: Sequence[int], seen: None) -> int:
-        """The action of the policy of the seat to act."""
-        return self.policy_for(state, seat).step(state)
 
 
 # ---------------------------------------------------------------------- the panel
