@@ -89,6 +89,10 @@ class Logged(ISMCTSBot):
         return choice
 
 
+#: The oracle's chance stream, apart from its bots' (``rng.mix(seed, seat)``).
+ORACLE_CHANCE = 0x0AC1E
+
+
 def playout(state: State, action: int, seed: int, seat: int) -> float:
     """``seat``'s reward after ``action`` from the real ``state``, the heuristic on every
     seat (bots and chance seeded by ``seed``)."""
@@ -97,7 +101,7 @@ def playout(state: State, action: int, seed: int, seat: int) -> float:
     name = world.game.name
     bots: list[Bot] = [make_bot("heuristic", rng.mix(seed, s), name) for s in
                        range(world.game.num_players())]
-    chance = random.Random(rng.mix(seed, 0xC4A7CE))
+    chance = random.Random(rng.mix(seed, ORACLE_CHANCE))
     while not world.is_terminal():
         player = world.current_player()
         if player == CHANCE:

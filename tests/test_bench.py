@@ -124,3 +124,34 @@ def test_the_open_hand_search_reads_the_true_state_where_the_search_draws_a_worl
     assert bot.last_search is not None
     sweeps, _ = bot.last_search
     assert sweeps >= 2 and Counted.calls >= sweeps
+
+
+def test_the_overrules_judge_logs_every_search_and_judges_each_overrule_on_paired_playouts(
+        tmp_path: Any, capsys: Any) -> None:
+    """ISSUE-38 (bench): ``bench.overrules`` logs every search of the loyal seats, and judges
+    each overrule from the true state by playouts of both actions on common random
+    numbers: the same seed plays the same game out, so a tie of the two actions reads 0."""
+    import json
+
+    import pendragon
+    from bench.overrules import main, playout
+
+    state = pendragon.load_game("soc-card", players=3, seed=2).new_initial_state()
+    state.play_random_chance()
+    first = state.legal_actions()[0]
+    assert playout(state, first, 7, 0) == playout(state, first, 7, 0)
+    outcomes = {playout(state, first, seed, 0) for seed in range(12)}
+    assert len(outcomes) > 1  # the seed does draw other games
+
+    out = tmp_path / "overrules.json"
+    assert main(["--players", "3", "--games", "2", "--iterations", "8", "--budget", "800",
+                 "--margin", "0", "--oracle", "2", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    found = json.loads(out.read_text())
+    overrules, searches = found["overrules"], found["searches"]
+    assert f"overrules {len(overrules)};" in printed
+    assert f"searches {len(overrules) + len(searches)}," in printed
+    assert len(found["wins"]) == 2 and overrules  # a zero margin overrules at once
+    for entry in overrules:
+        assert entry["prior"] != entry["choice"]
+        assert -2.0 <= entry["oracle_mean"] <= 2.0 and entry["oracle_error"] >= 0.0
