@@ -127,12 +127,10 @@ def test_the_open_hand_search_reads_the_true_state_where_the_search_draws_a_worl
 
 
 def test_the_overrules_judge_logs_every_search_and_judges_each_overrule_on_paired_playouts(
-        tmp_path: Any, capsys: Any) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """ISSUE-38 (bench): ``bench.overrules`` logs every search of the loyal seats, and judges
     each overrule from the true state by playouts of both actions on common random
     numbers: the same seed plays the same game out, so a tie of the two actions reads 0."""
-    import json
-
     import pendragon
     from bench.overrules import main, playout
 
