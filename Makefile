@@ -34,6 +34,7 @@ BUILD_REQUIRES := setuptools==80.9.0 mypy==1.18.2
 # Of those, the search bots and the games' heuristics (the rollout policies).
 BOT_SOURCES := $(wildcard src/pendragon/bots/*.py src/pendragon/games/*/heuristic*.py) \
 	src/pendragon/games/soc/evidence.py src/pendragon/games/soc/saboteur.py \
+	src/pendragon/games/soc/talk.py \
 	src/pendragon/games/soc_card/leaf.py
 COMPILED_SOURCES := $(filter-out %/__init__.py src/pendragon/core/errors.py src/pendragon/bots/base.py, \
 	$(wildcard src/pendragon/core/*.py src/pendragon/games/*/rules/*.py) $(BOT_SOURCES))

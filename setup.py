@@ -43,6 +43,7 @@ COMPILED = (
     "pendragon/games/*/heuristic*.py",
     "pendragon/games/soc/evidence.py",
     "pendragon/games/soc/saboteur.py",
+    "pendragon/games/soc/talk.py",
     "pendragon/games/soc_card/leaf.py",
 )
 #: Modules of those that stay Python: the error classes (cold, and a compiled exception

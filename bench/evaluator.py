@@ -17,7 +17,7 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
-        [--option K=V] [--team] [--panels model,search,open] [--workers W]
+        [--option K=V] [--team] [--panels model,search,talk,open] [--workers W]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
 
 ``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
@@ -41,9 +41,11 @@ with 95% intervals, and the searching seat's time a decision (mean and slowest).
 ``--team``: the searches play every seat whose own card is loyal (a traitor's seat stays
 heuristic), and the figure is the loyal side's win: what the cooperative games' bars
 (issue 38) are about. ``--panels``: the searches played (default ``model,search``; the
-heuristic always); ``open`` is the *open-hand search* (:class:`OpenSearch`), today's search
-reading the true state: what the search could gain with every card seen, a bound on any
-better read of the table with the same rollouts.
+heuristic always); ``talk`` (Shadows over Camelot) is today's search listening to the bots'
+table talk (:class:`~pendragon.games.soc.talk.TalkingSearch`, SOC-TURN-3, SOC-RULING-71);
+``open`` is the *open-hand search* (:class:`OpenSearch`), today's search reading the true
+state: what the search could gain with every card seen, a bound on any better read of the
+table with the same rollouts.
 
 Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.
 """
@@ -70,6 +72,7 @@ from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.coach import estimate, hint, review, win_chance
 from pendragon.coach.review import decisions_of
 from pendragon.core.api import CHANCE, State
+from pendragon.games.soc.talk import TalkingSearch
 from pendragon.runner import bot_seed
 
 #: The setups measured: name -> (game, options).
@@ -244,18 +247,21 @@ class OpenSearch(ISMCTSBot):
 
 
 def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None) -> Bot:
-    """A strength panel's bot: the search with the model, the search, the open-hand search
-    (a bound) or the heuristic."""
+    """A strength panel's bot: the search with the model, the search, the search that
+    listens to the table talk, the open-hand search (a bound) or the heuristic."""
     if panel == "model":
         return ISMCTSBot(seed, evaluator=True, rollout_depth=depth)
     if panel == "open":
         return OpenSearch(seed)
+    if panel == "talk":  # Shadows over Camelot's table talk, every seat a bot speaking
+        return TalkingSearch(seed)
     return ISMCTSBot(seed) if panel == "search" else make_bot("heuristic", seed, name)
 
 
-#: The strength bench's panels: the model search, today's search, the open-hand search (a
-#: bound, never played unless asked for) and the heuristic (always played: the baseline).
-STRENGTH_PANELS = ("model", "search", "open", "heuristic")
+#: The strength bench's panels: the model search, today's search, the search that listens
+#: to the table talk (Shadows over Camelot), the open-hand search (a bound; these two never
+#: played unless asked for) and the heuristic (always played: the baseline).
+STRENGTH_PANELS = ("model", "search", "talk", "open", "heuristic")
 
 
 def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, bool,
@@ -304,6 +310,8 @@ def strength(name: str, players: int, args: argparse.Namespace,
         raise SystemExit(f"--panels: unknown {sorted(asked - set(STRENGTH_PANELS))}; "
                          f"choose among {', '.join(STRENGTH_PANELS)}")
     panels = tuple(p for p in STRENGTH_PANELS if p in asked)
+    if "talk" in panels and name != "soc":
+        raise SystemExit("--panels talk: only Shadows over Camelot's bots talk (soc)")
     wins: dict[str, list[int]] = {p: [] for p in panels}
     times: dict[str, list[float]] = {p: [] for p in panels}
     tasks = [(name, players, options, game_seed(args.seed, k), k, args.depth, args.team,

@@ -1,0 +1,104 @@
+"""Table talk between bot knights (SOC-TURN-3, SOC-RULING-71): what a knight says, who is
+heard, and the worlds of the search that listens."""
+
+from __future__ import annotations
+
+import random
+
+import pendragon
+from pendragon.core.api import CHANCE, State
+from pendragon.games.soc.rules.cards import NUM_WHITE, WHITE_BY_KEY
+from pendragon.games.soc.talk import (
+    Statement,
+    TableTalk,
+    TalkingSearch,
+    statement,
+    statement_of_counts,
+)
+from pendragon.runner import play_game
+
+
+def _midgame(seed: int, players: int = 5, steps: int = 60, **options: object) -> State:
+    """A soc game played ``steps`` random moves in, chance included."""
+    state = pendragon.load_game("soc", players=players, seed=seed, **options).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    while state.current_player() == CHANCE:
+        state.apply_action(state.sample_chance())
+    return state
+
+
+def test_a_knight_states_his_strength_in_grades_never_a_count() -> None:
+    """SOC-RULING-71 (SOC-TURN-3): "three Grail cards" may not be said; two hands that
+    differ only in how many cards of a grade they hold say the same."""
+    assert statement({"grail": 2}) == statement({"grail": 5}) == Statement(0, 0, 2, 0, 0)
+    assert statement({"grail": 1}).grail == 1 and statement({}).grail == 0
+    assert statement({"fight-1": 1, "fight-2": 1}).war == 1  # "some"
+    assert statement({"fight-1": 3}).war == statement({"fight-1": 2, "fight-3": 5}).war == 2
+    assert statement({"fight-4": 1}).blows == 1
+    assert statement({"fight-5": 1, "fight-any": 1}).blows == 2
+    assert statement({"merlin": 3}).magic == statement({"merlin": 1}).magic == 1
+    assert statement({"heroism": 1}).sleeve == statement({"dispel": 2, "truce": 1}).sleeve == 1
+    counts = [0] * NUM_WHITE
+    counts[WHITE_BY_KEY["fight-3"]] = 4
+    assert statement_of_counts(counts) == statement({"fight-3": 4})
+
+
+def test_only_the_seats_that_speak_are_heard_and_from_their_own_hand() -> None:
+    """SOC-RULING-71: a listener hears the other speakers (the bots), never a seat that does
+    not speak (a person's), nor itself; what it hears is each one's own hand graded."""
+    state = _midgame(3)
+    heard = TableTalk(speakers=[0, 1, 3]).heard(state, 1)
+    assert sorted(heard) == [0, 3]
+    for seat, said in heard.items():
+        assert said == statement(state.observation(seat)["you"]["hand"])
+    assert sorted(TableTalk().heard(state, 4)) == [0, 1, 2, 3]
+
+
+def test_a_fitted_world_agrees_with_the_loyal_speakers_and_keeps_the_listeners_view() -> None:
+    """SOC-RULING-71: the listening search's worlds agree with what each loyal speaker said
+    far more often than the uniform redeal does; no card is made or lost, and the listener
+    sees the same game in every world."""
+    fitted = drawn = speakers = 0
+    for seed in range(6):
+        state = _midgame(seed, no_traitor=True)
+        talk = TableTalk(steps=200)
+        said = talk.heard(state, 0)
+        rng = random.Random(seed)
+        for _ in range(10):
+            world = state.resample_hidden(0, rng)
+            drawn += sum(statement_of_counts(world.hands[p]) == said[p] for p in said)
+            talk.fit(world, 0, said, rng)
+            world.check_invariants()
+            assert world.observation(0) == state.observation(0)
+            fitted += sum(statement_of_counts(world.hands[p]) == said[p] for p in said)
+            speakers += len(said)
+    assert fitted >= 0.95 * speakers > drawn
+
+
+def test_a_knight_holding_the_traitor_card_in_a_world_is_not_taken_at_his_word() -> None:
+    """SOC-TURN-3 lets a knight lie: in a world where the speaker is the traitor, his hand
+    stays as drawn, whatever he said."""
+    state = _midgame(5)
+    said = {seat: Statement(2, 2, 2, 1, 1) for seat in (1, 2)}
+    rng = random.Random(1)
+    world = state.resample_hidden(0, rng).with_traitors(0, [2], rng)
+    before = [list(hand) for hand in world.hands]
+    TableTalk(steps=200).fit(world, 0, said, rng)
+    assert world.hands[2] == before[2]
+    assert world.hands[1] != before[1] or statement_of_counts(before[1]) == said[1]
+
+
+def test_a_table_of_listening_searches_plays_whole_games() -> None:
+    """SOC-TURN-3: the listening search plays the rules' game to its end, every choice legal
+    (play_game checks each action), with and without a traitor."""
+    for seed, options in ((1, {"no_traitor": True}), (2, {})):
+        game = pendragon.load_game("soc", players=4, seed=seed, **options)
+        bots = [TalkingSearch(seat, iterations=8, budget=500) for seat in range(4)]
+        assert play_game(game, bots).is_terminal()
