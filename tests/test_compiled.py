@@ -201,6 +201,23 @@ def test_the_makefile_installs_the_build_requirements_of_pyproject() -> None:
     assert line is not None and sorted(line.group(1).split()) == sorted(requires)
 
 
+def test_the_makefile_rebuilds_when_any_module_setup_py_compiles_changes() -> None:
+    """``make build`` rebuilds when a file of ``COMPILED_SOURCES`` changed: the Makefile's list
+    names every module ``setup.py`` compiles (a module compiled but missing there would stay
+    stale after an edit, and run pure until someone rebuilt by hand)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        import setup
+    finally:
+        sys.path.remove(str(ROOT))
+    out = subprocess.run(["make", "-s", "-C", str(ROOT), "-p", "-n", "-f", "Makefile",
+                          "print-nothing"], capture_output=True, text=True, check=False).stdout
+    line = re.search(r"^COMPILED_SOURCES := (.*)$", out, re.M)
+    assert line is not None
+    listed = {ROOT / name for name in line.group(1).split()}
+    assert set(setup.compiled_sources()) == listed
+
+
 def test_games_command_says_which_build_runs(capsys: pytest.CaptureFixture[str]) -> None:
     from pendragon.cli.main import main
 
