@@ -15,7 +15,6 @@ from pendragon.games.soc.talk import (
     statement,
     statement_of_counts,
 )
-from pendragon.runner import play_game
 
 
 def _midgame(seed: int, players: int = 5, steps: int = 60, **options: object) -> State:
@@ -96,9 +95,20 @@ def test_a_knight_holding_the_traitor_card_in_a_world_is_not_taken_at_his_word()
 
 
 def test_a_table_of_listening_searches_plays_whole_games() -> None:
-    """SOC-TURN-3: the listening search plays the rules' game to its end, every choice legal
-    (play_game checks each action), with and without a traitor."""
+    """SOC-TURN-3: the listening search plays the rules' game to its end, every choice legal,
+    with and without a traitor, and does search (sweeps over fitted worlds) on the way."""
     for seed, options in ((1, {"no_traitor": True}), (2, {})):
-        game = pendragon.load_game("soc", players=4, seed=seed, **options)
-        bots = [TalkingSearch(seat, iterations=8, budget=500) for seat in range(4)]
-        assert play_game(game, bots).is_terminal()
+        state = pendragon.load_game("soc", players=4, seed=seed, **options).new_initial_state()
+        bots = [TalkingSearch(seat, iterations=8, budget=1500) for seat in range(4)]
+        sweeps = 0
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply_action(state.sample_chance())
+                continue
+            action = bots[player].step(state)
+            assert action in state.legal_actions()
+            searched = bots[player].last_search
+            sweeps += searched[0] if searched else 0
+            state.apply_action(action)
+        assert sweeps > 0
