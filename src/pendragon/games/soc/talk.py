@@ -144,8 +144,8 @@ class TableTalk:
         self._heard: tuple[State, int, int, dict[int, Statement]] | None = None
 
     def heard(self, state: State, listener: int) -> dict[int, Statement]:
-        """What ``listener`` hears in ``state``: each other speaker's :func:`statement`, from
-        his own observation (his words, not the truth of the state)."""
+        """What ``listener`` hears in ``state``: each other speaker's :func:`statement` of
+        his hand, read from his own observation as he would say it at the table."""
         cached = self._heard
         if (cached is not None and cached[0] is state and cached[1] == state.version
                 and cached[2] == listener):
