@@ -15,6 +15,7 @@ from pendragon.games.soc.talk import (
     statement,
     statement_of_counts,
 )
+from pendragon.runner import play_game
 
 
 def _midgame(seed: int, players: int = 5, steps: int = 60, **options: object) -> State:
@@ -79,6 +80,12 @@ def test_a_fitted_world_agrees_with_the_loyal_speakers_and_keeps_the_listeners_v
             fitted += sum(statement_of_counts(world.hands[p]) == said[p] for p in said)
             speakers += len(said)
     assert fitted >= 0.95 * speakers > drawn
+    # The listening search's own worlds are the fitted ones.
+    bot = TalkingSearch(0)
+    heard = TableTalk().heard(state, 0)
+    worlds = [bot.world_for(state, 0) for _ in range(10)]
+    agree = sum(statement_of_counts(w.hands[p]) == heard[p] for w in worlds for p in heard)
+    assert agree >= 0.95 * len(worlds) * len(heard)
 
 
 def test_a_knight_holding_the_traitor_card_in_a_world_is_not_taken_at_his_word() -> None:
@@ -95,20 +102,17 @@ def test_a_knight_holding_the_traitor_card_in_a_world_is_not_taken_at_his_word()
 
 
 def test_a_table_of_listening_searches_plays_whole_games() -> None:
-    """SOC-TURN-3: the listening search plays the rules' game to its end, every choice legal,
-    with and without a traitor, and does search (sweeps over fitted worlds) on the way."""
+    """SOC-TURN-3: the listening search plays the rules' game to its end (an illegal choice
+    would raise), with and without a traitor, and does search (sweeps over fitted worlds)."""
     for seed, options in ((1, {"no_traitor": True}), (2, {})):
-        state = pendragon.load_game("soc", players=4, seed=seed, **options).new_initial_state()
+        game = pendragon.load_game("soc", players=4, seed=seed, **options)
         bots = [TalkingSearch(seat, iterations=8, budget=1500) for seat in range(4)]
-        sweeps = 0
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == CHANCE:
-                state.apply_action(state.sample_chance())
-                continue
-            action = bots[player].step(state)
-            assert action in state.legal_actions()
-            searched = bots[player].last_search
-            sweeps += searched[0] if searched else 0
-            state.apply_action(action)
-        assert sweeps > 0
+        sweeps: list[int] = []
+
+        def count(state: State, player: int, action: int,
+                  bots: list[TalkingSearch] = bots, sweeps: list[int] = sweeps) -> None:
+            searched = bots[player].last_search if player != CHANCE else None
+            sweeps.append(searched[0] if searched else 0)
+
+        assert play_game(game, bots, on_event=count).is_terminal()
+        assert sum(sweeps) > 0
