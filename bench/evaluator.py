@@ -37,7 +37,8 @@ heuristic bots.
 bot with the learned evaluator (``ISMCTSBot(evaluator=True)``; ``--depth D``: every rollout
 cut after D decisions, ``rollout_depth=D``), by today's search (``ISMCTSBot()``) and by the
 heuristic, the other seats by the heuristic; that seat's win rates, the paired differences
-with 95% intervals, and the searching seat's time a decision (mean and slowest).
+with 95% intervals (each search against the heuristic, and against today's search when
+both were played), and the searching seat's time a decision (mean and slowest).
 ``--team``: the searches play every seat whose own card is loyal (a traitor's seat stays
 heuristic), and the figure is the loyal side's win: what the cooperative games' bars
 (issue 38) are about. ``--panels``: the searches played (default ``model,search``; the
@@ -334,13 +335,17 @@ def strength(name: str, players: int, args: argparse.Namespace,
                             "per_seed": wins[panel],
                             "mean_decision_s": statistics.fmean(times[panel]),
                             "slowest_decision_s": max(times[panel])}
-    for panel in (p for p in panels if p != "heuristic"):
-        diffs = [a - b for a, b in zip(wins[panel], wins["heuristic"], strict=True)]
+    # Each search against the heuristic, and each other search against today's search.
+    pairs = [(p, "heuristic") for p in panels if p != "heuristic"]
+    if "search" in panels:
+        pairs += [(p, "search") for p in panels if p not in ("heuristic", "search")]
+    for panel, base in pairs:
+        diffs = [a - b for a, b in zip(wins[panel], wins[base], strict=True)]
         mean = statistics.fmean(diffs)
         error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-        found_all[f"{panel}_minus_heuristic"] = {"points": 100 * mean,
-                                                 "low": 100 * (mean - 1.96 * error),
-                                                 "high": 100 * (mean + 1.96 * error)}
+        found_all[f"{panel}_minus_{base}"] = {"points": 100 * mean,
+                                              "low": 100 * (mean - 1.96 * error),
+                                              "high": 100 * (mean + 1.96 * error)}
     print(json.dumps({k: v for k, v in found_all.items() if k not in panels}
                      | {p: {k: v for k, v in found_all[p].items() if k != "per_seed"}
                         for p in panels}, indent=1))

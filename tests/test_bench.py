@@ -149,7 +149,7 @@ def test_the_overrules_judge_logs_every_search_and_judges_each_overrule_on_paire
     overrules, searches = found["overrules"], found["searches"]
     assert f"overrules {len(overrules)};" in printed
     assert f"searches {len(overrules) + len(searches)}," in printed
-    assert len(found["wins"]) == 2 and overrules  # a zero margin overrules at once
+    assert len(found["wins"]) == 2 and overrules  # with a zero margin, some overrule
     for entry in overrules:
         assert entry["prior"] != entry["choice"]
         assert -2.0 <= entry["oracle_mean"] <= 2.0 and entry["oracle_error"] >= 0.0

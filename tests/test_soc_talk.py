@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import pendragon
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.rules.cards import NUM_WHITE, WHITE_BY_KEY
@@ -59,6 +61,8 @@ def test_only_the_seats_that_speak_are_heard_and_from_their_own_hand() -> None:
     for seat, said in heard.items():
         assert said == statement(state.observation(seat)["you"]["hand"])
     assert sorted(TableTalk().heard(state, 4)) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="not all seats"):  # a seat the table has not
+        TableTalk(speakers=[1, 5]).heard(state, 1)
 
 
 def test_a_fitted_world_agrees_with_the_loyal_speakers_and_keeps_the_listeners_view() -> None:

@@ -135,6 +135,10 @@ class TableTalk:
     >>> state.play_random_chance()
     >>> sorted(TableTalk(speakers=[0, 2]).heard(state, 0))
     [2]
+    >>> TableTalk(speakers=[0, 3]).heard(state, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: speakers [0, 3] are not all seats of this 3-player game
     """
 
     def __init__(self, speakers: Collection[int] | None = None, steps: int = 24) -> None:
@@ -150,9 +154,13 @@ class TableTalk:
         if (cached is not None and cached[0] is state and cached[1] == state.version
                 and cached[2] == listener):
             return cached[3]
-        seats = range(state.game.num_players()) if self.speakers is None else sorted(self.speakers)
+        players = state.game.num_players()
+        seats = range(players) if self.speakers is None else sorted(self.speakers)
+        if seats and not 0 <= min(seats) <= max(seats) < players:
+            raise ValueError(f"speakers {sorted(seats)} are not all seats of this "
+                             f"{players}-player game")
         said = {seat: statement(state.observation(seat)["you"]["hand"])
-                for seat in seats if seat != listener and 0 <= seat < state.game.num_players()}
+                for seat in seats if seat != listener}
         self._heard = (state, state.version, listener, said)
         return said
 
