@@ -18,6 +18,7 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
         [--option K=V] [--team] [--panels model,search,talk,open] [--workers W]
+        [--search-option K=V]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
 
 ``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
@@ -46,7 +47,9 @@ heuristic always); ``talk`` (Shadows over Camelot) is today's search listening t
 table talk (:class:`~pendragon.games.soc.talk.TalkingSearch`, SOC-TURN-3, SOC-RULING-71);
 ``open`` is the *open-hand search* (:class:`OpenSearch`), today's search reading the true
 state: what the search could gain with every card seen, a bound on any better read of the
-table with the same rollouts.
+table with the same rollouts. ``--search-option K=V`` builds every search panel with that
+keyword of ``ISMCTSBot`` (its overrule test ``confidence=1.0 prior_margin=0.05``, its
+``budget``...): a variant measured on the same paired seeds as today's search.
 
 Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.
 """
@@ -247,16 +250,47 @@ class OpenSearch(ISMCTSBot):
         return state.clone()
 
 
-def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None) -> Bot:
+def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None,
+               search_options: dict[str, Any] | None = None) -> Bot:
     """A strength panel's bot: the search with the model, the search, the search that
-    listens to the table talk, the open-hand search (a bound) or the heuristic."""
+    listens to the table talk, the open-hand search (a bound) or the heuristic; every search
+    built with ``search_options`` (``ISMCTSBot``'s keywords) besides."""
+    extra = search_options or {}
     if panel == "model":
-        return ISMCTSBot(seed, evaluator=True, rollout_depth=depth)
+        return ISMCTSBot(seed, **{"evaluator": True, "rollout_depth": depth, **extra})
     if panel == "open":
-        return OpenSearch(seed)
+        return OpenSearch(seed, **extra)
     if panel == "talk":  # Shadows over Camelot's table talk, every seat a bot speaking
-        return TalkingSearch(seed)
-    return ISMCTSBot(seed) if panel == "search" else make_bot("heuristic", seed, name)
+        return TalkingSearch(seed, **extra)
+    return ISMCTSBot(seed, **extra) if panel == "search" else make_bot("heuristic", seed, name)
+
+
+def search_options(items: Sequence[str]) -> dict[str, Any]:
+    """``--search-option K=V`` items as ``ISMCTSBot`` keywords, each value read as JSON
+    (a number, ``true``, ``null``) or else kept as text; refused unless a search takes
+    them.
+
+    >>> search_options(["confidence=1.0", "prior_margin=0.05", "rollout=random"])
+    {'confidence': 1.0, 'prior_margin': 0.05, 'rollout': 'random'}
+    >>> search_options(["confidence=-1"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: --search-option: confidence must be a number of standard errors >= 0, got -1.0
+    """
+    found: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--search-option: expected KEY=VALUE, got {item!r}")
+        try:
+            found[key] = json.loads(text)
+        except ValueError:
+            found[key] = text
+    try:
+        ISMCTSBot(0, **found)
+    except (TypeError, ValueError) as error:
+        raise SystemExit(f"--search-option: {error}") from None
+    return found
 
 
 #: The strength bench's panels: the model search, today's search, the search that listens
@@ -266,14 +300,15 @@ STRENGTH_PANELS = ("model", "search", "talk", "open", "heuristic")
 
 
 def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, bool,
-                               tuple[str, ...]]) -> dict[str, tuple[int, list[float]]]:
+                               tuple[str, ...], dict[str, Any]]
+                   ) -> dict[str, tuple[int, list[float]]]:
     """One seed of :func:`strength`: each panel's (win, searched decisions' times)."""
-    name, players, options, seed, k, depth, team, panels = task
+    name, players, options, seed, k, depth, team, panels, extra = task
     found: dict[str, tuple[int, list[float]]] = {}
     for panel in panels:
         game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
         heuristic = partial(_panel_bot, name, "heuristic", depth)
-        search = partial(_panel_bot, name, panel, depth)
+        search = partial(_panel_bot, name, panel, depth, search_options=extra)
         bots: list[Bot] = [heuristic(bot_seed(seed, s)) for s in range(players)]
         searched = range(players) if team else [k % players]
         for seat in searched:
@@ -315,8 +350,9 @@ def strength(name: str, players: int, args: argparse.Namespace,
         raise SystemExit("--panels talk: only Shadows over Camelot's bots talk (soc)")
     wins: dict[str, list[int]] = {p: [] for p in panels}
     times: dict[str, list[float]] = {p: [] for p in panels}
+    extra = search_options(args.search_option)
     tasks = [(name, players, options, game_seed(args.seed, k), k, args.depth, args.team,
-              panels) for k in range(args.start, args.start + args.games)]
+              panels, extra) for k in range(args.start, args.start + args.games)]
     with get_context("spawn").Pool(args.workers) as pool:
         for done, found in enumerate(pool.imap(_strength_seed, tasks), 1):
             for panel, (won, spent) in found.items():
@@ -328,7 +364,7 @@ def strength(name: str, players: int, args: argparse.Namespace,
                       file=sys.stderr, flush=True)
     found_all: dict[str, Any] = {"game": name, "players": players, "games": args.games,
                                  "start": args.start, "team": args.team, "depth": args.depth,
-                                 "options": options}
+                                 "options": options, "search_options": extra}
     for panel in panels:
         count = sum(wins[panel])
         found_all[panel] = {"wins": count, "rate": count / args.games,
@@ -438,6 +474,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--panels", default="model,search",
                         help="strength: the searches played beside the heuristic, of "
                              "model, search, open (the open-hand search: a bound, not a bot)")
+    parser.add_argument("--search-option", action="append", default=[],
+                        help="strength: KEY=VALUE, a keyword of every search panel's "
+                             "ISMCTSBot (confidence=1.0, prior_margin=0.05, budget=16000...)")
     parser.add_argument("--start", type=int, default=0,
                         help="strength: the first game's index k")
     parser.add_argument("--workers", type=int, default=1,

@@ -126,6 +126,28 @@ def test_the_open_hand_search_reads_the_true_state_where_the_search_draws_a_worl
     assert sweeps >= 2 and Counted.calls >= sweeps
 
 
+def test_a_search_option_builds_every_search_panel_and_a_bad_one_is_refused() -> None:
+    """ISSUE-38 (bench): ``strength --search-option K=V`` reaches every search panel's bot
+    (a variant measured on the same paired seeds) and never the heuristic; a keyword the
+    search does not take, or a value it refuses, stops the run before a game is played."""
+    from bench.evaluator import _panel_bot, search_options
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    extra = search_options(["confidence=1.0", "prior_margin=0.05", "budget=9000"])
+    for panel in ("model", "search", "talk", "open"):
+        bot = _panel_bot("soc", panel, None, 3, extra)
+        assert isinstance(bot, ISMCTSBot)
+        assert (bot.confidence, bot.prior_margin, bot.budget) == (1.0, 0.05, 9000)
+    model = _panel_bot("soc", "model", None, 3, extra)
+    assert isinstance(model, ISMCTSBot) and model.evaluator
+    assert not isinstance(_panel_bot("soc", "heuristic", None, 3, extra), ISMCTSBot)
+    today = _panel_bot("soc", "search", None, 3)
+    assert isinstance(today, ISMCTSBot) and today.confidence is None  # the game's own
+    for bad in (["depth=3"], ["confidence=-1"], ["budget"], ["confidence=high"]):
+        with pytest.raises(SystemExit, match="--search-option"):
+            search_options(bad)
+
+
 def test_the_overrules_judge_logs_every_search_and_judges_each_overrule_on_paired_playouts(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """ISSUE-38 (bench): ``bench.overrules`` logs every search of the loyal seats, and judges

@@ -297,3 +297,35 @@ def test_the_confidence_is_a_number_of_standard_errors() -> None:
     for bad in (-1.0, float("nan")):
         with pytest.raises(ValueError, match="confidence"):
             ISMCTSBot(confidence=bad)
+
+
+class _Tested(ISMCTSBot):
+    """Records the standard errors each overrule test of its searches asked for."""
+
+    asked: list[float] = []
+
+    def _decide(self, prior: int, rewards: dict[int, list[float]], done: int,
+                confidence: float = 2.0) -> int:
+        _Tested.asked.append(confidence)
+        return super()._decide(prior, rewards, done, confidence)
+
+
+@pytest.mark.parametrize(("game", "given", "expected"), [
+    ("soc", None, 1.0), ("grail-cup", None, 2.0), ("soc", 3.0, 3.0)])
+def test_the_overrule_test_takes_the_games_own_confidence_unless_given_one(
+        game: str, given: float | None, expected: float) -> None:
+    """ISSUE-38 (search): a game's heuristic may name the standard errors its search's
+    overrule test asks for (``search_confidence``: Shadows over Camelot 1, chosen on dev
+    seeds, docs/bots.md); a game that names none keeps the default 2, and a bot given its
+    own keeps that. The search's test is the one that reads it."""
+    state = pendragon.load_game(game, players=3, seed=4).new_initial_state()
+    state.play_random_chance()
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+        state.play_random_chance()
+    bot = _Tested(seed=1, iterations=2, min_iterations=2, budget=10**6, rollout="random",
+                  confidence=given)
+    assert bot.confidence_for(state.game) == expected
+    _Tested.asked = []
+    bot.search(state, state.current_player(), state.legal_actions()[0], 2)
+    assert _Tested.asked == [expected]

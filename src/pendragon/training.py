@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pendragon.bots import make_bot
+from pendragon.bots.base import Bot
 from pendragon.bots.evaluator import (
     Model,
     Network,
@@ -50,6 +51,7 @@ from pendragon.bots.evaluator import (
     setup_key,
     setup_names,
 )
+from pendragon.bots.ismcts import DEFAULT_CONFIDENCE, ISMCTSBot
 from pendragon.calibration_fit import (
     CHANCE_MAPS,
     ISOTONIC_BLOCK,
@@ -270,6 +272,27 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
     return play_plans(config, [game_plan(config, setups, index) for index in indices])
 
 
+
+#: The overrule test of the training's search seats: the generic one (2 standard errors),
+#: which the shipped models were made with, whatever test a game's own search has taken
+#: since (Shadows over Camelot's 1, ``SocHeuristicBot.search_confidence``): a model's
+#: command makes the same file after its game's search is tuned.
+TRAINING_CONFIDENCE = DEFAULT_CONFIDENCE
+
+
+def training_bot(name: str, seed: int, game: str) -> Bot:
+    """A training game's bot of kind ``name``: :func:`~pendragon.bots.make_bot`'s, but
+    the search seat asks :data:`TRAINING_CONFIDENCE` standard errors.
+
+    >>> training_bot("ismcts", 3, "soc").confidence
+    2.0
+    >>> training_bot("heuristic", 3, "soc")
+    HeuristicBot(seed=3)
+    """
+    if name == "ismcts":
+        return ISMCTSBot(seed, confidence=TRAINING_CONFIDENCE)
+    return make_bot(name, seed, game)
+
 def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
                calibrating: bool = False) -> Positions:
     """Play the games ``plans`` and record their positions; ``calibrating``: calibration
@@ -284,7 +307,7 @@ def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
     for plan in plans:
         index = plan.index
         game = registry.load_game(config.game, **{**plan.options, "seed": plan.seed})
-        bots = [make_bot(name, bot_seed(plan.seed, seat), config.game)
+        bots = [training_bot(name, bot_seed(plan.seed, seat), config.game)
                 for seat, name in enumerate(plan.bots)]
         final = play_game(game, bots)
         history = final.history()

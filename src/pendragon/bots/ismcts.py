@@ -70,7 +70,8 @@ DEFAULT_BUDGET = 8000
 #: (rewards lie in [-1, 1])...
 DEFAULT_PRIOR_MARGIN = 0.1
 #: ...and by this many standard errors of the paired differences (about 2% one-sided for
-#: one comparison; a root compares up to a dozen actions with the policy's).
+#: one comparison; a root compares up to a dozen actions with the policy's), unless the
+#: game's heuristic names its own (``search_confidence``).
 DEFAULT_CONFIDENCE = 2.0
 #: Keeps a sweep's chance draws apart from its policy's tie-breaks (both come from the
 #: sweep's seed).
@@ -187,7 +188,9 @@ class ISMCTSBot(PolicyBot[None]):
 
     ``prior_margin`` and ``confidence``: the policy's choice is overruled only by an action
     whose mean paired advantage exceeds both the margin and ``confidence`` standard
-    errors. ``prior_margin=None`` plays the best mean regardless.
+    errors. ``prior_margin=None`` plays the best mean regardless. ``confidence=None`` (the
+    default) takes the game's own (its heuristic's ``search_confidence``; see
+    :meth:`confidence_for`), else ``DEFAULT_CONFIDENCE``.
 
     A game's heuristic may end rollouts early (``search_leaf``, see :meth:`leaf_for`).
 
@@ -209,7 +212,7 @@ class ISMCTSBot(PolicyBot[None]):
         rollout: str = "heuristic",
         rollout_depth: int | None = None,
         prior_margin: float | None = DEFAULT_PRIOR_MARGIN,
-        confidence: float = DEFAULT_CONFIDENCE,
+        confidence: float | None = None,
         budget: int = DEFAULT_BUDGET,
         min_iterations: int = DEFAULT_MIN_ITERATIONS,
         evaluator: bool = False,
@@ -222,7 +225,7 @@ class ISMCTSBot(PolicyBot[None]):
             raise ValueError("min_iterations must lie between 1 and iterations")
         if budget < 1:
             raise ValueError("budget must be at least 1")
-        if not confidence >= 0:
+        if confidence is not None and not confidence >= 0:
             raise ValueError(f"confidence must be a number of standard errors >= 0, "
                              f"got {confidence!r}")
         if rollout_depth is not None and rollout_depth < 1:
@@ -244,9 +247,10 @@ class ISMCTSBot(PolicyBot[None]):
         #: The rollouts' view of when the game ends: (game, version measured at, mean
         #: length of the game from there in actions).
         self._horizon: tuple[object, int, float] | None = None
-        #: The game's rollout leaf and the model's horizon (its heuristic's ``search_leaf``
-        #: and ``search_horizon``), read once per game: (game, leaf, horizon).
-        self._game_hooks: tuple[Game, Leaf | None, Horizon | None] | None = None
+        #: The game's rollout leaf, the model's horizon and the overrule test's standard
+        #: errors (its heuristic's ``search_leaf``, ``search_horizon`` and
+        #: ``search_confidence``), read once per game: (game, leaf, horizon, confidence).
+        self._game_hooks: tuple[Game, Leaf | None, Horizon | None, float] | None = None
         #: Whether this search's rollouts stop where the model reads them (full rollouts
         #: did not fit the budget).
         self._short = False
@@ -310,16 +314,37 @@ class ISMCTSBot(PolicyBot[None]):
         """
         return self._hooks(game)[2]
 
-    def _hooks(self, game: Game) -> tuple[Game, Leaf | None, Horizon | None]:
+    def confidence_for(self, game: Game) -> float:
+        """The standard errors by which an action must beat the policy's choice in
+        ``game``: the bot's ``confidence`` if given, else the game's own (its heuristic's
+        ``search_confidence``: Shadows over Camelot's, chosen on dev seeds and confirmed on
+        fresh ones, docs/bots.md), else ``DEFAULT_CONFIDENCE``.
+
+        >>> import pendragon
+        >>> ISMCTSBot().confidence_for(pendragon.load_game("soc", players=3))
+        1.0
+        >>> ISMCTSBot().confidence_for(pendragon.load_game("grail-cup", players=3))
+        2.0
+        >>> ISMCTSBot(confidence=3.0).confidence_for(pendragon.load_game("soc", players=3))
+        3.0
+        """
+        if self.confidence is not None:
+            return self.confidence
+        return self._hooks(game)[3]
+
+    def _hooks(self, game: Game) -> tuple[Game, Leaf | None, Horizon | None, float]:
         """``game`` with its heuristic's ``search_leaf`` and ``search_horizon`` (or
-        ``None``), read once per game."""
+        ``None``) and ``search_confidence`` (or ``DEFAULT_CONFIDENCE``), read once per
+        game."""
         known = self._game_hooks
         if known is None or known[0] is not game:
             from pendragon.bots.heuristic import game_policy
 
             policy = game_policy(game.name)
+            confidence = getattr(policy, "search_confidence", None)
             known = (game, getattr(policy, "search_leaf", None),
-                     getattr(policy, "search_horizon", None))
+                     getattr(policy, "search_horizon", None),
+                     DEFAULT_CONFIDENCE if confidence is None else float(confidence))
             self._game_hooks = known
         return known
 
@@ -405,7 +430,7 @@ class ISMCTSBot(PolicyBot[None]):
         if not self._short:  # (rollouts cut at the model's horizon say nothing of the end)
             self._horizon = (state.game, state.version, lengths / rollouts)
         scores = {a: rewards[a] for a in alive}
-        choice = self._decide(prior, scores, done, self.confidence)
+        choice = self._decide(prior, scores, done, self.confidence_for(state.game))
         self.last_search = (done, choice != prior)
         return choice
 

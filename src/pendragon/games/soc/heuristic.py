@@ -37,7 +37,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -70,6 +70,14 @@ class SocHeuristicBot(SocPolicy):
     game being played (turn it off for rollouts inside a search, where it would only cost
     time). The bot is meant to play one game; create a new one per game.
     """
+
+    #: The standard errors by which a search's action must beat this policy's choice to
+    #: overrule it (``ISMCTSBot.confidence_for``; every game's default is 2). Chosen on dev
+    #: seeds 41 (the team +2.7 points over 2 errors' [-2.6, +7.9], 300 games) and measured
+    #: on fresh seeds (docs/bots.md, "Search strength"). A knight's rollouts end in a win
+    #: or a loss, so one sweep of 16 that flips the outcome already clears the margin: the
+    #: errors are the test.
+    search_confidence: ClassVar[float] = 1.0
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
         super().__init__(seed, track_beliefs)
