@@ -48,7 +48,7 @@ table talk (:class:`~pendragon.games.soc.talk.TalkingSearch`, SOC-TURN-3, SOC-RU
 ``open`` is the *open-hand search* (:class:`OpenSearch`), today's search reading the true
 state: what the search could gain with every card seen, a bound on any better read of the
 table with the same rollouts. ``--search-option K=V`` builds every search panel with that
-keyword of ``ISMCTSBot`` (its overrule test ``confidence=1.0 prior_margin=0.05``, its
+keyword of ``ISMCTSBot`` (``confidence=2.0``: soc's search before its own test; a
 ``budget``...): a variant measured on the same paired seeds as today's search.
 
 Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.

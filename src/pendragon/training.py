@@ -272,7 +272,6 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
     return play_plans(config, [game_plan(config, setups, index) for index in indices])
 
 
-
 #: The overrule test of the training's search seats: the generic one (2 standard errors),
 #: which the shipped models were made with, whatever test a game's own search has taken
 #: since (Shadows over Camelot's 1, ``SocHeuristicBot.search_confidence``): a model's
@@ -292,6 +291,7 @@ def training_bot(name: str, seed: int, game: str) -> Bot:
     if name == "ismcts":
         return ISMCTSBot(seed, confidence=TRAINING_CONFIDENCE)
     return make_bot(name, seed, game)
+
 
 def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
                calibrating: bool = False) -> Positions:
