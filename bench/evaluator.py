@@ -70,7 +70,7 @@ from bench.calibration import markdown, noise_floor, reliability
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from bench.soc_card_bars import loyal_search
 from pendragon.bots import Bot, make_bot
-from pendragon.bots.base import holds_loyal_card
+from pendragon.bots.base import hear_one_another, holds_loyal_card
 from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.coach import estimate, hint, review, win_chance
@@ -260,7 +260,7 @@ def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None,
         return ISMCTSBot(seed, **{"evaluator": True, "rollout_depth": depth, **extra})
     if panel == "open":
         return OpenSearch(seed, **extra)
-    if panel == "talk":  # Shadows over Camelot's table talk, every seat a bot speaking
+    if panel == "talk":  # Shadows over Camelot's table talk (the bot "talking")
         return TalkingSearch(seed, **extra)
     return ISMCTSBot(seed, **extra) if panel == "search" else make_bot("heuristic", seed, name)
 
@@ -314,6 +314,7 @@ def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, b
         for seat in searched:
             bots[seat] = (loyal_search(bot_seed(seed, seat), search, heuristic) if team
                           else search(bot_seed(seed, seat)))
+        hear_one_another(bots)  # every seat a bot: the talking search hears them all
         state = game.new_initial_state()
         times: list[float] = []
         while not state.is_terminal():

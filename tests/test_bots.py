@@ -92,7 +92,7 @@ def test_a_game_may_add_bots_of_its_own() -> None:
     from pendragon.games.soc.traitors import StealthTraitor
     from pendragon.games.soc_card.heuristic import SocCardStealthBot
 
-    assert bot_names("soc") == ["heuristic", "ismcts", "random", "stealth"]
+    assert bot_names("soc") == ["heuristic", "ismcts", "random", "stealth", "talking"]
     assert bot_names("soc-card") == ["heuristic", "ismcts", "random", "stealth"]
     assert bot_names("grail-cup") == bot_names() == ["heuristic", "ismcts", "random"]
     bot = make_bot("stealth", seed=7, game="soc")
@@ -116,6 +116,15 @@ def test_a_game_bot_may_not_take_a_generic_name(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(registry, "plugin_for", lambda name: plugin)
     with pytest.raises(PluginError, match="generic names"):
         registry.bot_names("shadow")
+
+
+def test_a_bot_that_plays_only_among_bots_must_be_the_games_own() -> None:
+    """``GamePlugin.among_bots`` names bots of the game's own (soc's ``talking``, SOC-TURN-3);
+    any other name is a plugin error, not a bot silently offered at tables of people."""
+    from pendragon.core.plugins import GamePlugin, PluginError
+
+    with pytest.raises(PluginError, match=r"among_bots: \['ghost'\] are none of its own"):
+        GamePlugin(name="shadow", rules="x:y", locale="x:y", among_bots=("ghost",))
 
 
 

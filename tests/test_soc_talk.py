@@ -8,6 +8,9 @@ import random
 import pytest
 
 import pendragon
+from pendragon.bots import ISMCTSBot, bot_names, check_bot, make_bot, table_bots
+from pendragon.bots.base import RoleBot
+from pendragon.cli.main import main
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.rules.cards import NUM_WHITE, WHITE_BY_KEY
 from pendragon.games.soc.talk import (
@@ -84,8 +87,9 @@ def test_a_fitted_world_agrees_with_the_loyal_speakers_and_keeps_the_listeners_v
             fitted += sum(statement_of_counts(world.hands[p]) == said[p] for p in said)
             speakers += len(said)
     assert fitted >= 0.95 * speakers > drawn
-    # The listening search's own worlds are the fitted ones.
+    # The listening search's own worlds, every seat a bot, are the fitted ones.
     bot = TalkingSearch(0)
+    bot.hear_bots(frozenset(range(5)))
     heard = TableTalk().heard(state, 0)
     worlds = [bot.world_for(state, 0) for _ in range(10)]
     agree = sum(statement_of_counts(w.hands[p]) == heard[p] for w in worlds for p in heard)
@@ -120,3 +124,39 @@ def test_a_table_of_listening_searches_plays_whole_games() -> None:
 
         assert play_game(game, bots, on_event=count).is_terminal()
         assert sum(sweeps) > 0
+
+
+def test_the_talking_search_hears_only_seats_it_is_told_are_bots() -> None:
+    """SOC-TURN-3, SOC-RULING-71: the bot ``talking`` hears no one until a runner whose
+    every seat is a bot tells it so (``play_game``, the simulator); told nothing (a table
+    with people) it draws the very worlds, and makes the very choices, of the search."""
+    state = _midgame(3, no_traitor=True)
+    seat = state.current_player()
+    bot = make_bot("talking", 5, "soc")
+    assert isinstance(bot, TalkingSearch) and bot.talk is None
+    plain = ISMCTSBot(5)
+    worlds = [(bot.world_for(state, seat), plain.world_for(state, seat)) for _ in range(4)]
+    assert all(a.hands == b.hands for a, b in worlds)
+    bot.hear_bots(frozenset(range(5)))
+    assert bot.talk is not None
+    assert sorted(bot.talk.heard(state, seat)) == [s for s in range(5) if s != seat]
+    # The simulator's runner tells every seat's bot, through a RoleBot too.
+    game = pendragon.load_game("soc", players=3, seed=4, no_traitor=True)
+    bots = [RoleBot(TalkingSearch(s, iterations=6, budget=600), make_bot("random", s))
+            for s in range(3)]
+    assert play_game(game, bots).is_terminal()
+    talks = [b.loyal.talk for b in bots if isinstance(b.loyal, TalkingSearch)]
+    assert [None if t is None else t.speakers for t in talks] == [frozenset(range(3))] * 3
+
+
+def test_tables_with_people_do_not_seat_the_talking_search() -> None:
+    """SOC-TURN-3: people's words are not machine-readable and they would not hear the
+    bots', so ``talking`` plays only among bots: the simulator takes it, a table with
+    people (the lobby, ``pendragon play``) neither offers nor seats it."""
+    assert "talking" in bot_names("soc") and "talking" not in table_bots("soc")
+    assert check_bot("talking", "soc") == "talking"
+    with pytest.raises(ValueError, match="plays only where every seat is a bot"):
+        check_bot("talking", "soc", people=True)
+    assert main(["play", "soc", "--players", "3", "--bots", "talking"]) == 2
+    assert main(["simulate", "soc", "--players", "3", "--no-traitor", "--bots", "talking",
+                 "--games", "1", "--no-progress"]) == 0

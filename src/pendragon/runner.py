@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pendragon.bots.base import Bot
+from pendragon.bots.base import Bot, hear_one_another
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core import registry, rng
 from pendragon.core.api import CHANCE, Game, State
@@ -41,13 +41,16 @@ class GameTooLongError(RuntimeError):
 def play_game(game: Game, bots: Sequence[Bot], on_event: EventHook | None = None) -> State:
     """Play ``game`` from its initial state to the end; return the terminal state.
 
-    ``bots[seat]`` chooses for ``seat``; chance uses the state's own stream. Raises
+    ``bots[seat]`` chooses for ``seat``; chance uses the state's own stream. Every seat is
+    a bot, and a bot that talks with its fellows (:class:`~pendragon.bots.base.Listener`)
+    is told so before the first move. Raises
     ``ValueError`` if the number of bots is not the number of seats, and
     :class:`GameTooLongError` if the game goes past its hard cap (``game.length_cap()``).
     """
     if len(bots) != game.num_players():
         seats = game.num_players()
         raise ValueError(f"{seats} seats need {seats} bots, got {len(bots)}")
+    hear_one_another(bots)
     state = game.new_initial_state()
     limit = game.length_cap()
     while not state.is_terminal():

@@ -63,6 +63,10 @@ def test_a_game_offers_its_own_bots_and_no_other_game_seats_them(server: LiveSer
         table = view(http, created["seats"][0]["token"])["table"]
         refused = http.post("/api/tables", json={
             "game": "grail-cup", "seats": [{"kind": "bot", "bot": "stealth"}] * 3})
+        # soc's talking search plays only where every seat is a bot (SOC-TURN-3).
+        among_bots = http.post("/api/tables", json={
+            "game": "soc", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "talking"},
+                                     {"kind": "bot"}]})
     listed = {g["name"]: g["bots"] for g in body["games"]}
     # soc's table bot comes first: a bot seat's default, the bot a seat is handed to.
     assert listed["soc"] == ["stealth", "heuristic", "ismcts", "random"]
@@ -73,6 +77,8 @@ def test_a_game_offers_its_own_bots_and_no_other_game_seats_them(server: LiveSer
     # The game's own bots are named; the client's word is not echoed (issue 36, item 8).
     assert error_of(refused)["message"] == ("seat 0: unknown bot; known bots: heuristic,"
                                             " ismcts, random")
+    assert among_bots.status_code == 400 and error_of(among_bots)["message"] == (
+        "seat 1: unknown bot; known bots: stealth, heuristic, ismcts, random")
 
 
 @pytest.mark.parametrize("path", ["/", "/table", "/replay", "/static/js/table.js",

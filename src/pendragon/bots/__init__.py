@@ -30,8 +30,8 @@ from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core.plugins import GamePlugin, PluginError, plugin_for
 
-__all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "bot_names", "check_bot", "make_bot",
-           "table_bot", "table_bots"]
+__all__ = ["Bot", "HeuristicBot", "ISMCTSBot", "RandomBot", "among_bots", "bot_names",
+           "check_bot", "make_bot", "table_bot", "table_bots"]
 
 # Every name works for every game: ``heuristic`` falls back to a generic one-ply policy
 # and ``ismcts`` is built on the core API alone.
@@ -60,15 +60,15 @@ def bot_names(game: str | None = None) -> list[str]:
     >>> bot_names()
     ['heuristic', 'ismcts', 'random']
     >>> bot_names("soc")
-    ['heuristic', 'ismcts', 'random', 'stealth']
+    ['heuristic', 'ismcts', 'random', 'stealth', 'talking']
     """
     return sorted({*_FACTORIES, *_own_bots(game)[1]})
 
 
-def check_bot(name: object, game: str | None = None) -> str:
-    """``name`` if it names a bot of ``game`` (:func:`bot_names`), else ``ValueError`` with
-    the names it knows: the one check of a bot's name for the command line, the online
-    table and the simulator.
+def check_bot(name: object, game: str | None = None, people: bool = False) -> str:
+    """``name`` if it names a bot of ``game`` (:func:`bot_names`; ``people``: a table
+    where people sit, :func:`table_bots`), else ``ValueError`` with the names it knows:
+    the one check of a bot's name for the command line, the online table and the simulator.
 
     >>> check_bot("stealth", "soc")
     'stealth'
@@ -76,9 +76,16 @@ def check_bot(name: object, game: str | None = None) -> str:
     Traceback (most recent call last):
     ...
     ValueError: unknown bot 'stealth'; known bots: heuristic, ismcts, random
+    >>> check_bot("talking", "soc", people=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 'talking' plays only where every seat is a bot; a table of soc with people ...
     """
     if not isinstance(name, str) or name not in bot_names(game):
         raise _unknown(name, game)
+    if people and game is not None and name not in table_bots(game):
+        raise ValueError(f"{name!r} plays only where every seat is a bot; a table of {game}"
+                         f" with people seats: {', '.join(table_bots(game))}")
     return name
 
 
@@ -87,17 +94,29 @@ def _unknown(name: object, game: str | None) -> ValueError:
     return ValueError(f"unknown bot {name!r}{where}; known bots: {', '.join(bot_names(game))}")
 
 
+def among_bots(game: str) -> tuple[str, ...]:
+    """The bots of ``game`` that play only where every seat is a bot
+    (``GamePlugin.among_bots``).
+
+    >>> among_bots("soc"), among_bots("grail-cup")
+    (('talking',), ())
+    """
+    plugin = plugin_for(game)
+    return () if plugin is None else plugin.among_bots
+
+
 def table_bots(game: str) -> list[str]:
-    """:func:`bot_names` of ``game`` with its table bot (``GamePlugin.table_bot``) first: the
-    order a table offers them in, the first being its choice for a bot seat.
+    """The bots a table of ``game`` with people may seat: :func:`bot_names` but
+    :func:`among_bots`, its table bot (``GamePlugin.table_bot``) first: the order a table
+    offers them in, the first being its choice for a bot seat.
 
     >>> table_bots("soc")
     ['stealth', 'heuristic', 'ismcts', 'random']
     >>> table_bots("grail-cup")
     ['heuristic', 'ismcts', 'random']
     """
-    names = bot_names(game)
     plugin = plugin_for(game)
+    names = [name for name in bot_names(game) if plugin is None or name not in plugin.among_bots]
     first = "heuristic" if plugin is None else plugin.table_bot
     if first not in names:
         raise PluginError(f"{game}: its table bot {first!r} is none of its bots {names}")

@@ -50,6 +50,28 @@ class WorldSampler(Protocol):
 
 
 @runtime_checkable
+class Listener(Protocol):
+    """A bot that hears its fellow bots' table talk (Shadows over Camelot's ``talking``),
+    and only them: a runner whose every seat is a bot (:func:`pendragon.runner.play_game`,
+    and so the simulator) tells it so before the first move; told nothing (a table with
+    people), it hears no one.
+    """
+
+    def hear_bots(self, seats: frozenset[int]) -> None:
+        """Hear the seats ``seats``, each played by a bot."""
+        ...
+
+
+def hear_one_another(bots: Sequence[Bot]) -> None:
+    """Tell the bots of a table where every seat is a bot (``bots[seat]``) so: those that
+    talk (:class:`Listener`) hear every seat."""
+    seats = frozenset(range(len(bots)))
+    for bot in bots:
+        if isinstance(bot, Listener):
+            bot.hear_bots(seats)
+
+
+@runtime_checkable
 class Forkable(Protocol):
     """A policy whose memory of the game a search builds once and hands to every rollout.
 
@@ -141,6 +163,12 @@ class RoleBot(PolicyBot[None]):
 
     def __repr__(self) -> str:
         return f"RoleBot(loyal={self.loyal!r}, traitor={self.traitor!r})"
+
+    def hear_bots(self, seats: frozenset[int]) -> None:
+        """Tell both policies that talk whom they hear (:class:`Listener`)."""
+        for policy in (self.loyal, self.traitor):
+            if isinstance(policy, Listener):
+                policy.hear_bots(seats)
 
     def policy_for(self, state: State, seat: int) -> Bot:
         """The policy that decides for ``seat`` in ``state``."""

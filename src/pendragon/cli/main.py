@@ -317,7 +317,8 @@ def prepare_play(args: argparse.Namespace) -> tuple[Game, dict[int, Bot]]:
     seats = game.num_players()
     if not 0 <= args.seat < seats:
         raise UsageError(f"--seat must be between 0 and {seats - 1}, got {args.seat}")
-    name = args.bots if args.bots is not None else table_bot(args.game)
+    name = check_bot(args.bots if args.bots is not None else table_bot(args.game), args.game,
+                     people=True)
     bots = {
         seat: make_bot(name, bot_seed(game.seed, seat), args.game)
         for seat in range(seats)

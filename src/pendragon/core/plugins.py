@@ -105,6 +105,10 @@ class GamePlugin:
     #: name -> factory ``(seed) -> Bot`` by import path (:func:`pendragon.bots.make_bot`
     #: with ``game=`` finds them; a table or a run of this game may seat them).
     bots: Mapping[str, str] = field(default_factory=dict, hash=False)
+    #: Those of ``bots`` that play only where every seat is a bot (a simulation, a
+    #: tournament, a bench): a bot that talks with its fellows (soc's ``talking``). A table
+    #: with people neither offers nor seats them (:func:`pendragon.bots.table_bots`).
+    among_bots: tuple[str, ...] = ()
     #: The bot a table of this game offers first: the lobby's choice for a bot seat, the one
     #: a player's seat is handed to, and the web API's for a bot seat that names none
     #: (``heuristic`` unless the game says otherwise).
@@ -121,6 +125,9 @@ class GamePlugin:
                 object.__setattr__(self, piece, self._absolute(reference, piece))
         bots = {bot: self._absolute(path, f"bots.{bot}") for bot, path in self.bots.items()}
         object.__setattr__(self, "bots", bots)
+        strangers = sorted(set(self.among_bots) - set(bots))
+        if strangers:
+            raise PluginError(f"{self.name}.among_bots: {strangers} are none of its own bots")
         for piece in ("locale", "web_module"):
             reference = getattr(self, piece)
             if reference is not None and ":" not in reference:

@@ -37,6 +37,7 @@ def bundled_game(
     heuristic: str,
     environment: Environment,
     bots: Mapping[str, str] | None = None,
+    among_bots: tuple[str, ...] = (),
     table_bot: str = "heuristic",
 ) -> GamePlugin:
     """The plugin of the bundled game ``name`` (its package: ``name`` with ``_`` for ``-``);
@@ -57,5 +58,6 @@ def bundled_game(
         stats=f".stats:{package}_stats",
         balance=".stats:BALANCE",
         bots=bots or {},
+        among_bots=among_bots,
         table_bot=table_bot,
     )

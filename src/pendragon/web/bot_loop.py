@@ -17,7 +17,7 @@ import logging
 import time
 from asyncio import sleep
 
-from pendragon.bots import bot_names, check_bot, make_bot, table_bot
+from pendragon.bots import check_bot, make_bot, table_bot, table_bots
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
@@ -166,8 +166,9 @@ def timed_step(bot: Bot, state: State) -> tuple[int, float]:
 
 
 def bot_name(bot: object, game: str, where: str = "") -> str:
-    """``bot`` if it names a bot of ``game`` (``bots.check_bot``), else ``TableError`` (400,
-    its message after ``where``);
+    """``bot`` if it names a bot a table of ``game`` seats (``bots.check_bot`` with people:
+    not a bot that plays only among bots), else ``TableError`` (400, its message after
+    ``where``);
     no choice (``None``, ``""``) is the game's table bot (``bots.table_bot``), the one the
     lobby offers first, a seat handed over is given, and a timed-out turn is played by.
 
@@ -175,7 +176,7 @@ def bot_name(bot: object, game: str, where: str = "") -> str:
     ('stealth', 'random')
     """
     try:
-        return check_bot(bot or table_bot(game), game)
+        return check_bot(bot or table_bot(game), game, people=True)
     except ValueError:  # its message quotes the name: never echoed
         raise TableError("bad_request", f"{where}unknown bot; known bots:"
-                         f" {', '.join(bot_names(game))}", 400) from None
+                         f" {', '.join(table_bots(game))}", 400) from None

@@ -10,7 +10,11 @@ PLUGIN = bundled_game(
     environment=Environment(version=1, observation_low=0.0, observation_high=float("inf")),
     # Loyal, it plays the heuristic; dealt the traitor card, it plays as a loyal knight until
     # its decisive moment (docs/bots.md, "Traitor panel"): the traitor a person cannot read.
-    bots={"stealth": ".traitors:StealthTraitor"},
+    # talking: the search listening to its fellow bots' table talk (SOC-TURN-3), for
+    # tables of bots only: a person's words are not machine-readable, and people do not
+    # see the bots' (docs/bots.md, "Table talk").
+    bots={"stealth": ".traitors:StealthTraitor", "talking": ".talk:TalkingSearch"},
+    among_bots=("talking",),
     # At a table of people a bot dealt the traitor card hides (the heuristic's open traitor
     # is the strongest against bots, and read at once by a person).
     table_bot="stealth",

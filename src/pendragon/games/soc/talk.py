@@ -216,23 +216,31 @@ class TableTalk:
 class TalkingSearch(ISMCTSBot):
     """Today's search (:class:`~pendragon.bots.ismcts.ISMCTSBot`, made with the same
     options) that listens to the table: every world a sweep draws is fitted to what the
-    speakers said (:meth:`TableTalk.fit`). It hears every other seat (a table of bots)
-    unless told whom with :meth:`listening_to`.
+    speakers said (:meth:`TableTalk.fit`). The game's bot ``talking``.
 
-    Not offered at the online table, where people sit whose words it cannot hear: for
-    tables of bots (benchmarks, simulations). docs/bots.md, "Table talk".
+    It hears the seats it is told are bots (:meth:`hear_bots`: a runner whose every seat
+    is a bot, :func:`~pendragon.runner.play_game` and so the simulator, tells it) or those
+    of :meth:`listening_to`; told nothing it hears no one and plays as the search. Tables
+    with people do not seat it (``GamePlugin.among_bots``): a person's words are not
+    machine-readable, and the people would not hear the bots'. docs/bots.md, "Table talk".
 
     >>> import pendragon
     >>> from pendragon.runner import play_game
     >>> game = pendragon.load_game("soc", players=3, seed=2, no_traitor=True)
-    >>> bots = [TalkingSearch(seat, iterations=8, budget=600).listening_to(TableTalk([0, 1, 2]))
-    ...         for seat in range(3)]
-    >>> play_game(game, bots).is_terminal()
+    >>> bots = [TalkingSearch(seat, iterations=8, budget=600) for seat in range(3)]
+    >>> play_game(game, bots).is_terminal(), sorted(bots[0].talk.speakers)
+    (True, [0, 1, 2])
+    >>> TalkingSearch(0).talk is None
     True
     """
 
-    #: The table talk it hears (``None`` until first needed: every seat speaking).
+    #: The table talk it hears (``None`` until told: no one).
     talk: TableTalk | None = None
+
+    def hear_bots(self, seats: frozenset[int]) -> None:
+        """Hear the seats ``seats``, each a bot speaking (:class:`~pendragon.bots.base.
+        Listener`)."""
+        self.talk = TableTalk(speakers=seats)
 
     def listening_to(self, talk: TableTalk) -> TalkingSearch:
         """This search, hearing ``talk`` (the seats that speak); returns itself."""
@@ -243,9 +251,7 @@ class TalkingSearch(ISMCTSBot):
         """The search's world (:meth:`ISMCTSBot.world_for`), fitted to what was said (a
         Shadows over Camelot world; another game's bots do not talk)."""
         world = super().world_for(state, seat)
-        if isinstance(world, SocState):
-            talk = self.talk
-            if talk is None:
-                talk = self.talk = TableTalk()
+        talk = self.talk
+        if isinstance(world, SocState) and talk is not None:
             talk.fit(world, seat, talk.heard(state, seat), self._rng)
         return world
