@@ -116,7 +116,7 @@ def table_bots(game: str) -> list[str]:
     ['heuristic', 'ismcts', 'random']
     """
     plugin = plugin_for(game)
-    names = [name for name in bot_names(game) if plugin is None or name not in plugin.among_bots]
+    names = [name for name in bot_names(game) if name not in among_bots(game)]
     first = "heuristic" if plugin is None else plugin.table_bot
     if first not in names:
         raise PluginError(f"{game}: its table bot {first!r} is none of its bots {names}")
