@@ -310,15 +310,17 @@ class _Tested(ISMCTSBot):
         return super()._decide(prior, rewards, done, confidence)
 
 
-@pytest.mark.parametrize(("game", "given", "expected"), [
-    ("soc", None, 1.0), ("grail-cup", None, 2.0), ("soc", 3.0, 3.0)])
+@pytest.mark.parametrize(("game", "options", "given", "expected"), [
+    ("soc", {"no_traitor": True}, None, 1.0), ("soc", {}, None, 2.0),
+    ("grail-cup", {}, None, 2.0), ("soc", {"no_traitor": True}, 3.0, 3.0)])
 def test_the_overrule_test_takes_the_games_own_confidence_unless_given_one(
-        game: str, given: float | None, expected: float) -> None:
+        game: str, options: dict[str, bool], given: float | None, expected: float) -> None:
     """ISSUE-38 (search): a game's heuristic may name the standard errors its search's
-    overrule test asks for (``search_confidence``: Shadows over Camelot 1, chosen on dev
-    seeds, docs/bots.md); a game that names none keeps the default 2, and a bot given its
-    own keeps that. The search's test is the one that reads it."""
-    state = pendragon.load_game(game, players=3, seed=4).new_initial_state()
+    overrule test asks for (``search_confidence(game)``: Shadows over Camelot 1 where no
+    traitor can be dealt, VAR-NO-TRAITOR, chosen on dev seeds, else 2: docs/bots.md); a game
+    that names none keeps the default 2, and a bot given its own keeps that. The search's
+    test is the one that reads it."""
+    state = pendragon.load_game(game, players=3, seed=4, **options).new_initial_state()
     state.play_random_chance()
     while len(state.legal_actions()) < 2:
         state.apply_action(state.legal_actions()[0])

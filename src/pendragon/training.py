@@ -274,8 +274,8 @@ def play_positions(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], i
 
 #: The overrule test of the training's search seats: the generic one (2 standard errors),
 #: which the shipped models were made with, whatever test a game's own search has taken
-#: since (Shadows over Camelot's 1, ``SocHeuristicBot.search_confidence``): a model's
-#: command makes the same file after its game's search is tuned.
+#: since (Shadows over Camelot's 1 without a traitor, ``SocHeuristicBot.search_confidence``):
+#: a model's command makes the same file after its game's search is tuned.
 TRAINING_CONFIDENCE = DEFAULT_CONFIDENCE
 
 

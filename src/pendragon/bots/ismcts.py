@@ -71,7 +71,7 @@ DEFAULT_BUDGET = 8000
 DEFAULT_PRIOR_MARGIN = 0.1
 #: ...and by this many standard errors of the paired differences (about 2% one-sided for
 #: one comparison; a root compares up to a dozen actions with the policy's), unless the
-#: game's heuristic names its own (``search_confidence``).
+#: game's heuristic names its own (``search_confidence(game)``).
 DEFAULT_CONFIDENCE = 2.0
 #: Keeps a sweep's chance draws apart from its policy's tie-breaks (both come from the
 #: sweep's seed).
@@ -189,7 +189,7 @@ class ISMCTSBot(PolicyBot[None]):
     ``prior_margin`` and ``confidence``: the policy's choice is overruled only by an action
     whose mean paired advantage exceeds both the margin and ``confidence`` standard
     errors. ``prior_margin=None`` plays the best mean regardless. ``confidence=None`` (the
-    default) takes the game's own (its heuristic's ``search_confidence``; see
+    default) takes the game's own (its heuristic's ``search_confidence(game)``; see
     :meth:`confidence_for`), else ``DEFAULT_CONFIDENCE``.
 
     A game's heuristic may end rollouts early (``search_leaf``, see :meth:`leaf_for`).
@@ -249,7 +249,8 @@ class ISMCTSBot(PolicyBot[None]):
         self._horizon: tuple[object, int, float] | None = None
         #: The game's rollout leaf, the model's horizon and the overrule test's standard
         #: errors (its heuristic's ``search_leaf``, ``search_horizon`` and
-        #: ``search_confidence``), read once per game: (game, leaf, horizon, confidence).
+        #: ``search_confidence(game)``), read once per game: (game, leaf, horizon,
+        #: confidence).
         self._game_hooks: tuple[Game, Leaf | None, Horizon | None, float] | None = None
         #: Whether this search's rollouts stop where the model reads them (full rollouts
         #: did not fit the budget).
@@ -317,12 +318,14 @@ class ISMCTSBot(PolicyBot[None]):
     def confidence_for(self, game: Game) -> float:
         """The standard errors by which an action must beat the policy's choice in
         ``game``: the bot's ``confidence`` if given, else the game's own (its heuristic's
-        ``search_confidence``: Shadows over Camelot's, chosen on dev seeds and confirmed on
-        fresh ones, docs/bots.md), else ``DEFAULT_CONFIDENCE``.
+        ``search_confidence(game)``: Shadows over Camelot's 1 without a traitor, chosen on
+        dev seeds and confirmed on fresh ones, docs/bots.md), else ``DEFAULT_CONFIDENCE``.
 
         >>> import pendragon
-        >>> ISMCTSBot().confidence_for(pendragon.load_game("soc", players=3))
+        >>> ISMCTSBot().confidence_for(pendragon.load_game("soc", players=3, no_traitor=True))
         1.0
+        >>> ISMCTSBot().confidence_for(pendragon.load_game("soc", players=3))
+        2.0
         >>> ISMCTSBot().confidence_for(pendragon.load_game("grail-cup", players=3))
         2.0
         >>> ISMCTSBot(confidence=3.0).confidence_for(pendragon.load_game("soc", players=3))
@@ -334,8 +337,8 @@ class ISMCTSBot(PolicyBot[None]):
 
     def _hooks(self, game: Game) -> tuple[Game, Leaf | None, Horizon | None, float]:
         """``game`` with its heuristic's ``search_leaf`` and ``search_horizon`` (or
-        ``None``) and ``search_confidence`` (or ``DEFAULT_CONFIDENCE``), read once per
-        game."""
+        ``None``) and ``search_confidence(game)`` (or ``DEFAULT_CONFIDENCE``), read once
+        per game."""
         known = self._game_hooks
         if known is None or known[0] is not game:
             from pendragon.bots.heuristic import game_policy
@@ -344,7 +347,7 @@ class ISMCTSBot(PolicyBot[None]):
             confidence = getattr(policy, "search_confidence", None)
             known = (game, getattr(policy, "search_leaf", None),
                      getattr(policy, "search_horizon", None),
-                     DEFAULT_CONFIDENCE if confidence is None else float(confidence))
+                     DEFAULT_CONFIDENCE if confidence is None else float(confidence(game)))
             self._game_hooks = known
         return known
 

@@ -37,14 +37,16 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from pendragon.core.api import State
+from pendragon.bots.ismcts import DEFAULT_CONFIDENCE
+from pendragon.core.api import Game, State
 from pendragon.games.soc.heuristic_cards import Obs
 from pendragon.games.soc.heuristic_policy import SocPolicy
 from pendragon.games.soc.heuristic_record import traitor_belief
+from pendragon.games.soc.rules.game import SocGame
 from pendragon.games.soc.rules.state import SocState
 from pendragon.games.soc.saboteur import OpenTraitor
 
@@ -71,13 +73,25 @@ class SocHeuristicBot(SocPolicy):
     time). The bot is meant to play one game; create a new one per game.
     """
 
-    #: The standard errors by which a search's action must beat this policy's choice to
-    #: overrule it (``ISMCTSBot.confidence_for``; every game's default is 2). Chosen on dev
-    #: seeds 41 (the team +2.7 points over 2 errors' [-2.6, +7.9], 300 games) and measured
-    #: on fresh seeds (docs/bots.md, "Search strength"). A knight's rollouts end in a win
-    #: or a loss, so one sweep of 16 that flips the outcome already clears the margin: the
-    #: errors are the test.
-    search_confidence: ClassVar[float] = 1.0
+    @staticmethod
+    def search_confidence(game: Game) -> float:
+        """The standard errors by which a search's action must beat this policy's choice
+        to overrule it in ``game`` (``ISMCTSBot.confidence_for``; every game's default is
+        2): 1 where no traitor can be dealt (VAR-NO-TRAITOR), else 2. A knight's rollouts
+        end in a win or a loss, so one sweep of 16 that flips the outcome already clears
+        the margin: the errors are the test. Chosen on dev seeds 41 without a traitor (the
+        team +2.7 points over 2 errors' [-2.6, +7.9], 300 games) and measured on fresh
+        seeds (docs/bots.md, "Search strength"); with the traitor deck 1 error lost 3
+        points to the heuristic where 2 gain (false accusations in 39 games of 400).
+
+        >>> import pendragon
+        >>> SocHeuristicBot.search_confidence(pendragon.load_game("soc", players=5))
+        2.0
+        >>> SocHeuristicBot.search_confidence(
+        ...     pendragon.load_game("soc", players=5, no_traitor=True))
+        1.0
+        """
+        return 1.0 if isinstance(game, SocGame) and game.open_loyalty else DEFAULT_CONFIDENCE
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
         super().__init__(seed, track_beliefs)
