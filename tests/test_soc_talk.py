@@ -39,6 +39,20 @@ def _midgame(seed: int, players: int = 5, steps: int = 60, **options: object) ->
     return state
 
 
+def _near_the_end(seed: int, before: int = 12) -> State:
+    """A soc game without a traitor, heuristic knights, ``before`` decisions from its end."""
+    game = pendragon.load_game("soc", players=3, seed=seed, no_traitor=True)
+    bots = [make_bot("heuristic", seat, "soc") for seat in range(3)]
+    found: list[State] = []
+
+    def keep(state: State, player: int, action: int) -> None:
+        if player != CHANCE and len(state.legal_actions()) > 1:
+            found.append(state.clone())
+
+    play_game(game, bots, on_event=keep)
+    return found[-before]
+
+
 def test_a_knight_states_his_strength_in_grades_never_a_count() -> None:
     """SOC-RULING-71 (SOC-TURN-3): "three Grail cards" may not be said; two hands that
     differ only in how many cards of a grade they hold say the same."""
@@ -137,6 +151,10 @@ def test_the_talking_search_hears_only_seats_it_is_told_are_bots() -> None:
     plain = ISMCTSBot(5)
     worlds = [(bot.world_for(state, seat), plain.world_for(state, seat)) for _ in range(4)]
     assert all(a.hands == b.hands for a, b in worlds)
+    late = _near_the_end(3)  # where the search searches
+    deaf, search = (TalkingSearch(5, iterations=6), ISMCTSBot(5, iterations=6))
+    assert deaf.step(late) == search.step(late) and deaf.last_search == search.last_search
+    assert deaf.last_search is not None
     bot.hear_bots(frozenset(range(5)))
     assert bot.talk is not None
     assert sorted(bot.talk.heard(state, seat)) == [s for s in range(5) if s != seat]
@@ -151,12 +169,11 @@ def test_the_talking_search_hears_only_seats_it_is_told_are_bots() -> None:
 
 def test_tables_with_people_do_not_seat_the_talking_search() -> None:
     """SOC-TURN-3: people's words are not machine-readable and they would not hear the
-    bots', so ``talking`` plays only among bots: the simulator takes it, a table with
-    people (the lobby, ``pendragon play``) neither offers nor seats it."""
+    bots', so ``talking`` plays only among bots: the simulator takes it (``check_bot``
+    without people), a table with people (the lobby, ``pendragon play``) neither offers nor
+    seats it."""
     assert "talking" in bot_names("soc") and "talking" not in table_bots("soc")
     assert check_bot("talking", "soc") == "talking"
     with pytest.raises(ValueError, match="plays only where every seat is a bot"):
         check_bot("talking", "soc", people=True)
     assert main(["play", "soc", "--players", "3", "--bots", "talking"]) == 2
-    assert main(["simulate", "soc", "--players", "3", "--no-traitor", "--bots", "talking",
-                 "--games", "1", "--no-progress"]) == 0

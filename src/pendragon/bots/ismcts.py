@@ -337,17 +337,18 @@ class ISMCTSBot(PolicyBot[None]):
 
     def _hooks(self, game: Game) -> tuple[Game, Leaf | None, Horizon | None, float]:
         """``game`` with its heuristic's ``search_leaf`` and ``search_horizon`` (or
-        ``None``) and ``search_confidence(game)`` (or ``DEFAULT_CONFIDENCE``), read once
-        per game."""
+        ``None``) and ``search_confidence(game)`` (``DEFAULT_CONFIDENCE`` where it has
+        none or it answers ``None``), read once per game."""
         known = self._game_hooks
         if known is None or known[0] is not game:
             from pendragon.bots.heuristic import game_policy
 
             policy = game_policy(game.name)
-            confidence = getattr(policy, "search_confidence", None)
+            ask = getattr(policy, "search_confidence", None)
+            confidence = None if ask is None else ask(game)
             known = (game, getattr(policy, "search_leaf", None),
                      getattr(policy, "search_horizon", None),
-                     DEFAULT_CONFIDENCE if confidence is None else float(confidence(game)))
+                     DEFAULT_CONFIDENCE if confidence is None else float(confidence))
             self._game_hooks = known
         return known
 

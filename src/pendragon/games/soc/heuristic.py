@@ -41,7 +41,6 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from pendragon.bots.ismcts import DEFAULT_CONFIDENCE
 from pendragon.core.api import Game, State
 from pendragon.games.soc.heuristic_cards import Obs
 from pendragon.games.soc.heuristic_policy import SocPolicy
@@ -74,24 +73,24 @@ class SocHeuristicBot(SocPolicy):
     """
 
     @staticmethod
-    def search_confidence(game: Game) -> float:
+    def search_confidence(game: Game) -> float | None:
         """The standard errors by which a search's action must beat this policy's choice
-        to overrule it in ``game`` (``ISMCTSBot.confidence_for``; every game's default is
-        2): 1 where no traitor can be dealt (VAR-NO-TRAITOR), else 2. A knight's rollouts
-        end in a win or a loss, so one sweep of 16 that flips the outcome already clears
-        the margin: the errors are the test. Chosen on dev seeds 41 without a traitor (the
+        to overrule it in ``game`` (``ISMCTSBot.confidence_for``): 1 where no traitor can
+        be dealt (VAR-NO-TRAITOR), else ``None``, every game's default (2). A knight's
+        rollouts end in a win or a loss, so one sweep of 16 that flips the outcome already
+        clears the margin: the errors are the test. Chosen on dev seeds 41 without a traitor (the
         team +2.7 points over 2 errors' [-2.6, +7.9], 300 games) and measured on fresh
         seeds (docs/bots.md, "Search strength"); with the traitor deck 1 error lost 3
         points to the heuristic where 2 gain (false accusations in 39 games of 400).
 
         >>> import pendragon
-        >>> SocHeuristicBot.search_confidence(pendragon.load_game("soc", players=5))
-        2.0
+        >>> SocHeuristicBot.search_confidence(pendragon.load_game("soc", players=5)) is None
+        True
         >>> SocHeuristicBot.search_confidence(
         ...     pendragon.load_game("soc", players=5, no_traitor=True))
         1.0
         """
-        return 1.0 if isinstance(game, SocGame) and game.open_loyalty else DEFAULT_CONFIDENCE
+        return 1.0 if isinstance(game, SocGame) and game.open_loyalty else None
 
     def __init__(self, seed: int | None = None, track_beliefs: bool = True) -> None:
         super().__init__(seed, track_beliefs)
