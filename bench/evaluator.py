@@ -19,6 +19,8 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
         [--option K=V] [--team] [--panels model,search,talk,open] [--workers W]
         [--search-option K=V]
+    python -m bench.evaluator cost GAME PLAYERS [--games N] [--start K] [--option K=V]
+        [--panels search,talk] [--workers W] [--search-option K=V]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
 
 ``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
@@ -50,6 +52,13 @@ state: what the search could gain with every card seen, a bound on any better re
 table with the same rollouts. ``--search-option K=V`` builds every search panel with that
 keyword of ``ISMCTSBot`` (``confidence=2.0``: soc's search before its own test; a
 ``budget``...): a variant measured on the same paired seeds as today's search.
+
+``cost``: the searches' time a decision on the same positions (a strength run's times come
+from different games: a side that plays better reaches other positions). Games of heuristic
+bots on the paired seeds; at each decision of a loyal seat with a choice, each panel's bot
+of that seat (following the game as it would at the table) is asked in turn, and its CPU
+seconds counted; the mean a decision of each, and each panel against the first (the
+difference of their means a decision per game, a 95% interval over games).
 
 Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.
 """
@@ -389,6 +398,82 @@ def strength(name: str, players: int, args: argparse.Namespace,
     return found_all
 
 
+def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...], dict[str, Any]]
+               ) -> dict[str, list[float]]:
+    """One seed of :func:`cost`: each panel's CPU seconds at every decision it was asked."""
+    name, players, options, seed, panels, extra = task
+    game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
+    state = game.new_initial_state()
+    state.play_random_chance()
+    loyal = [s for s in range(players) if holds_loyal_card(state, s)]
+    heuristic = [_panel_bot(name, "heuristic", None, bot_seed(seed, s)) for s in range(players)]
+    asked: dict[str, list[Bot]] = {}
+    for panel in panels:
+        bots = list(heuristic)
+        for seat in loyal:
+            bots[seat] = _panel_bot(name, panel, None, bot_seed(seed, seat), search_options=extra)
+        hear_one_another(bots)  # every seat a bot: the talking search hears them all
+        asked[panel] = bots
+    spent: dict[str, list[float]] = {p: [] for p in panels}
+    turn = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        if player in loyal and len(state.legal_actions()) > 1:
+            turn += 1
+            order = panels if turn % 2 else panels[::-1]  # neither always asked first
+            for panel in order:
+                started = time.process_time()
+                asked[panel][player].step(state)
+                spent[panel].append(time.process_time() - started)
+        state.apply_action(heuristic[player].step(state))
+    return spent
+
+
+def cost(name: str, players: int, args: argparse.Namespace,
+         options: dict[str, Any]) -> dict[str, Any]:
+    """Each search panel's time a decision on the *same* positions: games of heuristic bots
+    (the paired seeds of :func:`strength`), and at every decision of a loyal seat with a
+    choice each panel's bot of that seat (following the game as at the table, its own
+    choice set aside) is asked in turn; its CPU seconds are counted. The mean a decision of
+    each, and each panel against the first with a 95% interval over games."""
+    import math
+    from multiprocessing import get_context
+
+    panels = tuple(p for p in args.panels.split(","))
+    if not panels or not set(panels) <= set(STRENGTH_PANELS) - {"heuristic"}:
+        raise SystemExit(f"--panels: choose among {', '.join(STRENGTH_PANELS[:-1])}")
+    if "talk" in panels and name != "soc":
+        raise SystemExit("--panels talk: only Shadows over Camelot's bots talk (soc)")
+    extra = search_options(args.search_option)
+    tasks = [(name, players, options, game_seed(args.seed, k), panels, extra)
+             for k in range(args.start, args.start + args.games)]
+    per_game: list[dict[str, list[float]]] = []
+    with get_context("spawn").Pool(args.workers) as pool:
+        per_game.extend(pool.imap(_cost_seed, tasks))
+    found: dict[str, Any] = {"game": name, "players": players, "games": args.games,
+                             "start": args.start, "options": options,
+                             "search_options": extra, "decisions": sum(
+                                 len(g[panels[0]]) for g in per_game)}
+    for panel in panels:
+        every = [t for g in per_game for t in g[panel]]
+        found[panel] = {"mean_decision_ms": 1000 * statistics.fmean(every),
+                        "slowest_decision_ms": 1000 * max(every)}
+    base = panels[0]
+    for panel in panels[1:]:
+        # Per game: the panel's mean time a decision less the first panel's (milliseconds).
+        diffs = [1000 * (statistics.fmean(g[panel]) - statistics.fmean(g[base]))
+                 for g in per_game if g[base]]
+        mean = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        found[f"{panel}_minus_{base}_ms"] = {"mean": mean, "low": mean - 1.96 * error,
+                                             "high": mean + 1.96 * error}
+    print(json.dumps(found, indent=1))
+    return found
+
+
 def leaf(args: argparse.Namespace) -> dict[str, Any]:
     """The card game's leaf table and the evaluator at the search's leaf positions."""
     import math
@@ -458,7 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one of the commands (see the module's text)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=("calibration", "estimates", "timing", "review",
-                                            "strength", "leaf"))
+                                            "strength", "cost", "leaf"))
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--per-game", type=int, default=4)
@@ -495,10 +580,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         found = timing(args)
     elif args.command == "leaf":
         found = leaf(args)
-    elif args.command == "strength":
+    elif args.command in ("strength", "cost"):
         name, players = args.rest
         options = dict(item.split("=", 1) for item in args.option)
-        found = strength(name, int(players), args, options)
+        found = (strength if args.command == "strength" else cost)(
+            name, int(players), args, options)
     else:
         name, players, seed = args.rest
         options = dict(item.split("=", 1) for item in args.option)
@@ -506,7 +592,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     RESULTS_DIR.mkdir(exist_ok=True)
     suffix = "_".join(filter(None, [args.command, args.panel if args.command == "calibration"
                                     else None, args.only]
-                             + (args.rest[:2] if args.command == "strength" else [])))
+                             + (args.rest[:2] if args.command in ("strength", "cost")
+                                else [])))
     (RESULTS_DIR / f"evaluator_{suffix}.json").write_text(json.dumps(
         {"settings": vars(args), "machine": machine_info(cpu), "results": found},
         indent=1, default=str) + "\n")

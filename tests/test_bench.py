@@ -148,6 +148,44 @@ def test_a_search_option_builds_every_search_panel_and_a_bad_one_is_refused() ->
             search_options(bad)
 
 
+def test_the_cost_bench_asks_every_search_at_the_same_positions_of_a_heuristic_game() -> None:
+    """ISSUE-38 (bench): ``cost`` times the searches on the *same* positions: the game is
+    the heuristic bots' (the searches' own choices set aside), and every panel is asked at
+    each decision of a loyal seat with a choice, no more and no fewer; a panel that is not
+    a search, or the talk outside Shadows over Camelot, stops the run."""
+    import argparse
+
+    import pendragon
+    from bench.evaluator import _cost_seed, _panel_bot, cost, game_seed
+    from pendragon.bots.base import holds_loyal_card
+    from pendragon.core.api import CHANCE
+    from pendragon.runner import bot_seed
+
+    seed = game_seed(5, 1)
+    spent = _cost_seed(("soc-card", 3, {}, seed, ("search", "open"),
+                        {"iterations": 4, "min_iterations": 2, "budget": 300}))
+    game = pendragon.load_game("soc-card", players=3, seed=seed)
+    bots = [_panel_bot("soc-card", "heuristic", None, bot_seed(seed, s)) for s in range(3)]
+    state = game.new_initial_state()
+    state.play_random_chance()
+    loyal = [s for s in range(3) if holds_loyal_card(state, s)]
+    asked = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        asked += player in loyal and len(state.legal_actions()) > 1
+        state.apply_action(bots[player].step(state))
+    assert asked > 0 and len(spent["search"]) == len(spent["open"]) == asked
+    assert all(t >= 0 for t in spent["search"] + spent["open"])
+    for panels, name in (("search,heuristic", "soc"), ("talk", "grail-cup")):
+        args = argparse.Namespace(panels=panels, search_option=[], seed=5, start=0, games=1,
+                                  workers=1)
+        with pytest.raises(SystemExit, match="--panels"):
+            cost(name, 3, args, {})
+
+
 def test_the_overrules_judge_logs_every_search_and_judges_each_overrule_on_paired_playouts(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """ISSUE-38 (bench): ``bench.overrules`` logs every search of the loyal seats, and judges

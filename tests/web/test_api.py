@@ -78,7 +78,8 @@ def test_a_game_offers_its_own_bots_and_no_other_game_seats_them(server: LiveSer
     assert error_of(refused)["message"] == ("seat 0: unknown bot; known bots: heuristic,"
                                             " ismcts, random")
     assert among_bots.status_code == 400 and error_of(among_bots)["message"] == (
-        "seat 1: unknown bot; known bots: stealth, heuristic, ismcts, random")
+        "seat 1: that bot plays only where every seat is a bot; this table's bots: stealth,"
+        " heuristic, ismcts, random")
 
 
 @pytest.mark.parametrize("path", ["/", "/table", "/replay", "/static/js/table.js",

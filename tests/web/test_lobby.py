@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 
 from pendragon.web.narration import TIMED_OUT
+from pendragon.web.settings import Settings
 from pendragon.web.storage import AppendActions, SeatRecord, Storage, TableRecord
 from tests.web.conftest import postgres_schema
 from tests.web.support import FAST, LiveServer, auth, live_server, view
@@ -323,6 +324,25 @@ def test_a_timed_out_turn_is_played_by_a_bot_and_the_log_says_so(
     with live_server(url, SETTINGS) as again, again.http() as http:
         log = view(http, token)["state"]["log"]
     assert log[first]["events"][0]["k"] == TIMED_OUT
+
+
+def test_the_servers_timeout_bot_plays_where_the_game_seats_it_and_a_bad_one_is_refused(
+) -> None:
+    # Item 10: the operator's ``Settings.timeout_bot`` plays a timed-out turn at the tables
+    # of the games that seat it; at another game's table (stealth is soc's and the card
+    # game's, not Grail Cup's) the game's table bot does, rather than failing at the first
+    # timed-out turn; a name no table seats (a bot that plays only among bots, a typo)
+    # stops the server from starting.
+    from pendragon.web.turn_timer import timeout_bot
+
+    assert [timeout_bot("stealth", g) for g in ("soc", "soc-card", "grail-cup")] == [
+        "stealth", "stealth", "heuristic"]
+    assert timeout_bot("random", "grail-cup") == "random"
+    assert timeout_bot(None, "grail-cup") == "heuristic"
+    assert Settings(timeout_bot="ismcts").timeout_bot == "ismcts"
+    for bad in ("talking", "genius"):
+        with pytest.raises(ValueError, match=f"timeout_bot '{bad}' is no table's bot"):
+            Settings(timeout_bot=bad)
 
 
 def test_a_table_without_a_timer_waits_for_its_player(lobby_server: LiveServer) -> None:

@@ -43,7 +43,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -126,6 +126,20 @@ Leaf = Callable[[State, int, State], float | None]
 #: so the model compares positions alike, not one in the middle of a turn with one at its
 #: start.
 Horizon = Callable[[State, State], bool]
+
+
+class GameHooks(NamedTuple):
+    """What a game's heuristic tells its search (read once per game, :meth:`ISMCTSBot.
+    leaf_for`, :meth:`~ISMCTSBot.horizon_for`, :meth:`~ISMCTSBot.confidence_for`)."""
+
+    #: The game they were read for.
+    game: Game
+    #: Its ``search_leaf`` (``None``: rollouts play to the end).
+    leaf: Leaf | None
+    #: Its ``search_horizon`` (``None``: ``DEFAULT_MODEL_DEPTH`` decisions).
+    horizon: Horizon | None
+    #: Its ``search_confidence(game)``, else ``DEFAULT_CONFIDENCE``.
+    confidence: float
 
 
 @mypyc_attr(native_class=False)  # (a native class cannot extend random.Random)
@@ -251,7 +265,7 @@ class ISMCTSBot(PolicyBot[None]):
         #: errors (its heuristic's ``search_leaf``, ``search_horizon`` and
         #: ``search_confidence(game)``), read once per game: (game, leaf, horizon,
         #: confidence).
-        self._game_hooks: tuple[Game, Leaf | None, Horizon | None, float] | None = None
+        self._game_hooks: GameHooks | None = None
         #: Whether this search's rollouts stop where the model reads them (full rollouts
         #: did not fit the budget).
         self._short = False
@@ -300,7 +314,7 @@ class ISMCTSBot(PolicyBot[None]):
         >>> ISMCTSBot().leaf_for(pendragon.load_game("soc-card", players=3)) is not None
         True
         """
-        return self._hooks(game)[1]
+        return self._hooks(game).leaf
 
     def horizon_for(self, game: Game) -> Horizon | None:
         """Where the rollouts of a search that reads the learned evaluator (full rollouts
@@ -313,7 +327,7 @@ class ISMCTSBot(PolicyBot[None]):
         >>> ISMCTSBot().horizon_for(pendragon.load_game("grail-cup", players=3)) is None
         True
         """
-        return self._hooks(game)[2]
+        return self._hooks(game).horizon
 
     def confidence_for(self, game: Game) -> float:
         """The standard errors by which an action must beat the policy's choice in
@@ -333,22 +347,21 @@ class ISMCTSBot(PolicyBot[None]):
         """
         if self.confidence is not None:
             return self.confidence
-        return self._hooks(game)[3]
+        return self._hooks(game).confidence
 
-    def _hooks(self, game: Game) -> tuple[Game, Leaf | None, Horizon | None, float]:
-        """``game`` with its heuristic's ``search_leaf`` and ``search_horizon`` (or
-        ``None``) and ``search_confidence(game)`` (``DEFAULT_CONFIDENCE`` where it has
-        none or it answers ``None``), read once per game."""
+    def _hooks(self, game: Game) -> GameHooks:
+        """What ``game``'s heuristic tells the search (:class:`GameHooks`), read once per
+        game."""
         known = self._game_hooks
-        if known is None or known[0] is not game:
+        if known is None or known.game is not game:
             from pendragon.bots.heuristic import game_policy
 
             policy = game_policy(game.name)
             ask = getattr(policy, "search_confidence", None)
             confidence = None if ask is None else ask(game)
-            known = (game, getattr(policy, "search_leaf", None),
-                     getattr(policy, "search_horizon", None),
-                     DEFAULT_CONFIDENCE if confidence is None else float(confidence))
+            known = GameHooks(game, getattr(policy, "search_leaf", None),
+                              getattr(policy, "search_horizon", None),
+                              DEFAULT_CONFIDENCE if confidence is None else float(confidence))
             self._game_hooks = known
         return known
 

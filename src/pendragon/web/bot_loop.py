@@ -17,7 +17,7 @@ import logging
 import time
 from asyncio import sleep
 
-from pendragon.bots import check_bot, make_bot, table_bot, table_bots
+from pendragon.bots import bot_names, check_bot, make_bot, table_bot, table_bots
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
@@ -175,8 +175,12 @@ def bot_name(bot: object, game: str, where: str = "") -> str:
     >>> bot_name(None, "soc"), bot_name("random", "soc")
     ('stealth', 'random')
     """
+    seated = table_bots(game)
     try:
-        return check_bot(bot or table_bot(game), game, people=True)
+        return check_bot(bot or seated[0], game, people=True)
     except ValueError:  # its message quotes the name: never echoed
-        raise TableError("bad_request", f"{where}unknown bot; known bots:"
-                         f" {', '.join(table_bots(game))}", 400) from None
+        known = isinstance(bot, str) and bot in bot_names(game)  # one that plays among bots
+        raise TableError("bad_request", f"{where}" + (
+            "that bot plays only where every seat is a bot; this table's bots:" if known
+            else "unknown bot; known bots:") + f" {', '.join(seated)}", 400) from None
+

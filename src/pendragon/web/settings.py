@@ -56,3 +56,24 @@ class Settings:
     #: Rate limits, caps on bot tables and bot thinking, idle unloading.
     limits: Limits = field(default_factory=Limits)
 
+    def __post_init__(self) -> None:
+        """A ``timeout_bot`` must be a bot some game's tables seat (it plays a timed-out
+        turn at the tables of the games that seat it; elsewhere the game's table bot does).
+
+        >>> Settings(timeout_bot="talking")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: timeout_bot 'talking' is no table's bot; tables seat: heuristic, ...
+        >>> Settings(timeout_bot="heuristic").timeout_bot
+        'heuristic'
+        """
+        if self.timeout_bot is None:
+            return
+        from pendragon.bots import table_bots
+        from pendragon.core.registry import registered_games
+
+        seated = sorted({name for game in registered_games() for name in table_bots(game)})
+        if self.timeout_bot not in seated:
+            raise ValueError(f"timeout_bot {self.timeout_bot!r} is no table's bot; tables "
+                             f"seat: {', '.join(seated)}")
+

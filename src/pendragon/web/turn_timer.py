@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from pendragon.bots import make_bot, table_bot
+from pendragon.bots import make_bot, table_bot, table_bots
 from pendragon.bots.base import Bot
 from pendragon.core.api import State
 from pendragon.runner import bot_seed
@@ -22,6 +22,18 @@ from pendragon.web.moves import TableMoves
 from pendragon.web.narration import with_timeout_note
 
 log = logging.getLogger("pendragon.web")
+
+
+def timeout_bot(chosen: str | None, game: str) -> str:
+    """The bot that plays a timed-out turn at a table of ``game``: the server's choice
+    (``Settings.timeout_bot``) where the game's tables seat it, else the game's table bot.
+
+    >>> timeout_bot("stealth", "soc"), timeout_bot("stealth", "grail-cup")
+    ('stealth', 'heuristic')
+    >>> timeout_bot(None, "soc")
+    'stealth'
+    """
+    return chosen if chosen is not None and chosen in table_bots(game) else table_bot(game)
 
 
 class TurnTimer(TableMoves):
@@ -104,7 +116,7 @@ class TurnTimer(TableMoves):
             return
         bot = self._timeout_bots.get(seat)
         if bot is None:
-            name = self.manager.settings.timeout_bot or table_bot(self.game_name)
+            name = timeout_bot(self.manager.settings.timeout_bot, self.game_name)
             bot = make_bot(name, bot_seed(self.seed, seat), self.game_name)
             self._timeout_bots[seat] = bot
         action, _took = await self._ask_bot(bot, snapshot, "the timeout bot")

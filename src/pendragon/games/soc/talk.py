@@ -78,13 +78,15 @@ def _grade(count: int, some: int, strong: int) -> int:
 
 def statement_of_counts(counts: list[int]) -> Statement:
     """:func:`statement` of a hand given as a count per white kind (the rules' vector)."""
-    return Statement(
-        _grade(sum(counts[k] for k in _FIGHTS), 1, 3),
-        _grade(sum(counts[k] for k in _BLOWS), 1, 2),
-        _grade(counts[GRAIL_CARD], 1, 2),
-        min(counts[MERLIN], 1),
-        min(sum(counts[k] for k in SPECIAL_KINDS), 1),
-    )
+    fights = blows = special = 0
+    for kind in _FIGHTS:
+        fights += counts[kind]
+    for kind in _BLOWS:
+        blows += counts[kind]
+    for kind in SPECIAL_KINDS:
+        special += counts[kind]
+    return Statement(_grade(fights, 1, 3), _grade(blows, 1, 2), _grade(counts[GRAIL_CARD], 1, 2),
+                     min(counts[MERLIN], 1), min(special, 1))
 
 
 def statement(hand: Mapping[str, int]) -> Statement:
@@ -96,11 +98,12 @@ def statement(hand: Mapping[str, int]) -> Statement:
     return statement_of_counts(counts)
 
 
-#: The white kinds each word of a :class:`Statement` counts, in its order.
-_WORDS: tuple[frozenset[int], ...] = (
-    frozenset(_FIGHTS), frozenset(_BLOWS), frozenset((GRAIL_CARD,)), frozenset((MERLIN,)),
-    frozenset(SPECIAL_KINDS),
-)
+#: The white kinds each word of a :class:`Statement` counts, in its order, and the kinds it
+#: does not count (each in the kinds' order, as :func:`_pick` draws them).
+_WORDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(kinds)) for kinds in (_FIGHTS, _BLOWS, (GRAIL_CARD,), (MERLIN,), SPECIAL_KINDS))
+_OTHERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k in range(NUM_WHITE) if k not in kinds) for kinds in _WORDS)
 
 
 def _gap(said: Statement, words: Statement) -> int:
@@ -108,17 +111,16 @@ def _gap(said: Statement, words: Statement) -> int:
     return sum(abs(a - b) for a, b in zip(said, words, strict=True))
 
 
-def _pick(counts: list[int], kinds: frozenset[int], inside: bool,
-          generator: random.Random) -> int:
-    """A kind drawn in proportion to ``counts``, among ``kinds`` (``inside``) or among the
-    others; -1 when there is none."""
-    total = sum(c for k, c in enumerate(counts) if (k in kinds) == inside)
+def _pick(counts: list[int], kinds: tuple[int, ...], generator: random.Random) -> int:
+    """A kind of ``kinds`` drawn in proportion to ``counts``; -1 when there is none."""
+    total = 0
+    for kind in kinds:
+        total += counts[kind]
     if total <= 0:
         return -1
     index = generator.randrange(total)
-    for kind, count in enumerate(counts):
-        if (kind in kinds) != inside:
-            continue
+    for kind in kinds:
+        count = counts[kind]
         if index < count:
             return kind
         index -= count
@@ -185,18 +187,17 @@ class TableTalk:
                 continue
             hand = world.own_hand(seat)
             known = world.known.get((listener, seat))
+            # The cards ``listener`` does not know of (a view of ``hand`` kept alongside).
+            unknown = hand if known is None else [c - k for c, k in zip(hand, known, strict=True)]
             for _ in range(self.steps):
                 wrong = [i for i, (a, b) in enumerate(zip(now, words, strict=True)) if a != b]
                 index = wrong[generator.randrange(len(wrong))]
-                kinds = _WORDS[index]
-                unknown = hand if known is None else [
-                    c - k for c, k in zip(hand, known, strict=True)]
                 if now[index] < words[index]:  # too few: one in from the deck
-                    into, out = (_pick(deck, kinds, True, generator),
-                                 _pick(unknown, kinds, False, generator))
+                    into = _pick(deck, _WORDS[index], generator)
+                    out = _pick(unknown, _OTHERS[index], generator)
                 else:  # too many: one back to the deck
-                    into, out = (_pick(deck, kinds, False, generator),
-                                 _pick(unknown, kinds, True, generator))
+                    into = _pick(deck, _OTHERS[index], generator)
+                    out = _pick(unknown, _WORDS[index], generator)
                 if into < 0 or out < 0:
                     continue
                 hand[out] -= 1
@@ -206,6 +207,9 @@ class TableTalk:
                     hand[out] += 1
                     hand[into] -= 1
                     continue
+                if unknown is not hand:
+                    unknown[out] -= 1
+                    unknown[into] += 1
                 deck[into] -= 1
                 deck[out] += 1
                 now = after
