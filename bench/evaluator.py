@@ -453,10 +453,12 @@ def cost(name: str, players: int, args: argparse.Namespace,
     per_game: list[dict[str, list[float]]] = []
     with get_context("spawn").Pool(args.workers) as pool:
         per_game.extend(pool.imap(_cost_seed, tasks))
+    decisions = sum(len(g[panels[0]]) for g in per_game)
+    if not decisions:
+        raise SystemExit("cost: no loyal seat had a choice in these games")
     found: dict[str, Any] = {"game": name, "players": players, "games": args.games,
                              "start": args.start, "options": options,
-                             "search_options": extra, "decisions": sum(
-                                 len(g[panels[0]]) for g in per_game)}
+                             "search_options": extra, "decisions": decisions}
     for panel in panels:
         every = [t for g in per_game for t in g[panel]]
         found[panel] = {"mean_decision_ms": 1000 * statistics.fmean(every),

@@ -83,9 +83,10 @@ def check_bot(name: object, game: str | None = None, people: bool = False) -> st
     """
     if not isinstance(name, str) or name not in bot_names(game):
         raise _unknown(name, game)
-    if people and game is not None and name not in table_bots(game):
+    seated = table_bots(game) if people and game is not None else None
+    if seated is not None and name not in seated:
         raise ValueError(f"{name!r} plays only where every seat is a bot; a table of {game}"
-                         f" with people seats: {', '.join(table_bots(game))}")
+                         f" with people seats: {', '.join(seated)}")
     return name
 
 

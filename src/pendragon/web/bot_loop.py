@@ -183,4 +183,3 @@ def bot_name(bot: object, game: str, where: str = "") -> str:
         raise TableError("bad_request", f"{where}" + (
             "that bot plays only where every seat is a bot; this table's bots:" if known
             else "unknown bot; known bots:") + f" {', '.join(seated)}", 400) from None
-

@@ -76,4 +76,3 @@ class Settings:
         if self.timeout_bot not in seated:
             raise ValueError(f"timeout_bot {self.timeout_bot!r} is no table's bot; tables "
                              f"seat: {', '.join(seated)}")
-
