@@ -11,7 +11,7 @@ more legal actions) the deciding seat's chance is read (``coach.win_chance``) an
 with whether its side won. Reliability by tenths as ``bench/calibration.py``.
 
     python -m bench.evaluator calibration [--games N] [--per-game N] [--seed S]
-        [--only GAME] [--panel heuristic|search] [--no-pin]
+        [--only GAME|SETUP|"GAME N" [--option K=V]] [--panel heuristic|search] [--no-pin]
     python -m bench.evaluator estimates [--games N] [--per-game N] [--seed S] [--only GAME]
         [--no-pin]
     python -m bench.evaluator timing [--games N] [--no-pin]
@@ -98,6 +98,33 @@ SETUPS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+def chosen_setups(only: str | None, options: Sequence[str] = ()
+                  ) -> dict[str, tuple[str, dict[str, Any]]]:
+    """The setups a run measures: :data:`SETUPS`, or those ``only`` names (a label or a
+    game), or ``only`` read as ``"GAME PLAYERS"`` (any setup the lobby offers, with
+    ``options``: ``--option K=V``).
+
+    >>> list(chosen_setups("soc-card"))
+    ['soc-card 5']
+    >>> chosen_setups("soc-card 6", ["knights_relief=true"])
+    {'soc-card 6': ('soc-card', {'knights_relief': 'true', 'players': 6})}
+    >>> chosen_setups("chess 2")
+    Traceback (most recent call last):
+    ...
+    SystemExit: --only: a setup of SETUPS, a game, or "GAME PLAYERS" of an installed game
+    """
+    named = {label: setup for label, setup in SETUPS.items()
+             if only is None or only in (setup[0], label)}
+    if named:
+        return named
+    name, _, players = (only or "").partition(" ")
+    if name not in pendragon.registered_games() or not players.isdigit():
+        raise SystemExit('--only: a setup of SETUPS, a game, or "GAME PLAYERS" of an '
+                         "installed game")
+    extra: dict[str, Any] = dict(item.split("=", 1) for item in options)
+    return {f"{only}": (name, {**extra, "players": int(players)})}  # (only: "GAME N")
+
+
 def game_seed(seed: int, k: int) -> int:
     """The seed of game ``k`` of a run."""
     return seed * 1_000_003 + k
@@ -147,9 +174,7 @@ def _reliability_tables(args: argparse.Namespace, panel: str, title: str,
     of ``args.games`` games of ``panel``, met with whether its side won (a reliability
     table, printed under ``title``)."""
     results: dict[str, Any] = {}
-    for label, (name, options) in SETUPS.items():
-        if args.only and args.only not in (name, label):
-            continue
+    for label, (name, options) in chosen_setups(args.only, args.option).items():
         started = time.process_time()
         samples: list[tuple[float, bool]] = []
         for k in range(args.games):
@@ -550,7 +575,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--per-game", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--only", default=None)
+    parser.add_argument("--only", default=None,
+                        help='calibration, estimates: a game, a setup of SETUPS, or any'
+                             ' setup as "GAME PLAYERS" (with --option K=V)')
     parser.add_argument("--panel", choices=("heuristic", "search"), default="heuristic")
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--depth", type=int, default=None,

@@ -344,6 +344,19 @@ def test_calibration_games_fit_a_setups_own_calibration_and_are_never_fitted_on(
     plans = calibration_plans(config, setups_for("grail-cup", [2, 3]))
     assert [p.index for p in plans] == list(range(20, 120))
     assert {p.seed for p in plans} == {3 * 1_000_003 + i for i in range(20, 120)}
+    # A count added after the others (--calibration-players 3,2) plays its games after
+    # theirs: the 3-player setup's games, fit and measure are as they were.
+    more = tmp_path / "more.json"
+    assert main([*common, "--calibration-games", "100", "--calibration-players", "3,2",
+                 "--out", str(more)]) == 0
+    added = load_model(more).metadata
+    two = next(k for k, e in added["setups"].items()
+               if e["options"]["players"] == 2 and len(e["options"]) == 1)
+    assert list(added["calibration_games"]["setups"]) == sorted([key, two])
+    for part in ("setups", "validation"):
+        assert added["calibration_games"][part][key] == found[part][key]
+    assert added["setup_calibration"][key] == with_games.metadata["setup_calibration"][key]
+    assert added["setup_calibration"][two] != with_games.metadata["setup_calibration"].get(two)
 
 
 def test_a_setup_with_calibration_games_keeps_to_the_heuristics_games(tmp_path: Path) -> None:
@@ -417,6 +430,22 @@ def test_an_eight_seat_merlins_company_review_reads_as_a_line() -> None:
     for move in done.moves:
         if move.mark is not None:
             assert move.drop >= 0.05 and move.played != move.best
+
+
+def test_a_review_states_its_setups_own_calibration_where_the_model_measured_one() -> None:
+    """Issue 38 items 3 and 5: a review's "uncertain by about N points" is the figure of
+    the setup reviewed where the model was given calibration games at it (soc at 7, the
+    card game at 6), else the model's over every setup (the card game at 3)."""
+    from pendragon.bots.evaluator import setup_key
+    from pendragon.coach.review import model_calibration
+
+    for name, players in (("soc", 7), ("soc-card", 6), ("soc-card", 3)):
+        game = pendragon.load_game(name, players=players)
+        metadata = evaluator_for(game).model.metadata  # type: ignore[union-attr]
+        own = metadata["calibration_games"]["validation"].get(setup_key(game))
+        expected = (own or metadata["validation"]["all"])["calibration_error"]
+        assert (own is None) == (players == 3)
+        assert model_calibration(game) == expected
 
 
 def test_the_chance_at_a_decision_is_the_models_reading_of_the_chosen_move() -> None:

@@ -214,9 +214,11 @@ def game_plan(config: TrainConfig, setups: Sequence[tuple[dict[str, Any], int]],
 def calibration_plans(config: TrainConfig,
                       setups: Sequence[tuple[dict[str, Any], int]]) -> list[GamePlan]:
     """The calibration games of a run: ``config.calibration_games`` games at each base
-    setup (weight :data:`BASE_WEIGHT`) of ``config.calibration_players``, indexed on from
-    the run's last game (game ``games + j`` has the seed ``seed * 1_000_003 + games + j``:
-    the run's own seeds, never a bench's), the heuristic on every seat but, in
+    setup (weight :data:`BASE_WEIGHT`) of ``config.calibration_players``, in the order
+    given (every count trained, in the setups' order, when ``None``), indexed on from the
+    run's last game (game ``games + j`` has the seed ``seed * 1_000_003 + games + j``:
+    the run's own seeds, never a bench's; so a count added after the others leaves their
+    games, and what was fitted on them, as they were), the heuristic on every seat but, in
     ``search_share`` of them, one seat of the search bot, drawn from the seed alone (as
     :func:`game_plan`). They are the games a bench or the lobby's default table is: what
     a setup's own recalibration is fitted to.
@@ -227,12 +229,19 @@ def calibration_plans(config: TrainConfig,
     ...     config, setups_for("soc-card", [3, 5]))]  # doctest: +NORMALIZE_WHITESPACE
     [(40, 5, ('heuristic', 'heuristic', 'heuristic', 'heuristic', 'heuristic')),
      (41, 5, ('heuristic', 'heuristic', 'heuristic', 'heuristic', 'heuristic'))]
+    >>> config = TrainConfig("soc-card", (3, 5), games=40, calibration_games=2,
+    ...                      calibration_players=(5, 3), search_share=0.0)
+    >>> [(p.index, p.options["players"]) for p in calibration_plans(
+    ...     config, setups_for("soc-card", [3, 5]))]
+    [(40, 5), (41, 5), (42, 3), (43, 3)]
     """
     if not config.calibration_games:
         return []
     wanted = config.calibration_players
     bases = [options for options, weight in setups if weight == BASE_WEIGHT
              and (wanted is None or int(options["players"]) in wanted)]
+    if wanted is not None:  # in the order asked: the counts first asked keep their games
+        bases.sort(key=lambda options: wanted.index(int(options["players"])))
     if not bases:
         raise ValueError(f"--calibration-players {wanted}: no base setup at those counts")
     plans: list[GamePlan] = []

@@ -52,7 +52,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              " calibration (default 0)")
     parser.add_argument("--calibration-players", default=None,
                         help="player counts whose base setups get --calibration-games, e.g."
-                             " 5 (default: every count trained)")
+                             " 5,4,6, played in that order (a count added last leaves the"
+                             " others' games as they were; default: every count trained)")
     parser.add_argument("--calibration-map", choices=("platt", "isotonic", "anchored"),
                         default="platt",
                         help="a setup with calibration games: its logit scaled and shifted"

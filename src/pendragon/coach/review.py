@@ -41,7 +41,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pendragon.bots.evaluator import evaluator_for
+from pendragon.bots.evaluator import evaluator_for, setup_key
 from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS, ISMCTSBot
 from pendragon.coach.estimate import (
     Budget,
@@ -80,11 +80,22 @@ CALIBRATION_ERROR: dict[str, float] = {"soc": 0.098, "soc-card": 0.043, "grail-c
 
 
 def model_calibration(game: Game) -> float | None:
-    """The held-out calibration error recorded with ``game``'s learned evaluator."""
+    """The held-out calibration error recorded with ``game``'s learned evaluator: its
+    setup's own, measured on the setup's calibration games (at the decisions a review
+    reads), where the model was given some; else the model's over every setup.
+
+    >>> import pendragon
+    >>> five = model_calibration(pendragon.load_game("soc", players=5))
+    >>> squires = model_calibration(pendragon.load_game("soc", players=5, squires=True))
+    >>> 0 < five < squires < 0.1
+    True
+    """
     bound = evaluator_for(game)
     if bound is None:
         return None
-    figures = bound.model.metadata.get("validation", {}).get("all", {})
+    metadata = bound.model.metadata
+    own = metadata.get("calibration_games", {}).get("validation", {}).get(setup_key(game))
+    figures = own if isinstance(own, dict) else metadata.get("validation", {}).get("all", {})
     value = figures.get("calibration_error") if isinstance(figures, dict) else None
     return float(value) if isinstance(value, (int, float)) else None
 
