@@ -435,16 +435,16 @@ def test_an_eight_seat_merlins_company_review_reads_as_a_line() -> None:
 def test_a_review_states_its_setups_own_calibration_where_the_model_measured_one() -> None:
     """Issue 38 items 3 and 5: a review's "uncertain by about N points" is the figure of
     the setup reviewed where the model was given calibration games at it (soc at 7, the
-    card game at 6), else the model's over every setup (the card game at 3)."""
+    card game at 6), else the model's over every setup (the card game solo)."""
     from pendragon.bots.evaluator import setup_key
     from pendragon.coach.review import model_calibration
 
-    for name, players in (("soc", 7), ("soc-card", 6), ("soc-card", 3)):
+    for name, players in (("soc", 7), ("soc-card", 6), ("soc-card", 1)):
         game = pendragon.load_game(name, players=players)
         metadata = evaluator_for(game).model.metadata  # type: ignore[union-attr]
         own = metadata["calibration_games"]["validation"].get(setup_key(game))
         expected = (own or metadata["validation"]["all"])["calibration_error"]
-        assert (own is None) == (players == 3)
+        assert (own is None) == (players == 1)
         assert model_calibration(game) == expected
 
 
