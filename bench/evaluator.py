@@ -17,7 +17,7 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
-        [--option K=V] [--team] [--panels model,search,talk,open] [--workers W]
+        [--option K=V] [--team] [--panels model,search,talk,open,coach] [--workers W]
         [--search-option K=V]
     python -m bench.evaluator cost GAME PLAYERS [--games N] [--start K] [--option K=V]
         [--panels search,talk] [--workers W] [--search-option K=V]
@@ -49,9 +49,11 @@ heuristic always); ``talk`` (Shadows over Camelot) is today's search listening t
 table talk (:class:`~pendragon.games.soc.talk.TalkingSearch`, SOC-TURN-3, SOC-RULING-71);
 ``open`` is the *open-hand search* (:class:`OpenSearch`), today's search reading the true
 state: what the search could gain with every card seen, a bound on any better read of the
-table with the same rollouts. ``--search-option K=V`` builds every search panel with that
-keyword of ``ISMCTSBot`` (``confidence=2.0``: soc's search before its own test; a
-``budget``...): a variant measured on the same paired seeds as today's search.
+table with the same rollouts; ``coach`` plays the coach's move at every decision
+(:class:`CoachPlayer`): what following every hint wins. ``--search-option K=V`` builds
+every search panel with that keyword of ``ISMCTSBot`` (``confidence=2.0``: soc's search
+before its own test; a ``budget``...): a variant measured on the same paired seeds as
+today's search.
 
 ``cost``: the searches' time a decision on the same positions (a strength run's times come
 from different games: a side that plays better reaches other positions). Games of heuristic
@@ -284,12 +286,37 @@ class OpenSearch(ISMCTSBot):
         return state.clone()
 
 
+class CoachPlayer:
+    """A seat that plays the coach's move at every decision (``coach.estimate(...).choice``:
+    a hint's best move), so its win rate is what following every hint is worth; not a bot
+    of the lobby (it asks the coach, which reads the learned model).
+
+    >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
+    >>> state.play_random_chance()
+    >>> CoachPlayer(2).step(state) in state.legal_actions()
+    True
+    """
+
+    def __init__(self, seed: int | None) -> None:
+        self.seed = 0 if seed is None else seed
+
+    def step(self, state: State) -> int:
+        """The coach's move for the seat to act (its only move if forced)."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return estimate(state, state.current_player(), seed=self.seed).choice
+
+
 def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None,
                search_options: dict[str, Any] | None = None) -> Bot:
     """A strength panel's bot: the search with the model, the search, the search that
-    listens to the table talk, the open-hand search (a bound) or the heuristic; every search
-    built with ``search_options`` (``ISMCTSBot``'s keywords) besides."""
+    listens to the table talk, the open-hand search (a bound), the coach's move
+    (:class:`CoachPlayer`) or the heuristic; every search built with ``search_options``
+    (``ISMCTSBot``'s keywords) besides."""
     extra = search_options or {}
+    if panel == "coach":
+        return CoachPlayer(seed)
     if panel == "model":
         return ISMCTSBot(seed, **{"evaluator": True, "rollout_depth": depth, **extra})
     if panel == "open":
@@ -328,9 +355,10 @@ def search_options(items: Sequence[str]) -> dict[str, Any]:
 
 
 #: The strength bench's panels: the model search, today's search, the search that listens
-#: to the table talk (Shadows over Camelot), the open-hand search (a bound; these two never
-#: played unless asked for) and the heuristic (always played: the baseline).
-STRENGTH_PANELS = ("model", "search", "talk", "open", "heuristic")
+#: to the table talk (Shadows over Camelot), the open-hand search (a bound), the coach's
+#: move (these three never played unless asked for) and the heuristic (always played: the
+#: baseline).
+STRENGTH_PANELS = ("model", "search", "talk", "open", "coach", "heuristic")
 
 
 def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, bool,

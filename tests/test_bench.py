@@ -148,6 +148,38 @@ def test_a_search_option_builds_every_search_panel_and_a_bad_one_is_refused() ->
             search_options(bad)
 
 
+def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
+    """ISSUE-38 (bench, item 3: can a hint be trusted): ``strength --panels coach`` seats a
+    player that plays the coach's move (``estimate(...).choice``, a hint's best move) at
+    every decision with a choice, its only move where it has one; played through a whole
+    game on the strength bench's paired seed."""
+    import pendragon
+    from bench.evaluator import CoachPlayer, _panel_bot, _strength_seed, game_seed
+    from pendragon.coach import estimate
+    from pendragon.core.api import CHANCE
+
+    player = _panel_bot("grail-cup", "coach", None, 5)
+    assert isinstance(player, CoachPlayer)
+    state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 6:
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        legal = state.legal_actions()
+        action = player.step(state)
+        if len(legal) > 1:
+            assert action == estimate(state, seat, seed=5).choice
+            checked += 1
+        state.apply_action(action)
+    assert checked == 6
+    found = _strength_seed(("grail-cup", 3, {}, game_seed(2, 0), 0, None, False,
+                            ("coach", "heuristic"), {}))
+    assert set(found) == {"coach", "heuristic"} and all(w in (0, 1) for w, _ in found.values())
+    assert found["coach"][1]  # the coach's seat decided, and was timed
+
+
 def test_the_cost_bench_asks_every_search_at_the_same_positions_of_a_heuristic_game() -> None:
     """ISSUE-38 (bench): ``cost`` times the searches on the *same* positions: the game is
     the heuristic bots' (the searches' own choices set aside), and every panel is asked at

@@ -47,7 +47,7 @@ def test_the_shipped_model_reads_the_games_current_observation_layout(name: str)
     assert setups and set(setups) == set(model.metadata["layout"])
     games = {key: _game(name, entry["options"]) for key, entry in setups.items()}
     assert check_layout(model, games) == []
-    assert all(g.info.observation_tensor_size in model.tensor_sizes for g in games.values())
+    assert all(g.evaluation_tensor_size() in model.tensor_sizes for g in games.values())
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -231,6 +231,52 @@ def test_the_evaluator_reads_the_seats_information_only(case: tuple[str, int, in
         assert estimate(twin, seat, seed=2).rewards == moves
 
 
+@pytest.mark.parametrize("players", [2, 5, 8])
+def test_grail_cups_model_reads_each_seats_tensor_turned_to_it(players: int) -> None:
+    """Issue 38 item 1 (one model for every setup; its seat's information only), GC-GOAL-1
+    (a race to the finish): Grail Cup's evaluator reads ``evaluation_tensor(seat)``, the
+    seat's own observation tensor turned to it and one length at every table: its knight
+    first and how many are ahead of it, then the others from the first on the track down;
+    the race, allies, task and Merlin's looks as the tensor has them; and one network of the
+    shipped model reads every table."""
+    import random
+
+    from pendragon.core.tensor_names import block_names
+    from pendragon.games.grail_cup.rules.data import SPEARS
+    from pendragon.games.grail_cup.rules.view import EVAL_BLOCKS, EVAL_OTHERS, EVALUATION_SIZE
+
+    game = _game("grail-cup", {"players": players}, seed=players)
+    names = block_names(EVAL_BLOCKS)
+    tensor_names = game.observation_tensor_names()
+    shared = [(i, tensor_names.index(name)) for i, name in enumerate(names)
+              if name in tensor_names]
+    assert len(shared) == 9 * 5 + 4 + 35 + 4  # allies (5 blocks), race, task, Merlin
+    draw = random.Random(players)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 40 * players:
+        if state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        finish = state.track.finish
+        for seat in range(players):
+            view, tensor = state.evaluation_tensor(seat), state.observation_tensor(seat)
+            assert len(view) == EVALUATION_SIZE == game.evaluation_tensor_size()
+            assert view[0] == state.pos[seat] / finish and view[1] == state.spears[seat] / SPEARS
+            ahead = sum(state.pos[p] > state.pos[seat] for p in range(players) if p != seat)
+            assert view[5] == ahead / 7
+            slots = [view[6 + 5 * k:11 + 5 * k] for k in range(EVAL_OTHERS)]
+            assert all(slot == [0.0] * 5 for slot in slots[players - 1:])
+            assert [slot[0] for slot in slots[:players - 1]] == sorted(
+                (state.pos[p] / finish for p in range(players) if p != seat), reverse=True)
+            assert all(view[i] == tensor[j] for i, j in shared)
+            checked += 1
+        state.apply_action(draw.choice(state.legal_actions()))
+    assert checked >= 40
+    model = shipped_model("grail-cup")
+    assert model is not None and model.tensor_sizes == [EVALUATION_SIZE]
+
+
 # ---------------------------------------------------------------------- item 2: training
 def _tiny(tmp_path: Path, name: str, seed: int) -> str:
     out = tmp_path / name
@@ -254,6 +300,52 @@ def test_training_with_the_same_seed_gives_the_same_model(tmp_path: Path) -> Non
     assert meta["bots"] and meta["positions"] > 0 and "calibration_error" in (
         meta["validation"]["all"])
     assert meta["command"].startswith("pendragon train grail-cup")
+
+
+def test_exploring_training_games_record_the_movers_view_after_each_random_move() -> None:
+    """Issue 38 items 2 and 3 (the coach reads every move, and the model must have seen the
+    moves the bots seldom make): with ``explore`` a training game's decisions are played at
+    random with that chance, and after each such move the mover's view is a row (kind 4)
+    labelled by whether the mover's side won; the same seed gives the same rows; a
+    calibration game never explores."""
+    import random
+
+    from pendragon.bots import make_bot
+    from pendragon.core import rng
+    from pendragon.training import (
+        _PLAN_STREAM,
+        TrainConfig,
+        _play_exploring,
+        calibration_plans,
+        play_plans,
+        play_positions,
+        setups_for,
+    )
+
+    setups = setups_for("soc-card", [3])
+    config = TrainConfig("soc-card", (3,), games=3, positions=2, seats=1, decisions=2,
+                         explore=0.2)
+    found = play_positions(config, setups, [0, 1, 2])
+    assert [list(r) for r in play_positions(config, setups, [0, 1, 2]).rows] == [
+        list(r) for r in found.rows]
+    explored = [i for i, kind in enumerate(found.kinds) if kind == 4]
+    assert len(explored) >= 3  # about a fifth of each game's decisions
+    for plan in found.plans:
+        game = pendragon.load_game("soc-card", **{**plan.options, "seed": plan.seed})
+        bots = [make_bot(name, bot_seed(plan.seed, s), "soc-card")
+                for s, name in enumerate(plan.bots)]
+        moves: list[tuple[int, list[float]]] = []
+        final = _play_exploring(game, bots, 0.2, moves,
+                                random.Random(rng.mix(plan.seed, _PLAN_STREAM + 2)))
+        mine = [i for i in explored if found.games[i] == plan.index]
+        assert len(mine) == len(moves)
+        for i, (mover, tensor) in zip(mine, moves, strict=True):
+            assert list(found.rows[i])[:len(tensor)] == tensor
+            assert found.labels[i] == (1 if final.returns()[mover] > 0 else 0)
+    calibrating = TrainConfig("soc-card", (3,), games=3, decisions=2, explore=0.5,
+                              calibration_games=2, search_share=0.0)
+    extra = play_plans(calibrating, calibration_plans(calibrating, setups), calibrating=True)
+    assert set(extra.kinds) == {3}
 
 
 def test_training_records_the_deciding_seats_view_at_decisions() -> None:
@@ -283,7 +375,7 @@ def test_training_records_the_deciding_seats_view_at_decisions() -> None:
         for action in final.history():
             player = state.current_player()
             if player >= 0 and len(state.legal_actions()) > 1:
-                row = state.observation_tensor(player) + setup_features(game)
+                row = state.evaluation_tensor(player) + setup_features(game)
                 views[tuple(row)] = 1 if final.returns()[player] > 0 else 0
             state.apply_action(action)
         rows = [(tuple(r), label) for r, label, g, k in zip(
@@ -389,9 +481,46 @@ def test_training_refuses_a_bad_command_line(tmp_path: Path) -> None:
     assert main(["train", "no-such-game", "--out", str(tmp_path / "x")]) == 2
     assert main(["train", "grail-cup", "--games", "5", "--out", str(tmp_path / "x")]) == 2
     assert main(["train", "grail-cup", "--players", "2,x", "--out", str(tmp_path / "x")]) == 2
+    assert main(["train", "grail-cup", "--explore", "1.5", "--out", str(tmp_path / "x")]) == 2
 
 
 # ---------------------------------------------------------------------- item 3: the coach
+@pytest.mark.parametrize("name", GAMES)
+def test_the_coach_overrules_the_heuristic_only_where_following_it_wins(name: str) -> None:
+    """Issue 38 item 3 (a hint a person can trust): following every hint of the model lost
+    games against the heuristic in Shadows over Camelot and the card game (docs/bots.md),
+    so there the coach's move is the heuristic's, and a hint whose other move reads higher
+    says the bots' move is kept (``coach.hint.kept``); Grail Cup's model may overrule it."""
+    from pendragon.coach.estimate import MODEL_OVERRULES
+    from pendragon.coach.hint import reason_for
+
+    game = _game(name, {"players": 4 if name == "grail-cup" else 5}, seed=3)
+    bots = [pendragon.bots.make_bot("heuristic", bot_seed(3, s), name)
+            for s in range(game.num_players())]
+    state = game.new_initial_state()
+    overruled = kept = read = 0
+    while not state.is_terminal() and read < 60:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        if len(state.legal_actions()) > 1:
+            found = estimate(state, player, seed=1)
+            read += 1
+            assert found.overrules == (name in MODEL_OVERRULES)
+            overruled += found.choice != found.prior
+            if max(found.chance(a) for a in found.rewards) > found.chance(found.choice):
+                key = reason_for(state, found).key
+                assert key == ("coach.hint.close" if found.overrules else "coach.hint.kept")
+                kept += key == "coach.hint.kept"
+        state.apply_action(bots[player].step(state))
+    assert read == 60
+    if name in MODEL_OVERRULES:
+        assert overruled > 0
+    else:
+        assert overruled == 0 and kept > 0
+
+
 def test_win_chance_is_the_models_and_does_not_depend_on_the_seed() -> None:
     """Issue 38 item 3: `coach.win_chance(state, seat, seed)` reads the model: a chance in
     (0, 1) that two seeds give alike; a finished game reads 1 or 0."""

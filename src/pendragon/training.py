@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pendragon.bots import make_bot
-from pendragon.bots.base import Bot
+from pendragon.bots.base import Bot, hear_one_another
 from pendragon.bots.evaluator import (
     Model,
     Network,
@@ -64,10 +64,10 @@ from pendragon.calibration_fit import (
     rounded,
 )
 from pendragon.core import registry, rng
-from pendragon.core.api import Game
+from pendragon.core.api import CHANCE, Game, State
 from pendragon.core.errors import InvalidOptionError, UnknownOptionError
 from pendragon.core.plugins import plugin_for
-from pendragon.runner import bot_seed, play_game
+from pendragon.runner import GameTooLongError, bot_seed, play_game
 from pendragon.simulate import SEED_STRIDE, map_chunks
 
 if TYPE_CHECKING:  # numpy is the training's optional dependency
@@ -128,6 +128,13 @@ class TrainConfig:
     #: does not fit; "anchored": that map with its ends drawn on to 0 and 1
     #: (:func:`~pendragon.calibration_fit.anchored`).
     calibration_map: str = "platt"
+    #: The chance that a decision of a training game (not a calibration game) is played
+    #: at random, uniformly among its legal actions, instead of by its bot; the position
+    #: right after is recorded from the mover's view (kind 4). The coach reads every move
+    #: of a decision, and a model that never saw the moves the bots seldom make (the card
+    #: game's heuristic accuses wrongly in one accusation of a hundred) reads them
+    #: blind: it took a loyal seat shown loyal for a gain worth a black sword.
+    explore: float = 0.0
 
 
 def setups_for(game_name: str, players: Sequence[int] | None = None,
@@ -271,7 +278,8 @@ class Positions:
     plans: list[GamePlan]
     #: 1 for a row at a decision of its seat (``TrainConfig.decisions``) in a game of the
     #: heuristic (and maybe one search seat), 2 at a decision in a game of the table bot,
-    #: 3 at a decision in a calibration game (:func:`calibration_plans`), else 0.
+    #: 3 at a decision in a calibration game (:func:`calibration_plans`), 4 right after a
+    #: random move (``TrainConfig.explore``), else 0.
     kinds: list[int] = field(default_factory=list)
 
 
@@ -318,7 +326,12 @@ def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
         game = registry.load_game(config.game, **{**plan.options, "seed": plan.seed})
         bots = [training_bot(name, bot_seed(plan.seed, seat), config.game)
                 for seat, name in enumerate(plan.bots)]
-        final = play_game(game, bots)
+        explored: list[tuple[int, list[float]]] = []
+        if config.explore and not calibrating:
+            final = _play_exploring(game, bots, config.explore, explored,
+                                    random.Random(rng.mix(plan.seed, _PLAN_STREAM + 2)))
+        else:
+            final = play_game(game, bots)
         history = final.history()
         returns = final.returns()
         draw = random.Random(rng.mix(plan.seed, _PLAN_STREAM + 1))
@@ -334,7 +347,7 @@ def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
                 state.apply_action(history[at])
                 at += 1
             for seat in draw.sample(range(seats), min(config.seats, seats)):
-                rows.append(state.observation_tensor(seat) + setup)
+                rows.append(state.evaluation_tensor(seat) + setup)
                 labels.append(1 if returns[seat] > 0 else 0)
                 games.append(index)
                 keys.append(key)
@@ -347,7 +360,7 @@ def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
             for action in history:
                 player = state.current_player()
                 if player >= 0 and len(state.legal_actions()) > 1:
-                    found.append((player, state.observation_tensor(player)))
+                    found.append((player, state.evaluation_tensor(player)))
                 state.apply_action(action)
             for pick in sorted(draw.sample(range(len(found)),
                                            min(config.decisions, len(found)))):
@@ -357,7 +370,39 @@ def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
                 games.append(index)
                 keys.append(key)
                 kinds.append(kind)
+        for mover, tensor in explored:
+            rows.append(tensor + setup)
+            labels.append(1 if returns[mover] > 0 else 0)
+            games.append(index)
+            keys.append(key)
+            kinds.append(4)
     return Positions(rows, labels, games, keys, list(plans), kinds)
+
+
+def _play_exploring(game: Game, bots: Sequence[Bot], explore: float,
+                    found: list[tuple[int, list[float]]], draw: random.Random) -> State:
+    """Play ``game`` as :func:`~pendragon.runner.play_game` does, but each decision with
+    two or more legal actions is, with chance ``explore`` (drawn from ``draw``), played
+    uniformly at random; after each such move the mover's evaluation tensor is appended
+    to ``found``. The bots follow the game's history, whoever moved."""
+    hear_one_another(bots)
+    state = game.new_initial_state()
+    limit = game.length_cap()
+    while not state.is_terminal():
+        if state.version >= limit:
+            raise GameTooLongError(f"{game!r} is still running after its hard cap of "
+                                   f"{limit} actions")
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1 and draw.random() < explore:
+            state.apply_action(draw.choice(legal))
+            found.append((player, state.evaluation_tensor(player)))
+        else:
+            state.apply_action(bots[player].step(state))
+    return state
 
 
 def generate(config: TrainConfig,
@@ -602,6 +647,13 @@ def train(config: TrainConfig, command: str = "",
                    for key, e in sorted(setups.items())},
         "layout": {key: e["layout"] for key, e in sorted(setups.items())},
     }
+    if config.explore:
+        metadata["explore"] = {
+            "chance": config.explore,
+            "positions": sum(1 for k in data.kinds if k == 4),
+            "about": "each decision of a training game (not a calibration game) played at"
+                     " random with this chance; the position right after, from the mover's"
+                     " view, recorded and fitted on"}
     if config.calibration_games:
         metadata["calibration_games"] = {
             "per_setup": config.calibration_games,

@@ -1,21 +1,23 @@
 """A learned evaluator (issue 38): a seat's chance that its side wins, from that seat's
 information only, read by a small model shipped with its game as data.
 
-The inputs are the seat's :meth:`~pendragon.core.api.State.observation_tensor` (what the
-seat sees: the board, its own hand and loyalty as far as it knows them, and the public
-record the game keeps in the tensor: accusations, unmasked traitors, swords, who holds
-what face up) followed by the *setup features* of the game's options
-(:func:`setup_features`: the player count one-hot, each variant and expansion). Nothing
-else: the model never reads another seat's hand or loyalty.
+The inputs are the seat's :meth:`~pendragon.core.api.State.evaluation_tensor`: its
+observation tensor (what the seat sees: the board, its own hand and loyalty as far as it
+knows them, and the public record the game keeps in the tensor: accusations, unmasked
+traitors, swords, who holds what face up), or a game's function of that tensor alone
+(Grail Cup's: turned to the viewer, one length at every table), followed by the *setup
+features* of the game's options (:func:`setup_features`: the player count one-hot, each
+variant and expansion). Nothing else: the model never reads another seat's hand or loyalty.
 
-The model is a one-hidden-layer network (ReLU) per tensor size (a game whose tensor grows
-with its seats has one per player count), its output a logit turned into a chance by a
-logistic with a calibration fitted on held-out games (``scale * z + shift``), or, with no
-hidden layer, a logistic regression; a setup with enough held-out games of its own has a
-second such calibration in the metadata (``setup_calibration``), which :class:`Evaluator`
-applies. Inference is plain typed Python, compiled with the
-rest of the bots: it walks the non-zero inputs only (most of an observation is zeros), so
-one evaluation costs some tens of microseconds compiled (docs/bots.md, "Evaluator").
+The model is a one-hidden-layer network (ReLU) per input size (one for every setup of a
+game; a game whose inputs grew with its seats would have one per player count), its
+output a logit turned into a chance by a logistic with a calibration fitted on held-out
+games (``scale * z + shift``), or, with no hidden layer, a logistic regression; a setup
+with enough held-out games of its own has a second such calibration in the metadata
+(``setup_calibration``), which :class:`Evaluator` applies. Inference is plain typed
+Python, compiled with the rest of the bots: each hidden unit sums the non-zero inputs
+only (most of an observation is zeros), so one evaluation costs some tens of
+microseconds compiled (docs/bots.md, "Evaluator").
 
 "Its side" as in the coach: in Shadows over Camelot and the card game the loyal side, or
 the traitors for a seat whose loyalty card says so (it knows its own); in Grail Cup the
@@ -91,6 +93,10 @@ class Network:
             raise ValueError("the output needs one weight per hidden unit")
         if not bias and any(len(row) != 1 for row in weights):
             raise ValueError("a network without a hidden layer has one weight per input")
+        #: The weights unit by unit (``by_unit[j][i]`` is ``weights[i][j]``): a unit's sum
+        #: runs in a native float over the non-zero inputs, in the inputs' order.
+        self.by_unit: list[list[float]] = [[row[j] for row in weights]
+                                            for j in range(len(bias))]
 
     def logit(self, inputs: Sequence[float]) -> float:
         """The calibrated logit of ``inputs``."""
@@ -104,18 +110,21 @@ class Network:
                 if value != 0.0:
                     z += value * weights[i][0]
             return self.scale * z + self.shift
-        hidden = list(self.bias)
-        units = len(hidden)
+        where: list[int] = []
+        values: list[float] = []
         for i in range(self.inputs):
             value = inputs[i]
             if value != 0.0:
-                row = weights[i]
-                for j in range(units):
-                    hidden[j] += value * row[j]
+                where.append(i)
+                values.append(value)
+        count = len(where)
+        bias = self.bias
         out = self.out
         z = self.out_bias
-        for j in range(units):
-            unit = hidden[j]
+        for j, row in enumerate(self.by_unit):
+            unit: float = bias[j]
+            for k in range(count):
+                unit += values[k] * row[where[k]]
             if unit > 0.0:
                 z += unit * out[j]
         return self.scale * z + self.shift
@@ -136,9 +145,9 @@ class Network:
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Model:
-    """A game's evaluator: one :class:`Network` per observation tensor size (a game whose
-    tensor grows with the seats, Grail Cup, has one per player count; the others one for
-    every setup), the names of the setup features that follow the tensor, and the
+    """A game's evaluator: one :class:`Network` per evaluation tensor size
+    (:meth:`~pendragon.core.api.State.evaluation_tensor`; one for every setup of each
+    shipped game), the names of the setup features that follow the tensor, and the
     metadata (what it was trained on, how it measured)."""
 
     def __init__(self, game: str, setup_names: list[str], networks: list[Network],
@@ -156,7 +165,7 @@ class Model:
 
     @property
     def tensor_sizes(self) -> list[int]:
-        """The observation tensor lengths this model reads (its networks'), ascending."""
+        """The evaluation tensor lengths this model reads (its networks'), ascending."""
         return sorted(size - len(self.setup_names) for size in self.networks)
 
     def probability(self, inputs: Sequence[float]) -> float:
@@ -337,7 +346,7 @@ def reference_tensors(game: Game) -> list[list[float]]:
             state.apply_action(state.sample_chance())
             continue
         for seat in range(seats):
-            found.append(state.observation_tensor(seat))
+            found.append(state.evaluation_tensor(seat))
         state.apply_action(state.legal_actions()[0])
     return found
 
@@ -375,7 +384,7 @@ class Evaluator:
         self.model = model
         self.game = game
         self.setup = setup_features(game, model.setup_names)
-        self.size = game.info.observation_tensor_size
+        self.size = game.evaluation_tensor_size()
         network = model.networks.get(self.size + len(self.setup))
         if network is None:
             raise ValueError(f"the {model.game} model has no network for tensors of "
@@ -405,7 +414,7 @@ class Evaluator:
 
     def inputs(self, state: State, seat: int) -> list[float]:
         """The model's inputs for ``seat`` in ``state``: its tensor, then the setup."""
-        tensor = state.observation_tensor(seat)
+        tensor = state.evaluation_tensor(seat)
         if len(tensor) != self.size:
             raise ValueError(f"the {self.model.game} model reads tensors of "
                              f"{self.model.tensor_sizes} entries, the game gives "
@@ -483,7 +492,7 @@ def model_for(game: Game) -> Model | None:
     model = shipped_model(game.name)
     if model is None:
         return None
-    if game.info.observation_tensor_size not in model.tensor_sizes:
+    if game.evaluation_tensor_size() not in model.tensor_sizes:
         return None
     return model
 

@@ -40,6 +40,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--decisions", type=int, default=0,
                         help="decisions a game recorded besides, from the deciding seat, on"
                              " which each setup's own calibration is fitted (default 0)")
+    parser.add_argument("--explore", type=float, default=0.0,
+                        help="chance that a training game's decision is played at random,"
+                             " the mover's view right after recorded (default 0)")
     parser.add_argument("--setup-calibration-games", choices=("heuristic", "all"),
                         default="heuristic",
                         help="games whose decisions fit each setup's calibration: the"
@@ -103,6 +106,8 @@ def run_train(args: argparse.Namespace, console: Console,
         raise ValueError("--positions, --seats and --epochs are at least 1, --hidden 0")
     if args.decisions < 0:
         raise ValueError("--decisions: at least 0")
+    if not 0.0 <= args.explore < 1.0:
+        raise ValueError("--explore: a chance from 0 to below 1")
     if args.calibration_games < 0:
         raise ValueError("--calibration-games: at least 0")
     if args.calibration_games and not args.decisions:
@@ -115,7 +120,7 @@ def run_train(args: argparse.Namespace, console: Console,
         calibration_games=args.calibration_games,
         calibration_players=_players(args.calibration_players),
         calibration_map=args.calibration_map,
-        hidden=args.hidden, epochs=args.epochs,
+        hidden=args.hidden, epochs=args.epochs, explore=args.explore,
         search_share=args.search_share)
     out = default_out(args.game) if args.out is None else args.out
     # The command as the metadata records it (without --out: where it was written is not

@@ -11,10 +11,12 @@ an accusation, is judged on what it might show, never on what it would) are draw
 for the decision, every action is played in each of them (*paired worlds*: every action
 meets the same worlds and, after it, the same draws), followed for the game's lookahead
 in decisions by the rollout policy (none in the card game), then read by the model
-(:data:`LIGHT_SEARCH`); a tensor read once is not read again. The worlds are seeded by the
+(:data:`LIGHT_SEARCH`; Grail Cup averages that reading with the one right after the move,
+:data:`READ_AT_ONCE`); a tensor read once is not read again. The worlds are seeded by the
 seed, the seat and the position, so an estimate repeats with its seed. The move: the
 game's heuristic's, unless another reads :data:`MODEL_MARGIN` higher (and by two paired
-standard errors over the worlds).
+standard errors over the worlds) in a game whose model may overrule it
+(:data:`MODEL_OVERRULES`: Grail Cup's; the others' overrules lost games).
 
 **By the search** (where no model fits, or with ``method="search"``): an estimate runs
 the search bot's paired sweeps (:meth:`ISMCTSBot.root_rewards`): worlds
@@ -70,14 +72,34 @@ LOOKAHEAD = 5
 #: Shadows over Camelot follows each move for one decision: read at once, a move that
 #: opens a choice (a special ability: its target still to name) read far above its
 #: completion, and reviews marked the heuristic's moves against it. Grail Cup's model does
-#: not see a race won until the game ends, so its moves are followed for five decisions
-#: (issue 31's blunder test: with three, the winning move was found in one world of four).
-#: Worlds matter even without a lookahead, for a move that shows something hidden.
+#: not see a race won until the game ends, so its moves are followed for four decisions
+#: (issue 31's blunder test: with three, the winning move was not found sure enough to
+#: mark its miss). Worlds matter even without a lookahead, for a move that shows something
+#: hidden.
 LIGHT_SEARCH: dict[str, tuple[int, int]] = {"soc": (4, 1), "soc-card": (8, 0),
-                                            "grail-cup": (WORLDS, LOOKAHEAD)}
+                                            "grail-cup": (3, 4)}
+#: Per game with a lookahead: the weight of the model's reading right after the move,
+#: averaged with its reading at the lookahead's end (a lambda-return: the end sees a race
+#: won within the lookahead; the reading at once does not vary with the worlds' draws).
+#: Grail Cup's seat-relative model made the end's readings vary with the draws: an estimate
+#: moved 2.1-2.7 points between seeds at 4 knights with the end's alone (four worlds, five
+#: decisions), 1.5 with both (three worlds, four decisions: less time; docs/bots.md).
+READ_AT_ONCE: dict[str, float] = {"grail-cup": 0.5}
+#: Games whose light search reads fewer worlds past a table size (:func:`light_search`).
+LIGHT_SEATS: dict[str, int] = {"grail-cup": 4}
 
-#: The heuristic's move stands unless another reads this much higher (a chance, 0..1).
+#: The heuristic's move stands unless another reads this much higher (a chance, 0..1)...
 MODEL_MARGIN = 0.03
+#: ...in the games whose model may overrule it at all. A hint's move is worth following
+#: only if following it wins: playing the coach's move at every decision of one seat
+#: (``python -m bench.evaluator strength GAME N --panels coach --games 400 --seed 21``)
+#: lost 9.0 points [-13.1, -4.9] against the heuristic in Shadows over Camelot and 7.2
+#: [-12.1, -2.4] in the card game (with a margin of 0.06 still 3.5, of 0.10 1.5), and won
+#: 2.3 [-2.1, +6.6] in Grail Cup (800 seeds). A model trained on the bots' games reads the
+#: moves they seldom make blind (the card game's wrong accusation: a loyal seat shown
+#: loyal read as a gain worth its black sword), so elsewhere the coach's move is the
+#: heuristic's and the model gives every move's chance.
+MODEL_OVERRULES: frozenset[str] = frozenset({"grail-cup"})
 
 #: Whose victory a seat's chance is: the loyal side's, the traitors', or its own (a race).
 Side = Literal["loyal", "traitors", "own"]
@@ -162,6 +184,9 @@ class Estimate:
     prior: int
     choice: int
     rewards: Mapping[int, tuple[float, ...]]
+    #: Whether ``choice`` could leave ``prior``: ``False`` where the game's model is not
+    #: trusted over its policy (:data:`MODEL_OVERRULES`), whatever the readings.
+    overrules: bool = True
 
     @property
     def sweeps(self) -> int:
@@ -332,21 +357,25 @@ class ModelReader:
         generator = CanonicalRandom(rng.mix(rng.mix(seed, seat), state.version))
         readings: dict[tuple[float, ...], float] = {}
         rewards: dict[int, list[float]] = {action: [] for action in legal}
+        at_once = READ_AT_ONCE.get(state.game.name, 0.0) if factory is not None else 0.0
         for _ in range(self.worlds):
             world = sample_world(self.policy, state, seat, generator)
             sweep_seed = generator.getrandbits(32)
             for action in legal:
                 child = world.clone()
                 child.apply_action(action)
+                now = _reading(bound, child, seat, readings) if at_once else 0.0
                 if factory is not None:
                     policy = (follower.fork(sweep_seed) if follower is not None
                               else factory(sweep_seed))
                     self._follow(child, sweep_seed, policy)
-                rewards[action].append(_reading(bound, child, seat, readings))
+                later = _reading(bound, child, seat, readings)
+                rewards[action].append(at_once * now + (1.0 - at_once) * later)
         frozen = {action: tuple(values) for action, values in rewards.items()}
+        overrules = state.game.name in MODEL_OVERRULES
         choice = (search_choice(prior, frozen, margin=2 * MODEL_MARGIN, min_sweeps=2)
-                  if len(frozen) > 1 else prior)
-        return Estimate(seat, side_of(state, seat), prior, choice, frozen)
+                  if len(frozen) > 1 and overrules else prior)
+        return Estimate(seat, side_of(state, seat), prior, choice, frozen, overrules)
 
     def _follow(self, world: State, sweep_seed: int, policy: Bot) -> None:
         """Play ``world`` on for :attr:`lookahead` decisions with the sweep's ``policy``
@@ -385,18 +414,19 @@ def _reading(bound: Evaluator, world: State, seat: int,
 
 def light_search(game: str, players: int | None = None) -> tuple[int, int]:
     """``game``'s (worlds, lookahead) for a model estimate (:data:`LIGHT_SEARCH`) at
-    ``players`` seats: a game whose review costs more with more seats
-    (:data:`BUDGET_SEATS`) reads fewer worlds past its table size, in proportion (rounded
-    up: an 8-knight race's lookahead plays twice the moves of a 4-knight one, and read
-    three worlds a decision in 12 ms of CPU with four, against a bar of 10).
+    ``players`` seats: a game whose estimate costs more with more seats
+    (:data:`LIGHT_SEATS`) reads fewer worlds past that table size, in proportion (rounded
+    up: an 8-knight race's lookahead plays twice the moves of a 4-knight one; it read
+    three worlds a decision in 9.4-10.6 ms of CPU, against a bar of 10, and two in 6.3 ms
+    with the same calibration; docs/bots.md).
 
     >>> light_search("soc-card"), light_search("no-such-game") == (WORLDS, LOOKAHEAD)
     ((8, 0), True)
-    >>> light_search("grail-cup", 4), light_search("grail-cup", 8)
-    ((4, 5), (3, 5))
+    >>> [light_search("grail-cup", n) for n in (4, 6, 8)]
+    [(3, 4), (2, 4), (2, 4)]
     """
     worlds, lookahead = LIGHT_SEARCH.get(game, (WORLDS, LOOKAHEAD))
-    seats = BUDGET_SEATS.get(game)
+    seats = LIGHT_SEATS.get(game)
     if seats is not None and players is not None and players > seats:
         worlds = max(2, -(-worlds * seats // players))
     return worlds, lookahead

@@ -8,7 +8,10 @@ catalogs, keys ``coach.hint.*``), built from the figures alone:
   its own;
 * ``coach.hint.close``: another move reads a higher chance, but not by the search's
   margin and confidence (docs/bots.md, "Coach"): the move stands, and the hint says the
-  difference is within the noise.
+  difference is within the noise;
+* ``coach.hint.kept``: another move reads a higher chance, in a game whose model is not
+  trusted over the bots' play (:data:`~pendragon.coach.estimate.MODEL_OVERRULES`): the
+  bots' move stands, and the hint says so.
 
 >>> import pendragon
 >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
@@ -97,7 +100,7 @@ def reason_for(state: State, found: Estimate) -> Event:
     params["other"] = state.action_event(other)
     params["other_chance"] = percent(found.chance(other))
     if found.chance(other) > found.chance(move):
-        return Event("coach.hint.close", params)
+        return Event("coach.hint.close" if found.overrules else "coach.hint.kept", params)
     return Event("coach.hint.better", params)
 
 

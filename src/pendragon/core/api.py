@@ -260,6 +260,11 @@ class Game(ABC):
         """
         return [f"x{index}" for index in range(self.info.observation_tensor_size)]
 
+    def evaluation_tensor_size(self) -> int:
+        """Length of :meth:`State.evaluation_tensor`: the observation tensor's, unless the
+        game gives its learned evaluator a view of its own (Grail Cup's, seat-relative)."""
+        return self.info.observation_tensor_size
+
     @abstractmethod
     def new_initial_state(self) -> State:
         """The state before any action (usually a chance node dealing the cards)."""
@@ -408,6 +413,13 @@ class State(ABC, Generic[GameT]):
     @abstractmethod
     def observation_tensor(self, seat: int) -> list[float]:
         """Fixed-length numeric view of ``seat`` for learning agents."""
+
+    def evaluation_tensor(self, seat: int) -> list[float]:
+        """What a learned evaluator (:mod:`pendragon.bots.evaluator`) reads of ``seat``'s
+        view: its :meth:`observation_tensor`, or a game's function of that tensor alone (a
+        reordering or summary of it, never more), as long as
+        :meth:`Game.evaluation_tensor_size` says."""
+        return self.observation_tensor(seat)
 
     @abstractmethod
     def clone(self: S) -> S:

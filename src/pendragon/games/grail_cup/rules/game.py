@@ -57,7 +57,7 @@ from pendragon.games.grail_cup.rules import actions as A
 from pendragon.games.grail_cup.rules.data import MAX_ROUNDS
 from pendragon.games.grail_cup.rules.state import FORMAT, FORMAT_VERSION, GrailCupState
 from pendragon.games.grail_cup.rules.track import SHIPPED, Track, track_for
-from pendragon.games.grail_cup.rules.view import tensor_names, tensor_size
+from pendragon.games.grail_cup.rules.view import EVALUATION_SIZE, tensor_names, tensor_size
 
 #: Bound on steps in one round, on any track: the deal and the draft, and per called ally
 #: a handful of decisions plus at most CHAIN_CAP clover links of a few steps each
@@ -162,6 +162,10 @@ class GrailCupGame(Game):
     def observation_tensor_names(self) -> list[str]:
         """Every tensor element's name, from the writer's blocks (:func:`.view.tensor_names`)."""
         return tensor_names(self.num_players(), len(self.track))
+
+    def evaluation_tensor_size(self) -> int:
+        """Length of the evaluator's view: one at every table (:data:`.view.EVALUATION_SIZE`)."""
+        return EVALUATION_SIZE
 
     def new_initial_state(self) -> GrailCupState:
         """The state before the deal of start spaces (a chance node)."""

@@ -163,6 +163,12 @@ class GrailCupState(State["GrailCupGame"]):
         """Fixed-length numeric view of ``seat``."""
         return view.observation_tensor(self, seat)
 
+    def evaluation_tensor(self, seat: int) -> list[float]:
+        """The learned evaluator's view of ``seat``: its observation tensor turned to it,
+        one length at every table (:func:`.view.evaluation_tensor`)."""
+        return view.evaluation_tensor(self.observation_tensor(seat), self.n, len(self.track),
+                                      self.track.finish)
+
     def narrate(self, action: int, viewer: int | None) -> list[Event]:
         """What ``viewer`` learns of ``action`` (computed on a copy, before applying it)."""
         actor = self.current_player()

@@ -284,3 +284,107 @@ LOG_KEYS: Final = (
     "win", "round-cap",
 )
 DIE_TERMS: Final = tuple(f"grail-cup.die.{k}" for k in DIE_KEYS)
+
+
+# ------------------------------------------------------------- the evaluator's view
+#: Other knights in the evaluator's view: the most a table seats, less the viewer.
+EVAL_OTHERS: Final = 7
+#: Known clover tokens are counted per kind in two stretches ahead of the viewer's knight:
+#: 1 to ``CLOVER_NEAR`` spaces, and on to ``CLOVER_FAR``.
+CLOVER_NEAR: Final = 6
+CLOVER_FAR: Final = 14
+#: The blocks of the tensor that read the same at every table: the race, the allies, the
+#: waiting task and Merlin's looks.
+_SHARED: Final = ("race", "hand", "packet", "aside_up", "revealed", "curse", "task", "merlin")
+_KNIGHT: Final = ("space", "spears", "to_act", "first_player", "squire_named")
+_SHARED_BLOCKS: Final = tuple(block for block in tensor_blocks(2, 0) if block[0] in _SHARED)
+#: ...and their lengths, read at every evaluation.
+_SHARED_SIZES: Final = tuple((name, len(labels)) for name, labels in _SHARED_BLOCKS)
+#: The evaluator's view (:func:`evaluation_tensor`) in blocks: the viewer's knight, how many
+#: knights are ahead of him, the others from the first on the track down (absent ones zero),
+#: the blocks of :data:`_SHARED`, and the clovers the viewer knows ahead of him. Nothing the
+#: network's first, linear layer could add up itself (no gap between two knights, no flag of
+#: a seat taken: the setup features give the count): every input not zero costs time.
+EVAL_BLOCKS: Final[tuple[Block, ...]] = (
+    ("self", _KNIGHT),
+    ("ahead", ("others_ahead",)),  # /7
+    ("other", per_item(range(EVAL_OTHERS), _KNIGHT)),
+    *_SHARED_BLOCKS,
+    ("clover_ahead", per_item(("near", "far"), CLOVER_KEYS)),
+)
+EVALUATION_SIZE: Final = blocks_size(EVAL_BLOCKS)
+#: Where each block of :func:`tensor_blocks` starts, per (players, spaces).
+_STARTS: dict[tuple[int, int], dict[str, int]] = {}
+
+
+def _starts(players: int, spaces: int) -> dict[str, int]:
+    """Each block's first index in the observation tensor of a table and a track."""
+    key = (players, spaces)
+    found = _STARTS.get(key)
+    if found is None:
+        found = {}
+        at = 0
+        for name, labels in tensor_blocks(players, spaces):
+            found[name] = at
+            at += len(labels)
+        _STARTS[key] = found
+    return found
+
+
+def evaluation_tensor(tensor: list[float], players: int, spaces: int, finish: int
+                      ) -> list[float]:
+    """The learned evaluator's view of a seat (:meth:`GrailCupState.evaluation_tensor`): its
+    observation ``tensor`` alone, turned to the viewer and made the same length at every
+    table, so that one network reads every player count (issue 38): the viewer's knight and
+    how many are ahead of him, then the others from the first down; the race, allies, task
+    and Merlin's looks as they are; per clover kind, the tokens the viewer knows in
+    the next 6 spaces and the 8 after (0.5 each).
+
+    >>> import pendragon
+    >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
+    >>> state.play_random_chance()
+    >>> view = state.evaluation_tensor(1)
+    >>> len(view) == EVALUATION_SIZE == state.game.evaluation_tensor_size()
+    True
+    >>> view[0] == state.pos[1] / state.track.finish  # the viewer's knight comes first
+    True
+    >>> others = view[6:6 + 5 * EVAL_OTHERS:5]  # the others' spaces, the first's first
+    >>> others[:2] == sorted((state.pos[p] / state.track.finish for p in (0, 2)), reverse=True)
+    True
+    >>> others[2:]
+    [0.0, 0.0, 0.0, 0.0, 0.0]
+    """
+    at = _starts(players, spaces)
+    knight, viewer = at["knight"], at["viewer"]
+    to_act, first, named = at["to_act"], at["first_player"], at["squire_named"]
+    me = 0
+    for p in range(players):
+        if tensor[viewer + p] == 1.0:
+            me = p
+    mine = tensor[knight + 2 * me]
+    # The others from the first on the track down; of knights on one space, the next
+    # after the viewer in seat order first.
+    others = sorted((p for p in range(players) if p != me),
+                    key=lambda p: (-tensor[knight + 2 * p], (p - me) % players))
+    out = [mine, tensor[knight + 2 * me + 1], tensor[to_act + me], tensor[first + me],
+           tensor[named + me], sum(1 for p in others if tensor[knight + 2 * p] > mine) / 7]
+    for p in others:
+        out += [tensor[knight + 2 * p], tensor[knight + 2 * p + 1], tensor[to_act + p],
+                tensor[first + p], tensor[named + p]]
+    out += [0.0] * (len(_KNIGHT) * (EVAL_OTHERS - len(others)))
+    for name, size in _SHARED_SIZES:
+        start = at[name]
+        out += tensor[start:start + size]
+    ahead = [0.0] * (2 * NUM_CLOVERS)
+    clover = at["clover"]
+    here = round(mine * finish)
+    for distance in range(1, CLOVER_FAR + 1):
+        where = here + distance
+        if where >= spaces:
+            break
+        near = 0 if distance <= CLOVER_NEAR else NUM_CLOVERS
+        for kind in range(NUM_CLOVERS):
+            if tensor[clover + NUM_CLOVERS * where + kind] != 0.0:
+                ahead[near + kind] += 0.5
+    out += ahead
+    return out
