@@ -83,7 +83,7 @@ LIGHT_SEARCH: dict[str, tuple[int, int]] = {"soc": (4, 1), "soc-card": (8, 0),
 #: won within the lookahead; the reading at once does not vary with the worlds' draws).
 #: Grail Cup's seat-relative model made the end's readings vary with the draws: an estimate
 #: moved 2.1-2.7 points between seeds at 4 knights with the end's alone (four worlds, five
-#: decisions), 1.5 with both (three worlds, four decisions: less time; docs/bots.md).
+#: decisions), 1.0-1.5 with both (three worlds, four decisions: less time; docs/bots.md).
 READ_AT_ONCE: dict[str, float] = {"grail-cup": 0.5}
 #: Games whose light search reads fewer worlds past a table size (:func:`light_search`).
 LIGHT_SEATS: dict[str, int] = {"grail-cup": 4}
