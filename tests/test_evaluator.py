@@ -308,15 +308,11 @@ def test_exploring_training_games_record_the_movers_view_after_each_random_move(
     random with that chance, and after each such move the mover's view is a row (kind 4)
     labelled by whether the mover's side won; the same seed gives the same rows; a
     calibration game never explores."""
-    import random
-
     from pendragon.bots import make_bot
-    from pendragon.core import rng
     from pendragon.training import (
-        _PLAN_STREAM,
         TrainConfig,
-        _play_exploring,
         calibration_plans,
+        explorer,
         play_plans,
         play_positions,
         setups_for,
@@ -334,12 +330,20 @@ def test_exploring_training_games_record_the_movers_view_after_each_random_move(
         game = pendragon.load_game("soc-card", **{**plan.options, "seed": plan.seed})
         bots = [make_bot(name, bot_seed(plan.seed, s), "soc-card")
                 for s, name in enumerate(plan.bots)]
-        moves: list[tuple[int, list[float]]] = []
-        final = _play_exploring(game, bots, 0.2, moves,
-                                random.Random(rng.mix(plan.seed, _PLAN_STREAM + 2)))
+        moves: dict[int, int] = {}
+        final = play_game(game, bots, deviate=explorer(0.2, plan.seed, moves))
         mine = [i for i in explored if found.games[i] == plan.index]
         assert len(mine) == len(moves)
-        for i, (mover, tensor) in zip(mine, moves, strict=True):
+        state = game.new_initial_state()
+        views = []
+        for at, action in enumerate(final.history()):
+            if at in moves:
+                assert state.current_player() == moves[at]
+                assert len(state.legal_actions()) > 1
+            state.apply_action(action)
+            if at in moves:
+                views.append((moves[at], state.evaluation_tensor(moves[at])))
+        for i, (mover, tensor) in zip(mine, views, strict=True):
             assert list(found.rows[i])[:len(tensor)] == tensor
             assert found.labels[i] == (1 if final.returns()[mover] > 0 else 0)
     calibrating = TrainConfig("soc-card", (3,), games=3, decisions=2, explore=0.5,

@@ -27,6 +27,8 @@ from pendragon.core.api import CHANCE, Game, State
 #: the action is applied to, so ``state.describe_action(action, viewer)`` may be called;
 #: it must not be modified.
 EventHook = Callable[[State, int, int], None]
+#: ``deviate(state, seat)``: an action to play instead of the seat's bot, or ``None``.
+Deviation = Callable[[State, int], int | None]
 
 # An arbitrary counter value that separates the bots' seeds from the chance stream.
 _BOT_STREAM = 0xB075
@@ -38,10 +40,13 @@ class GameTooLongError(RuntimeError):
     legal and is played to its end)."""
 
 
-def play_game(game: Game, bots: Sequence[Bot], on_event: EventHook | None = None) -> State:
+def play_game(game: Game, bots: Sequence[Bot], on_event: EventHook | None = None,
+              deviate: Deviation | None = None) -> State:
     """Play ``game`` from its initial state to the end; return the terminal state.
 
-    ``bots[seat]`` chooses for ``seat``; chance uses the state's own stream. Every seat is
+    ``bots[seat]`` chooses for ``seat`` (unless ``deviate`` names another action for that
+    decision, as a training game's random move; the bots follow the history, whoever
+    moved); chance uses the state's own stream. Every seat is
     a bot, and a bot that talks with its fellows (:class:`~pendragon.bots.base.Listener`)
     is told so before the first move. Raises
     ``ValueError`` if the number of bots is not the number of seats, and
@@ -59,7 +64,11 @@ def play_game(game: Game, bots: Sequence[Bot], on_event: EventHook | None = None
                 f"{game!r} is still running after its hard cap of {limit} actions"
             )
         player = state.current_player()
-        action = state.sample_chance() if player == CHANCE else bots[player].step(state)
+        if player == CHANCE:
+            action = state.sample_chance()
+        else:
+            other = None if deviate is None else deviate(state, player)
+            action = bots[player].step(state) if other is None else other
         if on_event is not None:
             on_event(state, player, action)
         state.apply_action(action)

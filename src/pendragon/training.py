@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pendragon.bots import make_bot
-from pendragon.bots.base import Bot, hear_one_another
+from pendragon.bots.base import Bot
 from pendragon.bots.evaluator import (
     Model,
     Network,
@@ -64,10 +64,10 @@ from pendragon.calibration_fit import (
     rounded,
 )
 from pendragon.core import registry, rng
-from pendragon.core.api import CHANCE, Game, State
+from pendragon.core.api import Game, State
 from pendragon.core.errors import InvalidOptionError, UnknownOptionError
 from pendragon.core.plugins import plugin_for
-from pendragon.runner import GameTooLongError, bot_seed, play_game
+from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import SEED_STRIDE, map_chunks
 
 if TYPE_CHECKING:  # numpy is the training's optional dependency
@@ -326,12 +326,10 @@ def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
         game = registry.load_game(config.game, **{**plan.options, "seed": plan.seed})
         bots = [training_bot(name, bot_seed(plan.seed, seat), config.game)
                 for seat, name in enumerate(plan.bots)]
-        explored: list[tuple[int, list[float]]] = []
-        if config.explore and not calibrating:
-            final = _play_exploring(game, bots, config.explore, explored,
-                                    random.Random(rng.mix(plan.seed, _PLAN_STREAM + 2)))
-        else:
-            final = play_game(game, bots)
+        # The random moves of an exploring game: history index -> mover.
+        explored: dict[int, int] = {}
+        final = play_game(game, bots, deviate=None if calibrating or not config.explore
+                          else explorer(config.explore, plan.seed, explored))
         history = final.history()
         returns = final.returns()
         draw = random.Random(rng.mix(plan.seed, _PLAN_STREAM + 1))
@@ -370,39 +368,46 @@ def play_plans(config: TrainConfig, plans: Sequence[GamePlan],
                 games.append(index)
                 keys.append(key)
                 kinds.append(kind)
-        for mover, tensor in explored:
-            rows.append(tensor + setup)
-            labels.append(1 if returns[mover] > 0 else 0)
-            games.append(index)
-            keys.append(key)
-            kinds.append(4)
+        if explored:  # each random move's mover, reading the position right after it
+            state = game.new_initial_state()
+            for at, action in enumerate(history):
+                state.apply_action(action)
+                mover = explored.get(at)
+                if mover is not None:
+                    rows.append(state.evaluation_tensor(mover) + setup)
+                    labels.append(1 if returns[mover] > 0 else 0)
+                    games.append(index)
+                    keys.append(key)
+                    kinds.append(4)
     return Positions(rows, labels, games, keys, list(plans), kinds)
 
 
-def _play_exploring(game: Game, bots: Sequence[Bot], explore: float,
-                    found: list[tuple[int, list[float]]], draw: random.Random) -> State:
-    """Play ``game`` as :func:`~pendragon.runner.play_game` does, but each decision with
-    two or more legal actions is, with chance ``explore`` (drawn from ``draw``), played
-    uniformly at random; after each such move the mover's evaluation tensor is appended
-    to ``found``. The bots follow the game's history, whoever moved."""
-    hear_one_another(bots)
-    state = game.new_initial_state()
-    limit = game.length_cap()
-    while not state.is_terminal():
-        if state.version >= limit:
-            raise GameTooLongError(f"{game!r} is still running after its hard cap of "
-                                   f"{limit} actions")
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply_action(state.sample_chance())
-            continue
+def explorer(explore: float, game_seed: int, moves: dict[int, int]
+             ) -> Callable[[State, int], int | None]:
+    """The random moves of a training game of seed ``game_seed``
+    (:func:`~pendragon.runner.play_game`'s ``deviate``): each decision with two or more
+    legal actions is, with chance ``explore``, played uniformly at random, its history
+    index and mover noted in ``moves``; the draws are the game's own stream.
+
+    >>> import pendragon
+    >>> from pendragon.runner import play_game
+    >>> game = pendragon.load_game("grail-cup", players=3, seed=2)
+    >>> moves: dict[int, int] = {}
+    >>> final = play_game(game, [pendragon.bots.make_bot("heuristic", s, "grail-cup")
+    ...                          for s in range(3)], deviate=explorer(0.3, 2, moves))
+    >>> len(moves) > 0 and all(0 <= seat < 3 for seat in moves.values())
+    True
+    """
+    draw = random.Random(rng.mix(game_seed, _PLAN_STREAM + 2))
+
+    def deviate(state: State, seat: int) -> int | None:
         legal = state.legal_actions()
         if len(legal) > 1 and draw.random() < explore:
-            state.apply_action(draw.choice(legal))
-            found.append((player, state.evaluation_tensor(player)))
-        else:
-            state.apply_action(bots[player].step(state))
-    return state
+            moves[state.version] = seat
+            return draw.choice(legal)
+        return None
+
+    return deviate
 
 
 def generate(config: TrainConfig,
