@@ -93,12 +93,13 @@ MODEL_MARGIN = 0.03
 #: ...in the games whose model may overrule it at all. A hint's move is worth following
 #: only if following it wins: playing the coach's move at every decision of one seat
 #: (``python -m bench.evaluator strength GAME N --panels coach --games 400 --seed 21``,
-#: with the game in this set) lost 9.0 points [-13.1, -4.9] against the heuristic in Shadows over Camelot (6.3 with a
-#: margin of 0.10) and 7.2 [-12.1, -2.4] in the card game (0.06: 3.5, 0.10: 1.5), and won
-#: 2.3 [-2.1, +6.6] in Grail Cup (800 seeds). A model trained on the bots' games reads the
-#: moves they seldom make blind (the card game's wrong accusation: a loyal seat shown
-#: loyal read as a gain worth its black sword), so elsewhere the coach's move is the
-#: heuristic's and the model gives every move's chance.
+#: with the game in this set) lost 9.0 points [-13.1, -4.9] against the heuristic in
+#: Shadows over Camelot (6.3 with a margin of 0.10) and 7.2 [-12.1, -2.4] in the card
+#: game (0.06: 3.5, 0.10: 1.5), and won 2.3 [-2.1, +6.6] in Grail Cup (800 seeds). A
+#: model trained on the bots' games reads the moves they seldom make blind (the card
+#: game's wrong accusation: a loyal seat shown loyal read as a gain worth its black
+#: sword), so elsewhere the coach's move is the heuristic's and the model gives every
+#: move's chance.
 MODEL_OVERRULES: frozenset[str] = frozenset({"grail-cup"})
 
 #: Whose victory a seat's chance is: the loyal side's, the traitors', or its own (a race).
