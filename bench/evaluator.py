@@ -287,7 +287,7 @@ class OpenSearch(ISMCTSBot):
 
 
 class CoachPlayer:
-    """A seat that plays the coach's move at every decision (``coach.estimate(...).choice``:
+    """A seat that plays the coach's move at every decision (``coach.hint(...).action``,
     a hint's best move), so its win rate is what following every hint is worth; not a bot
     of the lobby (it asks the coach, which reads the learned model).
 
@@ -305,7 +305,7 @@ class CoachPlayer:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return estimate(state, state.current_player(), seed=self.seed).choice
+        return hint(state, state.current_player(), seed=self.seed).action
 
 
 def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None,

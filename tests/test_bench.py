@@ -150,12 +150,12 @@ def test_a_search_option_builds_every_search_panel_and_a_bad_one_is_refused() ->
 
 def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
     """ISSUE-38 (bench, item 3: can a hint be trusted): ``strength --panels coach`` seats a
-    player that plays the coach's move (``estimate(...).choice``, a hint's best move) at
+    player that plays the coach's move (``hint(...).action``, a hint's best move) at
     every decision with a choice, its only move where it has one; played through a whole
     game on the strength bench's paired seed."""
     import pendragon
     from bench.evaluator import CoachPlayer, _panel_bot, _strength_seed, game_seed
-    from pendragon.coach import estimate
+    from pendragon.coach import hint
     from pendragon.core.api import CHANCE
 
     player = _panel_bot("grail-cup", "coach", None, 5)
@@ -170,7 +170,7 @@ def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
         legal = state.legal_actions()
         action = player.step(state)
         if len(legal) > 1:
-            assert action == estimate(state, seat, seed=5).choice
+            assert action == hint(state, seat, seed=5).action
             checked += 1
         state.apply_action(action)
     assert checked == 6
@@ -245,3 +245,43 @@ def test_the_overrules_judge_logs_every_search_and_judges_each_overrule_on_paire
     for entry in overrules:
         assert entry["prior"] != entry["choice"]
         assert -2.0 <= entry["oracle_mean"] <= 2.0 and entry["oracle_error"] >= 0.0
+
+
+def test_the_marks_bench_measures_each_reviewed_random_moves_true_drop_on_paired_playouts(
+        ) -> None:
+    """ISSUE-38 (bench, item 3: "a move is marked only when its drop is real"):
+    ``bench.review_marks`` plays heuristic games with random moves (the training's
+    ``explorer``), reviews them at those moves for each way of marking, and measures each
+    move not the review's best by paired playouts from the real position: one playout
+    set an action, shared by both ways; a move against itself drops nothing; the figures
+    count marks by the true drop."""
+    import pendragon
+    from bench.review_marks import Outcomes, _one_game, summary
+    from pendragon.core.api import CHANCE
+
+    rows, spent, count = _one_game(("soc-card", {"players": 3}, 11, 0.3, 3,
+                                    ("model", "search")))
+    assert count > 0 and set(rows) == set(spent) == {"model", "search"}
+    judged = rows["model"] + rows["search"]
+    assert judged and all(-1.0 <= r["true"] <= 1.0 and r["played"] != r["best"]
+                          for r in judged)
+    # The same move with the same best reads the same true drop in both ways' rows.
+    by_way = {(r["index"], r["best"]): r["true"] for r in rows["model"]}
+    for r in rows["search"]:
+        if (r["index"], r["best"]) in by_way:
+            assert by_way[r["index"], r["best"]] == r["true"]
+    state = pendragon.load_game("soc-card", players=3, seed=2).new_initial_state()
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
+        state.apply_action(state.sample_chance() if state.current_player() == CHANCE
+                           else state.legal_actions()[0])
+    first, second = state.legal_actions()[:2]
+    outcomes = Outcomes(state.game, state, state.current_player(), 2, 5)
+    assert outcomes.drop(first, first) == 0.0
+    assert outcomes.wins(first) is outcomes.wins(first)  # played once
+    assert outcomes.drop(first, second) == -outcomes.drop(second, first)
+    found = summary([{"true": 0.25, "mark": "blunder"}, {"true": 0.0, "mark": "mistake"},
+                     {"true": 0.15, "mark": None}])
+    assert found["truly_20"] == {"moves": 1, "marked": 1}
+    assert found["truly_10"] == {"moves": 2, "marked": 1}
+    assert found["marked_below_2"] == {"moves": 1, "marked": 1}
+    assert found["marked"]["count"] == 2 and found["unmarked"]["points"] == 15.0

@@ -161,6 +161,68 @@ def test_a_clearly_bad_move_is_a_blunder() -> None:
     assert move.mark == "blunder", move
 
 
+def test_a_card_game_review_takes_a_moves_drop_from_the_search_where_the_model_misreads(
+        ) -> None:
+    """Issue 38 item 3, "a move is marked only when its drop is real": in the card game
+    (seed 3, 5 players, heuristic bots, a random move at 5% of the decisions as
+    ``bench.review_marks`` plays them) seat 0 goes on the Saxons' quest at action 177
+    where the heuristic listens. The model reads the quest 2.5 points higher (no drop);
+    100 paired playouts from the real position lose 32 points more after it. The review
+    (``SEARCH_COMPARES``) takes the drop from the search's paired sweeps (24 points, 6
+    its standard error, 32 sweeps: a blunder) and marks it; with the model's drops it
+    would not. *before* is the model's reading either way, *after* before less the
+    search's drop; a game outside ``SEARCH_COMPARES`` reads its drops from the model."""
+    from pendragon.coach.estimate import SEARCH_COMPARES
+    from pendragon.training import explorer
+
+    assert {"soc-card"} == SEARCH_COMPARES
+    game = pendragon.load_game("soc-card", players=5, seed=3)
+    moved: dict[int, int] = {}
+    bots = [HeuristicBot(bot_seed(3, s)) for s in range(5)]
+    actions = play_game(game, bots, deviate=explorer(0.05, 3, moved)).history()
+    assert 177 in moved
+    (searched,) = review(game, actions, only={177}).moves
+    (read,) = review(game, actions, only={177}, marks="model").moves
+    assert (searched.played_text, searched.best_text) == ("quest:saxons", "listen")
+    assert read.mark is None and read.drop < 0.05
+    assert searched.mark is not None and searched.drop >= 0.10
+    assert searched.drop > 2 * searched.drop_error and searched.sweeps >= 6
+    assert searched.before == pytest.approx(read.before, abs=1e-12)
+    assert searched.after == pytest.approx(searched.before - searched.drop)
+    with pytest.raises(ValueError, match="marks"):
+        review(game, actions, only={177}, method="search", marks="model")
+    with pytest.raises(ValueError, match="marks"):
+        review(game, actions, only={177}, marks="rollouts")  # type: ignore[arg-type]
+    grail, final = _heuristic_game("grail-cup", 3, 3)
+    kept = review(grail, final.history(), only={92})
+    assert kept.to_json() == review(grail, final.history(), only={92}, marks="model").to_json()
+
+
+def test_a_card_game_hint_compares_its_moves_as_the_review_does() -> None:
+    """Issue 38 item 3: in the card game a hint's moves are compared by the search on top
+    of the model, as a review judges them: at the position above (seed 3, action 177) the
+    hint's move is listening, the Saxons' quest reads what the review's *after* reads (the
+    same seeded search) and not above it, and the hint's chance is the model's."""
+    from pendragon.coach.estimate import budget_for, compare_budget, model_estimate
+    from pendragon.training import explorer
+
+    game = pendragon.load_game("soc-card", players=5, seed=3)
+    moved: dict[int, int] = {}
+    bots = [HeuristicBot(bot_seed(3, s)) for s in range(5)]
+    actions = play_game(game, bots, deviate=explorer(0.05, 3, moved)).history()
+    state = game.new_initial_state()
+    state.replay(actions[:177])
+    given = hint(state)
+    (judged,) = review(game, actions, only={177}).moves
+    chances = {text: chance for _, text, chance in given.alternatives}
+    assert given.action_text == judged.best_text == "listen"
+    assert given.sweeps == compare_budget(budget_for("soc-card", 5)).max_sweeps
+    assert chances["quest:saxons"] == pytest.approx(judged.after, abs=1e-12)
+    assert chances["quest:saxons"] < chances["listen"] - 0.1
+    model = model_estimate(state, state.current_player())
+    assert given.chance == pytest.approx(model.chance(given.action), abs=1e-12)
+
+
 def test_grail_cup_charts_each_knight() -> None:
     game, final = _heuristic_game("grail-cup", 3, 3)
     done = review(game, final.history(), budget=Budget(actions=50, min_sweeps=1, max_sweeps=1))

@@ -102,6 +102,21 @@ MODEL_MARGIN = 0.03
 #: move's chance.
 MODEL_OVERRULES: frozenset[str] = frozenset({"grail-cup"})
 
+#: Games whose hints and reviews compare moves by the search on top of the model
+#: (:func:`compared`): the model gives the position's chance, the search's paired sweeps
+#: the differences between moves. The card game's model read the moves its training
+#: games seldom made blind (a lost quest 2.5 points above listening); the search's drops
+#: follow the true ones more closely (``python -m bench.review_marks``: correlation 0.83
+#: against 0.61 over 283 random moves, docs/bots.md "Are a review's marks real?").
+SEARCH_COMPARES: frozenset[str] = frozenset({"soc-card"})
+#: That search spends this many times a review's simulated actions, and up to this many
+#: times its sweeps (at least six, a mark's least), as a hint searches one decision with
+#: more than a review's share: in the card game 32 sweeps marked 66 of the 70 random moves
+#: that truly drop 20 points or more where 16 marked 52, and fewer that drop less than 2
+#: (10 and 12 of 90), at about 0.1 s a decision.
+COMPARE_ACTIONS = 4
+COMPARE_SWEEPS = 2
+
 #: Whose victory a seat's chance is: the loyal side's, the traitors', or its own (a race).
 Side = Literal["loyal", "traitors", "own"]
 
@@ -197,7 +212,7 @@ class Estimate:
     def chance(self, action: int) -> float:
         """The seat's estimated chance of winning after ``action``, in [0, 1]."""
         values = self.rewards[action]
-        return (sum(values) / len(values) + 1) / 2
+        return min(1.0, max(0.0, (sum(values) / len(values) + 1) / 2))
 
     def error(self, action: int) -> float:
         """The standard error of :meth:`chance` (``inf`` with one sweep)."""
@@ -270,6 +285,50 @@ def estimate_with(bot: ISMCTSBot, state: State, seat: int, budget: Budget) -> Es
     frozen = {action: tuple(values) for action, values in rewards.items()}
     choice = search_choice(prior, frozen) if len(frozen) > 1 else prior
     return Estimate(seat, side_of(state, seat), prior, choice, frozen)
+
+
+def compare_budget(budget: Budget) -> Budget:
+    """The search's budget when it compares the moves of one decision on top of the model:
+    :data:`COMPARE_ACTIONS` times ``budget``'s simulated actions (a review's), up to
+    :data:`COMPARE_SWEEPS` times its sweeps, and at least six.
+
+    >>> compare_budget(budget_for("soc-card"))
+    Budget(actions=4000, min_sweeps=6, max_sweeps=32)
+    """
+    return Budget(actions=COMPARE_ACTIONS * budget.actions,
+                  min_sweeps=max(budget.min_sweeps, DEFAULT_MIN_ITERATIONS),
+                  max_sweeps=max(COMPARE_SWEEPS * budget.max_sweeps, DEFAULT_MIN_ITERATIONS))
+
+
+def compared(found: Estimate, state: State, seed: int = 0,
+             budget: Budget | None = None) -> Estimate:
+    """``found`` (the model's estimate of ``state``'s decision) with its moves compared by
+    the search: the search's paired sweeps (``budget``, by default :func:`compare_budget`
+    of the game's review budget; seeded by ``seed``, the seat and the position, so the
+    same decision reads the same in a hint, a whole review or one move's) give the move,
+    the differences between moves and their paired errors; every move's rewards are
+    shifted alike so that the search's move reads the model's chance of it (a chance
+    stays in [0, 1]).
+
+    >>> import pendragon
+    >>> state = pendragon.load_game("soc-card", players=3, seed=5).new_initial_state()
+    >>> while state.current_player() < 0 or len(state.legal_actions()) < 2:
+    ...     state.apply_action(state.sample_chance() if state.current_player() < 0
+    ...                        else state.legal_actions()[0])
+    >>> seat = state.current_player()
+    >>> found = estimate(state, seat)
+    >>> both = compared(found, state, budget=Budget(actions=400, min_sweeps=6, max_sweeps=6))
+    >>> both.sweeps, round(both.chance(both.choice), 9) == round(found.chance(both.choice), 9)
+    (6, True)
+    """
+    seat = found.seat
+    chosen = budget or compare_budget(budget_for(state.game.name, state.game.num_players()))
+    search = estimate_with(coach_bot(rng.mix(rng.mix(seed, seat), state.version), chosen),
+                           state, seat, chosen)
+    values = search.rewards[search.choice]
+    shift = 2 * found.chance(search.choice) - 1 - sum(values) / len(values)
+    rewards = {action: tuple(v + shift for v in each) for action, each in search.rewards.items()}
+    return Estimate(seat, found.side, search.prior, search.choice, rewards)
 
 
 def has_model(state: State) -> bool:

@@ -10,8 +10,9 @@ catalogs, keys ``coach.hint.*``), built from the figures alone:
   margin and confidence (docs/bots.md, "Coach"): the move stands, and the hint says the
   difference is within the noise;
 * ``coach.hint.kept``: another move reads a higher chance, in a game whose model is not
-  trusted over the bots' play (:data:`~pendragon.coach.estimate.MODEL_OVERRULES`): the
-  bots' move stands, and the hint says so.
+  trusted over the bots' play (:data:`~pendragon.coach.estimate.MODEL_OVERRULES`) nor
+  checked by the search (:data:`~pendragon.coach.estimate.SEARCH_COMPARES`): the bots'
+  move stands, and the hint says so.
 
 >>> import pendragon
 >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
@@ -30,7 +31,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS
-from pendragon.coach.estimate import Estimate, Side, budget_for, estimate
+from pendragon.coach.estimate import (
+    SEARCH_COMPARES,
+    Budget,
+    Estimate,
+    Side,
+    budget_for,
+    compare_budget,
+    compared,
+    estimate,
+    has_model,
+)
 from pendragon.core.api import State
 from pendragon.core.events import Event, Term
 
@@ -110,12 +121,20 @@ def hint(state: State, seat: int | None = None, budget: int | None = None,
     ``state``, from that seat's information only: what the ISMCTS bot seeded with
     ``seed`` would play, with the chance of its side winning after it. ``budget``:
     simulated actions (default: :data:`HINT_BUDGET_FACTOR` times the game's review
-    budget, :func:`coach.budget_for`), with at least :data:`HINT_MIN_SWEEPS` sweeps."""
+    budget, :func:`coach.budget_for`), with at least :data:`HINT_MIN_SWEEPS` sweeps. In a
+    game of :data:`~pendragon.coach.estimate.SEARCH_COMPARES` the model's estimate is
+    :func:`~pendragon.coach.estimate.compared` by the search with that budget: the move
+    and the other moves' chances are the search's, at the model's level."""
     seat = state.current_player() if seat is None else seat
+    review_budget = budget_for(state.game.name, state.game.num_players())
     if budget is None:
-        budget = HINT_BUDGET_FACTOR * budget_for(
-            state.game.name, state.game.num_players()).actions
+        budget = HINT_BUDGET_FACTOR * review_budget.actions
     found = estimate(state, seat, seed=seed, budget=budget, min_sweeps=HINT_MIN_SWEEPS)
+    if state.game.name in SEARCH_COMPARES and has_model(state) and len(found.rewards) > 1:
+        # The model's chance, the search's comparison of the moves (as a review judges).
+        found = compared(found, state, seed, Budget(
+            actions=budget, min_sweeps=HINT_MIN_SWEEPS,
+            max_sweeps=compare_budget(review_budget).max_sweeps))
     move = found.choice
     return Hint(
         seat=seat, action=move, action_text=state.action_to_string(move),

@@ -15,7 +15,12 @@ the table); either way every action meets the same worlds and rollouts. Then:
   kept, as a chess engine's evaluation before a move; **after best** is the same figure;
 * **after**: the chance after the move played;
 * **drop**: ``after best - after``, never below 0 (a move the search could not tell from
-  its own is no loss);
+  its own is no loss). In a game of :data:`~pendragon.coach.estimate.SEARCH_COMPARES`
+  (the card game) a move that is not the model's best is judged again by the search on
+  top of the model (:func:`~pendragon.coach.estimate.compared`: the search's move, drop,
+  paired error and sweeps, at the model's *before*): there the model misread the moves
+  its training games seldom made (``python -m bench.review_marks``, docs/bots.md "Are a
+  review's marks real?");
 * **mark**, by the drop in percentage points (:data:`THRESHOLDS`), and only when the drop
   is also more than two standard errors of its paired sweeps (a drop within the noise is
   not marked): *inaccuracy* from 5 points, *mistake* from 10, *blunder* from 20.
@@ -44,6 +49,7 @@ from typing import Any, Literal
 from pendragon.bots.evaluator import evaluator_for, setup_key
 from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS, ISMCTSBot
 from pendragon.coach.estimate import (
+    SEARCH_COMPARES,
     Budget,
     Estimate,
     Method,
@@ -51,6 +57,8 @@ from pendragon.coach.estimate import (
     Side,
     budget_for,
     coach_bot,
+    compare_budget,
+    compared,
     estimate_with,
     model_bot,
     model_estimate,
@@ -68,6 +76,10 @@ NOISE_ERRORS = 2.0
 #: ...over at least this many sweeps (two or three sweeps can agree by chance and show
 #: no spread at all; the search bot overrules its policy after six at the earliest).
 MIN_MARK_SWEEPS = DEFAULT_MIN_ITERATIONS
+
+#: Where a move's drop comes from: the readings that gave its chance, or the search's
+#: paired sweeps on top of them (:func:`~pendragon.coach.estimate.compared`).
+Marks = Literal["model", "search"]
 
 #: Called as a review goes: (decisions reviewed, decisions in all).
 Progress = Callable[[int, int], None]
@@ -230,14 +242,18 @@ def _apply(state: State, action: int) -> None:
 
 def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
            seed: int = 0, budget: Budget | None = None,
-           only: Collection[int] | None = None, method: Method | None = None) -> Review:
+           only: Collection[int] | None = None, method: Method | None = None,
+           marks: Marks | None = None) -> Review:
     """Review the game ``game`` played by ``actions`` (its whole history, chance included,
     as ``State.history()`` gives it). ``progress(done, total)`` is called after each
     decision; ``budget`` overrides the game's (:func:`budget_for`); ``only``: review
     these indices of ``actions`` alone (those that are decisions; the web table may
     review one move on request); ``method``: ``"model"`` (the learned evaluator, the
-    default where the game has one; ``budget`` then plays no part) or ``"search"``. The
-    same arguments give the same review.
+    default where the game has one; ``budget`` then plays only in a drop the search
+    judges) or ``"search"``; ``marks``: where a move's drop comes from with the model,
+    ``"model"`` or ``"search"`` (default: the search in a game of
+    :data:`~pendragon.coach.estimate.SEARCH_COMPARES`; by the search, always the
+    search). The same arguments give the same review.
 
     >>> import pendragon
     >>> from pendragon.runner import random_playout
@@ -252,6 +268,11 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
         method = "model" if evaluator_for(game) is not None else "search"
     if method not in ("model", "search"):
         raise ValueError(f"method must be 'model' or 'search', got {method!r}")
+    if marks is None:
+        marks = "search" if method == "search" or game.name in SEARCH_COMPARES else "model"
+    if marks not in ("model", "search") or (method == "search" and marks != "search"):
+        raise ValueError(f"marks must be 'model' (with method 'model') or 'search', got "
+                         f"{marks!r}")
     wanted = set(decisions_of(game, actions))
     if only is not None:
         wanted &= set(only)
@@ -264,25 +285,30 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     for index, action in enumerate(actions):
         if index in wanted:
             seat = state.current_player()
-            if method == "model":
+            by_model = method == "model"
+            if not by_model:
+                if seat not in bots:
+                    bots[seat] = coach_bot(rng.mix(seed, seat), chosen)
+                found = estimate_with(bots[seat], state, seat, chosen)
+            else:
                 if seat not in readers:
                     readers[seat] = model_bot(rng.mix(seed, seat), game.name,
                                               game.num_players())
                 found = model_estimate(state, seat, seed, readers[seat])
-            else:
-                if seat not in bots:
-                    bots[seat] = coach_bot(rng.mix(seed, seat), chosen)
-                found = estimate_with(bots[seat], state, seat, chosen)
-            moves.append(_review_one(state, index, action, found, method == "model"))
+                if marks == "search" and action != found.choice:
+                    # The search judges the move against the model's, at its level.
+                    found = compared(found, state, seed, compare_budget(chosen))
+                    by_model = False
+            moves.append(_review_one(state, index, action, found, by_model))
             if progress is not None:
                 progress(len(moves), total)
         _apply(state, action)
     if not state.is_terminal():
         raise ValueError("the actions do not finish the game: only a finished game is reviewed")
-    marks: dict[str, int] = {}
+    counts: dict[str, int] = {}
     for move in moves:
         if move.mark is not None:
-            marks[move.mark] = marks.get(move.mark, 0) + 1
+            counts[move.mark] = counts.get(move.mark, 0) + 1
     errors = [m.error for m in moves if math.isfinite(m.error)]
     return Review(
         game=game.name, players=game.num_players(), seed=seed, budget=chosen,
@@ -290,7 +316,7 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
         returns=tuple(state.returns()),
         mean_error=sum(errors) / len(errors) if errors else 0.0,
         calibration_error=(model_calibration(game) if method == "model"
-                           else CALIBRATION_ERROR.get(game.name)), marks=marks,
+                           else CALIBRATION_ERROR.get(game.name)), marks=counts,
     )
 
 
