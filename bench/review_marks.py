@@ -5,13 +5,14 @@ Games of heuristic bots on held-out seeds (game ``k``: ``bench.evaluator.game_se
 which each decision with a choice is, with chance ``--rate``, played uniformly at random
 instead (``pendragon.training.explorer``: the moves a person might make that the bots
 seldom do). Each game is reviewed at those decisions (``coach.review(..., only=...)``),
-once for each way of marking in ``--marks`` (the model's drops, the search's). At every
-one whose move is not the review's best, the move's *true* drop is measured from the real
-position (every card where it lies): ``--playouts`` paired playouts by heuristic bots on
-every seat after the review's best and after the move played (the same bots' seeds and
-chance draws for both), the seat's side winning with the one minus winning with the
-other. The real position is one draw of what the seat could not see, so a move's true
-drop is unbiased for what the seat could know, and noisy.
+once for each way of marking in ``--marks`` (the model's drops, the search's, the
+model's confirmed by the search: ``coach.review.Marks``). At every one whose move is not
+the review's best, the move's *true* drop is measured from the real position (every card
+where it lies): ``--playouts`` paired playouts by heuristic bots on every seat after the
+review's best and after the move played (the same bots' seeds and chance draws for
+both), the seat's side winning with the one minus winning with the other. The real
+position is one draw of what the seat could not see, so a move's true drop is unbiased
+for what the seat could know, and noisy.
 
 A playout is one game's outcome, so a single move's true drop is read to about
 ``1 / sqrt(playouts)``; the figures are over many moves: the mean true drop of the marked
@@ -20,7 +21,7 @@ points or more were marked, and how many marked moves truly dropped less than 2 
 figure's own noise included).
 
     python -m bench.review_marks GAME PLAYERS [--games N] [--rate R] [--playouts K]
-        [--seed S] [--marks model,search] [--option K=V] [--workers W]
+        [--seed S] [--marks model,search,confirmed] [--option K=V] [--workers W]
 
 Writes ``bench/results/review_marks_<game>_<players>.json`` and prints Markdown.
 """
@@ -173,15 +174,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=0.05)
     parser.add_argument("--playouts", type=int, default=100)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--marks", default="model,search",
-                        help="where a drop comes from: model, search, or both (the same "
-                             "games and playouts)")
+    parser.add_argument("--marks", default="model,search,confirmed",
+                        help="where a drop comes from (coach.review.Marks), one or more: "
+                             "model, search, confirmed (the same games and playouts)")
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     ways = tuple(args.marks.split(","))
-    if not ways or not set(ways) <= {"model", "search"}:
-        raise SystemExit("--marks: model, search, or model,search")
+    if not ways or not set(ways) <= {"model", "search", "confirmed"}:
+        raise SystemExit("--marks: one or more of model, search, confirmed")
     options: dict[str, Any] = dict(item.split("=", 1) for item in args.option)
     options["players"] = args.players
     tasks = [(args.game, options, game_seed(args.seed, k), args.rate, args.playouts, ways)

@@ -68,11 +68,11 @@ def test_a_decisions_worlds_are_drawn_once_and_every_move_is_played_in_each(
 def test_an_estimate_repeats_with_its_seed_in_a_review_or_out_of_it(name: str) -> None:
     """Issue 38 item 3: the worlds are seeded by the seed, the seat and the position: the
     same position and seed give the same figures, whether estimated alone or by a review
-    whose reader has estimated the game's earlier decisions; another seed draws other
-    worlds."""
+    whose reader has estimated the game's earlier decisions (the model's figures: no search
+    judging a drop, ``marks="model"``); another seed draws other worlds."""
     game, actions = play(name, {"players": 4}, 6, "heuristic")
     wanted = decisions_of(game, actions)[5:40:7]
-    done = review(game, actions, seed=2, only=wanted)
+    done = review(game, actions, seed=2, only=wanted, marks="model")
     state = game.new_initial_state()
     by_index = {move.index: move for move in done.moves}
     differs = False

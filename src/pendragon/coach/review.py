@@ -19,8 +19,9 @@ the table); either way every action meets the same worlds and rollouts. Then:
   (the card game) a move that is not the model's best is judged again by the search on
   top of the model (:func:`~pendragon.coach.estimate.compared`: the search's move, drop,
   paired error and sweeps, at the model's *before*): there the model misread the moves
-  its training games seldom made (``python -m bench.review_marks``, docs/bots.md "Are a
-  review's marks real?");
+  its training games seldom made (``python -m bench.review_marks``, docs/bots.md "Are the
+  marks real?"); in one of :data:`SEARCH_CONFIRMS` (Shadows over Camelot, Grail Cup) only
+  a move the model would mark is, and the search's verdict stands;
 * **mark**, by the drop in percentage points (:data:`THRESHOLDS`), and only when the drop
   is also more than two standard errors of its paired sweeps (a drop within the noise is
   not marked): *inaccuracy* from 5 points, *mistake* from 10, *blunder* from 20.
@@ -77,9 +78,18 @@ NOISE_ERRORS = 2.0
 #: no spread at all; the search bot overrules its policy after six at the earliest).
 MIN_MARK_SWEEPS = DEFAULT_MIN_ITERATIONS
 
-#: Where a move's drop comes from: the readings that gave its chance, or the search's
-#: paired sweeps on top of them (:func:`~pendragon.coach.estimate.compared`).
-Marks = Literal["model", "search"]
+#: Where a move's drop comes from: the readings that gave its chance (``"model"``), the
+#: search's paired sweeps on top of them (``"search"``,
+#: :func:`~pendragon.coach.estimate.compared`), or the search's wherever the model's would
+#: mark the move (``"confirmed"``: the search confirms a mark or lifts it).
+Marks = Literal["model", "search", "confirmed"]
+#: Games whose reviews have the search confirm the model's marks (``marks="confirmed"``).
+#: Shadows over Camelot's model marked 33 of 159 random moves, 16 of them moves that truly
+#: drop less than 2 points, Grail Cup's 15 of 88 (4); confirmed, 2 stand in each, none of
+#: them false (true drops of 57 and 100 points, 100 and 100), for a search of the marked
+#: moves alone (the search's drops at every move cost 2.2 s a soc game with one random
+#: move in fifty, confirming 0.5 s; docs/bots.md "Are the marks real?").
+SEARCH_CONFIRMS: frozenset[str] = frozenset({"soc", "grail-cup"})
 
 #: Called as a review goes: (decisions reviewed, decisions in all).
 Progress = Callable[[int, int], None]
@@ -250,10 +260,11 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     these indices of ``actions`` alone (those that are decisions; the web table may
     review one move on request); ``method``: ``"model"`` (the learned evaluator, the
     default where the game has one; ``budget`` then plays only in a drop the search
-    judges) or ``"search"``; ``marks``: where a move's drop comes from with the model,
-    ``"model"`` or ``"search"`` (default: the search in a game of
-    :data:`~pendragon.coach.estimate.SEARCH_COMPARES`; by the search, always the
-    search). The same arguments give the same review.
+    judges) or ``"search"``; ``marks``: where a move's drop comes from with the model
+    (:data:`Marks`; default ``"search"`` in a game of
+    :data:`~pendragon.coach.estimate.SEARCH_COMPARES`, ``"confirmed"`` in one of
+    :data:`SEARCH_CONFIRMS`, else ``"model"``; by the search, always the search). The
+    same arguments give the same review.
 
     >>> import pendragon
     >>> from pendragon.runner import random_playout
@@ -269,10 +280,12 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     if method not in ("model", "search"):
         raise ValueError(f"method must be 'model' or 'search', got {method!r}")
     if marks is None:
-        marks = "search" if method == "search" or game.name in SEARCH_COMPARES else "model"
-    if marks not in ("model", "search") or (method == "search" and marks != "search"):
-        raise ValueError(f"marks must be 'model' (with method 'model') or 'search', got "
-                         f"{marks!r}")
+        marks = ("search" if method == "search" or game.name in SEARCH_COMPARES
+                 else "confirmed" if game.name in SEARCH_CONFIRMS else "model")
+    if marks not in ("model", "search", "confirmed") or (method == "search"
+                                                         and marks != "search"):
+        raise ValueError(f"marks must be 'model', 'search' or 'confirmed' (by the search: "
+                         f"'search'), got {marks!r}")
     wanted = set(decisions_of(game, actions))
     if only is not None:
         wanted &= set(only)
@@ -295,7 +308,9 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
                     readers[seat] = model_bot(rng.mix(seed, seat), game.name,
                                               game.num_players())
                 found = model_estimate(state, seat, seed, readers[seat])
-                if marks == "search" and action != found.choice:
+                move = _review_one(state, index, action, found, True)
+                if action != found.choice and (
+                        marks == "search" or (marks == "confirmed" and move.mark is not None)):
                     # The search judges the move against the model's, at its level.
                     found = compared(found, state, seed, compare_budget(chosen))
                     by_model = False
