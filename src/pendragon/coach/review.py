@@ -86,7 +86,7 @@ Marks = Literal["model", "search", "confirmed"]
 #: Games whose reviews have the search confirm the model's marks (``marks="confirmed"``).
 #: Shadows over Camelot's model marked 33 of 159 random moves, 16 of them moves that truly
 #: drop less than 2 points, Grail Cup's 15 of 88 (4); confirmed, 2 stand in each, none of
-#: them false (true drops of 57 and 100 points, 100 and 100), for a search of the marked
+#: them false (true drops of 63 and 94 points, 100 and 100), for a search of the marked
 #: moves alone (the search's drops at every move cost 2.2 s a soc game with one random
 #: move in fifty, confirming 0.5 s; docs/bots.md "Are the marks real?").
 SEARCH_CONFIRMS: frozenset[str] = frozenset({"soc", "grail-cup"})
