@@ -15,10 +15,10 @@ position is one draw of what the seat could not see, so a move's true drop is un
 for what the seat could know, and noisy.
 
 A playout is one game's outcome, so a single move's true drop is read to about
-``1 / sqrt(playouts)``; the figures are over many moves: the mean true drop of the marked
-and of the unmarked moves (95% intervals), how many of the moves that truly drop 10 or 20
-points or more were marked, and how many marked moves truly dropped less than 2 (the true
-figure's own noise included).
+``1 / sqrt(playouts)``; the figures are over many moves: the correlation of the review's
+drops with the true ones, the mean true drop of the marked and of the unmarked moves (95%
+intervals), how many of the moves that truly drop 10 or 20 points or more were marked, and
+how many marked moves truly dropped less than 2 (the true figure's own noise included).
 
     python -m bench.review_marks GAME PLAYERS [--games N] [--rate R] [--playouts K]
         [--seed S] [--marks model,search,confirmed] [--option K=V] [--workers W]
@@ -143,6 +143,15 @@ def _mean(values: Sequence[float]) -> dict[str, Any]:
             "high": 100 * (mean + half)}
 
 
+def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Pearson's correlation of the review's drops with the true ones (``None`` when
+    either does not vary)."""
+    try:
+        return statistics.correlation(xs, ys)
+    except statistics.StatisticsError:
+        return None
+
+
 def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The figures of the module's text from the reviewed deviations ``rows``.
 
@@ -155,7 +164,9 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     marked = [r["true"] for r in rows if r["mark"]]
     unmarked = [r["true"] for r in rows if not r["mark"]]
     found: dict[str, Any] = {"moves": len(rows), "marked": _mean(marked),
-                             "unmarked": _mean(unmarked)}
+                             "unmarked": _mean(unmarked),
+                             "correlation": _correlation([r["drop"] for r in rows],
+                                                         [r["true"] for r in rows])}
     for least in (10, 20):
         big = [r for r in rows if r["true"] >= least / 100]
         found[f"truly_{least}"] = {"moves": len(big), "marked": sum(1 for r in big if r["mark"])}
@@ -226,6 +237,8 @@ def markdown(result: dict[str, Any]) -> str:
         f"{result['game']} at {result['players']}: {result['deviations']} random moves", "",
         "| marks by | " + " | ".join(ways) + " |", "| --- |" + " --- |" * len(ways),
         row("moves not the review's best", lambda m: str(m["moves"])),
+        row("its drops against the true: correlation",
+            lambda m: "-" if m["correlation"] is None else f"{m['correlation']:.2f}"),
         row("marked: true drop (points)", lambda m: interval(m["marked"])),
         row("unmarked: true drop", lambda m: interval(m["unmarked"])),
         row("truly 10+ points: marked", lambda m: "{marked} of {moves}".format(**m["truly_10"])),

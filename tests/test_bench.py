@@ -279,9 +279,12 @@ def test_the_marks_bench_measures_each_reviewed_random_moves_true_drop_on_paired
     assert outcomes.drop(first, first) == 0.0
     assert outcomes.wins(first) is outcomes.wins(first)  # played once
     assert outcomes.drop(first, second) == -outcomes.drop(second, first)
-    found = summary([{"true": 0.25, "mark": "blunder"}, {"true": 0.0, "mark": "mistake"},
-                     {"true": 0.15, "mark": None}])
+    found = summary([{"true": 0.25, "drop": 0.3, "mark": "blunder"},
+                     {"true": 0.0, "drop": 0.12, "mark": "mistake"},
+                     {"true": 0.15, "drop": 0.0, "mark": None}])
     assert found["truly_20"] == {"moves": 1, "marked": 1}
     assert found["truly_10"] == {"moves": 2, "marked": 1}
     assert found["marked_below_2"] == {"moves": 1, "marked": 1}
     assert found["marked"]["count"] == 2 and found["unmarked"]["points"] == 15.0
+    assert 0.0 < found["correlation"] < 1.0
+    assert summary([{"true": 0.1, "drop": 0.0, "mark": None}] * 2)["correlation"] is None

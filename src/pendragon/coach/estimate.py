@@ -107,7 +107,7 @@ MODEL_OVERRULES: frozenset[str] = frozenset({"grail-cup"})
 #: the differences between moves. The card game's model read the moves its training
 #: games seldom made blind (a lost quest 2.5 points above listening); the search's drops
 #: follow the true ones more closely (``python -m bench.review_marks``: correlation 0.83
-#: against 0.61 over 283 random moves, docs/bots.md "Are the marks real?").
+#: against 0.60 over 283-288 random moves, docs/bots.md "Are the marks real?").
 SEARCH_COMPARES: frozenset[str] = frozenset({"soc-card"})
 #: That search spends this many times a review's simulated actions, and up to this many
 #: times its sweeps (at least six, a mark's least), as a hint searches one decision with
