@@ -27,13 +27,12 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS
 from pendragon.coach.estimate import (
     SEARCH_COMPARES,
-    Budget,
     Estimate,
     Side,
     budget_for,
@@ -131,10 +130,10 @@ def hint(state: State, seat: int | None = None, budget: int | None = None,
         budget = HINT_BUDGET_FACTOR * review_budget.actions
     found = estimate(state, seat, seed=seed, budget=budget, min_sweeps=HINT_MIN_SWEEPS)
     if state.game.name in SEARCH_COMPARES and has_model(state) and len(found.rewards) > 1:
-        # The model's chance, the search's comparison of the moves (as a review judges).
-        found = compared(found, state, seed, Budget(
-            actions=budget, min_sweeps=HINT_MIN_SWEEPS,
-            max_sweeps=compare_budget(review_budget).max_sweeps))
+        # The model's chance, the search's comparison of the moves (as a review judges,
+        # with the hint's simulated actions).
+        found = compared(found, state, seed,
+                         replace(compare_budget(review_budget), actions=budget))
     move = found.choice
     return Hint(
         seat=seat, action=move, action_text=state.action_to_string(move),
