@@ -6,7 +6,7 @@ which each decision with a choice is, with chance ``--rate``, played uniformly a
 instead (``pendragon.training.explorer``: the moves a person might make that the bots
 seldom do). Each game is reviewed at those decisions (``coach.review(..., only=...)``),
 once for each way of marking in ``--marks`` (the model's drops, the search's, the
-model's confirmed by the search: ``coach.review.Marks``). At every one whose move is not
+model's confirmed by the search: ``coach.estimate.Marks``). At every one whose move is not
 the review's best, the move's *true* drop is measured from the real position (every card
 where it lies): ``--playouts`` paired playouts by heuristic bots on every seat after the
 review's best and after the move played (the same bots' seeds and chance draws for
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=100)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--marks", default="model,search,confirmed",
-                        help="where a drop comes from (coach.review.Marks), one or more: "
+                        help="where a drop comes from (coach.estimate.Marks), one or more: "
                              "model, search, confirmed (the same games and playouts)")
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--workers", type=int, default=1)

@@ -168,14 +168,14 @@ def test_a_card_game_review_takes_a_moves_drop_from_the_search_where_the_model_m
     ``bench.review_marks`` plays them) seat 0 goes on the Saxons' quest at action 177
     where the heuristic listens. The model reads the quest 2.5 points higher (no drop);
     100 paired playouts from the real position lose 32 points more after it. The review
-    (``SEARCH_COMPARES``) takes the drop from the search's paired sweeps (24 points, 6
-    its standard error, 32 sweeps: a blunder) and marks it; with the model's drops it
-    would not. *before* is the model's reading either way, *after* before less the
-    search's drop."""
-    from pendragon.coach.estimate import SEARCH_COMPARES
+    (the card game's coach marks by the search) takes the drop from the search's paired
+    sweeps (24 points, 6 its standard error, 32 sweeps: a blunder) and marks it; with the
+    model's drops it would not. *before* is the model's reading either way, *after*
+    before less the search's drop."""
+    from pendragon.coach.estimate import coach_for
     from pendragon.training import explorer
 
-    assert {"soc-card"} == SEARCH_COMPARES
+    assert coach_for("soc-card").marks == "search"
     game = pendragon.load_game("soc-card", players=5, seed=3)
     moved: dict[int, int] = {}
     bots = [HeuristicBot(bot_seed(3, s)) for s in range(5)]
@@ -225,14 +225,14 @@ def test_a_soc_review_keeps_only_the_model_marks_the_search_confirms() -> None:
     ``bench.review_marks``'s game 12 of seed 7, 5 players, a random move at 2% of the
     decisions: a sacrifice at action 175 and a move to the Black Knight at 190, true
     drops -9 and -4 points over 100 paired playouts), so the search confirms each of its
-    marks (``SEARCH_CONFIRMS``): those two are lifted, the wrong accusation at 288 (true
-    drop 63 points) stands, with the search's drop and sweeps. A move the model does not
-    mark is never searched: its figures are the model's."""
+    marks (the soc coach's ``marks="confirmed"``): those two are lifted, the wrong
+    accusation at 288 (true drop 63 points) stands, with the search's drop and sweeps. A
+    move the model does not mark is never searched: its figures are the model's."""
     from bench.evaluator import game_seed
-    from pendragon.coach.review import SEARCH_CONFIRMS
+    from pendragon.coach.estimate import coach_for
     from pendragon.training import explorer
 
-    assert {"soc", "grail-cup"} == SEARCH_CONFIRMS
+    assert coach_for("soc").marks == coach_for("grail-cup").marks == "confirmed"
     seed = game_seed(7, 12)
     game = pendragon.load_game("soc", players=5, seed=seed)
     moved: dict[int, int] = {}

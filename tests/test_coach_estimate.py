@@ -110,9 +110,8 @@ def test_the_card_games_estimate_repeats_within_two_points_between_seeds() -> No
 def test_every_shipped_game_has_a_light_search_and_a_bad_one_is_refused() -> None:
     """Issue 38 item 3: each game's worlds and lookahead are set (a game without its own
     reads the defaults); a reader needs a world and no negative lookahead."""
-    assert set(ESTIMATE.LIGHT_SEARCH) == {"soc", "soc-card", "grail-cup"}
-    assert all(worlds >= 1 and lookahead >= 0
-               for worlds, lookahead in ESTIMATE.LIGHT_SEARCH.values())
+    assert set(ESTIMATE.COACH) == {"soc", "soc-card", "grail-cup"}
+    assert all(each.worlds >= 1 and each.lookahead >= 0 for each in ESTIMATE.COACH.values())
     assert ESTIMATE.light_search("no-such-game") == (ESTIMATE.WORLDS, ESTIMATE.LOOKAHEAD)
     with pytest.raises(ValueError, match="world"):
         ESTIMATE.ModelReader(1, worlds=0)

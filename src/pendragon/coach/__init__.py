@@ -12,15 +12,17 @@ game's learned evaluator where it ships one (issue 38), else by the search bot.
   evaluator (:mod:`pendragon.bots.evaluator`) where it ships one.
 
 Every result has ``to_json()`` for the web table. How estimates are made, the marks'
-thresholds, the budgets and the calibration: docs/bots.md, "Coach".
+thresholds, each game's settings (:data:`COACH`) and the calibration: docs/bots.md, "Coach".
 """
 
 from pendragon.coach.estimate import (
-    BUDGETS,
+    COACH,
     Budget,
     Estimate,
+    GameCoach,
     Side,
     budget_for,
+    coach_for,
     estimate,
     has_model,
     side_of,
@@ -28,7 +30,6 @@ from pendragon.coach.estimate import (
 )
 from pendragon.coach.hint import Hint, hint, percent
 from pendragon.coach.review import (
-    CALIBRATION_ERROR,
     THRESHOLDS,
     Mark,
     Review,
@@ -38,6 +39,6 @@ from pendragon.coach.review import (
     review,
 )
 
-__all__ = ["BUDGETS", "CALIBRATION_ERROR", "THRESHOLDS", "Budget", "Estimate", "Hint", "Mark",
-           "Review", "ReviewedMove", "Side", "budget_for", "decisions_of", "estimate", "hint",
-           "has_model", "mark_for", "percent", "review", "side_of", "win_chance"]
+__all__ = ["COACH", "THRESHOLDS", "Budget", "Estimate", "GameCoach", "Hint", "Mark", "Review",
+           "ReviewedMove", "Side", "budget_for", "coach_for", "decisions_of", "estimate",
+           "has_model", "hint", "mark_for", "percent", "review", "side_of", "win_chance"]

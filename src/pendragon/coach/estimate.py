@@ -11,12 +11,12 @@ an accusation, is judged on what it might show, never on what it would) are draw
 for the decision, every action is played in each of them (*paired worlds*: every action
 meets the same worlds and, after it, the same draws), followed for the game's lookahead
 in decisions by the rollout policy (none in the card game), then read by the model
-(:data:`LIGHT_SEARCH`; Grail Cup averages that reading with the one right after the move,
-:data:`READ_AT_ONCE`); a tensor read once is not read again. The worlds are seeded by the
+(:data:`COACH`: each game's worlds and lookahead; Grail Cup averages that reading with the
+one right after the move); a tensor read once is not read again. The worlds are seeded by the
 seed, the seat and the position, so an estimate repeats with its seed. The move: the
 game's heuristic's, unless another reads :data:`MODEL_MARGIN` higher (and by two paired
 standard errors over the worlds) in a game whose model may overrule it
-(:data:`MODEL_OVERRULES`: Grail Cup's; the others' overrules lost games).
+(:attr:`GameCoach.overrules`: Grail Cup's; the others' overrules lost games).
 
 **By the search** (where no model fits, or with ``method="search"``): an estimate runs
 the search bot's paired sweeps (:meth:`ISMCTSBot.root_rewards`): worlds
@@ -65,57 +65,22 @@ Method = Literal["model", "search"]
 WORLDS = 4
 #: ...each move followed for this many decisions before the model reads the position.
 LOOKAHEAD = 5
-#: Per game: (worlds, lookahead). The card game reads the model right after the move: its
-#: model sees a move's effect on the table at once, and a lookahead's rollouts only added
-#: noise (its estimate moved by 3.3 points between seeds with 6 decisions of lookahead, by
-#: none without) and cost, for no better calibration (docs/bots.md, "Evaluator figures").
-#: Shadows over Camelot follows each move for one decision: read at once, a move that
-#: opens a choice (a special ability: its target still to name) read far above its
-#: completion, and reviews marked the heuristic's moves against it. Grail Cup's model does
-#: not see a race won until the game ends, so its moves are followed for four decisions
-#: (issue 31's blunder test: with three, the winning move was not found sure enough to
-#: mark its miss). Worlds matter even without a lookahead, for a move that shows something
-#: hidden.
-LIGHT_SEARCH: dict[str, tuple[int, int]] = {"soc": (4, 1), "soc-card": (8, 0),
-                                            "grail-cup": (3, 4)}
-#: Per game with a lookahead: the weight of the model's reading right after the move,
-#: averaged with its reading at the lookahead's end (a lambda-return: the end sees a race
-#: won within the lookahead; the reading at once does not vary with the worlds' draws).
-#: Grail Cup's seat-relative model made the end's readings vary with the draws: an estimate
-#: moved 2.1-2.7 points between seeds at 4 knights with the end's alone (four worlds, five
-#: decisions), 1.0-1.5 with both (three worlds, four decisions: less time; docs/bots.md).
-READ_AT_ONCE: dict[str, float] = {"grail-cup": 0.5}
-#: Games whose light search reads fewer worlds past a table size (:func:`light_search`).
-LIGHT_SEATS: dict[str, int] = {"grail-cup": 4}
-
-#: The heuristic's move stands unless another reads this much higher (a chance, 0..1)...
+#: The heuristic's move stands unless another reads this much higher (a chance, 0..1), in
+#: a game whose model may overrule it (:attr:`GameCoach.overrules`).
 MODEL_MARGIN = 0.03
-#: ...in the games whose model may overrule it at all. A hint's move is worth following
-#: only if following it wins: playing the coach's move at every decision of one seat
-#: (``python -m bench.evaluator strength GAME N --panels coach --games 400 --seed 21``,
-#: with the game in this set) lost 9.0 points [-13.1, -4.9] against the heuristic in
-#: Shadows over Camelot (6.3 with a margin of 0.10) and 7.2 [-12.1, -2.4] in the card
-#: game (0.06: 3.5, 0.10: 1.5), and won 2.3 [-2.1, +6.6] in Grail Cup (800 seeds). A
-#: model trained on the bots' games reads the moves they seldom make blind (the card
-#: game's wrong accusation: a loyal seat shown loyal read as a gain worth its black
-#: sword), so elsewhere the coach's move is the heuristic's and the model gives every
-#: move's chance.
-MODEL_OVERRULES: frozenset[str] = frozenset({"grail-cup"})
-
-#: Games whose hints and reviews compare moves by the search on top of the model
-#: (:func:`compared`): the model gives the position's chance, the search's paired sweeps
-#: the differences between moves. The card game's model read the moves its training
-#: games seldom made blind (a lost quest 2.5 points above listening); the search's drops
-#: follow the true ones more closely (``python -m bench.review_marks``: correlation 0.83
-#: against 0.60 over 283-288 random moves, docs/bots.md "Are the marks real?").
-SEARCH_COMPARES: frozenset[str] = frozenset({"soc-card"})
-#: That search spends this many times a review's simulated actions, and up to this many
-#: times its sweeps (at least six, a mark's least), as a hint searches one decision with
-#: more than a review's share: in the card game 32 sweeps marked 66 of the 70 random moves
-#: that truly drop 20 points or more where 16 marked 52, and fewer that drop less than 2
-#: (10 and 12 of 90), at about 0.1 s a decision.
-COMPARE_ACTIONS = 4
+#: One decision searched alone (a hint; a review's second look at one move) spends this
+#: many times a review's simulated actions a decision, and up to :data:`COMPARE_SWEEPS`
+#: times its sweeps (at least six, a mark's least): in the card game 32 sweeps marked 66
+#: of the 70 random moves that truly drop 20 points or more where 16 marked 52, and fewer
+#: that drop less than 2 (10 and 12 of 90), at about 0.1 s a decision.
+DECISION_FACTOR = 4
 COMPARE_SWEEPS = 2
+
+#: Where a review's drops (and a hint's comparison of moves) come from, with the model: the
+#: readings that gave the chances (``"model"``), the search's paired sweeps on top of them
+#: (``"search"``, :func:`compared`), or the search's wherever the model's would mark the
+#: move (``"confirmed"``: the search confirms a mark or lifts it; a hint keeps the model's).
+Marks = Literal["model", "search", "confirmed"]
 
 #: Whose victory a seat's chance is: the loyal side's, the traitors', or its own (a race).
 Side = Literal["loyal", "traitors", "own"]
@@ -133,22 +98,100 @@ class Budget:
     max_sweeps: int = 24
 
 
-#: Per game: a 5-player Shadows over Camelot game reviews in under 2 minutes on one core,
-#: the card game and Grail Cup in under 30 s (figures: docs/bots.md, "Coach calibration").
-BUDGETS: dict[str, Budget] = {
-    "soc": Budget(actions=5000, min_sweeps=2, max_sweeps=16),
-    "soc-card": Budget(actions=1000, min_sweeps=4, max_sweeps=16),
-    "grail-cup": Budget(actions=2400, min_sweeps=2, max_sweeps=24),
-}
 #: A game without its own budget.
 DEFAULT_BUDGET = Budget(actions=3000)
 
 
-#: Games whose review costs more with more seats: the table size their budget was set at.
-#: A larger table gets fewer simulated actions a decision, by the square of the ratio (an
-#: 8-knight Grail Cup race took 42 s of CPU at the 5-knight budget, compiled, and 34-42 s
-#: at 5/8 of it; the bar is 30 s).
-BUDGET_SEATS: dict[str, int] = {"grail-cup": 5}
+@dataclass(frozen=True, slots=True)
+class GameCoach:
+    """How the coach reads one game (:data:`COACH`): every setting a game may have its own.
+
+    * ``budget``: a review's search budget a decision (a 5-player Shadows over Camelot game
+      reviews by the search in under 2 minutes on one core, the card game and Grail Cup in
+      under 30 s: docs/bots.md, "Coach calibration"); ``budget_seats``: the table size it
+      was set at, where a larger table costs more (:func:`budget_for`);
+    * ``worlds``, ``lookahead``: the model estimate's light search (:class:`ModelReader`);
+      ``read_at_once``: with a lookahead, the weight of the model's reading right after the
+      move, averaged with its reading at the lookahead's end; ``light_seats``: the table
+      size past which fewer worlds are read (:func:`light_search`);
+    * ``overrules``: whether the model's readings may overrule the heuristic's move (by
+      :data:`MODEL_MARGIN` and two paired standard errors), else the coach's move is the
+      heuristic's and the model gives every move's chance;
+    * ``marks``: where a review's drops come from (:data:`Marks`); ``"search"`` also has a
+      hint compare its moves by the search (:func:`compared`);
+    * ``search_calibration``: the calibration error of the search's estimates (the mean
+      gap between estimate and outcome over the reliability table's buckets, weighted by
+      count, ``bench/calibration.py``), what a review by the search reports (a review by
+      the model reports its model's own held-out figure).
+    """
+
+    budget: Budget = DEFAULT_BUDGET
+    budget_seats: int | None = None
+    worlds: int = WORLDS
+    lookahead: int = LOOKAHEAD
+    read_at_once: float = 0.0
+    light_seats: int | None = None
+    overrules: bool = False
+    marks: Marks = "model"
+    search_calibration: float | None = None
+
+
+#: Each game's coach. Why these settings (figures: docs/bots.md, "Coach" and "Are the
+#: marks real?"):
+#:
+#: * *Lookahead.* The card game reads the model right after the move: its model sees a
+#:   move's effect on the table at once, and a lookahead's rollouts only added noise (its
+#:   estimate moved by 3.3 points between seeds with 6 decisions of lookahead, by none
+#:   without) and cost, for no better calibration. Shadows over Camelot follows each move
+#:   for one decision: read at once, a move that opens a choice (a special ability: its
+#:   target still to name) read far above its completion, and reviews marked the
+#:   heuristic's moves against it. Grail Cup's model does not see a race won until the
+#:   game ends, so its moves are followed for four decisions (issue 31's blunder test:
+#:   with three, the winning move was not found sure enough to mark its miss). Worlds
+#:   matter even without a lookahead, for a move that shows something hidden.
+#: * *Grail Cup's readings.* Its seat-relative model made the lookahead end's readings
+#:   vary with the draws: an estimate moved 2.1-2.7 points between seeds at 4 knights with
+#:   the end's alone (four worlds, five decisions), 1.0-1.5 with both (three worlds, four
+#:   decisions: less time). An 8-knight race's lookahead plays twice the moves of a
+#:   4-knight one: it read three worlds a decision in 9.4-10.6 ms of CPU, against a bar of
+#:   10, and two in 6.3 ms with the same calibration; its review took 42 s of CPU at the
+#:   5-knight budget, 34-42 s at 5/8 of it (the bar is 30 s).
+#: * *Overrules.* A hint's move is worth following only if following it wins: playing the
+#:   coach's move at every decision of one seat (``python -m bench.evaluator strength GAME
+#:   N --panels coach --games 400 --seed 21``, with the model overruling) lost 9.0 points
+#:   [-13.1, -4.9] against the heuristic in Shadows over Camelot (6.3 with a margin of
+#:   0.10) and 7.2 [-12.1, -2.4] in the card game (0.06: 3.5, 0.10: 1.5), and won 2.3
+#:   [-2.1, +6.6] in Grail Cup (800 seeds). A model trained on the bots' games reads the
+#:   moves they seldom make blind (the card game's wrong accusation: a loyal seat shown
+#:   loyal read as a gain worth its black sword).
+#: * *Marks.* The card game's model read the moves its training games seldom made blind (a
+#:   lost quest 2.5 points above listening); the search's drops follow the true ones more
+#:   closely (``python -m bench.review_marks``: correlation 0.83 against 0.60 over 283-288
+#:   random moves), so its reviews and hints compare moves by the search. Shadows over
+#:   Camelot's model marked 33 of 159 random moves, 16 of them moves that truly drop less
+#:   than 2 points, Grail Cup's 15 of 88 (4); confirmed by the search, 2 stand in each,
+#:   none of them false (true drops of 63 and 94 points, 100 and 100), for a search of the
+#:   marked moves alone (the search's drops at every move cost 2.2 s a soc game with one
+#:   random move in fifty, confirming 0.5 s).
+COACH: dict[str, GameCoach] = {
+    "soc": GameCoach(budget=Budget(actions=5000, min_sweeps=2, max_sweeps=16), worlds=4,
+                     lookahead=1, marks="confirmed", search_calibration=0.098),
+    "soc-card": GameCoach(budget=Budget(actions=1000, min_sweeps=4, max_sweeps=16),
+                          worlds=8, lookahead=0, marks="search", search_calibration=0.043),
+    "grail-cup": GameCoach(budget=Budget(actions=2400, min_sweeps=2, max_sweeps=24),
+                           budget_seats=5, worlds=3, lookahead=4, read_at_once=0.5,
+                           light_seats=4, overrules=True, marks="confirmed",
+                           search_calibration=0.131),
+}
+
+
+def coach_for(game: str) -> GameCoach:
+    """``game``'s coach settings (:data:`COACH`; a game without its own: the defaults).
+
+    >>> coach_for("soc-card").marks, coach_for("no-such-game") == GameCoach()
+    ('search', True)
+    """
+    return COACH.get(game) or GameCoach()
 
 
 def budget_for(game: str, players: int | None = None) -> Budget:
@@ -159,8 +202,8 @@ def budget_for(game: str, players: int | None = None) -> Budget:
     >>> budget_for("grail-cup", 8).actions, budget_for("grail-cup", 4).actions
     (937, 2400)
     """
-    chosen = BUDGETS.get(game, DEFAULT_BUDGET)
-    seats = BUDGET_SEATS.get(game)
+    settings = coach_for(game)
+    chosen, seats = settings.budget, settings.budget_seats
     if seats is not None and players is not None and players > seats:
         # A decision's rollouts grow with the seats, and so does the number of decisions.
         chosen = replace(chosen, actions=chosen.actions * seats * seats // (players * players))
@@ -201,7 +244,7 @@ class Estimate:
     choice: int
     rewards: Mapping[int, tuple[float, ...]]
     #: Whether ``choice`` could leave ``prior``: ``False`` where the game's model is not
-    #: trusted over its policy (:data:`MODEL_OVERRULES`), whatever the readings.
+    #: trusted over its policy (:attr:`GameCoach.overrules`), whatever the readings.
     overrules: bool = True
 
     @property
@@ -289,13 +332,13 @@ def estimate_with(bot: ISMCTSBot, state: State, seat: int, budget: Budget) -> Es
 
 def compare_budget(budget: Budget) -> Budget:
     """The search's budget when it compares the moves of one decision on top of the model:
-    :data:`COMPARE_ACTIONS` times ``budget``'s simulated actions (a review's), up to
+    :data:`DECISION_FACTOR` times ``budget``'s simulated actions (a review's), up to
     :data:`COMPARE_SWEEPS` times its sweeps, and at least six.
 
     >>> compare_budget(budget_for("soc-card"))
     Budget(actions=4000, min_sweeps=6, max_sweeps=32)
     """
-    return Budget(actions=COMPARE_ACTIONS * budget.actions,
+    return Budget(actions=DECISION_FACTOR * budget.actions,
                   min_sweeps=max(budget.min_sweeps, DEFAULT_MIN_ITERATIONS),
                   max_sweeps=max(COMPARE_SWEEPS * budget.max_sweeps, DEFAULT_MIN_ITERATIONS))
 
@@ -417,7 +460,8 @@ class ModelReader:
         generator = CanonicalRandom(rng.mix(rng.mix(seed, seat), state.version))
         readings: dict[tuple[float, ...], float] = {}
         rewards: dict[int, list[float]] = {action: [] for action in legal}
-        at_once = READ_AT_ONCE.get(state.game.name, 0.0) if factory is not None else 0.0
+        settings = coach_for(state.game.name)
+        at_once = settings.read_at_once if factory is not None else 0.0
         for _ in range(self.worlds):
             world = sample_world(self.policy, state, seat, generator)
             sweep_seed = generator.getrandbits(32)
@@ -432,7 +476,7 @@ class ModelReader:
                 later = _reading(bound, child, seat, readings)
                 rewards[action].append(at_once * now + (1.0 - at_once) * later)
         frozen = {action: tuple(values) for action, values in rewards.items()}
-        overrules = state.game.name in MODEL_OVERRULES
+        overrules = settings.overrules
         choice = (search_choice(prior, frozen, margin=2 * MODEL_MARGIN, min_sweeps=2)
                   if len(frozen) > 1 and overrules else prior)
         return Estimate(seat, side_of(state, seat), prior, choice, frozen, overrules)
@@ -473,20 +517,18 @@ def _reading(bound: Evaluator, world: State, seat: int,
 
 
 def light_search(game: str, players: int | None = None) -> tuple[int, int]:
-    """``game``'s (worlds, lookahead) for a model estimate (:data:`LIGHT_SEARCH`) at
-    ``players`` seats: a game whose estimate costs more with more seats
-    (:data:`LIGHT_SEATS`) reads fewer worlds past that table size, in proportion (rounded
-    up: an 8-knight race's lookahead plays twice the moves of a 4-knight one; it read
-    three worlds a decision in 9.4-10.6 ms of CPU, against a bar of 10, and two in 6.3 ms
-    with the same calibration; docs/bots.md).
+    """``game``'s (worlds, lookahead) for a model estimate (:data:`COACH`) at ``players``
+    seats: a game whose estimate costs more with more seats
+    (:attr:`GameCoach.light_seats`) reads fewer worlds past that table size, in
+    proportion, rounded up.
 
     >>> light_search("soc-card"), light_search("no-such-game") == (WORLDS, LOOKAHEAD)
     ((8, 0), True)
     >>> [light_search("grail-cup", n) for n in (4, 6, 8)]
     [(3, 4), (2, 4), (2, 4)]
     """
-    worlds, lookahead = LIGHT_SEARCH.get(game, (WORLDS, LOOKAHEAD))
-    seats = LIGHT_SEATS.get(game)
+    settings = coach_for(game)
+    worlds, lookahead, seats = settings.worlds, settings.lookahead, settings.light_seats
     if seats is not None and players is not None and players > seats:
         worlds = max(2, -(-worlds * seats // players))
     return worlds, lookahead

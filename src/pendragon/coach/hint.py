@@ -10,9 +10,9 @@ catalogs, keys ``coach.hint.*``), built from the figures alone:
   margin and confidence (docs/bots.md, "Coach"): the move stands, and the hint says the
   difference is within the noise;
 * ``coach.hint.kept``: another move reads a higher chance, in a game whose model is not
-  trusted over the bots' play (:data:`~pendragon.coach.estimate.MODEL_OVERRULES`) nor
-  checked by the search (:data:`~pendragon.coach.estimate.SEARCH_COMPARES`): the bots'
-  move stands, and the hint says so.
+  trusted over the bots' play nor checked by the search
+  (:class:`~pendragon.coach.estimate.GameCoach`'s ``overrules`` and ``marks``): the
+  bots' move stands, and the hint says so.
 
 >>> import pendragon
 >>> state = pendragon.load_game("grail-cup", players=3, seed=1).new_initial_state()
@@ -32,10 +32,11 @@ from typing import Any
 
 from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS
 from pendragon.coach.estimate import (
-    SEARCH_COMPARES,
+    DECISION_FACTOR,
     Estimate,
     Side,
     budget_for,
+    coach_for,
     compare_budget,
     compared,
     estimate,
@@ -44,11 +45,10 @@ from pendragon.coach.estimate import (
 from pendragon.core.api import State
 from pendragon.core.events import Event, Term
 
-#: A hint searches this many times a review's budget (one decision, not a whole game: a
-#: second or two on one core)...
-HINT_BUDGET_FACTOR = 4
-#: ...and at least as many sweeps as the search bot needs before it may overrule its
-#: policy, however long the rollouts.
+#: A hint searches :data:`~pendragon.coach.estimate.DECISION_FACTOR` times a review's
+#: budget (one decision, not a whole game: a second or two on one core), and at least as
+#: many sweeps as the search bot needs before it may overrule its policy, however long
+#: the rollouts.
 HINT_MIN_SWEEPS = DEFAULT_MIN_ITERATIONS
 
 
@@ -119,17 +119,19 @@ def hint(state: State, seat: int | None = None, budget: int | None = None,
     """The search's move for ``seat`` (default: the seat to act, which it must be) in
     ``state``, from that seat's information only: what the ISMCTS bot seeded with
     ``seed`` would play, with the chance of its side winning after it. ``budget``:
-    simulated actions (default: :data:`HINT_BUDGET_FACTOR` times the game's review
-    budget, :func:`coach.budget_for`), with at least :data:`HINT_MIN_SWEEPS` sweeps. In a
-    game of :data:`~pendragon.coach.estimate.SEARCH_COMPARES` the model's estimate is
+    simulated actions (default: :data:`~pendragon.coach.estimate.DECISION_FACTOR` times
+    the game's review budget, :func:`coach.budget_for`), with at least
+    :data:`HINT_MIN_SWEEPS` sweeps. In a game whose coach marks by the search
+    (:attr:`~pendragon.coach.estimate.GameCoach.marks`) the model's estimate is
     :func:`~pendragon.coach.estimate.compared` by the search with that budget: the move
     and the other moves' chances are the search's, at the model's level."""
     seat = state.current_player() if seat is None else seat
     review_budget = budget_for(state.game.name, state.game.num_players())
     if budget is None:
-        budget = HINT_BUDGET_FACTOR * review_budget.actions
+        budget = DECISION_FACTOR * review_budget.actions
     found = estimate(state, seat, seed=seed, budget=budget, min_sweeps=HINT_MIN_SWEEPS)
-    if state.game.name in SEARCH_COMPARES and has_model(state) and len(found.rewards) > 1:
+    if (coach_for(state.game.name).marks == "search" and has_model(state)
+            and len(found.rewards) > 1):
         # The model's chance, the search's comparison of the moves (as a review judges,
         # with the hint's simulated actions).
         found = compared(found, state, seed,

@@ -15,13 +15,14 @@ the table); either way every action meets the same worlds and rollouts. Then:
   kept, as a chess engine's evaluation before a move; **after best** is the same figure;
 * **after**: the chance after the move played;
 * **drop**: ``after best - after``, never below 0 (a move the search could not tell from
-  its own is no loss). In a game of :data:`~pendragon.coach.estimate.SEARCH_COMPARES`
-  (the card game) a move that is not the model's best is judged again by the search on
-  top of the model (:func:`~pendragon.coach.estimate.compared`: the search's move, drop,
-  paired error and sweeps, at the model's *before*): there the model misread the moves
-  its training games seldom made (``python -m bench.review_marks``, docs/bots.md "Are the
-  marks real?"); in one of :data:`SEARCH_CONFIRMS` (Shadows over Camelot, Grail Cup) only
-  a move the model would mark is, and the search's verdict stands;
+  its own is no loss). In a game whose coach marks by the search
+  (:data:`~pendragon.coach.estimate.COACH`: the card game) a move that is not the
+  model's best is judged again by the search on top of the model
+  (:func:`~pendragon.coach.estimate.compared`: the search's move, drop, paired error and
+  sweeps, at the model's *before*): there the model misread the moves its training games
+  seldom made (``python -m bench.review_marks``, docs/bots.md "Are the marks real?"); in
+  one whose marks the search confirms (Shadows over Camelot, Grail Cup) only a move the
+  model would mark is, and the search's verdict stands;
 * **mark**, by the drop in percentage points (:data:`THRESHOLDS`), and only when the drop
   is also more than two standard errors of its paired sweeps (a drop within the noise is
   not marked): *inaccuracy* from 5 points, *mistake* from 10, *blunder* from 20.
@@ -50,14 +51,15 @@ from typing import Any, Literal
 from pendragon.bots.evaluator import evaluator_for, setup_key
 from pendragon.bots.ismcts import DEFAULT_MIN_ITERATIONS, ISMCTSBot
 from pendragon.coach.estimate import (
-    SEARCH_COMPARES,
     Budget,
     Estimate,
+    Marks,
     Method,
     ModelReader,
     Side,
     budget_for,
     coach_bot,
+    coach_for,
     compare_budget,
     compared,
     estimate_with,
@@ -78,28 +80,8 @@ NOISE_ERRORS = 2.0
 #: no spread at all; the search bot overrules its policy after six at the earliest).
 MIN_MARK_SWEEPS = DEFAULT_MIN_ITERATIONS
 
-#: Where a move's drop comes from: the readings that gave its chance (``"model"``), the
-#: search's paired sweeps on top of them (``"search"``,
-#: :func:`~pendragon.coach.estimate.compared`), or the search's wherever the model's would
-#: mark the move (``"confirmed"``: the search confirms a mark or lifts it).
-Marks = Literal["model", "search", "confirmed"]
-#: Games whose reviews have the search confirm the model's marks (``marks="confirmed"``).
-#: Shadows over Camelot's model marked 33 of 159 random moves, 16 of them moves that truly
-#: drop less than 2 points, Grail Cup's 15 of 88 (4); confirmed, 2 stand in each, none of
-#: them false (true drops of 63 and 94 points, 100 and 100), for a search of the marked
-#: moves alone (the search's drops at every move cost 2.2 s a soc game with one random
-#: move in fifty, confirming 0.5 s; docs/bots.md "Are the marks real?").
-SEARCH_CONFIRMS: frozenset[str] = frozenset({"soc", "grail-cup"})
-
 #: Called as a review goes: (decisions reviewed, decisions in all).
 Progress = Callable[[int, int], None]
-
-#: Calibration of the search's estimates, per game: the mean absolute gap between estimate
-#: and outcome over the reliability table's buckets (weighted by count), from
-#: ``bench/calibration.py`` (docs/bots.md, "Coach calibration"). A review by the learned
-#: evaluator reports its model's own held-out figure instead (its metadata).
-CALIBRATION_ERROR: dict[str, float] = {"soc": 0.098, "soc-card": 0.043, "grail-cup": 0.131}
-
 
 def model_calibration(game: Game) -> float | None:
     """The held-out calibration error recorded with ``game``'s learned evaluator: its
@@ -206,7 +188,8 @@ class Review:
     returns: tuple[float, ...]
     #: Mean standard error of the chances before the moves (how sure, from the sweeps).
     mean_error: float
-    #: The game's calibration error (:data:`CALIBRATION_ERROR`), if measured.
+    #: The calibration error of the estimates (the model's held-out figure, or the
+    #: search's: :attr:`~pendragon.coach.estimate.GameCoach.search_calibration`), if measured.
     calibration_error: float | None = None
     marks: dict[str, int] = field(default_factory=dict)
 
@@ -261,9 +244,8 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     review one move on request); ``method``: ``"model"`` (the learned evaluator, the
     default where the game has one; ``budget`` then plays only in a drop the search
     judges) or ``"search"``; ``marks``: where a move's drop comes from with the model
-    (:data:`Marks`; default ``"search"`` in a game of
-    :data:`~pendragon.coach.estimate.SEARCH_COMPARES`, ``"confirmed"`` in one of
-    :data:`SEARCH_CONFIRMS`, else ``"model"``; by the search, always the search). The
+    (:data:`~pendragon.coach.estimate.Marks`; default: the game's,
+    :attr:`~pendragon.coach.estimate.GameCoach.marks`; by the search, always the search). The
     same arguments give the same review.
 
     >>> import pendragon
@@ -280,8 +262,7 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     if method not in ("model", "search"):
         raise ValueError(f"method must be 'model' or 'search', got {method!r}")
     if marks is None:
-        marks = ("search" if method == "search" or game.name in SEARCH_COMPARES
-                 else "confirmed" if game.name in SEARCH_CONFIRMS else "model")
+        marks = "search" if method == "search" else coach_for(game.name).marks
     if marks not in ("model", "search", "confirmed") or (method == "search"
                                                          and marks != "search"):
         raise ValueError(f"marks must be 'model', 'search' or 'confirmed' (by the search: "
@@ -298,11 +279,11 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
     for index, action in enumerate(actions):
         if index in wanted:
             seat = state.current_player()
-            by_model = method == "model"
-            if not by_model:
+            if method == "search":
                 if seat not in bots:
                     bots[seat] = coach_bot(rng.mix(seed, seat), chosen)
-                found = estimate_with(bots[seat], state, seat, chosen)
+                move = _review_one(state, index, action,
+                                   estimate_with(bots[seat], state, seat, chosen), False)
             else:
                 if seat not in readers:
                     readers[seat] = model_bot(rng.mix(seed, seat), game.name,
@@ -312,9 +293,9 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
                 if action != found.choice and (
                         marks == "search" or (marks == "confirmed" and move.mark is not None)):
                     # The search judges the move against the model's, at its level.
-                    found = compared(found, state, seed, compare_budget(chosen))
-                    by_model = False
-            moves.append(_review_one(state, index, action, found, by_model))
+                    move = _review_one(state, index, action, compared(
+                        found, state, seed, compare_budget(chosen)), False)
+            moves.append(move)
             if progress is not None:
                 progress(len(moves), total)
         _apply(state, action)
@@ -331,7 +312,7 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
         returns=tuple(state.returns()),
         mean_error=sum(errors) / len(errors) if errors else 0.0,
         calibration_error=(model_calibration(game) if method == "model"
-                           else CALIBRATION_ERROR.get(game.name)), marks=counts,
+                           else coach_for(game.name).search_calibration), marks=counts,
     )
 
 
