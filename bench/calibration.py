@@ -24,31 +24,29 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import pendragon
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from pendragon.bots.heuristic import HeuristicBot
-from pendragon.coach import estimate, review
+from pendragon.coach import Side, estimate, review
 from pendragon.coach.review import decisions_of
 from pendragon.core.api import CHANCE
 from pendragon.runner import bot_seed, play_game
-from pendragon.simulate import wilson_interval
+from pendragon.simulate import game_seed, wilson_interval
 
 #: The games and their table sizes.
 GAMES: dict[str, int] = {"soc": 5, "soc-card": 5, "grail-cup": 4}
 
 
-def game_seed(seed: int, k: int) -> int:
-    """The seed of game ``k`` of a run."""
-    return seed * 1_000_003 + k
-
-
-def sample_game(name: str, players: int, seed: int, per_game: int) -> list[tuple[float, bool]]:
-    """(estimate, won) at ``per_game`` decisions of one heuristic game of ``name``."""
+def sample_game(name: str, players: int, seed: int, per_game: int
+                ) -> list[tuple[float, bool, Group]]:
+    """(estimate, won, its :func:`outcome_group`) at ``per_game`` decisions of one
+    heuristic game of ``name``."""
     game = pendragon.load_game(name, players=players, seed=seed)
     bots = [HeuristicBot(bot_seed(seed, s)) for s in range(players)]
     first = game.new_initial_state()
@@ -63,12 +61,13 @@ def sample_game(name: str, players: int, seed: int, per_game: int) -> list[tuple
     step = max(1, len(decisions) // per_game)
     chosen = set(decisions[step // 2::step][:per_game])
     state = game.new_initial_state()
-    found: list[tuple[float, bool]] = []
+    found: list[tuple[float, bool, Group]] = []
     for index, action in enumerate(actions):
         if index in chosen:
             seat = state.current_player()
             result = estimate(state, seat, seed=seed)
-            found.append((result.chance(result.choice), returns[seat] > 0))
+            found.append((result.chance(result.choice), returns[seat] > 0,
+                          outcome_group(seed, result.side, seat)))
         state.apply_action(action)
     return found
 
@@ -115,13 +114,57 @@ def reliability(samples: Sequence[tuple[float, bool]]) -> dict[str, Any]:
             "brier": sum((p - won) ** 2 for p, won in samples) / count if count else 0.0}
 
 
-def noise_floor(samples: Sequence[tuple[float, bool]], draws: int = 200, seed: int = 0
-                ) -> float:
-    """The calibration error a *perfectly calibrated* model would show on these estimates:
-    each outcome drawn as a win with the estimate's own chance, the error of
-    :func:`reliability` averaged over ``draws`` seeded draws. What a table's error owes to
-    its sample's size alone. The draws are independent, where a game's readings share one
-    outcome, so the true floor of a table of several readings a game is somewhat higher.
+#: The outcome a reading meets, for the noise floor: its group (a game's key: every reading
+#: of the group meets the same outcome) and whether it reads that outcome (``True``) or its
+#: opposite (a traitor's reading of a game whose group is its loyal side).
+Group = tuple[Hashable, bool]
+
+
+def outcome_group(game: Hashable, side: Side, seat: int) -> Group:
+    """The :data:`Group` of ``seat``'s reading in game ``game``: in the Camelot games every
+    seat's side wins or loses with the loyal side (a traitor's the other way round); in
+    Grail Cup each knight races alone.
+
+    >>> outcome_group(3, "traitors", 1), outcome_group(3, "own", 1)
+    (((3,), False), ((3, 1), True))
+    """
+    if side == "own":
+        return (game, seat), True
+    return (game,), side == "loyal"
+
+
+def null_errors(samples: Sequence[tuple[float, bool]], groups: Sequence[Group] | None = None,
+                draws: int = 200, seed: int = 0) -> list[float]:
+    """The calibration errors of :func:`reliability` a *perfectly calibrated* model would
+    show on these estimates, over ``draws`` seeded draws, smallest first: each reading's
+    outcome a win with the reading's own chance. Readings of one of ``groups`` (a game's)
+    share one uniform draw ``u``: a reading of ``p`` of the group's outcome wins if ``u <
+    p``, one of its opposite if ``u >= 1 - p``; so each keeps its chance, and a game's
+    readings rise and fall together (as much as their chances let them), as at the table,
+    where they meet one outcome. Without ``groups`` every reading is drawn alone.
+
+    >>> alone = null_errors([(0.5, True)] * 8, draws=50)
+    >>> together = null_errors([(0.5, True)] * 8, [("game", True)] * 8, draws=50)
+    >>> min(together), sum(alone) / 50 < 0.3  # one game: all won or all lost
+    (0.5, True)
+    """
+    generator = random.Random(seed)
+    keys = [(index, True) for index in range(len(samples))] if groups is None else groups
+    found = []
+    for _ in range(draws):
+        drawn: dict[Hashable, float] = {}
+        outcomes = []
+        for (p, _), (key, same) in zip(samples, keys, strict=True):
+            u = drawn.setdefault(key, generator.random())
+            outcomes.append((p, u < p if same else u >= 1 - p))
+        found.append(reliability(outcomes)["calibration_error"])
+    return sorted(found)
+
+
+def noise_floor(samples: Sequence[tuple[float, bool]], groups: Sequence[Group] | None = None,
+                draws: int = 200, seed: int = 0) -> float:
+    """The mean of :func:`null_errors`: what a table's error owes to its sample alone (its
+    size, and how many games its readings come from).
 
     >>> floor = noise_floor([(0.5, True)] * 100)
     >>> 0.02 < floor < 0.06
@@ -131,21 +174,34 @@ def noise_floor(samples: Sequence[tuple[float, bool]], draws: int = 200, seed: i
     """
     if not samples:
         return 0.0
-    generator = random.Random(seed)
-    total = 0.0
-    for _ in range(draws):
-        drawn = [(p, generator.random() < p) for p, _ in samples]
-        total += reliability(drawn)["calibration_error"]
-    return total / draws
+    errors = null_errors(samples, groups, draws, seed)
+    return sum(errors) / len(errors)
+
+
+#: Draws of a table's noise figures (the 95th of a thousand: within a tenth of a point).
+NOISE_DRAWS = 1000
+
+
+def noise_table(samples: Sequence[tuple[float, bool]], groups: Sequence[Group] | None
+                ) -> dict[str, float]:
+    """The floor (:func:`noise_floor`) and the error a calibrated model stays under in 95
+    draws of 100 on these readings: the ``noise_floor`` and ``noise_95`` of a table."""
+    if not samples:
+        return {"noise_floor": 0.0, "noise_95": 0.0}
+    errors = null_errors(samples, groups, draws=NOISE_DRAWS)
+    return {"noise_floor": sum(errors) / len(errors),
+            "noise_95": errors[math.ceil(0.95 * len(errors)) - 1]}
 
 
 def markdown(name: str, table: dict[str, Any]) -> str:
     """The reliability table of one game as Markdown."""
-    floor = table.get("noise_floor")
+    floor, high = table.get("noise_floor"), table.get("noise_95")
     lines = [f"{name} ({table['estimates']} estimates, calibration error "
              f"{100 * table['calibration_error']:.1f} points"
              + ("" if floor is None else f"; a calibrated model's on this sample "
-                f"{100 * floor:.1f}") + f", Brier {table['brier']:.3f})", "",
+                f"{100 * floor:.1f}")
+             + ("" if high is None else f", under {100 * high:.1f} in 95 samples of 100")
+             + f", Brier {table['brier']:.3f})", "",
              "| bucket | count | mean estimate | observed win rate | 95% interval |",
              "| --- | --- | --- | --- | --- |"]
     for row in table["buckets"]:
@@ -177,11 +233,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.only is not None and name != args.only:
             continue
         started = time.process_time()
-        samples: list[tuple[float, bool]] = []
+        read: list[tuple[float, bool, Group]] = []
         for k in range(args.games):
-            samples += sample_game(name, players, game_seed(args.seed, k), args.per_game)
+            read += sample_game(name, players, game_seed(args.seed, k), args.per_game)
+        samples = [(p, won) for p, won, _ in read]
         table = reliability(samples)
-        table["noise_floor"] = noise_floor(samples)
+        table.update(noise_table(samples, [group for _, _, group in read]))
         table["players"] = players
         table["cpu_seconds"] = time.process_time() - started
         results["games"][name] = table

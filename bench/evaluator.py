@@ -77,18 +77,25 @@ from functools import partial
 from typing import Any
 
 import pendragon
-from bench.calibration import markdown, noise_floor, reliability
+from bench.calibration import (
+    Group,
+    markdown,
+    noise_table,
+    outcome_group,
+    reliability,
+)
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from bench.soc_card_bars import loyal_search
 from pendragon.bots import Bot, make_bot
 from pendragon.bots.base import hear_one_another, holds_loyal_card
 from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import ISMCTSBot
-from pendragon.coach import estimate, hint, review, win_chance
+from pendragon.coach import estimate, hint, review, side_of, win_chance
 from pendragon.coach.review import decisions_of
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.talk import TalkingSearch
 from pendragon.runner import bot_seed
+from pendragon.simulate import game_seed
 
 #: The setups measured: name -> (game, options).
 SETUPS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -125,11 +132,6 @@ def chosen_setups(only: str | None, options: Sequence[str] = ()
                          "installed game")
     extra: dict[str, Any] = dict(item.split("=", 1) for item in options)
     return {f"{only}": (name, {**extra, "players": int(players)})}  # (only: "GAME N")
-
-
-def game_seed(seed: int, k: int) -> int:
-    """The seed of game ``k`` of a run."""
-    return seed * 1_000_003 + k
 
 
 def panel_bots(game: str, seats: int, seed: int, panel: str) -> list[Bot]:
@@ -179,14 +181,16 @@ def _reliability_tables(args: argparse.Namespace, panel: str, title: str,
     for label, (name, options) in chosen_setups(args.only, args.option).items():
         started = time.process_time()
         samples: list[tuple[float, bool]] = []
+        groups: list[Group] = []
         for k in range(args.games):
             game, actions = play(name, options, game_seed(args.seed, k), panel)
             states, returns = sample_states(game, actions, args.per_game)
             for state in states:
                 seat = state.current_player()
                 samples.append((read(state, seat), returns[seat] > 0))
+                groups.append(outcome_group(k, side_of(state, seat), seat))
         table = reliability(samples)
-        table["noise_floor"] = noise_floor(samples)
+        table.update(noise_table(samples, groups))
         table["cpu_seconds"] = time.process_time() - started
         results[label] = table
         print(markdown(f"{label}, {title}, {args.games} games", table))

@@ -39,13 +39,13 @@ from multiprocessing import get_context
 from typing import Any
 
 import pendragon
-from bench.evaluator import game_seed
 from bench.run import RESULTS_DIR, machine_info
 from pendragon.bots import make_bot
 from pendragon.coach import review
 from pendragon.core import rng
 from pendragon.core.api import CHANCE, Game, State
 from pendragon.runner import bot_seed, play_game
+from pendragon.simulate import game_seed
 from pendragon.training import explorer
 
 #: The playouts' chance stream, apart from their bots' seeds.

@@ -154,9 +154,10 @@ def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
     every decision with a choice, its only move where it has one; played through a whole
     game on the strength bench's paired seed."""
     import pendragon
-    from bench.evaluator import CoachPlayer, _panel_bot, _strength_seed, game_seed
+    from bench.evaluator import CoachPlayer, _panel_bot, _strength_seed
     from pendragon.coach import hint
     from pendragon.core.api import CHANCE
+    from pendragon.simulate import game_seed
 
     player = _panel_bot("grail-cup", "coach", None, 5)
     assert isinstance(player, CoachPlayer)
@@ -188,10 +189,11 @@ def test_the_cost_bench_asks_every_search_at_the_same_positions_of_a_heuristic_g
     import argparse
 
     import pendragon
-    from bench.evaluator import _cost_seed, _panel_bot, cost, game_seed
+    from bench.evaluator import _cost_seed, _panel_bot, cost
     from pendragon.bots.base import holds_loyal_card
     from pendragon.core.api import CHANCE
     from pendragon.runner import bot_seed
+    from pendragon.simulate import game_seed
 
     seed = game_seed(5, 1)
     spent = _cost_seed(("soc-card", 3, {}, seed, ("search", "open"),

@@ -181,8 +181,13 @@ def test_a_card_game_review_takes_a_moves_drop_from_the_search_where_the_model_m
     bots = [HeuristicBot(bot_seed(3, s)) for s in range(5)]
     actions = play_game(game, bots, deviate=explorer(0.05, 3, moved)).history()
     assert 177 in moved
-    (searched,) = review(game, actions, only={177}).moves
-    (read,) = review(game, actions, only={177}, marks="model").moves
+    by_search = review(game, actions, only={177})
+    by_model = review(game, actions, only={177}, marks="model")
+    (searched,), (read,) = by_search.moves, by_model.moves
+    # The record says which search judged the drops (none where the model's stand).
+    assert by_search.to_json()["compare_budget"] == {
+        "actions": 4 * by_search.budget.actions, "min_sweeps": 6, "max_sweeps": 32}
+    assert by_model.to_json()["compare_budget"] is None
     assert (searched.played_text, searched.best_text) == ("quest:saxons", "listen")
     assert read.mark is None and read.drop < 0.05
     assert searched.mark is not None and searched.drop >= 0.10
@@ -228,8 +233,8 @@ def test_a_soc_review_keeps_only_the_model_marks_the_search_confirms() -> None:
     marks (the soc coach's ``marks="confirmed"``): those two are lifted, the wrong
     accusation at 288 (true drop 63 points) stands, with the search's drop and sweeps. A
     move the model does not mark is never searched: its figures are the model's."""
-    from bench.evaluator import game_seed
     from pendragon.coach.estimate import coach_for
+    from pendragon.simulate import game_seed
     from pendragon.training import explorer
 
     assert coach_for("soc").marks == coach_for("grail-cup").marks == "confirmed"

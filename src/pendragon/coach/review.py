@@ -192,14 +192,18 @@ class Review:
     #: search's: :attr:`~pendragon.coach.estimate.GameCoach.search_calibration`), if measured.
     calibration_error: float | None = None
     marks: dict[str, int] = field(default_factory=dict)
+    #: The search's budget where it judged moves on top of the model (``marks`` of
+    #: ``"search"`` or ``"confirmed"``: :func:`~pendragon.coach.estimate.compare_budget`),
+    #: else ``None``.
+    compare: Budget | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The figures as plain JSON data (for ``--json`` and the web table)."""
         return {
             "format": "pendragon-review", "version": 1,
             "game": self.game, "players": self.players, "seed": self.seed,
-            "budget": {"actions": self.budget.actions, "min_sweeps": self.budget.min_sweeps,
-                       "max_sweeps": self.budget.max_sweeps},
+            "budget": _budget_json(self.budget),
+            "compare_budget": None if self.compare is None else _budget_json(self.compare),
             "thresholds": {mark: least for mark, least in THRESHOLDS},
             "noise_errors": NOISE_ERRORS,
             "returns": list(self.returns),
@@ -210,6 +214,11 @@ class Review:
             "chart": {name: [[i, round(c, 4)] for i, c in points]
                       for name, points in self.chart.items()},
         }
+
+
+def _budget_json(budget: Budget) -> dict[str, int]:
+    return {"actions": budget.actions, "min_sweeps": budget.min_sweeps,
+            "max_sweeps": budget.max_sweeps}
 
 
 def decisions_of(game: Game, actions: Sequence[int]) -> list[int]:
@@ -313,6 +322,7 @@ def review(game: Game, actions: Sequence[int], progress: Progress | None = None,
         mean_error=sum(errors) / len(errors) if errors else 0.0,
         calibration_error=(model_calibration(game) if method == "model"
                            else coach_for(game.name).search_calibration), marks=counts,
+        compare=compare_budget(chosen) if method == "model" and marks != "model" else None,
     )
 
 
