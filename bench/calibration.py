@@ -161,34 +161,25 @@ def null_errors(samples: Sequence[tuple[float, bool]], groups: Sequence[Group] |
     return sorted(found)
 
 
-def noise_floor(samples: Sequence[tuple[float, bool]], groups: Sequence[Group] | None = None,
-                draws: int = 200, seed: int = 0) -> float:
-    """The mean of :func:`null_errors`: what a table's error owes to its sample alone (its
-    size, and how many games its readings come from).
-
-    >>> floor = noise_floor([(0.5, True)] * 100)
-    >>> 0.02 < floor < 0.06
-    True
-    >>> noise_floor([(0.0, False), (1.0, True)])
-    0.0
-    """
-    if not samples:
-        return 0.0
-    errors = null_errors(samples, groups, draws, seed)
-    return sum(errors) / len(errors)
-
-
 #: Draws of a table's noise figures (the 95th of a thousand: within a tenth of a point).
 NOISE_DRAWS = 1000
 
 
-def noise_table(samples: Sequence[tuple[float, bool]], groups: Sequence[Group] | None
-                ) -> dict[str, float]:
-    """The floor (:func:`noise_floor`) and the error a calibrated model stays under in 95
-    draws of 100 on these readings: the ``noise_floor`` and ``noise_95`` of a table."""
+def noise_table(samples: Sequence[tuple[float, bool]], groups: Sequence[Group] | None = None,
+                draws: int = NOISE_DRAWS) -> dict[str, float]:
+    """What a table's error owes to its sample alone (its size, and how many games its
+    readings come from): the mean of :func:`null_errors` (``noise_floor``) and the error a
+    calibrated model stays under in 95 draws of 100 (``noise_95``).
+
+    >>> floor = noise_table([(0.5, True)] * 100, draws=200)
+    >>> 0.02 < floor["noise_floor"] < floor["noise_95"] < 0.12
+    True
+    >>> noise_table([(0.0, False), (1.0, True)], draws=20)
+    {'noise_floor': 0.0, 'noise_95': 0.0}
+    """
     if not samples:
         return {"noise_floor": 0.0, "noise_95": 0.0}
-    errors = null_errors(samples, groups, draws=NOISE_DRAWS)
+    errors = null_errors(samples, groups, draws)
     return {"noise_floor": sum(errors) / len(errors),
             "noise_95": errors[math.ceil(0.95 * len(errors)) - 1]}
 

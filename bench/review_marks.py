@@ -1,7 +1,7 @@
 """Are a review's marks real? (issue 38, item 3: "a move is marked only when its drop is
 real".)
 
-Games of heuristic bots on held-out seeds (game ``k``: ``bench.evaluator.game_seed``), in
+Games of heuristic bots on held-out seeds (game ``k``: ``pendragon.simulate.game_seed``), in
 which each decision with a choice is, with chance ``--rate``, played uniformly at random
 instead (``pendragon.training.explorer``: the moves a person might make that the bots
 seldom do). Each game is reviewed at those decisions (``coach.review(..., only=...)``),
@@ -155,11 +155,15 @@ def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float | None:
 def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The figures of the module's text from the reviewed deviations ``rows``.
 
-    >>> rows = [{"true": 0.3, "mark": "blunder"}, {"true": 0.0, "mark": None},
-    ...         {"true": 0.12, "mark": None}, {"true": 0.01, "mark": "inaccuracy"}]
+    >>> rows = [{"true": 0.3, "drop": 0.25, "mark": "blunder"},
+    ...         {"true": 0.0, "drop": 0.0, "mark": None},
+    ...         {"true": 0.12, "drop": 0.02, "mark": None},
+    ...         {"true": 0.01, "drop": 0.06, "mark": "inaccuracy"}]
     >>> found = summary(rows)
     >>> found["truly_10"], found["truly_20"], found["marked_below_2"]
     ({'moves': 2, 'marked': 1}, {'moves': 1, 'marked': 1}, {'moves': 2, 'marked': 1})
+    >>> round(found["correlation"], 2)
+    0.89
     """
     marked = [r["true"] for r in rows if r["mark"]]
     unmarked = [r["true"] for r in rows if not r["mark"]]
