@@ -35,7 +35,7 @@ from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from pendragon.bots.heuristic import HeuristicBot
 from pendragon.coach import Side, estimate, review
 from pendragon.coach.review import decisions_of
-from pendragon.core.api import CHANCE
+from pendragon.core.api import State
 from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import game_seed, wilson_interval
 
@@ -43,32 +43,34 @@ from pendragon.simulate import game_seed, wilson_interval
 GAMES: dict[str, int] = {"soc": 5, "soc-card": 5, "grail-cup": 4}
 
 
+def sample_states(game: Any, actions: list[int], per_game: int) -> tuple[list[State], list[float]]:
+    """States at ``per_game`` decisions of a game played with ``actions`` (evenly spaced
+    over its decisions), and the final returns."""
+    decisions = decisions_of(game, actions)
+    step = max(1, len(decisions) // per_game)
+    chosen = set(decisions[step // 2::step][:per_game])
+    state = game.new_initial_state()
+    found = []
+    for index, action in enumerate(actions):
+        if index in chosen:
+            found.append(state.clone())
+        state.apply_action(action)
+    return found, state.returns()
+
+
 def sample_game(name: str, players: int, seed: int, per_game: int
                 ) -> list[tuple[float, bool, Group]]:
     """(estimate, won, its :func:`outcome_group`) at ``per_game`` decisions of one
     heuristic game of ``name``."""
     game = pendragon.load_game(name, players=players, seed=seed)
-    bots = [HeuristicBot(bot_seed(seed, s)) for s in range(players)]
-    first = game.new_initial_state()
-    actions: list[int] = []
-    while not first.is_terminal():
-        player = first.current_player()
-        action = first.sample_chance() if player == CHANCE else bots[player].step(first)
-        first.apply_action(action)
-        actions.append(action)
-    returns = first.returns()
-    decisions = decisions_of(game, actions)
-    step = max(1, len(decisions) // per_game)
-    chosen = set(decisions[step // 2::step][:per_game])
-    state = game.new_initial_state()
+    final = play_game(game, [HeuristicBot(bot_seed(seed, s)) for s in range(players)])
+    states, returns = sample_states(game, final.history(), per_game)
     found: list[tuple[float, bool, Group]] = []
-    for index, action in enumerate(actions):
-        if index in chosen:
-            seat = state.current_player()
-            result = estimate(state, seat, seed=seed)
-            found.append((result.chance(result.choice), returns[seat] > 0,
-                          outcome_group(seed, result.side, seat)))
-        state.apply_action(action)
+    for state in states:
+        seat = state.current_player()
+        result = estimate(state, seat, seed=seed)
+        found.append((result.chance(result.choice), returns[seat] > 0,
+                      outcome_group(seed, result.side, seat)))
     return found
 
 

@@ -83,6 +83,7 @@ from bench.calibration import (
     noise_table,
     outcome_group,
     reliability,
+    sample_states,
 )
 from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from bench.soc_card_bars import loyal_search
@@ -91,10 +92,9 @@ from pendragon.bots.base import hear_one_another, holds_loyal_card
 from pendragon.bots.evaluator import evaluator_for
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.coach import estimate, hint, review, side_of, win_chance
-from pendragon.coach.review import decisions_of
 from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.talk import TalkingSearch
-from pendragon.runner import bot_seed
+from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import game_seed
 
 #: The setups measured: name -> (game, options).
@@ -147,29 +147,7 @@ def panel_bots(game: str, seats: int, seed: int, panel: str) -> list[Bot]:
 def play(name: str, options: dict[str, Any], seed: int, panel: str) -> tuple[Any, list[int]]:
     """One game's (game, actions) with the panel's bots."""
     game = pendragon.load_game(name, **{**options, "seed": seed})
-    bots = panel_bots(name, game.num_players(), seed, panel)
-    state = game.new_initial_state()
-    actions: list[int] = []
-    while not state.is_terminal():
-        player = state.current_player()
-        action = state.sample_chance() if player == CHANCE else bots[player].step(state)
-        state.apply_action(action)
-        actions.append(action)
-    return game, actions
-
-
-def sample_states(game: Any, actions: list[int], per_game: int) -> tuple[list[State], list[float]]:
-    """States at ``per_game`` evenly spaced decisions, and the final returns."""
-    decisions = decisions_of(game, actions)
-    step = max(1, len(decisions) // per_game)
-    chosen = set(decisions[step // 2::step][:per_game])
-    state = game.new_initial_state()
-    found = []
-    for index, action in enumerate(actions):
-        if index in chosen:
-            found.append(state.clone())
-        state.apply_action(action)
-    return found, state.returns()
+    return game, play_game(game, panel_bots(name, game.num_players(), seed, panel)).history()
 
 
 def _reliability_tables(args: argparse.Namespace, panel: str, title: str,

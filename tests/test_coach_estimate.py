@@ -13,7 +13,8 @@ import pytest
 
 import pendragon
 import pendragon.coach.estimate  # noqa: E402,F401  (the module, not the function)
-from bench.evaluator import play, sample_states
+from bench.calibration import sample_states
+from bench.evaluator import play
 from pendragon.coach import decisions_of, estimate, review
 from pendragon.core.api import State
 
@@ -114,6 +115,7 @@ def test_every_shipped_game_has_a_light_search_and_a_bad_one_is_refused() -> Non
     assert all(each.worlds >= 1 and each.lookahead >= 0 for each in ESTIMATE.COACH.values())
     assert ESTIMATE.light_search("no-such-game") == (ESTIMATE.WORLDS, ESTIMATE.LOOKAHEAD)
     with pytest.raises(ValueError, match="world"):
-        ESTIMATE.ModelReader(1, worlds=0)
+        ESTIMATE.ModelReader(1, ESTIMATE.GameCoach(worlds=0))
     with pytest.raises(ValueError, match="lookahead"):
-        ESTIMATE.ModelReader(1, lookahead=-1)
+        ESTIMATE.ModelReader(1, ESTIMATE.GameCoach(lookahead=-1))
+    assert ESTIMATE.model_bot(1, "grail-cup", 8).worlds == ESTIMATE.light_search("grail-cup", 8)[0]

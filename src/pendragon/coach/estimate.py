@@ -262,6 +262,12 @@ class Estimate:
         values = self.rewards[action]
         return _standard_error(values) / 2
 
+    def difference(self, action: int, other: int) -> float:
+        """``chance(action) - chance(other)`` before either is held to [0, 1]: the paired
+        sweeps' evidence, which a chance near 0 or 1 would cut short."""
+        ours, theirs = self.rewards[action], self.rewards[other]
+        return (sum(ours) / len(ours) - sum(theirs) / len(theirs)) / 2
+
     def difference_error(self, action: int, other: int) -> float:
         """The standard error of ``chance(action) - chance(other)`` on the paired sweeps."""
         diffs = [a - b for a, b in zip(self.rewards[action], self.rewards[other], strict=True)]
@@ -413,19 +419,23 @@ class ModelReader:
     so that a policy with a memory of the game (the card game's count of the cards
     turned) follows it, as at the table.
 
-    ``worlds``: how many worlds the seat cannot tell from the real one each estimate
-    reads; ``lookahead``: decisions each move is followed for (by the rollout policy, the
-    same draws for every move) before the model reads the position.
+    ``settings``: the game's coach (:func:`coach_for`), its one source: the worlds the
+    seat cannot tell from the real one each estimate reads (fewer past its light seats at
+    ``players`` seats, :func:`light_search`), the decisions each move is followed for (by
+    the rollout policy, the same draws for every move) before the model reads the
+    position, the weight of a reading at once, whether the model may overrule the policy.
     """
 
-    def __init__(self, seed: int, worlds: int = WORLDS, lookahead: int = LOOKAHEAD) -> None:
-        if worlds < 1:
+    def __init__(self, seed: int, settings: GameCoach | None = None,
+                 players: int | None = None) -> None:
+        settings = settings or GameCoach()
+        if settings.worlds < 1:
             raise ValueError("a model estimate reads at least one world")
-        if lookahead < 0:
+        if settings.lookahead < 0:
             raise ValueError("lookahead is a number of decisions, 0 or more")
         self.seed = seed
-        self.worlds = worlds
-        self.lookahead = lookahead
+        self.settings = settings
+        self.worlds, self.lookahead = _light(settings, players)
         self.policy: Bot = HeuristicBot(seed)
         #: The rollout policy following the real game (``None``: it keeps no memory) and
         #: the factory of fresh ones: (game, policy, factory).
@@ -460,7 +470,7 @@ class ModelReader:
         generator = CanonicalRandom(rng.mix(rng.mix(seed, seat), state.version))
         readings: dict[tuple[float, ...], float] = {}
         rewards: dict[int, list[float]] = {action: [] for action in legal}
-        settings = coach_for(state.game.name)
+        settings = self.settings
         at_once = settings.read_at_once if factory is not None else 0.0
         for _ in range(self.worlds):
             world = sample_world(self.policy, state, seat, generator)
@@ -527,7 +537,10 @@ def light_search(game: str, players: int | None = None) -> tuple[int, int]:
     >>> [light_search("grail-cup", n) for n in (4, 6, 8)]
     [(3, 4), (2, 4), (2, 4)]
     """
-    settings = coach_for(game)
+    return _light(coach_for(game), players)
+
+
+def _light(settings: GameCoach, players: int | None) -> tuple[int, int]:
     worlds, lookahead, seats = settings.worlds, settings.lookahead, settings.light_seats
     if seats is not None and players is not None and players > seats:
         worlds = max(2, -(-worlds * seats // players))
@@ -536,9 +549,8 @@ def light_search(game: str, players: int | None = None) -> tuple[int, int]:
 
 def model_bot(seed: int, game: str, players: int | None = None) -> ModelReader:
     """A :class:`ModelReader` for one seat of ``game`` (at ``players`` seats) seeded with
-    ``seed``, at the game's :func:`light_search` (a review keeps one per seat)."""
-    worlds, lookahead = light_search(game, players)
-    return ModelReader(seed, worlds, lookahead)
+    ``seed``, by the game's coach (a review keeps one per seat)."""
+    return ModelReader(seed, coach_for(game), players)
 
 
 def model_estimate(state: State, seat: int, seed: int = 0,

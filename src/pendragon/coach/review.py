@@ -91,7 +91,7 @@ def model_calibration(game: Game) -> float | None:
     >>> import pendragon
     >>> five = model_calibration(pendragon.load_game("soc", players=5))
     >>> squires = model_calibration(pendragon.load_game("soc", players=5, squires=True))
-    >>> 0 < five < squires < 0.1
+    >>> five != squires and 0 < five < 0.1 and 0 < squires < 0.1  # its own; the model's
     True
     """
     bound = evaluator_for(game)
@@ -104,9 +104,11 @@ def model_calibration(game: Game) -> float | None:
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def mark_for(drop: float, error: float = 0.0, sweeps: int = MIN_MARK_SWEEPS) -> Mark | None:
+def mark_for(drop: float, error: float = 0.0, sweeps: int = MIN_MARK_SWEEPS,
+             gap: float | None = None) -> Mark | None:
     """The mark of a drop of ``drop`` (0..1) whose paired standard error over ``sweeps``
-    sweeps is ``error``.
+    sweeps is ``error``; ``gap``, the paired difference that error belongs to where the
+    chances clamp it (``drop`` by default): its size is ``drop``'s, its evidence ``gap``'s.
 
     >>> mark_for(0.04), mark_for(0.05), mark_for(0.12), mark_for(0.2)
     (None, 'inaccuracy', 'mistake', 'blunder')
@@ -114,8 +116,10 @@ def mark_for(drop: float, error: float = 0.0, sweeps: int = MIN_MARK_SWEEPS) -> 
     True
     >>> mark_for(0.5, sweeps=2) is None  # too few sweeps to tell
     True
+    >>> mark_for(0.3, error=0.2, gap=0.7)  # read from 30%: the search's 70 points show
+    'blunder'
     """
-    if drop <= NOISE_ERRORS * error or sweeps < MIN_MARK_SWEEPS:
+    if (drop if gap is None else gap) <= NOISE_ERRORS * error or sweeps < MIN_MARK_SWEEPS:
         return None
     for mark, least in THRESHOLDS:
         if drop >= least - 1e-12:
@@ -342,7 +346,8 @@ def _review_one(state: State, index: int, action: int, found: Estimate,
         error=found.error(best), sweeps=found.sweeps,
         # The model's worlds are not rollouts: its figures need no count of sweeps to be
         # read (a drop the worlds disagree on is still held to two standard errors).
-        mark=mark_for(drop, drop_error, MIN_MARK_SWEEPS if by_model else found.sweeps),
+        mark=mark_for(drop, drop_error, MIN_MARK_SWEEPS if by_model else found.sweeps,
+                      found.difference(best, action) if action != best else 0.0),
         loyal_before=found.loyal_chance(best),
     )
 
