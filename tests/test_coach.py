@@ -231,8 +231,10 @@ def test_a_soc_review_keeps_only_the_model_marks_the_search_confirms() -> None:
     decisions: a sacrifice at action 175 and a move to the Black Knight at 190, true
     drops -9 and -4 points over 100 paired playouts), so the search confirms each of its
     marks (the soc coach's ``marks="confirmed"``): those two are lifted, the wrong
-    accusation at 288 (true drop 63 points) stands, with the search's drop and sweeps. A
-    move the model does not mark is never searched: its figures are the model's."""
+    accusation at 288 (true drop 63 points) stands, with the search's drop and sweeps:
+    read from the model's 30% its drop is the whole 30 points, but its evidence is the
+    search's paired difference, more than 2 errors (``mark_for``'s ``gap``). A move the
+    model does not mark is never searched: its figures are the model's."""
     from pendragon.coach.estimate import coach_for
     from pendragon.simulate import game_seed
     from pendragon.training import explorer
@@ -249,6 +251,7 @@ def test_a_soc_review_keeps_only_the_model_marks_the_search_confirms() -> None:
     assert {i for i, m in read.items() if m.mark} == {175, 190, 288}
     assert {i for i, m in kept.items() if m.mark} == {288}
     assert kept[288].played_text == "accuse:3" and kept[288].sweeps > read[288].sweeps
+    assert kept[288].after == 0.0 and kept[288].drop <= 2 * kept[288].drop_error  # clamped
     assert kept[175].sweeps > read[175].sweeps  # searched, and lifted
     unmarked = [i for i, m in read.items() if m.mark is None]
     assert unmarked and all(kept[i].to_json() == read[i].to_json() for i in unmarked)
