@@ -35,7 +35,7 @@ from bench.run import RESULTS_DIR, machine_info, pin_to_one_core
 from pendragon.bots.heuristic import HeuristicBot
 from pendragon.coach import Side, estimate, review
 from pendragon.coach.review import decisions_of
-from pendragon.core.api import State
+from pendragon.core.api import Game, State
 from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import game_seed, wilson_interval
 
@@ -43,14 +43,15 @@ from pendragon.simulate import game_seed, wilson_interval
 GAMES: dict[str, int] = {"soc": 5, "soc-card": 5, "grail-cup": 4}
 
 
-def sample_states(game: Any, actions: list[int], per_game: int) -> tuple[list[State], list[float]]:
+def sample_states(game: Game, actions: list[int], per_game: int
+                  ) -> tuple[list[State], list[float]]:
     """States at ``per_game`` decisions of a game played with ``actions`` (evenly spaced
     over its decisions), and the final returns."""
     decisions = decisions_of(game, actions)
     step = max(1, len(decisions) // per_game)
     chosen = set(decisions[step // 2::step][:per_game])
     state = game.new_initial_state()
-    found = []
+    found: list[State] = []
     for index, action in enumerate(actions):
         if index in chosen:
             found.append(state.clone())
