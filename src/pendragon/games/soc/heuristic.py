@@ -54,10 +54,10 @@ __all__ = ["Obs", "SocHeuristicBot", "rollout_bot", "traitor_belief"]
 #: Turns begun after the root before a search's rollout is read by the learned evaluator
 #: (:meth:`SocHeuristicBot.search_horizon`). Chosen on dev seeds 41 (never measured on):
 #: overrules judged by 40 full-rollout paired sweeps each gained +2.9 points (1 turn),
-#: +3.7 (2 turns) and +1.5 (10 decisions) of win chance (CHANGELOG, issue 38). The search
-#: that reads it is off by default: in whole games it played no better, and judged from the
-#: true state its overrules gain +1.6 points each [-1.3, +4.6] (``bench.overrules
-#: --evaluator``, docs/bots.md).
+#: +3.7 (2 turns) and +1.5 (10 decisions) of win chance (CHANGELOG, issue 38); in whole
+#: games, one turn read at every decision gained nothing over the heuristic (seed 41, 200
+#: games, 2026-11-30). The search that reads it is off by default (``ISMCTSBot(evaluator=
+#: True)``; its strength and time, docs/bots.md, "Search strength").
 MODEL_TURNS: Final = 2
 
 
