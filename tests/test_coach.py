@@ -84,6 +84,25 @@ def test_the_reason_says_when_another_move_reads_higher_within_the_noise() -> No
     assert reason_for(state, only).key == "coach.hint.only"
 
 
+
+def test_the_runner_up_is_told_apart_where_both_moves_read_certain() -> None:
+    """Issue 38 item 3: a hint's runner-up is the move the sweeps rank next, even where the
+    model's level puts two moves past 100% (`compared` shifts the search's rewards): the
+    clamped chances tie, the paired sweeps do not."""
+    state = pendragon.load_game("grail-cup", players=3, seed=2).new_initial_state()
+    state.play_random_chance()
+    legal = state.legal_actions()
+    seat = state.current_player()
+    rewards = {a: (-1.0, -1.0) for a in legal}
+    rewards[legal[0]] = (1.1, 1.3)
+    rewards[legal[1]] = (1.05, 1.05)
+    rewards[legal[2]] = (1.4, 1.2)
+    found = Estimate(seat, "own", legal[0], legal[0], rewards)
+    assert {found.chance(a) for a in legal[:3]} == {1.0}
+    assert found.ranked()[:3] == [legal[2], legal[0], legal[1]]
+    assert reason_for(state, found).params["other"] == state.action_event(legal[2])
+
+
 def test_a_traitors_chance_is_its_own_side_and_the_chart_turns_it_round() -> None:
     """Issue 31 item 2: a traitor's estimate is the traitors' chance; the loyal side's is
     one minus it."""

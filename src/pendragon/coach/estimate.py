@@ -281,8 +281,16 @@ class Estimate:
         return mine if self.side == "loyal" else 1 - mine
 
     def ranked(self) -> list[int]:
-        """The actions by estimated chance, best first (ties: the search's choice, then id)."""
-        return sorted(self.rewards, key=lambda a: (-self.chance(a), a != self.choice, a))
+        """The actions by estimated chance, best first (ties: the search's choice, then id),
+        read before the chances are held to [0, 1]: a compared estimate (:func:`compared`,
+        the search's rewards shifted to the model's level) may read two moves at 100%,
+        and the sweeps still tell them apart.
+
+        >>> Estimate(0, "own", 1, 1, {1: (1.2, 1.2), 2: (1.6, 1.4), 3: (0.0, 0.0)}).ranked()
+        [2, 1, 3]
+        """
+        return sorted(self.rewards, key=lambda a: (-sum(self.rewards[a]) / len(self.rewards[a]),
+                                                    a != self.choice, a))
 
 
 def _standard_error(values: tuple[float, ...] | list[float]) -> float:
