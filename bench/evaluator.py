@@ -62,7 +62,9 @@ of that seat (following the game as it would at the table) is asked in turn, and
 seconds counted; the mean a decision of each, and each panel against the first (the
 difference of their means a decision per game, a 95% interval over games).
 
-Writes ``bench/results/evaluator_<command>.json`` and prints Markdown.
+Writes ``bench/results/evaluator_<command>[_...].json`` (a strength or cost run's name ends
+``_GAME_PLAYERS_seedS_startK``, its ``results`` holding each panel's ``per_seed`` wins) and
+prints Markdown.
 """
 
 from __future__ import annotations
@@ -629,10 +631,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = dict(item.split("=", 1) for item in args.option)
         found = review_time(name, int(players), int(seed), options)
     RESULTS_DIR.mkdir(exist_ok=True)
+    # A strength or cost run names its seed and first game: a run split by ``--start`` keeps
+    # every part's per-seed wins to pair again.
     suffix = "_".join(filter(None, [args.command, args.panel if args.command == "calibration"
                                     else None, args.only]
-                             + (args.rest[:2] if args.command in ("strength", "cost")
-                                else [])))
+                             + (args.rest[:2] + [f"seed{args.seed}", f"start{args.start}"]
+                                if args.command in ("strength", "cost") else [])))
     (RESULTS_DIR / f"evaluator_{suffix}.json").write_text(json.dumps(
         {"settings": vars(args), "machine": machine_info(cpu), "results": found},
         indent=1, default=str) + "\n")

@@ -84,7 +84,6 @@ def test_the_reason_says_when_another_move_reads_higher_within_the_noise() -> No
     assert reason_for(state, only).key == "coach.hint.only"
 
 
-
 def test_the_runner_up_is_told_apart_where_both_moves_read_certain() -> None:
     """Issue 38 item 3: a hint's runner-up is the move the sweeps rank next, even where the
     model's level puts two moves past 100% (`compared` shifts the search's rewards): the

@@ -252,10 +252,15 @@ class Estimate:
         """Paired sweeps run (every action has one reward per sweep)."""
         return len(next(iter(self.rewards.values())))
 
+    def mean(self, action: int) -> float:
+        """The mean reward after ``action`` over the sweeps (a compared estimate's may pass
+        -1 or 1: :func:`compared` shifts the search's rewards to the model's level)."""
+        values = self.rewards[action]
+        return sum(values) / len(values)
+
     def chance(self, action: int) -> float:
         """The seat's estimated chance of winning after ``action``, in [0, 1]."""
-        values = self.rewards[action]
-        return min(1.0, max(0.0, (sum(values) / len(values) + 1) / 2))
+        return min(1.0, max(0.0, (self.mean(action) + 1) / 2))
 
     def error(self, action: int) -> float:
         """The standard error of :meth:`chance` (``inf`` with one sweep)."""
@@ -265,8 +270,7 @@ class Estimate:
     def difference(self, action: int, other: int) -> float:
         """``chance(action) - chance(other)`` before either is held to [0, 1]: the paired
         sweeps' evidence, which a chance near 0 or 1 would cut short."""
-        ours, theirs = self.rewards[action], self.rewards[other]
-        return (sum(ours) / len(ours) - sum(theirs) / len(theirs)) / 2
+        return (self.mean(action) - self.mean(other)) / 2
 
     def difference_error(self, action: int, other: int) -> float:
         """The standard error of ``chance(action) - chance(other)`` on the paired sweeps."""
@@ -282,15 +286,13 @@ class Estimate:
 
     def ranked(self) -> list[int]:
         """The actions by estimated chance, best first (ties: the search's choice, then id),
-        read before the chances are held to [0, 1]: a compared estimate (:func:`compared`,
-        the search's rewards shifted to the model's level) may read two moves at 100%,
-        and the sweeps still tell them apart.
+        by :meth:`mean`: a compared estimate may read two moves at 100%, and the sweeps
+        still tell them apart.
 
         >>> Estimate(0, "own", 1, 1, {1: (1.2, 1.2), 2: (1.6, 1.4), 3: (0.0, 0.0)}).ranked()
         [2, 1, 3]
         """
-        return sorted(self.rewards, key=lambda a: (-sum(self.rewards[a]) / len(self.rewards[a]),
-                                                    a != self.choice, a))
+        return sorted(self.rewards, key=lambda a: (-self.mean(a), a != self.choice, a))
 
 
 def _standard_error(values: tuple[float, ...] | list[float]) -> float:
@@ -382,8 +384,7 @@ def compared(found: Estimate, state: State, seed: int = 0,
     chosen = budget or compare_budget(budget_for(state.game.name, state.game.num_players()))
     search = estimate_with(coach_bot(rng.mix(rng.mix(seed, seat), state.version), chosen),
                            state, seat, chosen)
-    values = search.rewards[search.choice]
-    shift = 2 * found.chance(search.choice) - 1 - sum(values) / len(values)
+    shift = 2 * found.chance(search.choice) - 1 - search.mean(search.choice)
     rewards = {action: tuple(v + shift for v in each) for action, each in search.rewards.items()}
     return Estimate(seat, found.side, search.prior, search.choice, rewards)
 
