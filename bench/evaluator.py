@@ -18,9 +18,9 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
         [--option K=V] [--team] [--panels model,search,talk,open,coach] [--workers W]
-        [--search-option K=V]
+        [--search-option [PANEL:]K=V]
     python -m bench.evaluator cost GAME PLAYERS [--games N] [--start K] [--option K=V]
-        [--panels search,talk] [--workers W] [--search-option K=V]
+        [--panels search,talk] [--workers W] [--search-option [PANEL:]K=V]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
 
 ``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
@@ -53,7 +53,8 @@ table with the same rollouts; ``coach`` plays the coach's move at every decision
 (:class:`CoachPlayer`): what following every hint wins. ``--search-option K=V`` builds
 every search panel with that keyword of ``ISMCTSBot`` (``confidence=2.0``: soc's search
 before its own test; a ``budget``...): a variant measured on the same paired seeds as
-today's search.
+today's search; ``--search-option PANEL:K=V`` builds that panel alone with it
+(``model:min_iterations=3``).
 
 ``cost``: the searches' time a decision on the same positions (a strength run's times come
 from different games: a side that plays better reaches other positions). Games of heuristic
@@ -338,6 +339,31 @@ def search_options(items: Sequence[str]) -> dict[str, Any]:
     return found
 
 
+def panel_search_options(items: Sequence[str], panels: Sequence[str]
+                         ) -> dict[str, dict[str, Any]]:
+    """Each search panel's keywords from ``--search-option [PANEL:]K=V`` items: a bare item
+    builds every search panel, one named ``PANEL:`` that panel alone (two settings of the
+    search timed or played on the same seeds); the later of two items with one key wins.
+
+    >>> panel_search_options(["confidence=2.0", "model:budget=6000"], ("model", "search"))
+    {'model': {'confidence': 2.0, 'budget': 6000}, 'search': {'confidence': 2.0}}
+    >>> panel_search_options(["talk:budget=1"], ("model", "search"))
+    Traceback (most recent call last):
+    ...
+    SystemExit: --search-option talk:budget=1: no panel 'talk' is played (model, search)
+    """
+    mine: dict[str, list[str]] = {p: [] for p in panels}
+    for item in items:
+        key, _, _ = item.partition("=")
+        panel, named, rest = item.partition(":") if ":" in key else ("", "", item)
+        if named and panel not in mine:
+            raise SystemExit(f"--search-option {item}: no panel {panel!r} is played "
+                             f"({', '.join(panels)})")
+        for each in ([panel] if named else panels):
+            mine[each].append(rest)
+    return {p: search_options(mine[p]) for p in panels}
+
+
 #: The strength bench's panels: the model search, today's search, the search that listens
 #: to the table talk (Shadows over Camelot), the open-hand search (a bound), the coach's
 #: move (these three never played unless asked for) and the heuristic (always played: the
@@ -346,7 +372,7 @@ STRENGTH_PANELS = ("model", "search", "talk", "open", "coach", "heuristic")
 
 
 def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, bool,
-                               tuple[str, ...], dict[str, Any]]
+                               tuple[str, ...], dict[str, dict[str, Any]]]
                    ) -> dict[str, tuple[int, list[float]]]:
     """One seed of :func:`strength`: each panel's (win, searched decisions' times)."""
     name, players, options, seed, k, depth, team, panels, extra = task
@@ -354,7 +380,7 @@ def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, b
     for panel in panels:
         game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
         heuristic = partial(_panel_bot, name, "heuristic", depth)
-        search = partial(_panel_bot, name, panel, depth, search_options=extra)
+        search = partial(_panel_bot, name, panel, depth, search_options=extra.get(panel))
         bots: list[Bot] = [heuristic(bot_seed(seed, s)) for s in range(players)]
         searched = range(players) if team else [k % players]
         for seat in searched:
@@ -397,7 +423,7 @@ def strength(name: str, players: int, args: argparse.Namespace,
         raise SystemExit("--panels talk: only Shadows over Camelot's bots talk (soc)")
     wins: dict[str, list[int]] = {p: [] for p in panels}
     times: dict[str, list[float]] = {p: [] for p in panels}
-    extra = search_options(args.search_option)
+    extra = panel_search_options(args.search_option, [p for p in panels if p != "heuristic"])
     tasks = [(name, players, options, game_seed(args.seed, k), k, args.depth, args.team,
               panels, extra) for k in range(args.start, args.start + args.games)]
     with get_context("spawn").Pool(args.workers) as pool:
@@ -435,8 +461,8 @@ def strength(name: str, players: int, args: argparse.Namespace,
     return found_all
 
 
-def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...], dict[str, Any]]
-               ) -> dict[str, list[float]]:
+def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...],
+                          dict[str, dict[str, Any]]]) -> dict[str, list[float]]:
     """One seed of :func:`cost`: each panel's CPU seconds at every decision it was asked."""
     name, players, options, seed, panels, extra = task
     game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
@@ -448,7 +474,8 @@ def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...], dict[
     for panel in panels:
         bots = list(heuristic)
         for seat in loyal:
-            bots[seat] = _panel_bot(name, panel, None, bot_seed(seed, seat), search_options=extra)
+            bots[seat] = _panel_bot(name, panel, None, bot_seed(seed, seat),
+                                    search_options=extra[panel])
         hear_one_another(bots)  # every seat a bot: the talking search hears them all
         asked[panel] = bots
     spent: dict[str, list[float]] = {p: [] for p in panels}
@@ -484,7 +511,7 @@ def cost(name: str, players: int, args: argparse.Namespace,
         raise SystemExit(f"--panels: choose among {', '.join(STRENGTH_PANELS[:-1])}")
     if "talk" in panels and name != "soc":
         raise SystemExit("--panels talk: only Shadows over Camelot's bots talk (soc)")
-    extra = search_options(args.search_option)
+    extra = panel_search_options(args.search_option, panels)
     tasks = [(name, players, options, game_seed(args.seed, k), panels, extra)
              for k in range(args.start, args.start + args.games)]
     per_game: list[dict[str, list[float]]] = []
@@ -602,8 +629,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="strength: the searches played beside the heuristic, of "
                              "model, search, open (the open-hand search: a bound, not a bot)")
     parser.add_argument("--search-option", action="append", default=[],
-                        help="strength: KEY=VALUE, a keyword of every search panel's "
-                             "ISMCTSBot (confidence=1.0, prior_margin=0.05, budget=16000...)")
+                        help="strength, cost: KEY=VALUE, a keyword of every search panel's "
+                             "ISMCTSBot (confidence=1.0, prior_margin=0.05, budget=16000...); "
+                             "PANEL:KEY=VALUE, of that panel's alone (model:min_iterations=3)")
     parser.add_argument("--start", type=int, default=0,
                         help="strength: the first game's index k")
     parser.add_argument("--workers", type=int, default=1,

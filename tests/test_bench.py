@@ -148,6 +148,28 @@ def test_a_search_option_builds_every_search_panel_and_a_bad_one_is_refused() ->
             search_options(bad)
 
 
+def test_a_panel_named_search_option_builds_that_panel_alone() -> None:
+    """ISSUE-38 (bench): ``--search-option model:K=V`` builds the model search with it and
+    leaves today's search as the bare items make it (two settings timed on the same
+    positions by ``cost``); a panel not played is refused, and so is a bad keyword behind
+    a panel's name."""
+    from bench.evaluator import _panel_bot, panel_search_options
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    extra = panel_search_options(["confidence=2.0", "model:min_iterations=3",
+                                  "model:budget=6000"], ("search", "model"))
+    model = _panel_bot("soc", "model", None, 3, extra["model"])
+    today = _panel_bot("soc", "search", None, 3, extra["search"])
+    assert isinstance(model, ISMCTSBot) and isinstance(today, ISMCTSBot)
+    assert (model.confidence, model.min_iterations, model.budget) == (2.0, 3, 6000)
+    assert today.confidence == 2.0
+    assert (today.min_iterations, today.budget) == (ISMCTSBot(3).min_iterations,
+                                                    ISMCTSBot(3).budget)
+    for bad in (["talk:budget=1"], ["model:depth=3"], ["model:"]):
+        with pytest.raises(SystemExit, match="--search-option"):
+            panel_search_options(bad, ("search", "model"))
+
+
 def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
     """ISSUE-38 (bench, item 3: can a hint be trusted): ``strength --panels coach`` seats a
     player that plays the coach's move (``hint(...).action``, a hint's best move) at
