@@ -218,8 +218,9 @@ def test_the_cost_bench_asks_every_search_at_the_same_positions_of_a_heuristic_g
     from pendragon.simulate import game_seed
 
     seed = game_seed(5, 1)
+    cheap = {"iterations": 4, "min_iterations": 2, "budget": 300}
     spent = _cost_seed(("soc-card", 3, {}, seed, ("search", "open"),
-                        {"iterations": 4, "min_iterations": 2, "budget": 300}))
+                        {"search": cheap, "open": cheap}))
     game = pendragon.load_game("soc-card", players=3, seed=seed)
     bots = [_panel_bot("soc-card", "heuristic", None, bot_seed(seed, s)) for s in range(3)]
     state = game.new_initial_state()

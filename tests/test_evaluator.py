@@ -4,7 +4,7 @@ pipeline's reproducibility, and the coach standing on them."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -654,3 +654,43 @@ def test_where_full_rollouts_do_not_fit_the_model_reads_them_two_turns_on() -> N
     assert bot.step(state) in state.legal_actions()
     assert bot.last_search is not None and bot.last_search[0] >= 2
     assert stops and all(turns == root + MODEL_TURNS for turns, root in stops)
+
+
+@pytest.mark.parametrize("lead, sweeps", [(0.06, 3), (0.14, 8)])
+def test_a_model_read_lead_within_the_margin_ends_the_search_early(lead: float,
+                                                                   sweeps: int) -> None:
+    """Issue 38 item 4: where the model reads the rollouts (full rollouts not fitting), an
+    action that leads the policy's choice by no more than `prior_margin` (0.1) after
+    `min_iterations` sweeps is dropped, as one no better than it is (a chance read from a
+    model all but never ties): the search stops there and the policy's choice stands. A
+    lead beyond the margin keeps it alive to the last sweep, and it overrules."""
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    class Led(ISMCTSBot):
+        """Full rollouts never fit; in each sweep the policy's choice reads 0, every other
+        action `lead`."""
+
+        prior = -1
+
+        def _affordable(self, state: State, seat: int, actions: int) -> bool:
+            return False
+
+        def search(self, state: State, seat: int, prior: int, sweeps: int) -> int:
+            self.prior = prior
+            return super().search(state, seat, prior, sweeps)
+
+        def _sweep(self, state: State, seat: int, actions: Sequence[int],
+                   rewards: dict[int, list[float]], follower: object) -> int:
+            assert self._short  # read by the model at the horizon
+            for action in actions:
+                rewards[action].append(0.0 if action == self.prior else lead)
+            return len(actions)
+
+    state = pendragon.load_game("soc", players=5, seed=3, no_traitor=True).new_initial_state()
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
+        state.apply_action(state.sample_chance() if state.current_player() == CHANCE
+                           else state.legal_actions()[0])
+    bot = Led(seed=1, iterations=8, min_iterations=3, budget=10**6, evaluator=True)
+    choice = bot.step(state)
+    assert bot.last_search is not None and bot.last_search[0] == sweeps
+    assert (choice == bot.prior) == (lead <= bot.prior_margin)  # type: ignore[operator]

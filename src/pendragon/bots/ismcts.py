@@ -422,6 +422,10 @@ class ISMCTSBot(PolicyBot[None]):
         policy's is dropped (it can no longer be chosen, so it needs no more rollouts), and
         the search stops once only the policy's choice is left. Only hopeless actions are
         dropped early, never a winner chosen early, so the final test keeps its meaning.
+        Where the learned evaluator reads the rollouts at the game's horizon (a chance, not
+        a win or a loss: two actions all but never tie), "no better" is a mean advantage of
+        no more than ``prior_margin``, the least by which the final test lets an action
+        overrule: a hair's lead read from a model is no reason to sweep on.
         """
         legal = state.legal_actions()
         rewards: dict[int, list[float]] = {action: [] for action in legal}
@@ -429,6 +433,7 @@ class ISMCTSBot(PolicyBot[None]):
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         follower = self._rollout_memory(state)
         lengths = rollouts = done = 0
+        keep = (self.prior_margin or 0.0) if self._short else 0.0  # the lead to stay alive
         while done < sweeps:
             lengths += self._sweep(state, seat, alive, rewards, follower)
             rollouts += len(alive)
@@ -441,7 +446,8 @@ class ISMCTSBot(PolicyBot[None]):
                 break
             if done >= self.min_iterations and self.prior_margin is not None:
                 base = sum(rewards[prior])
-                alive = [a for a in alive if a == prior or sum(rewards[a]) > base]
+                alive = [a for a in alive
+                         if a == prior or (sum(rewards[a]) - base) / done > keep]
                 if len(alive) == 1:
                     break
         if not self._short:  # (rollouts cut at the model's horizon say nothing of the end)
