@@ -350,14 +350,14 @@ def panel_search_options(items: Sequence[str], panels: Sequence[str]
     >>> panel_search_options(["talk:budget=1"], ("model", "search"))
     Traceback (most recent call last):
     ...
-    SystemExit: --search-option talk:budget=1: no panel 'talk' is played (model, search)
+    SystemExit: --search-option talk:budget=1: no search panel 'talk' is played (model, search)
     """
     mine: dict[str, list[str]] = {p: [] for p in panels}
     for item in items:
         key, _, _ = item.partition("=")
         panel, named, rest = item.partition(":") if ":" in key else ("", "", item)
         if named and panel not in mine:
-            raise SystemExit(f"--search-option {item}: no panel {panel!r} is played "
+            raise SystemExit(f"--search-option {item}: no search panel {panel!r} is played "
                              f"({', '.join(panels)})")
         for each in ([panel] if named else panels):
             mine[each].append(rest)
