@@ -341,17 +341,19 @@ def search_options(items: Sequence[str]) -> dict[str, Any]:
 
 def panel_search_options(items: Sequence[str], panels: Sequence[str]
                          ) -> dict[str, dict[str, Any]]:
-    """Each search panel's keywords from ``--search-option [PANEL:]K=V`` items: a bare item
-    builds every search panel, one named ``PANEL:`` that panel alone (two settings of the
-    search timed or played on the same seeds); the later of two items with one key wins.
+    """Each search panel's keywords (of ``panels``, those in :data:`SEARCH_PANELS`) from
+    ``--search-option [PANEL:]K=V`` items: a bare item builds every search panel, one named
+    ``PANEL:`` that panel alone (two settings of the search timed or played on the same
+    seeds); the later of two items with one key wins.
 
     >>> panel_search_options(["confidence=2.0", "model:budget=6000"], ("model", "search"))
     {'model': {'confidence': 2.0, 'budget': 6000}, 'search': {'confidence': 2.0}}
-    >>> panel_search_options(["talk:budget=1"], ("model", "search"))
+    >>> panel_search_options(["coach:budget=1"], ("model", "coach", "heuristic"))
     Traceback (most recent call last):
     ...
-    SystemExit: --search-option talk:budget=1: no search panel 'talk' is played (model, search)
+    SystemExit: --search-option coach:budget=1: no search panel 'coach' is played (model)
     """
+    panels = [p for p in panels if p in SEARCH_PANELS]
     mine: dict[str, list[str]] = {p: [] for p in panels}
     for item in items:
         key, _, _ = item.partition("=")
@@ -369,6 +371,9 @@ def panel_search_options(items: Sequence[str], panels: Sequence[str]
 #: move (these three never played unless asked for) and the heuristic (always played: the
 #: baseline).
 STRENGTH_PANELS = ("model", "search", "talk", "open", "coach", "heuristic")
+#: The panels that are searches (``--search-option`` builds them; the coach and the
+#: heuristic take none).
+SEARCH_PANELS = ("model", "search", "talk", "open")
 
 
 def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, bool,
@@ -423,7 +428,7 @@ def strength(name: str, players: int, args: argparse.Namespace,
         raise SystemExit("--panels talk: only Shadows over Camelot's bots talk (soc)")
     wins: dict[str, list[int]] = {p: [] for p in panels}
     times: dict[str, list[float]] = {p: [] for p in panels}
-    extra = panel_search_options(args.search_option, [p for p in panels if p != "heuristic"])
+    extra = panel_search_options(args.search_option, panels)
     tasks = [(name, players, options, game_seed(args.seed, k), k, args.depth, args.team,
               panels, extra) for k in range(args.start, args.start + args.games)]
     with get_context("spawn").Pool(args.workers) as pool:
@@ -475,7 +480,7 @@ def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...],
         bots = list(heuristic)
         for seat in loyal:
             bots[seat] = _panel_bot(name, panel, None, bot_seed(seed, seat),
-                                    search_options=extra[panel])
+                                    search_options=extra.get(panel))
         hear_one_another(bots)  # every seat a bot: the talking search hears them all
         asked[panel] = bots
     spent: dict[str, list[float]] = {p: [] for p in panels}

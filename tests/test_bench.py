@@ -151,8 +151,8 @@ def test_a_search_option_builds_every_search_panel_and_a_bad_one_is_refused() ->
 def test_a_panel_named_search_option_builds_that_panel_alone() -> None:
     """ISSUE-38 (bench): ``--search-option model:K=V`` builds the model search with it and
     leaves today's search as the bare items make it (two settings timed on the same
-    positions by ``cost``); a panel not played is refused, and so is a bad keyword behind
-    a panel's name."""
+    positions by ``cost``); a panel not played, or not a search (the coach), is refused,
+    and so is a bad keyword behind a panel's name."""
     from bench.evaluator import _panel_bot, panel_search_options
     from pendragon.bots.ismcts import ISMCTSBot
 
@@ -165,9 +165,9 @@ def test_a_panel_named_search_option_builds_that_panel_alone() -> None:
     assert today.confidence == 2.0
     assert (today.min_iterations, today.budget) == (ISMCTSBot(3).min_iterations,
                                                     ISMCTSBot(3).budget)
-    for bad in (["talk:budget=1"], ["model:depth=3"], ["model:"]):
+    for bad in (["talk:budget=1"], ["coach:budget=1"], ["model:depth=3"], ["model:"]):
         with pytest.raises(SystemExit, match="--search-option"):
-            panel_search_options(bad, ("search", "model"))
+            panel_search_options(bad, ("search", "model", "coach", "heuristic"))
 
 
 def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
