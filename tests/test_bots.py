@@ -106,6 +106,62 @@ def test_a_game_may_add_bots_of_its_own() -> None:
         make_bot("stealth", seed=7, game="grail-cup")
 
 
+def test_a_games_ismcts_is_the_search_measured_best_for_it() -> None:
+    """``make_bot("ismcts", game=...)`` builds the game's own search (``GamePlugin.search``):
+    soc's and Grail Cup's read the learned evaluator at their rollouts' horizon with the
+    settings docs/bots.md measured ("Search strength"); the card game's, and any search made
+    without a game, are the plain ``ISMCTSBot`` (its model search lost there)."""
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    soc = make_bot("ismcts", 4, "soc")
+    assert isinstance(soc, ISMCTSBot) and soc.seed == 4
+    assert (soc.evaluator, soc.confidence, soc.min_iterations, soc.iterations, soc.budget) == (
+        True, 2.0, 3, 12, 6000)
+    grail = make_bot("ismcts", 4, "grail-cup")
+    assert isinstance(grail, ISMCTSBot) and (grail.evaluator, grail.rollout_depth) == (True, 10)
+    for plain in (make_bot("ismcts", 4, "soc-card"), make_bot("ismcts", 4)):
+        assert isinstance(plain, ISMCTSBot)
+        assert (plain.evaluator, plain.rollout_depth, plain.iterations) == (False, None, 16)
+
+
+def test_soc_ismcts_reads_the_model_where_full_rollouts_do_not_fit() -> None:
+    """At the start of a 5-player game whole rollouts cost more than soc's search may
+    spend: the same search without the model plays its policy unsearched, soc's ``ismcts``
+    searches with rollouts cut where the model reads them."""
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    state = pendragon.load_game("soc", players=5, seed=3).new_initial_state()
+    while state.current_player() == CHANCE:
+        state.apply_action(state.sample_chance())
+    assert len(state.legal_actions()) > 1
+    bot = make_bot("ismcts", 1, "soc")
+    blind = ISMCTSBot(1, confidence=2.0, min_iterations=3, iterations=12, budget=6000)
+    assert bot.step(state) in state.legal_actions() and blind.step(state) in state.legal_actions()
+    assert blind.last_search is None
+    assert isinstance(bot, ISMCTSBot) and bot.last_search is not None
+    assert bot.last_search[0] >= 3  # sweeps: at least min_iterations
+
+
+def test_a_plugins_own_search_is_its_ismcts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin's ``search`` factory is what ``ismcts`` makes for its game (and only for
+    it): here a search of a single sweep."""
+    import pendragon.bots as registry
+    from pendragon.core.plugins import GamePlugin
+
+    plugin = GamePlugin(name="shadow", rules="x:y", locale="x:y",
+                        search="tests.test_bots:_one_sweep")
+    monkeypatch.setattr(registry, "plugin_for", lambda name: plugin)
+    bot = registry.make_bot("ismcts", 2, "shadow")
+    assert getattr(bot, "iterations", None) == 1 and bot.seed == 2
+    assert getattr(registry.make_bot("ismcts", 2), "iterations", None) == 16
+
+
+def _one_sweep(seed: int | None) -> Bot:
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    return ISMCTSBot(seed, iterations=1, min_iterations=1)
+
+
 def test_a_game_bot_may_not_take_a_generic_name(monkeypatch: pytest.MonkeyPatch) -> None:
     """A plugin naming its own bot ``heuristic`` would hide the generic one: refused."""
     import pendragon.bots as registry

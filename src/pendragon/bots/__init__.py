@@ -137,8 +137,18 @@ def table_bot(game: str) -> str:
 def make_bot(name: str, seed: int | None = None, game: str | None = None) -> Bot:
     """A new bot of kind ``name`` seeded with ``seed``; ``ValueError`` for an unknown name.
 
-    ``game``: the game it will play, whose own bots (``GamePlugin.bots``) it may name.
+    ``game``: the game it will play, whose own bots (``GamePlugin.bots``) it may name, and
+    whose own settings of the search (``GamePlugin.search``) ``ismcts`` is made with:
+
+    >>> make_bot("ismcts", 3).evaluator, make_bot("ismcts", 3, "soc").evaluator
+    (False, True)
+    >>> make_bot("ismcts", 3, "soc-card").evaluator
+    False
     """
+    searcher = None if name != "ismcts" or game is None else plugin_for(game)
+    if searcher is not None and searcher.search is not None:
+        made_search: Bot = searcher.load("search")(seed)
+        return made_search
     factory = _FACTORIES.get(name)
     if factory is not None:
         return factory(seed)

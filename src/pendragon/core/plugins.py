@@ -47,8 +47,8 @@ ENTRY_POINT_GROUP: Final = "pendragon.games"
 #: A plugin's catalogs when it names its package and no other folder.
 _LOCALE: Final = "locale"
 #: The pieces named by ``"module:attribute"`` besides the rules.
-_MODULE_PIECES: Final = ("heuristic", "rollout", "terminal", "web_adapter", "fixtures", "stats",
-                         "balance")
+_MODULE_PIECES: Final = ("heuristic", "rollout", "search", "terminal", "web_adapter", "fixtures",
+                         "stats", "balance")
 
 
 class PluginError(ValueError):
@@ -83,6 +83,9 @@ class GamePlugin:
     heuristic: str | None = None
     #: A factory ``(seed) -> Bot`` of a fast policy for search rollouts.
     rollout: str | None = None
+    #: A factory ``(seed) -> Bot`` of the game's ``ismcts`` bot: the search with the settings
+    #: measured to play it best (``None``: ``ISMCTSBot(seed)``, the generic defaults).
+    search: str | None = None
     #: ``(observation, catalog) -> rich renderable``: the terminal's drawing of a seat's view
     #: in the catalog's language.
     terminal: str | None = None
@@ -146,8 +149,8 @@ class GamePlugin:
 
     def pieces(self) -> list[str]:
         """The pieces this plugin provides besides its rules, by field name."""
-        optional = ("heuristic", "rollout", "terminal", "web_adapter", "web_module", "fixtures",
-                    "stats", "balance")
+        optional = ("heuristic", "rollout", "search", "terminal", "web_adapter", "web_module",
+                    "fixtures", "stats", "balance")
         found = [piece for piece in optional if getattr(self, piece) is not None]
         return found + (["environment"] if self.environment is not None else [])
 

@@ -39,6 +39,7 @@ def bundled_game(
     bots: Mapping[str, str] | None = None,
     among_bots: tuple[str, ...] = (),
     table_bot: str = "heuristic",
+    search: str | None = None,
 ) -> GamePlugin:
     """The plugin of the bundled game ``name`` (its package: ``name`` with ``_`` for ``-``);
     the pieces given are relative to its package (``".heuristic:SocHeuristicBot"``)."""
@@ -50,6 +51,7 @@ def bundled_game(
         rules=f".rules.game:{camel}Game",
         heuristic=heuristic,
         rollout=".heuristic:rollout_bot",
+        search=search,
         terminal=f".terminal:render_{package}",
         web_adapter=f".web:{camel}Adapter",
         web_module="board.js",

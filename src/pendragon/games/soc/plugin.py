@@ -18,4 +18,7 @@ PLUGIN = bundled_game(
     # At a table of people a bot dealt the traitor card hides (the heuristic's open traitor
     # is the strongest against bots, and read at once by a person).
     table_bot="stealth",
+    # ismcts: the search reading the learned evaluator at its rollouts' horizon, with the
+    # settings measured best (docs/bots.md, "Search strength").
+    search=".heuristic:model_search",
 )
