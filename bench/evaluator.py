@@ -17,10 +17,10 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
-        [--option K=V] [--team] [--panels model,search,talk,open,coach] [--workers W]
+        [--option K=V] [--team] [--panels model,search,ismcts,talk,open,coach] [--workers W]
         [--search-option [PANEL:]K=V]
     python -m bench.evaluator cost GAME PLAYERS [--games N] [--start K] [--option K=V]
-        [--panels search,talk] [--workers W] [--search-option [PANEL:]K=V]
+        [--panels search,ismcts,talk] [--workers W] [--search-option [PANEL:]K=V]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
 
 ``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
@@ -47,6 +47,8 @@ heuristic), and the figure is the loyal side's win: what the cooperative games' 
 (issue 38) are about. ``--panels``: the searches played (default ``model,search``; the
 heuristic always); ``talk`` (Shadows over Camelot) is today's search listening to the bots'
 table talk (:class:`~pendragon.games.soc.talk.TalkingSearch`, SOC-TURN-3, SOC-RULING-71);
+``ismcts`` is the game's own ``ismcts`` bot (``make_bot("ismcts", seed, game)``: soc's and
+Grail Cup's the model search with the settings their plugins name, ``GamePlugin.search``);
 ``open`` is the *open-hand search* (:class:`OpenSearch`), today's search reading the true
 state: what the search could gain with every card seen, a bound on any better read of the
 table with the same rollouts; ``coach`` plays the coach's move at every decision
@@ -308,6 +310,8 @@ def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None,
         return OpenSearch(seed, **extra)
     if panel == "talk":  # Shadows over Camelot's table talk (the bot "talking")
         return TalkingSearch(seed, **extra)
+    if panel == "ismcts":  # the game's own (GamePlugin.search): what a user's bot plays
+        return make_bot("ismcts", seed, name)
     return ISMCTSBot(seed, **extra) if panel == "search" else make_bot("heuristic", seed, name)
 
 
@@ -352,8 +356,15 @@ def panel_search_options(items: Sequence[str], panels: Sequence[str]
     Traceback (most recent call last):
     ...
     SystemExit: --search-option coach:budget=1: no search panel 'coach' is played (model)
+    >>> panel_search_options(["budget=1"], ("ismcts",))
+    Traceback (most recent call last):
+    ...
+    SystemExit: --search-option budget=1: no search panel takes it (model, search, talk, open)
     """
     panels = [p for p in panels if p in SEARCH_PANELS]
+    if items and not panels:
+        raise SystemExit(f"--search-option {items[0]}: no search panel takes it "
+                         f"({', '.join(SEARCH_PANELS)})")
     mine: dict[str, list[str]] = {p: [] for p in panels}
     for item in items:
         key, _, _ = item.partition("=")
@@ -366,13 +377,13 @@ def panel_search_options(items: Sequence[str], panels: Sequence[str]
     return {p: search_options(mine[p]) for p in panels}
 
 
-#: The strength bench's panels: the model search, today's search, the search that listens
-#: to the table talk (Shadows over Camelot), the open-hand search (a bound), the coach's
-#: move (these three never played unless asked for) and the heuristic (always played: the
-#: baseline).
-STRENGTH_PANELS = ("model", "search", "talk", "open", "coach", "heuristic")
-#: The panels that are searches (``--search-option`` builds them; the coach and the
-#: heuristic take none).
+#: The strength bench's panels: the model search, today's search, the game's own
+#: ``ismcts`` bot, the search that listens to the table talk (Shadows over Camelot), the
+#: open-hand search (a bound), the coach's move (these four never played unless asked for)
+#: and the heuristic (always played: the baseline).
+STRENGTH_PANELS = ("model", "search", "ismcts", "talk", "open", "coach", "heuristic")
+#: The panels that are searches built here (``--search-option`` builds them; the game's
+#: ``ismcts`` is built as its plugin says, the coach and the heuristic take none).
 SEARCH_PANELS = ("model", "search", "talk", "open")
 
 
@@ -632,7 +643,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="strength: the search on every loyal seat, not one seat")
     parser.add_argument("--panels", default="model,search",
                         help="strength: the searches played beside the heuristic, of "
-                             "model, search, open (the open-hand search: a bound, not a bot)")
+                             "model, search, ismcts (the game's own), talk, coach, open "
+                             "(the open-hand search: a bound, not a bot)")
     parser.add_argument("--search-option", action="append", default=[],
                         help="strength, cost: KEY=VALUE, a keyword of every search panel's "
                              "ISMCTSBot (confidence=1.0, prior_margin=0.05, budget=16000...); "

@@ -170,6 +170,29 @@ def test_a_panel_named_search_option_builds_that_panel_alone() -> None:
             panel_search_options(bad, ("search", "model", "coach", "heuristic"))
 
 
+def test_the_ismcts_panel_is_the_games_own_search() -> None:
+    """ISSUE-38 (bench): ``--panels ismcts`` plays the bot a user gets by that name
+    (``make_bot("ismcts", seed, game)``): soc's is the model search with the measured
+    settings, made as the ``model`` panel with those options makes it (so the docs' figures
+    of the one are the other's); the card game's is today's search. It takes no search
+    options: a bare one with no panel to take it is refused."""
+    from bench.evaluator import _panel_bot, panel_search_options
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    own = _panel_bot("soc", "ismcts", None, 3)
+    model = _panel_bot("soc", "model", None, 3, panel_search_options(
+        ["model:confidence=2.0", "model:min_iterations=3", "model:iterations=12",
+         "model:budget=6000"], ("model",))["model"])
+    assert isinstance(own, ISMCTSBot) and isinstance(model, ISMCTSBot)
+    keys = ("seed", "evaluator", "confidence", "min_iterations", "iterations", "budget",
+            "rollout_depth", "prior_margin", "rollout", "time_limit")
+    assert [getattr(own, k) for k in keys] == [getattr(model, k) for k in keys]
+    card = _panel_bot("soc-card", "ismcts", None, 3)
+    assert isinstance(card, ISMCTSBot) and not card.evaluator
+    with pytest.raises(SystemExit, match="no search panel takes it"):
+        panel_search_options(["budget=1"], ("ismcts",))
+
+
 def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
     """ISSUE-38 (bench, item 3: can a hint be trusted): ``strength --panels coach`` seats a
     player that plays the coach's move (``hint(...).action``, a hint's best move) at
