@@ -22,6 +22,7 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator cost GAME PLAYERS [--games N] [--start K] [--option K=V]
         [--panels search,ismcts,talk] [--workers W] [--search-option [PANEL:]K=V]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
+    python -m bench.evaluator pool RESULTS.json [RESULTS.json ...]
 
 ``leaf``: the card game's search leaf (5 players) against the learned evaluator where the
 search stops a rollout. In games of heuristic bots, at every position where the search
@@ -65,6 +66,9 @@ of that seat (following the game as it would at the table) is asked in turn, and
 seconds counted; the mean a decision of each, and each panel against the first (the
 difference of their means a decision per game, a 95% interval over games).
 
+``pool``: strength runs on other seeds (their results files) as one: the panels every file
+played, each search against the heuristic (and today's search) over all their games.
+
 Writes ``bench/results/evaluator_<command>[_...].json`` (a strength or cost run's name ends
 ``_GAME_PLAYERS_seedS_startK``, its ``results`` holding each panel's ``per_seed`` wins) and
 prints Markdown.
@@ -79,6 +83,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pendragon
@@ -427,7 +432,6 @@ def strength(name: str, players: int, args: argparse.Namespace,
     """Paired games: the search with the model, the search, or the heuristic on one seat
     (seat ``k % players`` of game ``k``) or, with ``--team``, on every loyal seat; the rest
     heuristic. ``--workers`` plays seeds in parallel (the same figures for any count)."""
-    import math
     from multiprocessing import get_context
 
     asked = set(args.panels.split(",")) | {"heuristic"}
@@ -465,16 +469,52 @@ def strength(name: str, players: int, args: argparse.Namespace,
     if "search" in panels:
         pairs += [(p, "search") for p in panels if p not in ("heuristic", "search")]
     for panel, base in pairs:
-        diffs = [a - b for a, b in zip(wins[panel], wins[base], strict=True)]
-        mean = statistics.fmean(diffs)
-        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-        found_all[f"{panel}_minus_{base}"] = {"points": 100 * mean,
-                                              "low": 100 * (mean - 1.96 * error),
-                                              "high": 100 * (mean + 1.96 * error)}
+        found_all[f"{panel}_minus_{base}"] = paired_points(wins[panel], wins[base])
     print(json.dumps({k: v for k, v in found_all.items() if k not in panels}
                      | {p: {k: v for k, v in found_all[p].items() if k != "per_seed"}
                         for p in panels}, indent=1))
     return found_all
+
+
+def paired_points(wins: Sequence[int], base: Sequence[int]) -> dict[str, float]:
+    """Two panels' wins on the same seeds: the mean of their paired differences, in points,
+    with its 95% normal interval.
+
+    >>> {k: round(v, 1) for k, v in paired_points([1, 1, 0, 1], [0, 1, 0, 0]).items()}
+    {'points': 50.0, 'low': -6.6, 'high': 106.6}
+    """
+    import math
+
+    diffs = [a - b for a, b in zip(wins, base, strict=True)]
+    mean = statistics.fmean(diffs)
+    error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    return {"points": 100 * mean, "low": 100 * (mean - 1.96 * error),
+            "high": 100 * (mean + 1.96 * error)}
+
+
+def pool(paths: Sequence[str]) -> dict[str, Any]:
+    """Strength runs on other seeds pooled: each panel all the files played, its per-seed
+    wins joined, and each search against the heuristic (and today's search, where every
+    file played it) over all the games, as :func:`strength` pairs them."""
+    runs = []
+    for path in paths:
+        try:
+            runs.append(json.loads(Path(path).read_text())["results"])
+        except (OSError, ValueError, KeyError) as error:
+            raise SystemExit(f"pool: {path}: not a strength results file ({error})") from None
+    panels = [p for p in STRENGTH_PANELS
+              if all(isinstance(run.get(p), dict) and "per_seed" in run[p] for run in runs)]
+    if "heuristic" not in panels:
+        raise SystemExit("pool: the files share no heuristic panel to pair with")
+    wins = {p: [w for run in runs for w in run[p]["per_seed"]] for p in panels}
+    found: dict[str, Any] = {"files": list(paths), "games": len(wins["heuristic"])}
+    for panel in panels:
+        found[panel] = {"wins": sum(wins[panel]), "rate": statistics.fmean(wins[panel])}
+    for base in ("heuristic", "search"):
+        for panel in (p for p in panels if base in panels and p not in ("heuristic", base)):
+            found[f"{panel}_minus_{base}"] = paired_points(wins[panel], wins[base])
+    print(json.dumps(found, indent=1))
+    return found
 
 
 def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...],
@@ -624,7 +664,7 @@ def leaf(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one of the commands (see the module's text)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("calibration", "estimates", "timing", "review",
+    parser.add_argument("command", choices=("calibration", "estimates", "timing", "review", "pool",
                                             "strength", "cost", "leaf"))
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--games", type=int, default=400)
@@ -666,6 +706,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         found = timing(args)
     elif args.command == "leaf":
         found = leaf(args)
+    elif args.command == "pool":
+        found = pool(args.rest)
     elif args.command in ("strength", "cost"):
         name, players = args.rest
         options = dict(item.split("=", 1) for item in args.option)

@@ -193,6 +193,29 @@ def test_the_ismcts_panel_is_the_games_own_search() -> None:
         panel_search_options(["budget=1"], ("ismcts",))
 
 
+def test_pool_pairs_the_wins_of_strength_runs_on_other_seeds(tmp_path: Path) -> None:
+    """ISSUE-38 (bench, item 5): ``pool`` joins strength runs' per-seed wins and pairs each
+    search with the heuristic over all their games (a panel not in every file is left
+    out); a file that is not a strength result is refused by name."""
+    from bench.evaluator import pool
+
+    def run(name: str, model: list[int], heuristic: list[int], **more: list[int]) -> str:
+        panels = {"model": model, "heuristic": heuristic, **more}
+        path = tmp_path / name
+        path.write_text(json.dumps({"results": {p: {"per_seed": w} for p, w in panels.items()}}))
+        return str(path)
+
+    found = pool([run("a.json", [1, 1, 0], [0, 1, 0], search=[1, 0, 0]),
+                  run("b.json", [1, 0], [0, 0])])
+    assert found["games"] == 5 and found["model"]["wins"] == 3
+    assert found["model_minus_heuristic"]["points"] == pytest.approx(40.0)
+    assert "search" not in found and "model_minus_search" not in found
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    with pytest.raises(SystemExit, match="broken.json: not a strength results file"):
+        pool([str(broken)])
+
+
 def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
     """ISSUE-38 (bench, item 3: can a hint be trusted): ``strength --panels coach`` seats a
     player that plays the coach's move (``hint(...).action``, a hint's best move) at

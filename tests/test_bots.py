@@ -107,10 +107,11 @@ def test_a_game_may_add_bots_of_its_own() -> None:
 
 
 def test_a_games_ismcts_is_the_search_measured_best_for_it() -> None:
-    """``make_bot("ismcts", game=...)`` builds the game's own search (``GamePlugin.search``):
-    soc's and Grail Cup's read the learned evaluator at their rollouts' horizon with the
-    settings docs/bots.md measured ("Search strength"); the card game's, and any search made
-    without a game, are the plain ``ISMCTSBot`` (its model search lost there)."""
+    """ISSUE-38 (item 4): ``make_bot("ismcts", game=...)`` builds the game's own search
+    (``GamePlugin.search``): soc's and Grail Cup's read the learned evaluator at their
+    rollouts' horizon with the settings docs/bots.md measured ("Search strength"); the card
+    game's, and any search made without a game, are the plain ``ISMCTSBot`` (the card
+    game's model search lost)."""
     from pendragon.bots.ismcts import ISMCTSBot
 
     soc = make_bot("ismcts", 4, "soc")
@@ -125,9 +126,9 @@ def test_a_games_ismcts_is_the_search_measured_best_for_it() -> None:
 
 
 def test_soc_ismcts_reads_the_model_where_full_rollouts_do_not_fit() -> None:
-    """At the start of a 5-player game whole rollouts cost more than soc's search may
-    spend: the same search without the model plays its policy unsearched, soc's ``ismcts``
-    searches with rollouts cut where the model reads them."""
+    """ISSUE-38 (item 4): at the start of a 5-player game whole rollouts cost more than
+    soc's search may spend: the same search without the model plays its policy unsearched,
+    soc's ``ismcts`` searches with rollouts cut where the model reads them."""
     from pendragon.bots.ismcts import ISMCTSBot
 
     state = pendragon.load_game("soc", players=5, seed=3).new_initial_state()
@@ -135,16 +136,18 @@ def test_soc_ismcts_reads_the_model_where_full_rollouts_do_not_fit() -> None:
         state.apply_action(state.sample_chance())
     assert len(state.legal_actions()) > 1
     bot = make_bot("ismcts", 1, "soc")
-    blind = ISMCTSBot(1, confidence=2.0, min_iterations=3, iterations=12, budget=6000)
+    assert isinstance(bot, ISMCTSBot)
+    blind = ISMCTSBot(1, confidence=bot.confidence, min_iterations=bot.min_iterations,
+                      iterations=bot.iterations, budget=bot.budget)  # the same, but the model
     assert bot.step(state) in state.legal_actions() and blind.step(state) in state.legal_actions()
     assert blind.last_search is None
-    assert isinstance(bot, ISMCTSBot) and bot.last_search is not None
-    assert bot.last_search[0] >= 3  # sweeps: at least min_iterations
+    assert bot.last_search is not None
+    assert bot.last_search[0] >= bot.min_iterations  # sweeps
 
 
 def test_a_plugins_own_search_is_its_ismcts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A plugin's ``search`` factory is what ``ismcts`` makes for its game (and only for
-    it): here a search of a single sweep."""
+    """ISSUE-38 (item 4): a plugin's ``search`` factory is what ``ismcts`` makes for its
+    game (and only for it): here a search of a single sweep."""
     import pendragon.bots as registry
     from pendragon.core.plugins import GamePlugin
 
