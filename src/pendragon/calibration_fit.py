@@ -19,6 +19,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pendragon.bots.evaluator import sigmoid
+
 if TYPE_CHECKING:  # numpy is the training's optional dependency
     from numpy.typing import NDArray
 
@@ -191,10 +193,6 @@ def _logit(p: float) -> float:
     return math.log(p / (1.0 - p))
 
 
-def _sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
 def tail_slope(point: float, value: float, rows: Sequence[tuple[float, int]]) -> float:
     """The slope ``a`` (kept within 0.1 and 4) of ``logit(q) = logit(value) + a *
     (logit(chance) - logit(point))`` that fits ``rows`` (chance, won) best in log loss
@@ -209,7 +207,7 @@ def tail_slope(point: float, value: float, rows: Sequence[tuple[float, int]]) ->
     for _ in range(50):
         grad = hess = 0.0
         for gap, (_, won) in zip(gaps, rows, strict=True):
-            q = _sigmoid(base + a * gap)
+            q = sigmoid(base + a * gap)
             grad += (q - won) * gap
             hess += q * (1.0 - q) * gap * gap
         if hess <= 1e-12:
@@ -228,12 +226,12 @@ def _tail(point: float, value: float, slope: float, side: int) -> list[tuple[flo
     start, base = _logit(point), _logit(value)
     last = point
     for k in range(1, 41):
-        chance = round(_sigmoid(start + side * 0.5 * k), 4)
+        chance = round(sigmoid(start + side * 0.5 * k), 4)
         if chance <= 0.0 or chance >= 1.0:
             break
         if (chance - last) * side <= 0:
             continue
-        found.append((chance, round(_sigmoid(base + side * 0.5 * k * slope), 4)))
+        found.append((chance, round(sigmoid(base + side * 0.5 * k * slope), 4)))
         last = chance
     return sorted(found)
 

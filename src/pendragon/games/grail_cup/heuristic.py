@@ -54,6 +54,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from pendragon.bots.evaluator import sigmoid
 from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.policy import PolicyBot
 from pendragon.core.api import State
@@ -126,10 +127,6 @@ HORIZON = (2, 4, 6, 8, 10, 12)
 
 # Places of an ally in the draft's sequence of removals from the packet (a seat is >= 0).
 ASIDE, RANDOM_SLOT, DISCARD, MIXED = -2, -3, -4, -5
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, x))))
 
 
 # ---------------------------------------------------------------------- the board
@@ -318,7 +315,7 @@ class Table:
         if self._threat is None:
             me, pos = self.me, self.pos
             scale = max(2.5, self.w.threat_scale * math.sqrt(max(1, self.board.finish - pos[me])))
-            raw = [0.0 if o == me else _sigmoid((pos[o] - pos[me]) / scale) for o in range(self.n)]
+            raw = [0.0 if o == me else sigmoid((pos[o] - pos[me]) / scale) for o in range(self.n)]
             total = sum(raw) or 1.0
             self._threat = [r / total for r in raw]
         return self._threat
