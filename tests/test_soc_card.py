@@ -338,6 +338,59 @@ def test_tristan_look_is_private() -> None:
         assert all("grail" not in json.dumps(e.to_json()) for e in state.narrate(outcome, viewer))
 
 
+def test_a_deck_that_runs_out_is_rebuilt_at_once_and_tristan_sees_it() -> None:
+    """SCG-QUEST-10 («Jeśli talia Pogłosek się wyczerpie, potasujcie odrzucone karty»),
+    SCG-RULING-34, SCG-EXPERT-4: the deck is rebuilt when its last card is drawn, not at
+    the next draw, so Tristan played before that draw looks through the whole new deck (he
+    saw nothing and lost the card while the rebuilding waited for a draw)."""
+    state = load_state({"players": 3, "options": {"knights_relief": True},
+                        "knights": {1: {"tristan": 1}}, "pile": ["picts-4"],
+                        "deck": {"grail-2": 1}})
+    discarded = state.observation(None)["discard"]
+    state.apply_text("listen")
+    state.apply_text("rumor:grail-2")
+    view = state.observation(None)
+    assert (view["deck"], view["discard"]) == (discarded, 0)
+    assert state.current_player() == 1
+    state.apply_text("play:tristan")
+    while state.current_player() == CHANCE:
+        state.apply_action(state.sample_chance())
+    assert len(state.observation(1)["you"]["deck_seen"]) == discarded
+    state.check_invariants()
+
+
+def test_cards_merlins_set_aside_stay_out_of_a_deck_rebuilt_during_the_quest() -> None:
+    """SCG-MERLIN-0 («należy odłożyć na bok wszystkie karty Merlina»), SCG-QUEST-10,
+    SCG-RULING-3, SCG-RULING-34: the Merlins and the cards they take lie aside until the
+    pile is cleared, so a deck rebuilt during Gawain's draws cannot hold them (one Merlin #1
+    could act twice in one quest); at the clean-up they go to the discard pile with it."""
+    state = load_state({"players": 3, "options": {"knights_relief": True},
+                        "knights": {2: {"gawain": 1}}, "deck": {"grail-2": 1, "dragon-2": 1},
+                        "pile": ["picts-5", "picts-4", "merlin-1", "picts-q"]})
+    state.apply_text("listen")
+    state.apply_text("rumor:grail-2")
+    state.apply_text("quest:grail")
+    state.apply_text("pass")  # Arthur's question (seat 2 holds a Knight card)
+    before = state.observation(None)["discard"]
+    state.apply_text("play:gawain")
+    state.check_invariants()  # the cards set aside are counted while the pile resolves
+    state.apply_text("rumor:dragon-2")  # the deck's last card: the discards become the deck
+    assert state.observation(None)["deck"] == before
+    drawable = {state.action_to_string(a) for a, _ in state.chance_outcomes()}
+    assert "rumor:grail-5" in drawable
+    assert "rumor:merlin-1" not in drawable and "rumor:picts-5" not in drawable
+    for card in ("rumor:grail-5", "rumor:saxons-3"):
+        state.apply_text(card)
+    state.apply_text("gawain:grail-5")
+    view = state.observation(None)
+    assert sorted(view["last_resolution"]["cards"]) == sorted(
+        ["picts-5", "merlin-1", "picts-4", "picts-q", "grail-2", "grail-5"])
+    # Cleared: the pile, the Merlin and the card it took on the discard pile, beside
+    # Gawain's two other cards face down.
+    assert view["discard"] == 6 + 2
+    state.check_invariants()
+
+
 def test_observation_tensor_stays_within_the_declared_bounds() -> None:
     """The plugin declares every tensor entry in [0, 1] (SCG-RULING-8: counts, not totals)."""
     plugin = pendragon.core.plugins.installed_plugins()[GAME]

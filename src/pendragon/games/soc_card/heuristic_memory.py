@@ -26,6 +26,23 @@ from pendragon.games.soc_card.rules.cards import (
 )
 
 
+def _reshuffled(last: Obs, obs: Obs) -> bool:
+    """Whether the discard pile became the rumor deck between two observations
+    (SCG-QUEST-10): it shrank, or the deck grew by more than the Morgans brought back
+    (SCG-EXPERT-2) — a deck that ran out is rebuilt as soon as cards are discarded, so the
+    discard pile may have been empty before and be empty after.
+
+    >>> seen = {"deck": 0, "discard": 0, "morgans_aside": 3}
+    >>> _reshuffled(seen, {"deck": 12, "discard": 0, "morgans_aside": 3})
+    True
+    >>> _reshuffled(seen, {"deck": 1, "discard": 0, "morgans_aside": 2})  # a Morgan back
+    False
+    """
+    returned = int(last["morgans_aside"]) - int(obs["morgans_aside"])
+    return bool(obs["discard"] < last["discard"]
+                or int(obs["deck"]) - int(last["deck"]) > max(0, returned))
+
+
 # ---------------------------------------------------------------------- memory
 @mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
@@ -151,7 +168,7 @@ class TableMemory:
             self._resolved(resolution, obs)
         elif count < len(self.entries):
             self.entries = []  # a pile resolved out of sight
-        if last is not None and obs["discard"] < last["discard"]:
+        if last is not None and _reshuffled(last, obs):
             self.discard_seen = [0] * NUM_KINDS  # SCG-QUEST-10: the discard became the deck
             self.private_discard.clear()
         self._private(obs)
@@ -197,8 +214,9 @@ class TableMemory:
         swords, before = obs["swords"], last["swords"]
         if swords["white"] + swords["black"] < before["white"] + before["black"]:
             return True
-        # The deck grows only by a reshuffle (the discard shrinks) or a Morgan coming back.
-        return bool(obs["deck"] > last["deck"] and obs["discard"] >= last["discard"]
+        # The deck grows only by a reshuffle (the discard shrinks, unless it was empty: a deck
+        # that ran out is rebuilt as soon as cards are discarded) or a Morgan coming back.
+        return bool(obs["deck"] > last["deck"] and obs["discard"] >= last["discard"] > 0
                     and obs["morgans_aside"] >= last["morgans_aside"])
 
     def _top_entry(self, obs: Obs) -> PileEntry:

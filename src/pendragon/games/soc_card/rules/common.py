@@ -7,6 +7,7 @@ them; callers build an event's terms only under ``if st.log is not None``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from pendragon.core.events import Event, Seat, Term
@@ -124,14 +125,16 @@ def push_asks(st: SocCardState, code: int, first: int, skip: int = -1, b: int = 
             st.agenda.append(T.task(code, seat, b))
 
 
-def discard_pile(st: SocCardState) -> None:
-    """Clear the threat pile onto the discard pile (SCG-QUEST-10)."""
-    for kind in st.pile:
+def discard_pile(st: SocCardState, set_aside: Sequence[int] = ()) -> None:
+    """Clear the threat pile, and ``set_aside`` (the cards its Merlins set aside), onto the
+    discard pile (SCG-QUEST-10, SCG-RULING-3)."""
+    for kind in [*st.pile, *set_aside]:
         st.discard[kind] += 1
         st.discard_size += 1
     st.pile.clear()
     st.pile_down.clear()
     st.pile_by.clear()
+    refill_deck(st)
 
 
 def discard_hand(st: SocCardState) -> None:
@@ -141,6 +144,17 @@ def discard_hand(st: SocCardState) -> None:
         st.hidden_seen.append(1 << st.hold_seat)
     st.hold.clear()
     st.hold_seat = -1
+    refill_deck(st)
+
+
+def refill_deck(st: SocCardState) -> bool:
+    """SCG-QUEST-10: a rumor deck that has run out (no card left in it, none in an order
+    Tristan saw) is rebuilt from the discard pile as soon as there is one: when its last
+    card is drawn, or when cards are discarded while it is out. Whether it was rebuilt."""
+    if st.deck_size == 0 and not st.known and (st.discard_size > 0 or st.hidden_discard):
+        reshuffle(st)
+        return True
+    return False
 
 
 def reshuffle(st: SocCardState) -> None:

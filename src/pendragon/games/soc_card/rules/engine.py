@@ -51,7 +51,7 @@ from pendragon.games.soc_card.rules.common import (
     NUM_KNIGHTS,
     RUNNING,
     knight_count,
-    reshuffle,
+    refill_deck,
 )
 
 if TYPE_CHECKING:
@@ -85,13 +85,12 @@ def run(st: SocCardState) -> None:
                 continue
             if st.deck_size > 0:
                 return
-            if st.discard_size > 0 or st.hidden_discard:
-                reshuffle(st)  # SCG-QUEST-10
+            if refill_deck(st):  # SCG-QUEST-10 (a state from before it refilled at once)
                 continue
             agenda.pop()  # nothing left to draw (SCG-RULING-13)
             continue
-        if code == T.C_TRISTAN and st.deck_size == 0:
-            agenda.pop()
+        if code == T.C_TRISTAN and st.deck_size == 0 and not refill_deck(st):
+            agenda.pop()  # the whole deck is in order (or no card is left to see)
             continue
         return
 

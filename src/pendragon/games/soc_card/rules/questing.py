@@ -69,8 +69,10 @@ def set_merlins_aside(st: SocCardState, *, token: bool = True) -> None:
     Merlin: it acts at once on the stacks as they lie (SCG-EXPERT-7, SCG-RULING-19). A
     Merlin #4 card is set aside with them; its token acts at the next quest, never at the
     resolution under way (SCG-MERLIN-4: «Następnym razem, gdy któryś z graczy Wyruszy na
-    Wyprawę»). The Merlins and their cards go to the discard pile. Merlin #5 (and #6) stay,
-    acting when the quest is valued.
+    Wyprawę»). The Merlins and their cards lie set aside (``last_pile``) until the pile is
+    cleared: then they go to the discard pile with it (:func:`finish`), so a deck rebuilt
+    while the pile is resolved (Gawain's draws) does not hold them. Merlin #5 (and #6)
+    stay, acting when the quest is valued.
     """
     acting = [k for k in st.pile if CARDS[k].kind == MERLIN and CARDS[k].number in (1, 2, 3, 4)]
     moved: list[int] = []
@@ -86,9 +88,6 @@ def set_merlins_aside(st: SocCardState, *, token: bool = True) -> None:
         st.last_token = st.merlin_4_quest
         st.merlin_4_quest = -1
         st.merlin_4_by = -1
-    for kind in moved:
-        st.discard[kind] += 1
-        st.discard_size += 1
     st.last_pile += moved
 
 
@@ -116,12 +115,13 @@ def finish(st: SocCardState, quest: int, seat: int) -> None:
             note(st, "soc-card.log.total", quest=quest_term(q), total=total)
     st.last_quest = quest
     st.last_bonus = st.merlin_6_bonus
-    st.last_pile = sorted(st.last_pile + st.pile)
+    set_aside = st.last_pile  # what the Merlins set aside (set_merlins_aside)
+    st.last_pile = sorted(set_aside + st.pile)
     # A token Gawain's Merlin #4 laid during this resolution stays for the next quest.
     st.merlin_6_bonus = 0
     if result.morgan_7_ends:  # SCG-MORGAN-7, SCG-RULING-5
         note(st, "soc-card.log.morgan-7")
-        discard_pile(st)
+        discard_pile(st, set_aside)
         st.result = EVIL_WIN
         st.end_reason = END_MORGAN_7
         st.agenda.clear()
@@ -139,7 +139,7 @@ def finish(st: SocCardState, quest: int, seat: int) -> None:
         st.black += swords  # SCG-QUEST-8
         if st.log is not None:
             note(st, "soc-card.log.secondary-lost", quest=quest_term(q), count=swords)
-    discard_pile(st)
+    discard_pile(st, set_aside)
     # Below END_CHECK (which runs first): the expert variant's draws (SCG-EXPERT-2, -3).
     if st.expert:
         if result.main_won and sum(st.aside) > 0:

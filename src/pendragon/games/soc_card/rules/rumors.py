@@ -27,6 +27,7 @@ from pendragon.games.soc_card.rules.common import (
     note,
     note_secret,
     quest_term,
+    refill_deck,
 )
 from pendragon.games.soc_card.rules.questing import go_on_quest
 
@@ -116,6 +117,7 @@ def take_drawn(st: SocCardState, seat: int, purpose: int, kind: int) -> None:
         st.hold_seat = seat
         if st.log is not None:
             note_secret(st, seat, "soc-card.log.draw", card=card_term(kind))
+    refill_deck(st)  # the last card drawn: the discards are the new deck (SCG-QUEST-10)
 
 
 def after_listen(st: SocCardState, seat: int, _b: int) -> None:

@@ -294,6 +294,9 @@ class SocCardState(State["SocCardGame"]):
             totals[kind] += self.discard[kind] + self.aside[kind]
         if self.flight >= 0:
             totals[self.flight] += 1
+        if any(entry & 0xFF == T.FINISH for entry in self.agenda):
+            for kind in self.last_pile:  # set aside by the Merlins of the pile being resolved
+                totals[kind] += 1
         fail.unless(totals == list(self.game.rumor_counts), "rumor cards do not add up")
         fail.unless(0 <= self.hold_seat < n if self.hold else self.hold_seat == -1,
                     "a hand without a holder")
