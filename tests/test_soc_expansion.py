@@ -190,6 +190,21 @@ def test_a_newcomer_joins_left_of_arthur() -> None:
     assert state.game.deserialize_state(state.serialize()).n == 5
 
 
+def test_a_newcomer_joins_a_game_without_a_traitor() -> None:
+    """VAR-NO-TRAITOR, VAR-JOIN: the first game takes the traitor card out and deals each
+    player a loyal card (003 «stačí odstranit kartu věrnosti znázorňující zrádce ze hry»),
+    so the loyal cards left let a newcomer join, loyal and face up; the 7 loyal cards run
+    out at the 8th knight without the expansion's."""
+    state = dealt(players=4, no_traitor=True, seed=2)
+    seat = state.join()
+    state.play_random_chance()
+    assert state.loyalty[seat] == 0
+    assert state.observation(None)["knights"][seat]["loyalty"] == "loyal"
+    state.check_invariants()
+    full = dealt(players=7, no_traitor=True, seed=2)
+    assert full.game.loyalty_deck == (7, 0) and not full.can_join()
+
+
 def test_a_stored_newcomers_seat_is_shown_before_the_state_is_accepted() -> None:
     """VAR-JOIN: a stored state is refused unless every seat it has, a newcomer's too, can
     be shown (``core.storage.check_playable`` with the state's own seat count). The

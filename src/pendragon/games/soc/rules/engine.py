@@ -19,6 +19,7 @@ from pendragon.core.tuples import added, replaced, without
 from pendragon.games.soc.rules.cards import (
     BLACK,
     DIVINE_FAVOR,
+    HEROISM,
     LAMORAK,
     NUM_BLACK,
     NUM_WHITE,
@@ -402,7 +403,8 @@ class Engine(SocData):
             self.turn_flags |= TurnFlag.SKIP_HEROIC
 
     def leave_location(self, seat: int) -> None:
-        """Leaving a solo quest before its end costs the white cards played there (SOC-HERO-4)."""
+        """Leaving a solo quest before its end costs the white cards played there, Heroism
+        lying on it included (SOC-HERO-4, SOC-RULING-72)."""
         location = self.loc[seat]
         if location == Location.BLACK_KNIGHT:
             for code in self.bk_white:
@@ -412,6 +414,11 @@ class Engine(SocData):
             for code in self.ld_white:
                 self.discard_code(code)
             self.ld_white = ()
+        else:
+            return
+        if self.heroism == location:
+            self.heroism = -1
+            self.discard_white(HEROISM)
 
     # ------------------------------------------------------------------ end
     def check_end(self) -> bool:

@@ -148,7 +148,10 @@ class SocGame(Game):
         #: A second traitor card is in play only with 7-8 players and the expansion (MC-LOYALTY).
         traitors = 2 if self.expansion and n >= 7 else 1
         #: (loyal, traitor) cards in the loyalty deck (SOC-SETUP-5, VAR-MIDST).
-        self.loyalty_deck = (n, 0) if no_traitor else (n, traitors) if midst else (7, traitors)
+        #: Without a traitor the traitor card is taken out and the 7 loyal cards stay (VAR-NO-
+        #: TRAITOR: a newcomer still gets one, VAR-JOIN); an 8th knight gets one too.
+        self.loyalty_deck = ((max(7, n), 0) if no_traitor else (n, traitors) if midst
+                             else (7, traitors))
         #: Coats of arms dealt at random (SOC-SETUP-2, MC-KNIGHTS).
         self.knight_pool: tuple[int, ...] = (
             tuple(range(NUM_KNIGHTS)) if self.expansion else BASE_KNIGHTS
