@@ -13,6 +13,7 @@ import pendragon
 from pendragon.games.soc.rules import actions as A
 from pendragon.games.soc.rules.cards import (
     BLACK,
+    BLACK_BY_KEY,
     KNIGHTS,
     MERLIN,
     NUM_WHITE,
@@ -315,3 +316,27 @@ def test_an_accused_knight_shows_his_loyalty_card_to_everyone() -> None:
         resampled = state.resample_hidden(seat, random.Random(seat))
         assert resampled.loyalty[2] == 0
         assert resampled.observation(seat) == state.observation(seat)
+
+
+def test_percival_looking_at_the_last_black_card_leaves_the_decks_alone() -> None:
+    """SOC-KNIGHT-PERCIVAL, SOC-RULING-59, SOC-BLACK-5: Percival «se může podívat na vrchní
+    kartu» (may look at the top black card) and puts it back, so the deck is not used up:
+    the decks are refilled (the white discards with them) only when that card is drawn."""
+    state = load_state({"players": 3, "knights": [{"knight": "percival"}, {}, {}],
+                        "turn": {"seat": 0, "phase": "evil"}, "white_deck": {"grail": 2}})
+    picts = BLACK_BY_KEY["picts"]
+    deck, discard = list(state.black_deck), list(state.black_discard)
+    for kind in range(len(deck)):
+        discard[kind] += deck[kind]
+        deck[kind] = 0
+    deck[picts], discard[picts] = 1, discard[picts] - 1
+    state.black_deck, state.black_discard = tuple(deck), tuple(discard)
+    state.check_invariants()
+    white_discard = sum(state.white_discard)
+    state.apply_text("peek")
+    state.apply_text("black-card:picts")
+    assert state.black_deck_size() == 1 and sum(state.white_discard) == white_discard
+    assert "peek" not in [state.action_to_string(a) for a in state.legal_actions()]
+    state.apply_text("draw-black")  # the card he saw is drawn: now the deck is used up
+    assert sum(state.white_discard) == 0 and state.black_deck_size() == sum(discard)
+    state.check_invariants()

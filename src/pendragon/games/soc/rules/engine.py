@@ -45,6 +45,7 @@ from pendragon.games.soc.rules.data import (
     VALUE_BASE,
     EndReason,
     Loyalty,
+    Purpose,
     Result,
     SocData,
     Status,
@@ -325,7 +326,8 @@ class Engine(SocData):
         if from_deck:
             self.black_deck = added(self.black_deck, kind, -1)
         self.limbo += (kind,)
-        if not self.black_deck_size():
+        if not self.black_deck_size() and purpose != Purpose.PEEK:
+            # SOC-RULING-59; Percival's look puts the card back: the deck is not used up.
             self.reshuffle()
         self.on_black_drawn(seat, purpose, kind)
 
