@@ -78,6 +78,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -483,8 +484,6 @@ def paired_points(wins: Sequence[int], base: Sequence[int]) -> dict[str, float]:
     >>> {k: round(v, 1) for k, v in paired_points([1, 1, 0, 1], [0, 1, 0, 0]).items()}
     {'points': 50.0, 'low': -6.6, 'high': 106.6}
     """
-    import math
-
     diffs = [a - b for a, b in zip(wins, base, strict=True)]
     mean = statistics.fmean(diffs)
     error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0

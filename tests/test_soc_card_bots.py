@@ -665,3 +665,25 @@ def test_rollouts_follow_the_table_from_the_public_view() -> None:
     seat_view = SocCardHeuristicBot(5)  # the table's own bot follows its seat: it knows
     seat_view.step(state)
     assert real in [e.secret for e in seat_view.memory.entries if e.by == 1]
+
+
+def test_the_memory_takes_a_deck_rebuilt_from_an_empty_discard_pile_for_the_same_game() -> None:
+    """SCG-QUEST-10, SCG-RULING-34: a deck that ran out while the discard pile was empty is
+    rebuilt by the clean-up itself, so the table sees the deck grow while the discard pile
+    stays empty. The heuristic's memory takes that as the discards becoming the deck (it
+    forgets the cards it saw discarded), not as a new game (it keeps what it learnt)."""
+    from pendragon.games.soc_card.heuristic_memory import TableMemory
+
+    counts = deck_counts(promos=(False, False))
+    every_card = [name for name, kind in KIND.items() if kind < len(counts)
+                  for _ in range(counts[kind])]
+    state = load_state({"players": 1, "deck": {}, "pile": every_card})
+    memory = TableMemory()
+    memory.observe(state.observation(0))
+    memory.revealed_order.append(0)  # something learnt in this game
+    state.apply_text("quest:dragon")
+    seen = state.observation(0)
+    assert (seen["deck"], seen["discard"]) == (len(every_card), 0)
+    memory.observe(seen)
+    assert memory.revealed_order == [0]
+    assert memory.discard_seen == [0] * len(counts)

@@ -85,7 +85,7 @@ def run(st: SocCardState) -> None:
                 continue
             if st.deck_size > 0:
                 return
-            if refill_deck(st):  # SCG-QUEST-10 (a state from before it refilled at once)
+            if refill_deck(st):  # SCG-QUEST-10: a position set up with the deck out
                 continue
             agenda.pop()  # nothing left to draw (SCG-RULING-13)
             continue
