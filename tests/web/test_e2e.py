@@ -287,6 +287,72 @@ def test_a_server_restarted_mid_game_resumes_and_the_game_finishes(
         second.stop()
 
 
+def chat_texts(page: Any) -> list[str]:
+    return page.locator("[data-testid=chat] .chat-text").all_inner_texts()
+
+
+def say(page: Any, text: str) -> None:
+    page.fill("[data-testid=chat-input]", text)
+    page.click("[data-testid=chat-send]")
+    page.wait_for_selector(f"[data-testid=chat] .chat-text:has-text('{text}')")
+
+
+def test_a_dropped_connection_comes_back_without_repeating_the_log_or_the_chat(
+    page: Any, browser: Any, server_process: ServerProcess
+) -> None:
+    """The page's WebSocket is cut mid-game (a phone losing its signal): the page comes
+    back saying what it holds, is sent only what came since, and shows every log and chat
+    line once, as a page opened afresh does (docs/web.md, "WebSocket")."""
+    base = server_process.base
+    created = create_table(base, ANN_AND_TWO_BOTS)
+    link = base + created["seats"][0]["link"]
+    hellos: list[dict[str, Any]] = []
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str) and '"hello"' in message:
+                hellos.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(from_page)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.goto(link)
+    page.wait_for_selector("[data-testid=board] svg")
+    say(page, "before the drop")
+    click_until(page, random.Random(11), game_over(page), clicks_wanted=3)
+    our_move = "button[data-testid=action]:not([disabled]), [data-testid=result]"
+    page.wait_for_selector(our_move, timeout=60000)
+    assert len(hellos) == 1 and "held" not in hellos[0]
+
+    routes[-1].close(code=4000, reason="the signal is lost")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=chat]').length > 0")
+    page.wait_for_selector("[data-testid=connection]:has-text('Connected')", timeout=20000)
+    deadline = time.monotonic() + 20
+    while len(hellos) < 2:
+        assert time.monotonic() < deadline, "the page did not come back"
+        page.wait_for_timeout(50)
+    held = hellos[1]["held"]
+    assert held["log"] > 0 and held["chat"] is not None
+    page.wait_for_selector(our_move, timeout=60000)
+    say(page, "after the drop")
+    assert chat_texts(page) == ["before the drop", "after the drop"]
+
+    fresh_context = browser.new_context(viewport={"width": 1500, "height": 1000},
+                                        locale="en-GB")
+    fresh = fresh_context.new_page()
+    fresh.goto(link)
+    fresh.wait_for_selector("[data-testid=chat] .chat-text:has-text('after the drop')")
+    assert chat_texts(fresh) == chat_texts(page)
+    log = "[data-testid=log]"
+    assert fresh.locator(log).inner_text() == page.locator(log).inner_text()
+    fresh_context.close()
+
+
 def test_the_host_seats_a_newcomer_by_invitation_and_another_joins_a_new_seat(
     page: Any, server_process: ServerProcess
 ) -> None:

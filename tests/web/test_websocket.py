@@ -183,6 +183,79 @@ def test_a_malformed_hello_is_closed_as_documented(server: LiveServer, text: str
     assert closed_code(peer) == 4400
 
 
+def held_of(log: list[dict[str, Any]], chat: int | None) -> dict[str, Any]:
+    """A page's ``held`` for ``log`` (its lines so far) and its last chat line's id."""
+    notices = sum(1 for line in log if line.get("notice"))
+    return {"log": len(log) - notices, "notices": notices, "chat": chat}
+
+
+def rejoin(server: LiveServer, token: str, held: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+    """Connect again saying what the page holds; the welcome, first state and chat."""
+    peer = Peer(server.ws_url, None)
+    peer.send({"type": "hello", "token": token, "held": held})
+    welcome, state, chat = (peer.until(is_type(kind)) for kind in ("welcome", "state", "chat"))
+    peer.close()
+    return welcome, state, chat
+
+
+def test_a_page_back_after_a_drop_gets_only_what_came_since(server: LiveServer) -> None:
+    """A page that reconnects says what it holds (docs/web.md, "WebSocket"): its first state
+    carries only the log lines that came since and its chat only the newer lines, together
+    exactly what a new page gets; a page holding more than the table has gets it all."""
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+        tokens = [s["token"] for s in created["seats"]]
+        ann, before = join(server, tokens[0])
+        ann.send({"type": "chat", "text": "one"})
+        first_line = ann.until(lambda m: m["type"] == "chat" and bool(m["lines"]))["lines"][-1]
+        ann.close()
+        # While Ann is away: a chat line and two moves.
+        bob, _ = join(server, tokens[1])
+        bob.send({"type": "chat", "text": "two"})
+        version = before["version"]
+        for _ in range(2):
+            table = http.get("/api/table", headers=auth(tokens[0])).json()["state"]
+            seat = table["to_act"]
+            legal = http.get("/api/table", headers=auth(tokens[seat])).json()["state"]["legal"]
+            response = http.post("/api/table/move", headers=auth(tokens[seat]),
+                                 json={"version": table["version"], "action": legal[0]["id"]})
+            assert response.status_code == 200, response.text
+            version = response.json()["version"]
+        bob.until(lambda m: m["type"] == "chat" and any(
+            line["text"] == "two" for line in m["lines"]))
+        bob.close()
+    fresh, fresh_state = join(server, tokens[0])
+    fresh_chat = fresh.until(is_type("chat"))
+    fresh.close()
+    assert fresh_state["version"] == version > before["version"]
+
+    welcome, state, chat = rejoin(server, tokens[0], held_of(before["log"], first_line["id"]))
+    assert welcome["resumed"] is True
+    assert state["log"] and state["log"][0]["i"] == before["version"]
+    assert before["log"] + state["log"] == fresh_state["log"]
+    assert [line["text"] for line in chat["lines"]] == ["two"]
+    assert [line["text"] for line in fresh_chat["lines"]] == ["one", "two"]
+
+    # Holding more than the table has (another table's log, say): everything again.
+    welcome, state, chat = rejoin(server, tokens[0], held_of(fresh_state["log"] * 2, None))
+    assert welcome["resumed"] is False
+    assert state["log"] == fresh_state["log"] and chat["lines"] == fresh_chat["lines"]
+
+
+@pytest.mark.parametrize("held", [
+    {"log": -1, "notices": 0, "chat": None}, {"log": True, "notices": 0, "chat": None},
+    {"log": 1.5, "notices": 0, "chat": None}, {"log": 1, "notices": 0}, [1, 0, None],
+    {"log": 1, "notices": 0, "chat": "7"}, "everything",
+])
+def test_a_malformed_held_closes_the_hello(server: LiveServer, held: Any) -> None:
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+    peer = Peer(server.ws_url, None)
+    peer.send({"type": "hello", "token": created["seats"][0]["token"], "held": held})
+    assert closed_code(peer) == 4400
+    assert not any(m["type"] == "welcome" for m in peer.received)
+
+
 def test_chat_lines_reach_everyone_as_text(server: LiveServer) -> None:
     with server.http() as http:
         created = server.create(http, THREE_HUMANS)

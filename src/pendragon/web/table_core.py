@@ -37,7 +37,7 @@ from pendragon.web.narration import (
 )
 from pendragon.web.settings import BOT_PACES, CHAT_KEPT, HINTS_EVENTS, PACE_EVENTS
 from pendragon.web.storage import ChatRecord, NoticeRecord, PassRecord, TableRecord
-from pendragon.web.watchers import Watcher, dumps
+from pendragon.web.watchers import Held, Watcher, dumps
 
 if TYPE_CHECKING:
     from pendragon.web.manager import TableManager
@@ -397,20 +397,30 @@ class TableCore:
             self.manager.metrics.pushes += len(self.watchers)
 
     # ------------------------------------------------------------------ watchers
-    def attach(self, watcher: Watcher) -> None:
-        """Start sending to ``watcher``: welcome, seats, full state and recent chat."""
+    def attach(self, watcher: Watcher, held: Held | None = None) -> None:
+        """Start sending to ``watcher``: welcome, seats, state and recent chat. A page
+        that says what it ``held`` from an earlier connection gets only what came after
+        (the welcome's ``resumed``); one holding more than the table has (another
+        table's, or a log the server no longer has) gets everything again."""
         self.watchers.add(watcher)
         if watcher.viewer is not None:
             seat = self.seats[watcher.viewer]
             seat.connections += 1
             # His coming back cancels the notice his absence had set (none is then due).
             self._schedule_away_notice()
-        watcher.put(dumps({"type": "welcome",
+        chat_after: int | None = None
+        resumed = (held is not None and held.log <= len(self.lines)
+                   and held.notices <= len(self.notices))
+        log_start = notice_start = 0
+        if held is not None and resumed:
+            log_start, notice_start, chat_after = held.log, held.notices, held.chat
+        watcher.put(dumps({"type": "welcome", "resumed": resumed,
                             "table": self.info(watcher.viewer, watcher.access)}))
-        watcher.put(dumps(self.state_message(watcher.viewer, 0, None, 0)))
+        watcher.put(dumps(self.state_message(watcher.viewer, log_start, None, notice_start)))
         watcher.log_sent = len(self.lines)
         watcher.notices_sent = len(self.notices)
-        watcher.put(dumps(self.chat_message(list(self.chat))))
+        watcher.put(dumps(self.chat_message(
+            [c for c in self.chat if chat_after is None or c.id > chat_after])))
         self.push_seats()
         self.touch()
 

@@ -18,6 +18,52 @@ from pendragon.web.access import Access
 MAX_QUEUE = 500
 
 
+#: What a malformed ``held`` is told.
+HELD_FORM = 'held must be {"log": n, "notices": n, "chat": id or null}, each n >= 0'
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """What a page reconnecting to its table already holds, from its hello's ``held``:
+    the action lines (``log``) and announcements (``notices``) of its log, and the id of
+    its last chat line (``chat``, ``None`` for none). The first state then carries only
+    the lines after these, and the chat only the lines after ``chat``."""
+
+    log: int
+    notices: int
+    chat: int | None
+
+
+def held_from(hello: Mapping[str, Any]) -> Held | None:
+    """The ``held`` of a hello (``None`` when it has none: a page's first connection).
+
+    Raises :class:`ValueError` naming what is wrong when it is present but malformed.
+
+    >>> held_from({"type": "hello", "token": "t"}) is None
+    True
+    >>> held_from({"held": {"log": 12, "notices": 1, "chat": None}})
+    Held(log=12, notices=1, chat=None)
+    >>> held_from({"held": {"log": -1, "notices": 0, "chat": None}})
+    Traceback (most recent call last):
+    ...
+    ValueError: held must be {"log": n, "notices": n, "chat": id or null}, each n >= 0
+    """
+    held = hello.get("held")
+    if held is None:
+        return None
+    if not isinstance(held, dict) or set(held) != {"log", "notices", "chat"}:
+        raise ValueError(HELD_FORM)
+    log, notices, chat = held["log"], held["notices"], held["chat"]
+    if not (_count(log) and _count(notices) and (chat is None or _count(chat))):
+        raise ValueError(HELD_FORM)
+    return Held(log, notices, chat)
+
+
+def _count(value: object) -> bool:
+    """Whether ``value`` is a whole number from 0 (a JSON ``true`` is not)."""
+    return type(value) is int and value >= 0
+
+
 class Watcher:
     """One open page (WebSocket) watching a table as a seat or a spectator.
 

@@ -21,7 +21,7 @@ from pendragon.web.manager import TableManager
 from pendragon.web.security import InputError
 from pendragon.web.settings import Settings
 from pendragon.web.tables import LiveTable
-from pendragon.web.watchers import Watcher
+from pendragon.web.watchers import Watcher, held_from
 
 #: Largest WebSocket message accepted.
 MAX_WS_MESSAGE = 8 * 1024
@@ -61,6 +61,11 @@ def websocket_routes(manager: Callable[[], TableManager], settings: Settings,
         if hello.get("type") != "hello":
             await _close(ws, 4400, "the first message must be {\"type\": \"hello\", \"token\"}")
             return
+        try:  # before the token is looked at: a malformed hello changes nothing
+            held = held_from(hello)
+        except ValueError as problem:
+            await _close(ws, 4400, str(problem))
+            return
         try:
             table, access = await manager().identify(hello.get("token"))
         except TableError as error:
@@ -75,7 +80,7 @@ def websocket_routes(manager: Callable[[], TableManager], settings: Settings,
             return
         viewer = access.viewer
         watcher = Watcher(viewer, access)
-        table.attach(watcher)
+        table.attach(watcher, held)
         # How the server ends the connection: 4408 unless a message was too big (1009).
         closing = [4408, "closed by the server"]
         sender = asyncio.get_running_loop().create_task(

@@ -117,7 +117,9 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
   view.connection = retry ? "reconnecting" : "connecting";
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", token }));
+    // Back after a drop: only what came since is sent again (the welcome says if it was).
+    const hello = view.info ? { type: "hello", token, held: holding() } : { type: "hello", token };
+    socket.send(JSON.stringify(hello));
   });
   socket.addEventListener("message", (event) => {
     let message;
@@ -142,6 +144,14 @@ function connect() {
   });
 }
 
+/** What this page holds of the table: its log's action lines and announcements, and
+ * its last chat line's id (a reconnection's hello, docs/web.md "WebSocket"). */
+function holding() {
+  const notices = view.log.filter((line) => line.notice).length;
+  const last = view.chat.length ? view.chat[view.chat.length - 1].id : null;
+  return { log: view.log.length - notices, notices, chat: last };
+}
+
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
     view.notice = { kind: "error", text: t("table.not_connected") };
@@ -163,7 +173,10 @@ async function receive(message) {
       if (message.table.role === "invited" && message.table.invitation && message.table.invitation.seat !== null) {
         takingSeat = message.table.invitation.seat;
       }
-      view.log = [];
+      if (!message.resumed) {
+        view.log = [];
+        view.chat = [];
+      }
       view.connection = "online";
       retry = 0;
       if (!game) game = await import(`/games/${encodeURIComponent(message.table.game)}/board.js`);
