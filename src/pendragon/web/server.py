@@ -41,7 +41,7 @@ Routes (see ``docs/web.md`` for the protocol):
 ``POST /api/lobby/T/seats/{s}/sit``     take a free seat of a listed table ``{"name"}``
 ``POST``/``GET /api/table/rematch``     start / find the rematch: one's own new link
 ``WS /ws``                              live updates; first message ``{"type": "hello",
-                                        "token"}``
+                                        "token"}`` (``"held"`` too, back after a drop)
 =====================================  ===================================================
 
 The routes live by concern: :mod:`~pendragon.web.routes_site` (pages, translations, board
