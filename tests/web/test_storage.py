@@ -8,9 +8,20 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
+from websockets.exceptions import ConnectionClosed
 
 from pendragon.web.settings import Settings
-from pendragon.web.storage import AddChat, AppendActions, PutSeat, SeatRecord, Storage, TableRecord
+from pendragon.web.storage import (
+    AddChat,
+    AppendActions,
+    PutSeat,
+    SeatRecord,
+    Storage,
+    TableRecord,
+    normalize_url,
+)
+from pendragon.web.storage_schema import actions_table
 from tests.web.conftest import postgres_schema
 from tests.web.support import FAST, Peer, auth, is_type, live_server
 
@@ -71,6 +82,49 @@ def test_bot_tables_play_on_after_a_restart(database: str) -> None:
             assert time.monotonic() < deadline, "the resumed bots did not finish the game"
             time.sleep(0.05)
             state = table_view(http, spectator)["state"]
+
+
+def test_a_table_whose_moves_no_longer_replay_is_refused_and_the_others_play_on(
+    database: str,
+) -> None:
+    """A stored table whose moves the installed rules do not replay (played under an
+    earlier version of them; here a move the catalog does not have) does not stop the
+    server: its links get ``table_unplayable`` (HTTP 409, the page's socket 4401 after the
+    error), its rows stay as they were, and every other table resumes."""
+    with live_server(database, FAST) as first, first.http() as http:
+        stale, sound = (first.create(http, THREE_HUMANS) for _ in range(2))
+        for created in (stale, sound):
+            play_moves(http, [s["token"] for s in created["seats"]], 4)
+        before = table_view(http, sound["seats"][0]["token"])
+    engine = sa.create_engine(normalize_url(database))
+    with engine.begin() as db:
+        last = sa.select(sa.func.max(actions_table.c.idx)).where(
+            actions_table.c.table_id == stale["table"]).scalar_subquery()
+        db.execute(actions_table.update().where(actions_table.c.table_id == stale["table"],
+                                                 actions_table.c.idx == last)
+                   .values(action=99_999))
+        stored = db.execute(sa.select(actions_table.c.idx, actions_table.c.action).where(
+            actions_table.c.table_id == stale["table"]).order_by(actions_table.c.idx)).all()
+    engine.dispose()
+    with live_server(database, FAST) as second, second.http() as http:
+        for _ in range(2):  # refused again without another replay
+            response = http.get("/api/table", headers=auth(stale["seats"][1]["token"]))
+            assert response.status_code == 409, response.text
+            assert response.json()["error"]["code"] == "table_unplayable"
+        peer = Peer(second.ws_url, stale["seats"][0]["token"])
+        error = peer.until(is_type("error"))
+        assert error["code"] == "table_unplayable" and "earlier version" in error["message"]
+        with pytest.raises(ConnectionClosed) as closed:
+            peer.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+        assert table_view(http, sound["seats"][0]["token"])["state"] == before["state"]
+        play_moves(http, [s["token"] for s in sound["seats"]], 2)
+    engine = sa.create_engine(normalize_url(database))
+    with engine.connect() as db:
+        assert db.execute(sa.select(actions_table.c.idx, actions_table.c.action).where(
+            actions_table.c.table_id == stale["table"]).order_by(actions_table.c.idx)
+        ).all() == stored
+    engine.dispose()
 
 
 def test_one_conflicting_write_does_not_undo_the_others(tmp_path: Any) -> None:

@@ -106,6 +106,8 @@ class TableManager:
         self.hint_searches: dict[str, int] = {}
         #: The reviews of finished games (issue 31, item 3): one at a time, kept in memory.
         self.reviews = ReviewDesk(self.settings, store.storage)
+        #: Stored tables whose moves this version's rules do not replay (:func:`unplayable`).
+        self.unplayable: set[str] = set()
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -117,7 +119,10 @@ class TableManager:
                 seats = await self.store.load_seats(table_id)
                 if seats and all(s.controller == BOT for s in seats):
                     continue  # only bots there: resumed when someone opens it
-            table = await self.get(table_id)
+            try:
+                table = await self.get(table_id)
+            except TableError:  # its moves no longer replay: the others still start
+                continue
             if table is not None:
                 table.schedule_bot()
         if self.settings.limits.idle_unload > 0:
@@ -400,11 +405,16 @@ class TableManager:
             if table.finished:
                 self._keep_finished(table)
             return table
+        if table_id in self.unplayable:
+            raise unplayable()
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
+            if table_id in self.unplayable:
+                self._loading.pop(table_id, None)
+                raise unplayable()
             client = current_client.get()
             cap = self.settings.limits.loads_per_client
             if client is not None and cap > 0 and self._loads.get(client, 0) >= cap:
@@ -418,7 +428,15 @@ class TableManager:
                     self._loading.pop(table_id, None)
                     return None
                 # The whole game replayed and narrated: off the event loop (issue 36, item 5).
-                state, actors, lines = await self._replay(record)
+                try:
+                    state, actors, lines = await self._replay(record)
+                except PendragonError as error:
+                    # Stored under rules this version no longer plays (a move now illegal,
+                    # an option or game gone): the table is left as stored, and refused.
+                    log.warning("table %s does not replay: %s", table_id, error)
+                    self.unplayable.add(table_id)
+                    self._loading.pop(table_id, None)
+                    raise unplayable() from None
             finally:
                 left = self._loads.get(client or "", 0) - 1
                 if left > 0:
@@ -516,6 +534,14 @@ class TableManager:
                              " opens nothing here any more", 401)
         raise TableError("unauthorized", "this link is not valid (or its seat was taken over)",
                          401)
+
+
+def unplayable() -> TableError:
+    """The answer about a stored table whose moves the installed rules no longer replay
+    (it was played under an earlier version of them): kept as stored, never changed."""
+    return TableError("table_unplayable", "this table's moves do not replay under this "
+                      "server's rules (it was played under an earlier version); it is kept "
+                      "as it was", 409)
 
 
 def replay_record(record: TableRecord) -> tuple[State, list[int],

@@ -195,7 +195,7 @@ async function receive(message) {
       break;
     case "error":
       view.pending = false;
-      if (message.code === "seat_lost" || message.code === "seat_left" || message.code === "unauthorized") view.fatal = t(`error.${message.code}`, {}, message.message);
+      if (["seat_lost", "seat_left", "unauthorized", "table_unplayable"].includes(message.code)) view.fatal = t(`error.${message.code}`, {}, message.message);
       view.notice = { kind: "error", text: errorText(message.code, message.message) };
       break;
     default:
