@@ -26,6 +26,7 @@ from pendragon.games.soc_card.heuristic import (
     TraitorBelief,
     rollout_bot,
 )
+from pendragon.games.soc_card.heuristic_memory import TableMemory
 from pendragon.games.soc_card.leaf import leaf_table, parse_tables, shipped_tables
 from pendragon.games.soc_card.rules.cards import KIND, TRAITOR, deck_counts
 from pendragon.games.soc_card.rules.fixtures import load_state
@@ -672,8 +673,6 @@ def test_the_memory_takes_a_deck_rebuilt_from_an_empty_discard_pile_for_the_same
     rebuilt by the clean-up itself, so the table sees the deck grow while the discard pile
     stays empty. The heuristic's memory takes that as the discards becoming the deck (it
     forgets the cards it saw discarded), not as a new game (it keeps what it learnt)."""
-    from pendragon.games.soc_card.heuristic_memory import TableMemory
-
     counts = deck_counts(promos=(False, False))
     every_card = [name for name, kind in KIND.items() if kind < len(counts)
                   for _ in range(counts[kind])]

@@ -405,8 +405,6 @@ class TableManager:
             if table.finished:
                 self._keep_finished(table)
             return table
-        if table_id in self.unplayable:
-            raise unplayable()
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             table = self.tables.get(table_id)

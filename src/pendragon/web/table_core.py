@@ -408,13 +408,11 @@ class TableCore:
             seat.connections += 1
             # His coming back cancels the notice his absence had set (none is then due).
             self._schedule_away_notice()
-        chat_after: int | None = None
-        resumed = (held is not None and held.log <= len(self.lines)
-                   and held.notices <= len(self.notices))
-        log_start = notice_start = 0
-        if held is not None and resumed:
-            log_start, notice_start, chat_after = held.log, held.notices, held.chat
-        watcher.put(dumps({"type": "welcome", "resumed": resumed,
+        if held is not None and (held.log > len(self.lines) or held.notices > len(self.notices)):
+            held = None  # more than the table has: everything again
+        log_start, notice_start, chat_after = (
+            (held.log, held.notices, held.chat) if held is not None else (0, 0, None))
+        watcher.put(dumps({"type": "welcome", "resumed": held is not None,
                             "table": self.info(watcher.viewer, watcher.access)}))
         watcher.put(dumps(self.state_message(watcher.viewer, log_start, None, notice_start)))
         watcher.log_sent = len(self.lines)
