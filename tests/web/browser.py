@@ -22,8 +22,11 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--no-first-run", "--disable-sync",
 ]
-#: Screenshots of the browser tests (``PENDRAGON_ARTIFACTS`` overrides it).
-ARTIFACTS = Path(os.environ.get("PENDRAGON_ARTIFACTS", "test-artifacts"))
+#: Where the browser tests save their screenshots: only when ``PENDRAGON_ARTIFACTS`` names a
+#: folder (``PENDRAGON_ARTIFACTS=test-artifacts make test``). A full-page picture is not free
+#: (about a seventh of the friends' and lobby's browser modules' time), and no test reads one.
+ARTIFACTS = Path(os.environ["PENDRAGON_ARTIFACTS"]) if os.environ.get("PENDRAGON_ARTIFACTS") \
+    else None
 #: Longest a whole game may take in these tests.
 GAME_SECONDS = 240
 #: The two sizes every page is tried at: a desktop window and a 390 px phone.
@@ -32,6 +35,17 @@ DEVICES = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
               "device_scale_factor": 2},
 }
+
+def shot(page: Any, name: str, full_page: bool = True) -> None:
+    """Save a screenshot of ``page`` (a page or a locator) as ``name.png`` in
+    :data:`ARTIFACTS`, when screenshots are asked for; ``full_page=False``: what the screen
+    shows (a full page would draw a pinned strip mid-page)."""
+    if ARTIFACTS is None:
+        return
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **({"full_page": True} if full_page
+                                                            else {}))
+
 
 needs_chromium = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from pendragon.i18n import catalog
-from tests.web.browser import ARTIFACTS, box, needs_chromium
+from tests.web.browser import box, needs_chromium, shot
 from tests.web.support import LiveServer, auth, live_server, view, wait_for
 from tests.web.test_coach_web import COACHED
 
@@ -88,8 +88,7 @@ def test_a_player_asks_for_a_hint_at_the_table(server: LiveServer, browser: Any)
         assert answer.inner_text().startswith(ENGLISH.text("table.hint_title"))
         page.locator("[data-testid=log]").get_by_text(
             ENGLISH.text("table.event.hint.you")).wait_for(timeout=5000)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "coach-hint.png"), full_page=True)
+        shot(page, "coach-hint")
         assert errors == []
     finally:
         context.close()
@@ -173,8 +172,7 @@ def test_the_replay_reviews_the_game_and_a_point_jumps_there(server: LiveServer,
         badge = line.locator("[data-testid=review-mark]")
         badge.wait_for(timeout=10000)
         assert badge.inner_text() == ENGLISH.text("coach.mark.blunder")
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "coach-review.png"), full_page=True)
+        shot(page, "coach-review")
         assert errors == []
     finally:
         context.close()
@@ -253,9 +251,7 @@ def test_the_review_reads_in_the_pages_language_and_a_tap_lands_on_its_move(
         assert -2 <= top < sizes[device]["viewport"]["height"] / 2, top
         bar = box(page, "[data-testid=review-time]")
         assert bar is not None and bar["width"] >= 1.5
-        shot_name = f"review-{device}-{language[:2]}"
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{shot_name}.png"), full_page=True)
+        shot(page, f"review-{device}-{language[:2]}")
         assert words.text("replay.review") in page.locator("[data-testid=review]").inner_text()
         assert errors == []
     finally:

@@ -1,6 +1,6 @@
 """End-to-end: a real browser (Debian's Chromium driven by Playwright) plays at the table.
 
-Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
+Screenshots are saved only when ``PENDRAGON_ARTIFACTS`` names a folder (``tests/web/browser.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pendragon
 from pendragon.bots import make_bot
 from pendragon.core.events import Event
 from pendragon.i18n import catalog
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium, replay_next
+from tests.web.browser import GAME_SECONDS, needs_chromium, replay_next, shot
 from tests.web.support import ServerProcess, auth
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -51,11 +51,6 @@ def server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerP
     process = ServerProcess(f"sqlite:///{database}", extra=("--read-burst", "5000")).start()
     yield process
     process.stop()
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 #: A table of one human seat (Ann) and two bots.

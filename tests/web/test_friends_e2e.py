@@ -3,7 +3,7 @@
 someone that stays alive, redraws that never raise, a tab that follows its link, the end that
 speaks to you, bots with names, a confirmation before an irreversible move.
 
-Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
+Screenshots are saved only when ``PENDRAGON_ARTIFACTS`` names a folder (``tests/web/browser.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.options import table_options
 from pendragon.web.settings import Settings
-from tests.web.browser import ARTIFACTS, DEVICES, GAME_SECONDS, box, needs_chromium, show_tab
+from tests.web.browser import DEVICES, GAME_SECONDS, box, needs_chromium, shot, show_tab
 from tests.web.support import LiveServer, auth, begin_game, live_server, view, wait_for
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -41,11 +41,6 @@ GAME_MS = GAME_SECONDS * 1000
 def person(name: str) -> dict[str, str]:
     """A seat kept for a person named ``name``."""
     return {"kind": "human", "name": name}
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 class Seeds:
@@ -171,7 +166,6 @@ def test_a_table_started_without_someone_stays_alive(
         ann.locator("[data-testid=tab-dot-table]").wait_for(timeout=(AWAY + 10) * 1000)
     show_tab(ann, "table")
     ann.locator("[data-testid=give-bot-0]").wait_for(timeout=(AWAY + 10) * 1000)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shot(ann, f"friends-started-without-bob-{device}")
     ann.locator("[data-testid=give-bot-0]").click()
     ann.locator("[data-testid=seat-0] .seat-status").filter(has_text="bot").wait_for()
@@ -516,7 +510,7 @@ def test_a_phone_table_is_tabs_with_the_hand_at_hand(
         tip.wait_for()
         assert said and tip.inner_text().strip() == said
         # What the screen shows (a full page would draw the pinned strip mid-page).
-        page.screenshot(path=str(ARTIFACTS / f"friends-phone-tap-{language[:2]}.png"))
+        shot(page, f"friends-phone-tap-{language[:2]}", full_page=False)
         page.mouse.click(5, 400)  # the next tap hides it
         tip.wait_for(state="detached")
         # The hand is a strip pinned under the board: on screen with it, its cards by name,
@@ -570,8 +564,7 @@ def test_the_rules_are_a_tap_away(
     assert rules.locator("main.rules h2").count() >= 5
     width = rules.evaluate("document.documentElement.scrollWidth")
     assert width <= DEVICES[device]["viewport"]["width"]
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    rules.screenshot(path=str(ARTIFACTS / f"friends-rules-{device}-{code}.png"), full_page=True)
+    shot(rules, f"friends-rules-{device}-{code}")
     # The full reference, a link away: English, its note in the page's language.
     rules.locator("[data-testid=rules-other]").click()
     rules.locator("[data-testid=rules-note]").wait_for()

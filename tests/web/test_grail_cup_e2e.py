@@ -4,8 +4,8 @@ A human seat drafts through the page's private hand-and-pass screen and plays ev
 decision through the page (buttons, or the board's spaces), against bots, to the finish;
 the page never attributes another seat's drafted ally until it is called, every frame it
 receives is exactly that seat's observation, and the finished game's replay shows every
-seat's allies and every clover token anyone knew. Screenshots go to ``test-artifacts/``
-(``PENDRAGON_ARTIFACTS`` overrides it). Rule IDs refer to ``docs/rules/grail-cup.md``.
+seat's allies and every clover token anyone knew. Screenshots are saved only when
+``PENDRAGON_ARTIFACTS`` names a folder. Rule IDs refer to ``docs/rules/grail-cup.md``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import pytest
 
 from pendragon.i18n import catalog
 from tests.web.browser import (
-    ARTIFACTS,
     GAME_SECONDS,
     choose_action,
     needs_chromium,
     replay_next,
     settle,
+    shot as browser_shot,
 )
 from tests.web.support import FAST, LiveServer, auth, live_server, play_to_the_end
 
@@ -55,8 +55,7 @@ def new_page(browser: Any, locale: str = "en-GB") -> tuple[Any, Any, list[str]]:
 def shot(page: Any, name: str) -> None:
     """A full-page screenshot once the board's walks and flips are over."""
     page.wait_for_function("() => document.getAnimations().length === 0", timeout=10000)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    browser_shot(page, name)
 
 
 def create_table(server: LiveServer, seats: list[dict[str, Any]]) -> dict[str, Any]:

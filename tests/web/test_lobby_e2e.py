@@ -4,7 +4,7 @@ at its free seat from the lobby's list and plays; the tab's title says whose tur
 the turn timer counts down; what changed is marked; a finished game's "Rematch" leads every
 player to his own seat at a new table.
 
-Screenshots go to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
+Screenshots are saved only when ``PENDRAGON_ARTIFACTS`` names a folder (``tests/web/browser.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium
+from tests.web.browser import GAME_SECONDS, needs_chromium, shot
 from tests.web.support import FAST, LiveServer, auth, live_server
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -39,11 +39,6 @@ def new_page(browser: Any, errors: list[str]) -> Any:
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     return page
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def click_a_move(page: Any) -> bool:

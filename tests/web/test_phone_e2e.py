@@ -8,7 +8,7 @@ header stays one line when the game's (long) result fills its status, the lastin
 badges of "The realm" never cover its relic lines, and no Russian panel title runs into its
 subtitle.
 
-Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
+Screenshots are saved only when ``PENDRAGON_ARTIFACTS`` names a folder (``tests/web/browser.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 import pendragon
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, needs_chromium, settle
+from tests.web.browser import GAME_SECONDS, needs_chromium, settle, shot
 from tests.web.support import LiveServer, wait_for
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -84,11 +84,6 @@ def laptop(browser: Any) -> Iterator[Any]:
 @pytest.fixture
 def desktop_ru(browser: Any) -> Iterator[Any]:
     yield from _page(browser, DESKTOP, locale="ru-RU")
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def create(server: LiveServer, game: str, seats: list[dict[str, Any]]) -> dict[str, Any]:

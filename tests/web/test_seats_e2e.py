@@ -3,7 +3,7 @@ real browser (Debian's Chromium driven by Playwright), each refused: in the page
 does not offer the move, and at the API the page talks to, which refuses it when the user
 sends it by hand. docs/web.md, "Seats that change hands".
 
-Screenshots go to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
+Screenshots are saved only when ``PENDRAGON_ARTIFACTS`` names a folder (``tests/web/browser.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from pendragon.i18n import catalog
-from tests.web.browser import ARTIFACTS, needs_chromium
+from tests.web.browser import needs_chromium, shot
 from tests.web.support import ServerProcess
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -101,11 +101,6 @@ def people(browser: Any) -> Iterator[Any]:
     yield person
     for each in made:
         each.close()
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def create(base: str, seats: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:

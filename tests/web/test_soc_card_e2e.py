@@ -10,7 +10,7 @@ count and top card, the quests the top card opens, the swords, the loyalty cards
 (never another seat's hidden one), the chat closed with its reason under the silence
 (SCG-MORGAN-0, SCG-RULING-7). The replay then shows every secret.
 
-Screenshots go to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
+Screenshots are saved only when ``PENDRAGON_ARTIFACTS`` names a folder (``tests/web/browser.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pendragon.i18n import catalog
 from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, Policy, find_seed
-from tests.web.browser import ARTIFACTS, GAME_SECONDS, choose_action, needs_chromium
+from tests.web.browser import GAME_SECONDS, choose_action, needs_chromium, shot as browser_shot
 from tests.web.support import LiveServer, auth, live_server, play_to_the_end
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -78,8 +78,7 @@ def create(server: LiveServer, players: int, options: dict[str, Any] | None = No
 
 
 def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"soc-card-{name}.png"), full_page=True)
+    browser_shot(page, f"soc-card-{name}")
 
 
 class Frames:

@@ -2,7 +2,7 @@
 size: before everyone seated has opened his link nothing moves and every page says whom the
 table waits for; the host's page may start the game at once.
 
-Screenshots are saved to ``test-artifacts/`` (``PENDRAGON_ARTIFACTS`` overrides it).
+Screenshots are saved only when ``PENDRAGON_ARTIFACTS`` names a folder (``tests/web/browser.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.browser import ARTIFACTS, DEVICES, box as box_of, needs_chromium
+from tests.web.browser import DEVICES, box as box_of, needs_chromium, shot
 from tests.web.support import LiveServer, auth
 
 pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -52,8 +52,7 @@ def test_the_table_waits_for_its_people_and_the_host_may_start_it(
         width = DEVICES[device]["viewport"]["width"]
         drawn = box_of(ann, "[data-testid=start-box]")
         assert drawn is not None and drawn["x"] + drawn["width"] <= width + 1
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        ann.screenshot(path=str(ARTIFACTS / f"waiting-for-people-{device}.png"), full_page=True)
+        shot(ann, f"waiting-for-people-{device}")
 
         with server.http() as http:
             before = http.get("/api/table", headers=spectator).json()["state"]

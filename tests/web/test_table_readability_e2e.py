@@ -33,12 +33,12 @@ from pendragon.web.limits import Limits
 from pendragon.web.settings import Settings
 from tests.test_soc_card_tables import ListenMostly, find_seed
 from tests.web.browser import (
-    ARTIFACTS,
     GAME_SECONDS,
     box,
     choose_action,
     needs_chromium,
     settle,
+    shot as browser_shot,
     show_tab,
 )
 from tests.web.support import LiveServer, auth, begin_game, live_server, view, wait_for
@@ -103,8 +103,7 @@ def desktop_page(browser: Any) -> Iterator[Any]:
 
 
 def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"readability-{name}-{page.size}.png"), full_page=True)
+    browser_shot(page, f"readability-{name}-{page.size}")
 
 
 def create(server: LiveServer, game: str, seats: list[dict[str, Any]],
