@@ -42,7 +42,10 @@ bot with the learned evaluator (``ISMCTSBot(evaluator=True)``; ``--depth D``: ev
 cut after D decisions, ``rollout_depth=D``), by today's search (``ISMCTSBot()``) and by the
 heuristic, the other seats by the heuristic; that seat's win rates, the paired differences
 with 95% intervals (each search against the heuristic, and against today's search when
-both were played), and the searching seat's time a decision (mean and slowest).
+both were played), and the searching seat's time a decision (mean and slowest); in the
+Camelot games, the same by the card the seat was dealt (``by_card``: its loyal games and its
+traitor games, each group's share of the difference in points of all the games), since a
+search that plays the traitor better gains there what the loyal side never sees.
 ``--team``: the searches play every seat whose own card is loyal (a traitor's seat stays
 heuristic), and the figure is the loyal side's win: what the cooperative games' bars
 (issue 38) are about. ``--panels``: the searches played (default ``model,search``; the
@@ -393,14 +396,56 @@ STRENGTH_PANELS = ("model", "search", "ismcts", "talk", "open", "coach", "heuris
 SEARCH_PANELS = ("model", "search", "talk", "open")
 
 
+def dealt_card(state: State, seat: int) -> str:
+    """``"loyal"`` or ``"traitor"``: the card ``seat`` holds at the first decision of
+    ``state``'s game (its chance of setup played out on a copy; a game without loyalty
+    cards, or a seat that has not read its own, reads loyal: :func:`holds_loyal_card`).
+
+    >>> state = pendragon.load_game("soc-card", players=5, seed=3).new_initial_state()
+    >>> [dealt_card(state, seat) for seat in range(5)], state.version
+    (['loyal', 'loyal', 'loyal', 'traitor', 'loyal'], 0)
+    """
+    first = state.clone()
+    while first.current_player() == CHANCE:
+        first.apply_action(first.sample_chance())
+    return "loyal" if holds_loyal_card(first, seat) else "traitor"
+
+
+def by_card(cards: Sequence[str], wins: dict[str, list[int]]) -> dict[str, dict[str, Any]]:
+    """A one-seat strength run split by the card the searching seat was dealt: each group's
+    games, each panel's wins there, and each search's difference with the heuristic there
+    in points *of all the games* (the groups' figures add up to the whole run's).
+
+    >>> by_card(["loyal", "traitor", "loyal"], {"search": [1, 1, 0], "heuristic": [1, 0, 0]})
+    {'loyal': {'games': 2, 'search': 1, 'heuristic': 1, 'search_minus_heuristic': 0.0}, \
+'traitor': {'games': 1, 'search': 1, 'heuristic': 0, 'search_minus_heuristic': 33.3}}
+    """
+    split: dict[str, dict[str, Any]] = {}
+    for card in sorted(set(cards)):
+        seeds = [i for i, c in enumerate(cards) if c == card]
+        group: dict[str, Any] = {"games": len(seeds)}
+        for panel, won in wins.items():
+            group[panel] = sum(won[i] for i in seeds)
+        for panel in wins:
+            if panel != "heuristic":
+                group[f"{panel}_minus_heuristic"] = round(
+                    100 * (group[panel] - group["heuristic"]) / len(cards), 1)
+        split[card] = group
+    return split
+
+
 def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, bool,
                                tuple[str, ...], dict[str, dict[str, Any]]]
-                   ) -> dict[str, tuple[int, list[float]]]:
-    """One seed of :func:`strength`: each panel's (win, searched decisions' times)."""
+                   ) -> tuple[dict[str, tuple[int, list[float]]], str]:
+    """One seed of :func:`strength`: each panel's (win, searched decisions' times), and the
+    card the searching seat was dealt (one seat; a team's: loyal)."""
     name, players, options, seed, k, depth, team, panels, extra = task
     found: dict[str, tuple[int, list[float]]] = {}
+    card = "loyal"
     for panel in panels:
         game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
+        if not team:
+            card = dealt_card(game.new_initial_state(), k % players)
         heuristic = partial(_panel_bot, name, "heuristic", depth)
         search = partial(_panel_bot, name, panel, depth, search_options=extra.get(panel))
         bots: list[Bot] = [heuristic(bot_seed(seed, s)) for s in range(players)]
@@ -425,7 +470,7 @@ def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, b
         side = (k % players if not team
                 else next(s for s in range(players) if holds_loyal_card(state, s)))
         found[panel] = (1 if state.returns()[side] > 0 else 0, times)
-    return found
+    return found, card
 
 
 def strength(name: str, players: int, args: argparse.Namespace,
@@ -444,11 +489,13 @@ def strength(name: str, players: int, args: argparse.Namespace,
         raise SystemExit("--panels talk: only Shadows over Camelot's bots talk (soc)")
     wins: dict[str, list[int]] = {p: [] for p in panels}
     times: dict[str, list[float]] = {p: [] for p in panels}
+    cards: list[str] = []
     extra = panel_search_options(args.search_option, panels)
     tasks = [(name, players, options, game_seed(args.seed, k), k, args.depth, args.team,
               panels, extra) for k in range(args.start, args.start + args.games)]
     with get_context("spawn").Pool(args.workers) as pool:
-        for done, found in enumerate(pool.imap(_strength_seed, tasks), 1):
+        for done, (found, card) in enumerate(pool.imap(_strength_seed, tasks), 1):
+            cards.append(card)
             for panel, (won, spent) in found.items():
                 wins[panel].append(won)
                 times[panel].extend(spent)
@@ -471,6 +518,8 @@ def strength(name: str, players: int, args: argparse.Namespace,
         pairs += [(p, "search") for p in panels if p not in ("heuristic", "search")]
     for panel, base in pairs:
         found_all[f"{panel}_minus_{base}"] = paired_points(wins[panel], wins[base])
+    if len(set(cards)) > 1:
+        found_all["by_card"] = by_card(cards, wins)
     print(json.dumps({k: v for k, v in found_all.items() if k not in panels}
                      | {p: {k: v for k, v in found_all[p].items() if k != "per_seed"}
                         for p in panels}, indent=1))
@@ -494,12 +543,17 @@ def paired_points(wins: Sequence[int], base: Sequence[int]) -> dict[str, float]:
 def pool(paths: Sequence[str]) -> dict[str, Any]:
     """Strength runs on other seeds pooled: each panel all the files played, its per-seed
     wins joined, and each search against the heuristic (and today's search, where every
-    file played it) over all the games, as :func:`strength` pairs them."""
+    file played it) over all the games, as :func:`strength` pairs them; one-seat runs of a
+    Camelot game also split by the searching seat's dealt card (``by_card``, the cards
+    dealt again from each file's seeds)."""
     runs = []
+    seeds: list[int | None] = []
     for path in paths:
         try:
-            runs.append(json.loads(Path(path).read_text())["results"])
-        except (OSError, ValueError, KeyError) as error:
+            read = json.loads(Path(path).read_text())
+            runs.append(read["results"])
+            seeds.append(read.get("settings", {}).get("seed"))
+        except (OSError, ValueError, KeyError, AttributeError) as error:
             raise SystemExit(f"pool: {path}: not a strength results file ({error})") from None
     panels = [p for p in STRENGTH_PANELS
               if all(isinstance(run.get(p), dict) and "per_seed" in run[p] for run in runs)]
@@ -512,8 +566,27 @@ def pool(paths: Sequence[str]) -> dict[str, Any]:
     for base in ("heuristic", "search"):
         for panel in (p for p in panels if base in panels and p not in ("heuristic", base)):
             found[f"{panel}_minus_{base}"] = paired_points(wins[panel], wins[base])
+    cards = _dealt_cards(runs, seeds)
+    if cards is not None and len(set(cards)) > 1:
+        found["by_card"] = by_card(cards, wins)
     print(json.dumps(found, indent=1))
     return found
+
+
+def _dealt_cards(runs: Sequence[dict[str, Any]], seeds: Sequence[int | None]
+                 ) -> list[str] | None:
+    """The searching seat's dealt card at every game of one-seat strength runs (``None``
+    if a run is a team's or does not say its seed)."""
+    cards: list[str] = []
+    for run, seed in zip(runs, seeds, strict=True):
+        if run.get("team") is not False or not isinstance(seed, int):
+            return None
+        players = run["players"]
+        for k in range(run["start"], run["start"] + run["games"]):
+            game = pendragon.load_game(run["game"], **{**run["options"], "players": players,
+                                                       "seed": game_seed(seed, k)})
+            cards.append(dealt_card(game.new_initial_state(), k % players))
+    return cards
 
 
 def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...],

@@ -210,10 +210,43 @@ def test_pool_pairs_the_wins_of_strength_runs_on_other_seeds(tmp_path: Path) -> 
     assert found["games"] == 5 and found["model"]["wins"] == 3
     assert found["model_minus_heuristic"]["points"] == pytest.approx(40.0)
     assert "search" not in found and "model_minus_search" not in found
+    assert "by_card" not in found  # files that do not say their game, seats and seed
     broken = tmp_path / "broken.json"
     broken.write_text("{")
     with pytest.raises(SystemExit, match="broken.json: not a strength results file"):
         pool([str(broken)])
+
+
+def test_pool_splits_a_one_seat_run_by_the_searching_seats_dealt_card(tmp_path: Path) -> None:
+    """ISSUE-38 (bench): ``pool`` on one-seat strength runs of a Camelot game deals each
+    game's cards again from the file's seed (SCG-SETUP-1) and splits the wins by the
+    searching seat's card; each group's difference is in points of all the games, so the
+    groups add up to the whole."""
+    import pendragon
+    from bench.evaluator import pool
+    from pendragon.core.api import CHANCE
+    from pendragon.simulate import game_seed
+
+    games, seed, start = 10, 21, 3
+    cards = []
+    for k in range(start, start + games):
+        state = pendragon.load_game("soc-card", players=5, seed=game_seed(seed, k)
+                                    ).new_initial_state()
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        cards.append(state.observation(k % 5)["you"]["loyalty"])
+    assert "traitor" in cards and "loyal" in cards
+    coach = [1] * games
+    heuristic = [1 if c == "loyal" else 0 for c in cards]
+    path = tmp_path / "one_seat.json"
+    path.write_text(json.dumps({"settings": {"seed": seed}, "results": {
+        "game": "soc-card", "players": 5, "games": games, "start": start, "team": False,
+        "options": {}, "coach": {"per_seed": coach}, "heuristic": {"per_seed": heuristic}}}))
+    split = pool([str(path)])["by_card"]
+    traitors = cards.count("traitor")
+    assert split["traitor"] == {"games": traitors, "coach": traitors, "heuristic": 0,
+                                "coach_minus_heuristic": round(100 * traitors / games, 1)}
+    assert split["loyal"]["coach_minus_heuristic"] == 0.0
 
 
 def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
@@ -243,10 +276,37 @@ def test_the_coach_panel_plays_the_hints_best_move_at_every_decision() -> None:
             checked += 1
         state.apply_action(action)
     assert checked == 6
-    found = _strength_seed(("grail-cup", 3, {}, game_seed(2, 0), 0, None, False,
-                            ("coach", "heuristic"), {}))
+    found, card = _strength_seed(("grail-cup", 3, {}, game_seed(2, 0), 0, None, False,
+                                  ("coach", "heuristic"), {}))
     assert set(found) == {"coach", "heuristic"} and all(w in (0, 1) for w, _ in found.values())
     assert found["coach"][1]  # the coach's seat decided, and was timed
+    assert card == "loyal"  # Grail Cup deals no loyalty cards
+
+
+def test_the_strength_bench_tells_the_searching_seats_dealt_card() -> None:
+    """ISSUE-38 (bench): a one-seat strength run splits its games by the card the searching
+    seat ``k % players`` was dealt (SCG-SETUP-1): a search that plays the traitor better
+    gains there what the loyal side never sees. The card is the one the seat's own
+    observation shows at the first decision; a team's seats are loyal by construction."""
+    import pendragon
+    from bench.evaluator import _strength_seed
+    from pendragon.core.api import CHANCE
+    from pendragon.simulate import game_seed
+
+    seen: set[str] = set()
+    for k in range(12):
+        seed = game_seed(21, k)
+        state = pendragon.load_game("soc-card", players=5, seed=seed).new_initial_state()
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance())
+        truth = state.observation(k % 5)["you"]["loyalty"]
+        _, card = _strength_seed(("soc-card", 5, {}, seed, k, None, False, ("heuristic",), {}))
+        assert card == truth, (k, card, truth)
+        seen.add(card)
+        _, team_card = _strength_seed(("soc-card", 5, {}, seed, k, None, True,
+                                       ("heuristic",), {}))
+        assert team_card == "loyal"
+    assert seen == {"loyal", "traitor"}  # both cards met: the check could fail
 
 
 def test_the_cost_bench_asks_every_search_at_the_same_positions_of_a_heuristic_game() -> None:
