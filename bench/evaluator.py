@@ -553,7 +553,7 @@ def pool(paths: Sequence[str]) -> dict[str, Any]:
             read = json.loads(Path(path).read_text())
             runs.append(read["results"])
             seeds.append(read.get("settings", {}).get("seed"))
-        except (OSError, ValueError, KeyError, AttributeError) as error:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise SystemExit(f"pool: {path}: not a strength results file ({error})") from None
     panels = [p for p in STRENGTH_PANELS
               if all(isinstance(run.get(p), dict) and "per_seed" in run[p] for run in runs)]

@@ -212,9 +212,10 @@ def test_pool_pairs_the_wins_of_strength_runs_on_other_seeds(tmp_path: Path) -> 
     assert "search" not in found and "model_minus_search" not in found
     assert "by_card" not in found  # files that do not say their game, seats and seed
     broken = tmp_path / "broken.json"
-    broken.write_text("{")
-    with pytest.raises(SystemExit, match="broken.json: not a strength results file"):
-        pool([str(broken)])
+    for text in ("{", "[1, 2]", '{"settings": 3, "results": {}}'):
+        broken.write_text(text)
+        with pytest.raises(SystemExit, match="broken.json: not a strength results file"):
+            pool([str(broken)])
 
 
 def test_pool_splits_a_one_seat_run_by_the_searching_seats_dealt_card(tmp_path: Path) -> None:
