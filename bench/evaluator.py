@@ -424,12 +424,10 @@ def by_card(cards: Sequence[str], wins: dict[str, list[int]]) -> dict[str, dict[
     for card in sorted(set(cards)):
         seeds = [i for i, c in enumerate(cards) if c == card]
         group: dict[str, Any] = {"games": len(seeds)}
-        for panel, won in wins.items():
-            group[panel] = sum(won[i] for i in seeds)
-        for panel in wins:
-            if panel != "heuristic":
-                group[f"{panel}_minus_heuristic"] = round(
-                    100 * (group[panel] - group["heuristic"]) / len(cards), 1)
+        group.update({panel: sum(won[i] for i in seeds) for panel, won in wins.items()})
+        group.update({f"{panel}_minus_heuristic": round(
+            100 * (group[panel] - group["heuristic"]) / len(cards), 1)
+            for panel in wins if panel != "heuristic"})
         split[card] = group
     return split
 
@@ -441,11 +439,11 @@ def _strength_seed(task: tuple[str, int, dict[str, Any], int, int, int | None, b
     card the searching seat was dealt (one seat; a team's: loyal)."""
     name, players, options, seed, k, depth, team, panels, extra = task
     found: dict[str, tuple[int, list[float]]] = {}
-    card = "loyal"
+    setup = {**options, "players": players, "seed": seed}
+    card = ("loyal" if team
+            else dealt_card(pendragon.load_game(name, **setup).new_initial_state(), k % players))
     for panel in panels:
-        game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
-        if not team:
-            card = dealt_card(game.new_initial_state(), k % players)
+        game = pendragon.load_game(name, **setup)
         heuristic = partial(_panel_bot, name, "heuristic", depth)
         search = partial(_panel_bot, name, panel, depth, search_options=extra.get(panel))
         bots: list[Bot] = [heuristic(bot_seed(seed, s)) for s in range(players)]

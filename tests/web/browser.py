@@ -36,15 +36,15 @@ DEVICES = {
               "device_scale_factor": 2},
 }
 
+
 def shot(page: Any, name: str, full_page: bool = True) -> None:
-    """Save a screenshot of ``page`` (a page or a locator) as ``name.png`` in
-    :data:`ARTIFACTS`, when screenshots are asked for; ``full_page=False``: what the screen
-    shows (a full page would draw a pinned strip mid-page)."""
+    """Save a screenshot of ``page`` as ``name.png`` in :data:`ARTIFACTS`, when screenshots
+    are asked for; ``full_page=False``: what the screen shows (a full page would draw a
+    pinned strip mid-page)."""
     if ARTIFACTS is None:
         return
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **({"full_page": True} if full_page
-                                                            else {}))
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 needs_chromium = pytest.mark.skipif(
