@@ -242,6 +242,57 @@ def test_a_page_back_after_a_drop_gets_only_what_came_since(server: LiveServer) 
     assert state["log"] == fresh_state["log"] and chat["lines"] == fresh_chat["lines"]
 
 
+def test_a_polling_client_gets_only_what_came_since(server: LiveServer) -> None:
+    """``GET /api/table`` says what to hold (``held``) and, asked with it
+    (``?log=&notices=&chat=``), sends only the log and chat lines that came since, as a
+    reconnecting page's hello does (docs/web.md, "HTTP API"); asked with more than the table
+    has, everything again; a count that is not a whole number from 0 is refused, naming it."""
+    with server.http() as http:
+        created = server.create(http, THREE_HUMANS)
+        tokens = [s["token"] for s in created["seats"]]
+
+        def poll(**held: Any) -> dict[str, Any]:
+            params = {k: v for k, v in held.items() if v is not None}
+            response = http.get("/api/table", params=params, headers=auth(tokens[0]))
+            assert response.status_code == 200, response.text
+            body: dict[str, Any] = response.json()
+            return body
+
+        first = poll()
+        assert first["resumed"] is False
+        assert first["held"] == held_of(first["state"]["log"], None)
+        said = http.post("/api/table/chat", headers=auth(tokens[1]), json={"text": "two"})
+        assert said.status_code == 200, said.text
+        for _ in range(2):
+            seat = poll()["state"]["to_act"]
+            state = http.get("/api/table", headers=auth(tokens[seat])).json()["state"]
+            moved = http.post("/api/table/move", headers=auth(tokens[seat]),
+                              json={"version": state["version"], "action": state["legal"][0]["id"]})
+            assert moved.status_code == 200, moved.text
+        whole = poll()
+        later = poll(**first["held"])
+        assert later["resumed"] is True
+        assert later["state"]["log"] and later["state"]["log"][0]["i"] == first["state"]["version"]
+        assert first["state"]["log"] + later["state"]["log"] == whole["state"]["log"]
+        assert [line["text"] for line in later["chat"]] == ["two"] == [
+            line["text"] for line in whole["chat"]]
+        assert later["held"] == whole["held"] == held_of(whole["state"]["log"],
+                                                         whole["chat"][-1]["id"])
+        assert later["state"]["observation"] == whole["state"]["observation"]
+        # Nothing new since: no line at all.
+        again = poll(**later["held"])
+        assert again["resumed"] is True and again["state"]["log"] == [] and again["chat"] == []
+        # More than the table has (another table's log, say): everything again.
+        over = poll(log=len(whole["state"]["log"]) * 2)
+        assert over["resumed"] is False
+        assert over["state"]["log"] == whole["state"]["log"] and over["chat"] == whole["chat"]
+        for name, value in (("log", "-1"), ("notices", "1.5"), ("chat", "true"), ("log", "x")):
+            refused = http.get("/api/table", params={name: value}, headers=auth(tokens[0]))
+            assert refused.status_code == 422, refused.text
+            assert refused.json()["error"]["code"] == "invalid_request"
+            assert name in refused.json()["error"]["message"], refused.text
+
+
 @pytest.mark.parametrize("held", [
     {"log": -1, "notices": 0, "chat": None}, {"log": True, "notices": 0, "chat": None},
     {"log": 1.5, "notices": 0, "chat": None}, {"log": 1, "notices": 0}, [1, 0, None],

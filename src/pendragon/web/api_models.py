@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from pendragon.web.access import Access
@@ -186,5 +186,10 @@ def _field_names() -> frozenset[str]:
     return frozenset(names)
 
 
-#: The request bodies' field names (:func:`pendragon.web.middleware.describe_validation`).
-FIELD_NAMES = _field_names()
+#: A count a polling client says it holds (``GET /api/table?log=&notices=&chat=``, as a
+#: reconnecting page's hello: :class:`pendragon.web.watchers.Held`); left out, none.
+HeldCount = Annotated[int | None, Query(ge=0)]
+
+#: The request bodies' field names and the query's
+#: (:func:`pendragon.web.middleware.describe_validation`).
+FIELD_NAMES = _field_names() | {"log", "notices", "chat"}

@@ -4,6 +4,7 @@ the replay of a finished game."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from pendragon.web.api_models import (
     Caller,
     ChatLine,
+    HeldCount,
     Identified,
     Move,
     Name,
@@ -26,6 +28,7 @@ from pendragon.web.limits import client_address
 from pendragon.web.manager import TableManager
 from pendragon.web.record_download import file_name, record_text
 from pendragon.web.security import parse_token
+from pendragon.web.watchers import Held
 
 
 def table_routes(manager: Callable[[], TableManager]) -> APIRouter:
@@ -33,13 +36,22 @@ def table_routes(manager: Callable[[], TableManager]) -> APIRouter:
     router = APIRouter()
 
     @router.get("/api/table")
-    async def table_view(caller: Identified) -> JSONResponse:
-        """The token's view: table, state message, chat."""
+    async def table_view(caller: Identified, log: HeldCount = None, notices: HeldCount = None,
+                         chat: HeldCount = None) -> JSONResponse:
+        """The token's view: table, state message, chat. A client that polls says what it
+        holds (``?log=&notices=&chat=``, as a reconnecting page's hello does, each left out
+        meaning none) and is sent only what came since (``resumed``); ``held`` is what to
+        say next time."""
         table, viewer = caller.table, caller.viewer
+        asked = (log, notices, chat) != (None, None, None)
+        held = table.honoured(Held(log or 0, notices or 0, chat) if asked else None)
+        state, lines = table.since(viewer, held)
         body = {
             "table": table.info(viewer, caller.access),
-            "state": table.state_message(viewer, 0),
-            "chat": table.chat_message(list(table.chat))["lines"],
+            "state": state,
+            "chat": lines["lines"],
+            "resumed": held is not None,
+            "held": dataclasses.asdict(table.holding()),
         }
         if table.rematch is not None:  # the bearer's own link to it (issue 17, item 10)
             body["rematch"] = await rematch_answer(caller)

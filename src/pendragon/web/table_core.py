@@ -408,19 +408,37 @@ class TableCore:
             seat.connections += 1
             # His coming back cancels the notice his absence had set (none is then due).
             self._schedule_away_notice()
-        if held is not None and (held.log > len(self.lines) or held.notices > len(self.notices)):
-            held = None  # more than the table has: everything again
-        log_start, notice_start, chat_after = (
-            (held.log, held.notices, held.chat) if held is not None else (0, 0, None))
+        held = self.honoured(held)
         watcher.put(dumps({"type": "welcome", "resumed": held is not None,
                             "table": self.info(watcher.viewer, watcher.access)}))
-        watcher.put(dumps(self.state_message(watcher.viewer, log_start, None, notice_start)))
+        state, chat = self.since(watcher.viewer, held)
+        watcher.put(dumps(state))
         watcher.log_sent = len(self.lines)
         watcher.notices_sent = len(self.notices)
-        watcher.put(dumps(self.chat_message(
-            [c for c in self.chat if chat_after is None or c.id > chat_after])))
+        watcher.put(dumps(chat))
         self.push_seats()
         self.touch()
+
+    def honoured(self, held: Held | None) -> Held | None:
+        """``held`` if this table has at least what it says a client holds; else ``None``
+        (another table's log, or one the server no longer has): everything again."""
+        if held is not None and (held.log > len(self.lines) or held.notices > len(self.notices)):
+            return None
+        return held
+
+    def since(self, viewer: int | None,
+              held: Held | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``viewer``'s state and chat messages for a client holding ``held`` (honoured:
+        :meth:`honoured`): only the log lines, announcements and chat lines after it, or
+        all of them for ``None``."""
+        log_start, notice_start, chat_after = (
+            (held.log, held.notices, held.chat) if held is not None else (0, 0, None))
+        chat = [c for c in self.chat if chat_after is None or c.id > chat_after]
+        return self.state_message(viewer, log_start, None, notice_start), self.chat_message(chat)
+
+    def holding(self) -> Held:
+        """What a client given everything so far holds: the ``held`` to send next time."""
+        return Held(len(self.lines), len(self.notices), self.chat[-1].id if self.chat else None)
 
     def detach(self, watcher: Watcher) -> None:
         """Stop sending to ``watcher``."""
