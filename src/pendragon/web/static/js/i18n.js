@@ -37,9 +37,13 @@ export function has(key) {
   return key in table || key in fallback;
 }
 
+// Each language's CLDR plural rules, made once (making them costs more than a page's text).
+const pluralRules = new Map();
+
 // A plural message's form for `count`, by the CLDR rules of the message's language.
 function pluralForm(message, count, language) {
-  const category = new Intl.PluralRules(language).select(Number(count) || 0);
+  if (!pluralRules.has(language)) pluralRules.set(language, new Intl.PluralRules(language));
+  const category = pluralRules.get(language).select(Number(count) || 0);
   return message[category] ?? message.other ?? Object.values(message)[0];
 }
 
