@@ -168,11 +168,12 @@ class GameCoach:
 #:   lost quest 2.5 points above listening); the search's drops follow the true ones more
 #:   closely (``python -m bench.review_marks``: correlation 0.83 against 0.60 over 283-288
 #:   random moves), so its reviews and hints compare moves by the search. Shadows over
-#:   Camelot's model marked 33 of 159 random moves, 16 of them moves that truly drop less
-#:   than 2 points, Grail Cup's 15 of 88 (4); confirmed by the search, 2 stand in each,
-#:   none of them false (true drops of 63 and 94 points, 100 and 100), for a search of the
-#:   marked moves alone (the search's drops at every move cost 2.2 s a soc game with one
-#:   random move in fifty, confirming 0.5 s).
+#:   Camelot's and Grail Cup's models mark harmless moves (soc: 12 of 121 moves that truly
+#:   drop less than 2 points, on the network of 86f1e83; Grail Cup: 4 of 46); confirmed by
+#:   the search, 1 of 119 and 0 of 47 stand (3 marks averaging a true drop of 52 points,
+#:   2 averaging 100), for a search of the marked moves alone (the search's drops at every
+#:   move cost 2.6 s a soc game with one random move in fifty, confirming 0.46 s). Figures:
+#:   docs/bots.md, "Are the marks real?".
 COACH: dict[str, GameCoach] = {
     "soc": GameCoach(budget=Budget(actions=5000, min_sweeps=2, max_sweeps=16), worlds=4,
                      lookahead=1, marks="confirmed", search_calibration=0.098),
