@@ -347,6 +347,68 @@ def test_a_dropped_connection_comes_back_without_repeating_the_log_or_the_chat(
     fresh_context.close()
 
 
+def test_a_page_back_on_the_network_reconnects_at_once(
+    page: Any, server_process: ServerProcess
+) -> None:
+    """A page whose connection dropped tries again after a backoff (0.5 s, doubling up to
+    8 s) while its tries fail; once the browser is back on the network (its ``online``
+    event: a phone out of a tunnel) it connects at once, not when the backoff ends. The
+    page's clock is Playwright's: the backoff's timers run only as far as the test moves
+    the clock, so "at once" is no race against a time."""
+    created = create_table(server_process.base, ANN_AND_TWO_BOTS)
+    routes: list[Any] = []
+    hellos: list[dict[str, Any]] = []
+    network = {"up": True}
+
+    def route(ws: Any) -> None:
+        routes.append(ws)
+        if not network["up"]:
+            ws.close(code=4000, reason="no network")  # a try that fails
+            return
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str) and '"hello"' in message:
+                hellos.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    def run_until(what: Any, step: int = 20, limit: int = 200) -> None:
+        for _ in range(limit):
+            if what():
+                return
+            page.clock.run_for(step)  # the page's own timers and frames, 20 ms at a time
+        raise AssertionError(f"not reached: {what.__doc__}")
+
+    def connected() -> bool:
+        """the page says Connected"""
+        status = page.locator("[data-testid=connection]")
+        return bool(status.count()) and status.inner_text() == "Connected"
+
+    page.clock.install()
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.goto(server_process.base + created["seats"][0]["link"])
+    run_until(connected)
+    assert len(routes) == 1 and len(hellos) == 1
+
+    network["up"] = False
+    page.context.set_offline(True)
+    routes[0].close(code=4000, reason="the signal is lost")
+    run_until(lambda: not connected())
+    # Three tries fail (after 0.5, 1 and 2 s); the next waits 4 s.
+    for wait in (500, 1000, 2000):
+        page.clock.run_for(wait)
+    run_until(lambda: len(routes) == 4)
+    assert not connected()
+
+    network["up"] = True
+    page.context.set_offline(False)
+    run_until(connected, limit=10)  # within 0.2 s of the page's clock, not 4 s
+    assert len(routes) == 5
+    assert len(hellos) == 2 and hellos[1]["held"]["log"] >= 0  # it says what it holds
+
+
 def test_the_host_seats_a_newcomer_by_invitation_and_another_joins_a_new_seat(
     page: Any, server_process: ServerProcess
 ) -> None:

@@ -31,6 +31,7 @@ const view = {
 let game = null; // the game module
 let socket = null;
 let retry = 0;
+let reconnection = null; // the timer of the next try after a drop, while one waits
 let takingSeat = null; // seat number whose "take" form is open
 let leaving = false; // the owner asked to give his seat up: confirm first
 let confirming = null; // the id of an irreversible move clicked, awaiting "Yes" (issue 39, item 9)
@@ -113,6 +114,8 @@ function resultText(message, ctx) {
 
 // ------------------------------------------------------------------ connection
 function connect() {
+  clearTimeout(reconnection);
+  reconnection = null;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
   view.connection = retry ? "reconnecting" : "connecting";
@@ -140,9 +143,15 @@ function connect() {
     }
     render();
     retry = Math.min(retry + 1, 5);
-    setTimeout(connect, 500 * 2 ** (retry - 1));
+    reconnection = setTimeout(connect, 500 * 2 ** (retry - 1));
   });
 }
+
+// The browser is back on the network (a phone out of a tunnel): try again now, not at the
+// end of a backoff of up to 8 s.
+window.addEventListener("online", () => {
+  if (reconnection !== null) connect();
+});
 
 /** What this page holds of the table: its log's action lines and announcements, and
  * its last chat line's id (a reconnection's hello, docs/web.md "WebSocket"). */
