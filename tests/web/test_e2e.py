@@ -9,7 +9,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -292,6 +292,30 @@ def say(page: Any, text: str) -> None:
     page.wait_for_selector(f"[data-testid=chat] .chat-text:has-text('{text}')")
 
 
+def relay(routes: list[Any], hellos: list[dict[str, Any]],
+          up: Callable[[], bool] = lambda: True) -> Callable[[Any], None]:
+    """A route for the page's WebSocket (``page.route_web_socket``) that passes it through
+    to the server, keeping each connection in ``routes`` (to cut it) and each hello the
+    page says in ``hellos``; while ``up()`` is false, a try is refused at once (no
+    network)."""
+
+    def route(ws: Any) -> None:
+        routes.append(ws)
+        if not up():
+            ws.close(code=4000, reason="no network")
+            return
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str) and '"hello"' in message:
+                hellos.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    return route
+
+
 def test_a_dropped_connection_comes_back_without_repeating_the_log_or_the_chat(
     page: Any, browser: Any, server_process: ServerProcess
 ) -> None:
@@ -303,19 +327,7 @@ def test_a_dropped_connection_comes_back_without_repeating_the_log_or_the_chat(
     link = base + created["seats"][0]["link"]
     hellos: list[dict[str, Any]] = []
     routes: list[Any] = []
-
-    def route(ws: Any) -> None:
-        server = ws.connect_to_server()
-
-        def from_page(message: str | bytes) -> None:
-            if isinstance(message, str) and '"hello"' in message:
-                hellos.append(json.loads(message))
-            server.send(message)
-
-        ws.on_message(from_page)
-        routes.append(ws)
-
-    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.route_web_socket(re.compile(r"/ws$"), relay(routes, hellos))
     page.goto(link)
     page.wait_for_selector("[data-testid=board] svg")
     say(page, "before the drop")
@@ -353,26 +365,13 @@ def test_a_page_back_on_the_network_reconnects_at_once(
     """A page whose connection dropped tries again after a backoff (0.5 s, doubling up to
     8 s) while its tries fail; once the browser is back on the network (its ``online``
     event: a phone out of a tunnel) it connects at once, not when the backoff ends. The
-    page's clock is Playwright's: the backoff's timers run only as far as the test moves
-    the clock, so "at once" is no race against a time."""
+    page's clock is Playwright's, paused once the page is connected: the backoff's timers
+    run only as far as the test moves the clock, so "at once" is no race against a time."""
     created = create_table(server_process.base, ANN_AND_TWO_BOTS)
     routes: list[Any] = []
     hellos: list[dict[str, Any]] = []
     network = {"up": True}
-
-    def route(ws: Any) -> None:
-        routes.append(ws)
-        if not network["up"]:
-            ws.close(code=4000, reason="no network")  # a try that fails
-            return
-        server = ws.connect_to_server()
-
-        def from_page(message: str | bytes) -> None:
-            if isinstance(message, str) and '"hello"' in message:
-                hellos.append(json.loads(message))
-            server.send(message)
-
-        ws.on_message(from_page)
+    route = relay(routes, hellos, lambda: network["up"])
 
     def run_until(what: Any, step: int = 20, limit: int = 200) -> None:
         for _ in range(limit):
@@ -391,6 +390,8 @@ def test_a_page_back_on_the_network_reconnects_at_once(
     page.goto(server_process.base + created["seats"][0]["link"])
     run_until(connected)
     assert len(routes) == 1 and len(hellos) == 1
+    # From here the page's time moves only as the test moves it.
+    page.clock.pause_at(page.evaluate("Date.now()") + 20)
 
     network["up"] = False
     page.context.set_offline(True)
