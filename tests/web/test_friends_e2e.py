@@ -191,6 +191,19 @@ def test_a_redraw_with_a_checkbox_focused_raises_nothing(
 
 #: What the table page last drew: how many redraws were asked for and made (``table.js``).
 RENDERED = "() => performance.getEntriesByName('pendragon:render').at(-1).detail"
+#: press.js's HOLD_MS: the longest a press holds a redraw back.
+HOLD_MS = 1000
+#: Notes at the release how many redraws the page had made (``drawn``), and how long after
+#: the press the last of them came (``drawnAfter``, ms), in ``window.pressProbe``.
+PRESS_PROBE = """() => {
+  const mark = () => performance.getEntriesByName("pendragon:render").at(-1);
+  let down = null;
+  document.addEventListener("pointerdown", () => { down = performance.now(); },
+    { capture: true, once: true });
+  document.addEventListener("pointerup", () => {
+    window.pressProbe = { drawn: mark().detail.drawn, drawnAfter: mark().startTime - down };
+  }, { capture: true, once: true });
+}"""
 
 
 @pytest.mark.parametrize("device", sorted(DEVICES))
@@ -212,6 +225,7 @@ def test_a_push_waits_for_the_release_of_a_press(
     assert where is not None
     ann.mouse.move(where["x"] + where["width"] / 2, where["y"] + where["height"] / 2)
     before = ann.evaluate(RENDERED)
+    ann.evaluate(PRESS_PROBE)
     ann.mouse.down()
     # Bob's page is behind Ann's and gets no frames: his chat line is sent by script.
     bob.evaluate("""() => {
@@ -220,8 +234,14 @@ def test_a_push_waits_for_the_release_of_a_press(
       input.form.requestSubmit();
     }""")
     ann.wait_for_function(f"() => ({RENDERED})().asked > {before['asked']}")
-    assert ann.evaluate(RENDERED)["drawn"] == before["drawn"], "a push redrew under the press"
     ann.mouse.up()
+    press = ann.evaluate("window.pressProbe")
+    if press["drawn"] != before["drawn"]:
+        # A press holds a redraw back 1 s at most (press.js, a long touch); a redraw sooner
+        # is the fault this test is for. A machine too loaded to release within the second
+        # cannot check the click (2026-12-01: once in a make test at load 6 on 2 cores).
+        assert press["drawnAfter"] >= HOLD_MS, f"a push redrew under the press: {press}"
+        pytest.skip(f"the press outlasted its {HOLD_MS} ms hold on this loaded machine")
     clicked = "[data-testid=board]" if device == "phone" else "[data-testid=leave-confirm]"
     ann.locator(clicked).wait_for(timeout=2000)
     ann.locator("[data-testid=chat]").filter(has_text="now").wait_for(state="attached")
