@@ -57,11 +57,14 @@ def test_expansion_card_counts() -> None:
 
 @pytest.mark.parametrize(("players", "traitors"), [(5, 1), (6, 1), (7, 2), (8, 2)])
 def test_second_traitor_only_with_seven_or_eight(players: int, traitors: int) -> None:
-    """MC-LOYALTY: 7 loyal + 2 traitors; the second only with 7-8 players."""
+    """MC-LOYALTY, MC-RULING-16: 7 loyal + 2 traitors; the second only with 7-8 players.
+    At 8 one card of the 9 is left undealt, so at least one traitor is always dealt."""
     game = pendragon.load_game("soc", players=players, expansion=MC)
     assert game.loyalty_deck == (7, traitors)  # type: ignore[attr-defined]
     counts = {sum(dealt(players=players, expansion=MC, seed=s).loyalty) for s in range(40)}
     assert max(counts) == traitors
+    if players == 8:
+        assert min(counts) >= 1
 
 
 def test_traitor_in_our_midst() -> None:

@@ -419,7 +419,12 @@ class TurnRules(WhiteCardRules):
         if card == NOTHING:
             self.arrive(seat, destination)
         elif card == VISION:  # to the Grail instead, if its quest is still open
-            self.arrive(seat, destination if self.grail_over else Location.GRAIL)
+            if self.grail_over:
+                self.arrive(seat, destination)
+            elif self.loc[seat] != Location.GRAIL:
+                self.arrive(seat, Location.GRAIL)
+            # A knight already on the Grail quest goes nowhere: he arrives nowhere, so Sir
+            # Gareth draws nothing (MC-RULING-15).
         elif card == MERLIN_TRAVELS:
             self.merlin_loc = destination
             self.arrive(seat, destination)
