@@ -373,41 +373,44 @@ def test_a_page_back_on_the_network_reconnects_at_once(
     network = {"up": True}
     route = relay(routes, hellos, lambda: network["up"])
 
-    def run_until(what: Any, step: int = 20, limit: int = 200) -> None:
+    def run_until(what: Callable[[], bool], told: str, limit: int = 200) -> None:
         for _ in range(limit):
             if what():
                 return
-            page.clock.run_for(step)  # the page's own timers and frames, 20 ms at a time
-        raise AssertionError(f"not reached: {what.__doc__}")
+            page.clock.run_for(20)  # the page's own timers and frames, 20 ms at a time
+        raise AssertionError(f"not reached: {told}")
 
     def connected() -> bool:
-        """the page says Connected"""
         status = page.locator("[data-testid=connection]")
         return bool(status.count()) and status.inner_text() == "Connected"
 
     page.clock.install()
     page.route_web_socket(re.compile(r"/ws$"), route)
     page.goto(server_process.base + created["seats"][0]["link"])
-    run_until(connected)
-    assert len(routes) == 1 and len(hellos) == 1
+    run_until(connected, "the page says Connected")
+    assert len(routes) == 1 and len(hellos) == 1 and "held" not in hellos[0]
     # From here the page's time moves only as the test moves it.
     page.clock.pause_at(page.evaluate("Date.now()") + 20)
 
     network["up"] = False
     page.context.set_offline(True)
     routes[0].close(code=4000, reason="the signal is lost")
-    run_until(lambda: not connected())
+    run_until(lambda: not connected(), "the page says it is not connected")
     # Three tries fail (after 0.5, 1 and 2 s); the next waits 4 s.
     for wait in (500, 1000, 2000):
         page.clock.run_for(wait)
-    run_until(lambda: len(routes) == 4)
+    run_until(lambda: len(routes) == 4, "three tries after the drop")
     assert not connected()
 
     network["up"] = True
     page.context.set_offline(False)
-    run_until(connected, limit=10)  # within 0.2 s of the page's clock, not 4 s
-    assert len(routes) == 5
-    assert len(hellos) == 2 and hellos[1]["held"]["log"] >= 0  # it says what it holds
+    # Within 0.2 s of the page's clock, not 4 s; back, it says what it holds.
+    run_until(connected, "the page says Connected again", limit=10)
+    assert len(routes) == 5 and len(hellos) == 2
+    held = hellos[1]["held"]
+    state = httpx.get(server_process.base + "/api/table", trust_env=False,
+                      headers=auth(created["seats"][0]["token"])).json()
+    assert held["log"] + held["notices"] <= len(state["state"]["log"]) and held["log"] > 0
 
 
 def test_the_host_seats_a_newcomer_by_invitation_and_another_joins_a_new_seat(

@@ -394,7 +394,11 @@ class TurnRules(WhiteCardRules):
             self.check_end()
 
     def arrive(self, seat: int, destination: int) -> None:
-        """A knight's own move reaches its destination (Sir Gareth draws a card there)."""
+        """A knight's own move reaches its destination (Sir Gareth draws a card there); one
+        sent where he already is (a Vision on the Grail quest) arrives nowhere
+        (MC-RULING-15)."""
+        if self.loc[seat] == destination:
+            return
         self.leave_location(seat)
         self.loc = replaced(self.loc, seat, destination)
         if self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
@@ -419,12 +423,7 @@ class TurnRules(WhiteCardRules):
         if card == NOTHING:
             self.arrive(seat, destination)
         elif card == VISION:  # to the Grail instead, if its quest is still open
-            if self.grail_over:
-                self.arrive(seat, destination)
-            elif self.loc[seat] != Location.GRAIL:
-                self.arrive(seat, Location.GRAIL)
-            # A knight already on the Grail quest goes nowhere: he arrives nowhere, so Sir
-            # Gareth draws nothing (MC-RULING-15).
+            self.arrive(seat, destination if self.grail_over else Location.GRAIL)
         elif card == MERLIN_TRAVELS:
             self.merlin_loc = destination
             self.arrive(seat, destination)
