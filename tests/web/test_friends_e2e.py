@@ -440,7 +440,8 @@ def test_the_log_folds_runs_and_long_lines(
     language asks for); an event without such words is said once with "(3 times)"; a run
     of lines of one kind is one line with the rest folded, a line of many sentences shows
     its first; and Shadows over Camelot's "You: Lose 1 life." before "You lose 1 life." is
-    said once."""
+    said once. A redraw words only new lines while the wording (language, reader, names)
+    holds, and every line again when it changes."""
     pages, _ = context
     page = pages.new_page()
     page.goto(friends.base + "/")
@@ -448,7 +449,8 @@ def test_the_log_folds_runs_and_long_lines(
     folded = page.evaluate("""async () => {
       const { compactLog } = await import('/static/js/log.js');
       const soc = await import('/games/soc/board.js');
-      const names = { me: 0, seatName: (s) => `Seat ${s + 1}` };
+      let asked = 0;
+      const names = { me: 0, seatName: (s) => { asked += 1; return `Seat ${s + 1}`; }, key: 'a' };
       const draw = { k: 'soc.log.draw-white', p: { seat: { seat: 1 } } };
       const known = (card) => ({ k: 'soc.log.draw-white-known',
                                  p: { seat: { seat: 1 }, card: { term: `soc.white.${card}` } } });
@@ -466,14 +468,24 @@ def test_the_log_folds_runs_and_long_lines(
         ...[12, 13, 14].map((i) => ({ i, s: null, events: [known('merlin')] })),
       ];
       const items = compactLog(entries, names, soc);
-      return items.map((li) => ({ i: li.dataset.i, text: li.textContent,
-                                  details: li.querySelectorAll('details').length,
-                                  count: li.querySelector('[data-testid=log-count]')?.textContent
-                                         || '' }));
+      // A redraw in the same wording (its key) words no line again; a new one words all.
+      asked = 0;
+      const again = compactLog(entries, names, soc).map((li) => li.textContent).join('|');
+      const sameWording = { asked, same: again === items.map((li) => li.textContent).join('|') };
+      const renamed = compactLog(entries, { ...names, seatName: (s) => `Knight ${s + 1}`,
+                                            key: 'b' }, soc);
+      return { sameWording, renamed: renamed[0].textContent,
+               rows: items.map((li) => ({ i: li.dataset.i, text: li.textContent,
+                                          details: li.querySelectorAll('details').length,
+                                          count: li.querySelector('[data-testid=log-count]')
+                                                 ?.textContent || '' })) };
     }""")
+    assert folded["sameWording"] == {"asked": 0, "same": True}, folded["sameWording"]
+    renamed, folded = folded["renamed"], folded["rows"]
     assert [row["i"] for row in folded] == ["5", "7", "8", "9", "11", "14"], folded
     words = catalog(language[:2])
     assert folded[0]["text"] == words.text("soc.log.draw-white.times", seat="Seat 2", count=6)
+    assert renamed == words.text("soc.log.draw-white.times", seat="Knight 2", count=6)
     assert folded[1]["details"] == 1
     # Five draws in one line: one sentence, no fold.
     assert folded[2] == {"i": "8", "details": 0, "count": "",

@@ -43,6 +43,29 @@ function sentences(kept, events) {
   return said.filter(Boolean);
 }
 
+/** Each log line's kept events and sentences, with the wording they were made in (`events.key`:
+ * the language, the reader's seat, every seat's name): a redraw words only the lines that came
+ * since, or every line again once any of those changed. */
+const worded = new WeakMap();
+
+/** A line in the wording `events` (from `worded` when it holds it in that wording): its
+ * entry, kept events, sentences, their text, its kind, and its runs' words by their count. */
+function wordedLine(entry, events, game) {
+  const known = events.key === undefined ? undefined : worded.get(entry);
+  if (known && known.key === events.key) return known;
+  const kept = keptEvents(entry, game);
+  const parts = sentences(kept, events);
+  const line = { key: events.key, entry, kept, parts, text: parts.join(" "), kind: kind(entry), times: new Map() };
+  if (events.key !== undefined) worded.set(entry, line);
+  return line;
+}
+
+/** A run of `count` lines like `line` (one event each), in words ("draws 6 white cards"). */
+function repeatedLine(line, count, events) {
+  if (!line.times.has(count)) line.times.set(count, repeated(line.kept[0], count, events));
+  return line.times.get(count);
+}
+
 /** What makes two lines "of the same kind": their actor and their events' keys. */
 function kind(entry) {
   return JSON.stringify([entry.s, (entry.events || []).map((event) => event.k)]);
@@ -63,18 +86,19 @@ function oneLine(entry, parts, extra = []) {
 }
 
 /** `entries` (log lines {i, s, events}) as list items, runs folded. `events`: the page's
- * way of wording events (its reader, its seats' names); `game`: the board module. */
+ * way of wording events (its reader, its seats' names; with a `key` naming that wording, a
+ * line's words are kept for the next redraw in the same one); `game`: the board module. */
 export function compactLog(entries, events, game) {
   const items = [];
   let run = [];
   const flush = () => {
     if (!run.length) return;
     const last = run[run.length - 1];
-    const texts = run.map((entry) => entry.parts.join(" "));
+    const texts = run.map((line) => line.text);
     if (run.length === 1) {
       items.push(oneLine(last.entry, last.parts));
     } else if (texts.every((text) => text === texts[0]) && last.kept.length === 1) {
-      items.push(oneLine(last.entry, [repeated(last.kept[0], run.length, events)]));
+      items.push(oneLine(last.entry, [repeatedLine(last, run.length, events)]));
     } else if (texts.every((text) => text === texts[0])) {
       items.push(oneLine(last.entry, last.parts,
         el("span", { class: "log-count", "data-testid": "log-count" }, ` ${t("table.log.times", { count: run.length })}`)));
@@ -87,13 +111,12 @@ export function compactLog(entries, events, game) {
     run = [];
   };
   for (const entry of entries) {
-    const kept = keptEvents(entry, game);
-    const parts = sentences(kept, events);
-    if (!parts.length) continue;
-    const same = run.length && kind(run[0].entry) === kind(entry) && parts.length < LONG_LINE
+    const line = wordedLine(entry, events, game);
+    if (!line.parts.length) continue;
+    const same = run.length && run[0].kind === line.kind && line.parts.length < LONG_LINE
       && !entry.notice && !run[0].entry.notice;
     if (!same) flush();
-    run.push({ entry, kept, parts });
+    run.push(line);
   }
   flush();
   return items;

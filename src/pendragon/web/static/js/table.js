@@ -3,7 +3,7 @@
 // /games/<game>/board.js; the log, the action buttons and what the table awaits are events
 // from the server, worded by i18n.js.
 import { $, el, fetchJson, fill } from "./dom.js";
-import { eventHint, initI18n, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
+import { eventHint, initI18n, lang, languageSwitcher, renderEvent, renderEvents, t } from "./i18n.js";
 import { holdsAnotherSeat, heldTokens, invitationLinks, inviteButton, mayJoin, mayTake, rememberSeat, roleText } from "./seats.js";
 import { afterRender } from "./table_extras.js";
 import { numberChoice, splitNumbered } from "./choices.js";
@@ -74,7 +74,10 @@ function context() {
   };
   // How events name a seat: the game may add to the page's name (a knight, a colour).
   const label = (seat) => (game && game.seatLabel ? game.seatLabel(seat, ctx.obs, ctx) : seatName(seat));
-  ctx.events = { me: ctx.me, seatName: label };
+  // The wording's key (the log keeps each line's words while it holds): every seat's label
+  // is computed here, so a name or a label the game draws from the observation counts.
+  const key = JSON.stringify([lang, ctx.me, (view.seats || []).map((_, seat) => label(seat))]);
+  ctx.events = { me: ctx.me, seatName: label, key };
   return ctx;
 }
 
