@@ -17,10 +17,10 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
-        [--option K=V] [--team] [--panels model,search,ismcts,talk,open,coach] [--workers W]
+        [--option K=V] [--team] [--panels model,search,ismcts,served,talk,open,coach] [--workers W]
         [--search-option [PANEL:]K=V]
     python -m bench.evaluator cost GAME PLAYERS [--games N] [--start K] [--option K=V]
-        [--panels search,ismcts,talk] [--workers W] [--search-option [PANEL:]K=V]
+        [--panels search,ismcts,served,talk] [--workers W] [--search-option [PANEL:]K=V]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
     python -m bench.evaluator pool RESULTS.json [RESULTS.json ...]
 
@@ -53,6 +53,8 @@ heuristic always); ``talk`` (Shadows over Camelot) is today's search listening t
 table talk (:class:`~pendragon.games.soc.talk.TalkingSearch`, SOC-TURN-3, SOC-RULING-71);
 ``ismcts`` is the game's own ``ismcts`` bot (``make_bot("ismcts", seed, game)``: soc's and
 Grail Cup's the model search with the settings their plugins name, ``GamePlugin.search``);
+``served`` the same bot as a server with the default limits makes it (its budget of simulated
+actions a move held to ``pendragon serve``'s ``--ismcts-budget``, 4,000);
 ``open`` is the *open-hand search* (:class:`OpenSearch`), today's search reading the true
 state: what the search could gain with every card seen, a bound on any better read of the
 table with the same rollouts; ``coach`` plays the coach's move at every decision
@@ -67,7 +69,9 @@ from different games: a side that plays better reaches other positions). Games o
 bots on the paired seeds; at each decision of a loyal seat with a choice, each panel's bot
 of that seat (following the game as it would at the table) is asked in turn, and its CPU
 seconds counted; the mean a decision of each, and each panel against the first (the
-difference of their means a decision per game, a 95% interval over games).
+difference of their means a decision per game, a 95% interval over games) and how often it
+chose the first panel's action (``same_choice``: ``--panels ismcts,served`` tells what a
+server's bound on a move changes).
 
 ``pool``: strength runs on other seeds (their results files) as one: the panels every file
 played, each search against the heuristic (and today's search) over all their games.
@@ -110,6 +114,7 @@ from pendragon.core.api import CHANCE, State
 from pendragon.games.soc.talk import TalkingSearch
 from pendragon.runner import bot_seed, play_game
 from pendragon.simulate import game_seed
+from pendragon.web.limits import Limits
 
 #: The setups measured: name -> (game, options).
 SETUPS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -321,6 +326,8 @@ def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None,
         return TalkingSearch(seed, **extra)
     if panel == "ismcts":  # the game's own (GamePlugin.search): what a user's bot plays
         return make_bot("ismcts", seed, name)
+    if panel == "served":  # the same, as a server with the default limits plays it
+        return make_bot("ismcts", seed, name, max_budget=Limits().ismcts_budget)
     return ISMCTSBot(seed, **extra) if panel == "search" else make_bot("heuristic", seed, name)
 
 
@@ -387,10 +394,11 @@ def panel_search_options(items: Sequence[str], panels: Sequence[str]
 
 
 #: The strength bench's panels: the model search, today's search, the game's own
-#: ``ismcts`` bot, the search that listens to the table talk (Shadows over Camelot), the
-#: open-hand search (a bound), the coach's move (these four never played unless asked for)
-#: and the heuristic (always played: the baseline).
-STRENGTH_PANELS = ("model", "search", "ismcts", "talk", "open", "coach", "heuristic")
+#: ``ismcts`` bot, that bot under a server's default bound on a move (``served``: ``pendragon
+#: serve --ismcts-budget``), the search that listens to the table talk (Shadows over
+#: Camelot), the open-hand search (a bound), the coach's move (these five never played
+#: unless asked for) and the heuristic (always played: the baseline).
+STRENGTH_PANELS = ("model", "search", "ismcts", "served", "talk", "open", "coach", "heuristic")
 #: The panels that are searches built here (``--search-option`` builds them; the game's
 #: ``ismcts`` is built as its plugin says, the coach and the heuristic take none).
 SEARCH_PANELS = ("model", "search", "talk", "open")
@@ -514,6 +522,8 @@ def strength(name: str, players: int, args: argparse.Namespace,
     pairs = [(p, "heuristic") for p in panels if p != "heuristic"]
     if "search" in panels:
         pairs += [(p, "search") for p in panels if p not in ("heuristic", "search")]
+    if "served" in panels and "ismcts" in panels:  # the server's bound on the game's own
+        pairs.append(("served", "ismcts"))
     for panel, base in pairs:
         found_all[f"{panel}_minus_{base}"] = paired_points(wins[panel], wins[base])
     if len(set(cards)) > 1:
@@ -588,8 +598,10 @@ def _dealt_cards(runs: Sequence[dict[str, Any]], seeds: Sequence[int | None]
 
 
 def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...],
-                          dict[str, dict[str, Any]]]) -> dict[str, list[float]]:
-    """One seed of :func:`cost`: each panel's CPU seconds at every decision it was asked."""
+                          dict[str, dict[str, Any]]]
+               ) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+    """One seed of :func:`cost`: each panel's CPU seconds at every decision it was asked, and
+    the action it chose there."""
     name, players, options, seed, panels, extra = task
     game = pendragon.load_game(name, **{**options, "players": players, "seed": seed})
     state = game.new_initial_state()
@@ -605,6 +617,7 @@ def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...],
         hear_one_another(bots)  # every seat a bot: the talking search hears them all
         asked[panel] = bots
     spent: dict[str, list[float]] = {p: [] for p in panels}
+    chosen: dict[str, list[int]] = {p: [] for p in panels}
     turn = 0
     while not state.is_terminal():
         player = state.current_player()
@@ -616,10 +629,10 @@ def _cost_seed(task: tuple[str, int, dict[str, Any], int, tuple[str, ...],
             order = panels if turn % 2 else panels[::-1]  # neither always asked first
             for panel in order:
                 started = time.process_time()
-                asked[panel][player].step(state)
+                chosen[panel].append(asked[panel][player].step(state))
                 spent[panel].append(time.process_time() - started)
         state.apply_action(heuristic[player].step(state))
-    return spent
+    return spent, chosen
 
 
 def cost(name: str, players: int, args: argparse.Namespace,
@@ -640,9 +653,9 @@ def cost(name: str, players: int, args: argparse.Namespace,
     extra = panel_search_options(args.search_option, panels)
     tasks = [(name, players, options, game_seed(args.seed, k), panels, extra)
              for k in range(args.start, args.start + args.games)]
-    per_game: list[dict[str, list[float]]] = []
     with get_context("spawn").Pool(args.workers) as pool:
-        per_game.extend(pool.imap(_cost_seed, tasks))
+        played = list(pool.imap(_cost_seed, tasks))
+    per_game = [spent for spent, _ in played]
     decisions = sum(len(g[panels[0]]) for g in per_game)
     if not decisions:
         raise SystemExit("cost: no loyal seat had a choice in these games")
@@ -655,6 +668,10 @@ def cost(name: str, players: int, args: argparse.Namespace,
                         "slowest_decision_ms": 1000 * max(every)}
     base = panels[0]
     for panel in panels[1:]:
+        pairs = [pair for _, chosen in played
+                 for pair in zip(chosen[base], chosen[panel], strict=True)]
+        found[f"{panel}_same_choice_as_{base}"] = {
+            "decisions": len(pairs), "same": sum(a == b for a, b in pairs)}
         # Per game: the panel's mean time a decision less the first panel's (milliseconds).
         diffs = [1000 * (statistics.fmean(g[panel]) - statistics.fmean(g[base]))
                  for g in per_game if g[base]]
@@ -753,7 +770,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="strength: the search on every loyal seat, not one seat")
     parser.add_argument("--panels", default="model,search",
                         help="strength: the searches played beside the heuristic, of "
-                             "model, search, ismcts (the game's own), talk, coach, open "
+                             "model, search, ismcts (the game's own), served (it under the "
+                             "server's default --ismcts-budget), talk, coach, open "
                              "(the open-hand search: a bound, not a bot)")
     parser.add_argument("--search-option", action="append", default=[],
                         help="strength, cost: KEY=VALUE, a keyword of every search panel's "

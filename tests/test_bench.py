@@ -329,8 +329,8 @@ def test_the_cost_bench_asks_every_search_at_the_same_positions_of_a_heuristic_g
 
     seed = game_seed(5, 1)
     cheap = {"iterations": 4, "min_iterations": 2, "budget": 300}
-    spent = _cost_seed(("soc-card", 3, {}, seed, ("search", "open"),
-                        {"search": cheap, "open": cheap}))
+    spent, chosen = _cost_seed(("soc-card", 3, {}, seed, ("search", "open"),
+                                {"search": cheap, "open": cheap}))
     game = pendragon.load_game("soc-card", players=3, seed=seed)
     bots = [_panel_bot("soc-card", "heuristic", None, bot_seed(seed, s)) for s in range(3)]
     state = game.new_initial_state()
@@ -346,6 +346,14 @@ def test_the_cost_bench_asks_every_search_at_the_same_positions_of_a_heuristic_g
         state.apply_action(bots[player].step(state))
     assert asked > 0 and len(spent["search"]) == len(spent["open"]) == asked
     assert all(t >= 0 for t in spent["search"] + spent["open"])
+    assert len(chosen["search"]) == len(chosen["open"]) == asked
+    # ``served``: the game's own search as a server with the default limits makes it.
+    from pendragon.bots.ismcts import ISMCTSBot
+    from pendragon.web.limits import Limits
+
+    served, own = (_panel_bot("soc", p, None, 1) for p in ("served", "ismcts"))
+    assert isinstance(served, ISMCTSBot) and isinstance(own, ISMCTSBot)
+    assert served.budget == Limits().ismcts_budget < own.budget
     for panels, name in (("search,heuristic", "soc"), ("talk", "grail-cup")):
         args = argparse.Namespace(panels=panels, search_option=[], seed=5, start=0, games=1,
                                   workers=1)

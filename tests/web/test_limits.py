@@ -9,7 +9,8 @@ import asyncio
 import dataclasses
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 import httpx
@@ -451,6 +452,24 @@ def test_a_server_with_bot_processes_plays_ismcts_bots(tmp_path: Any) -> None:
         wait_until(lambda: http.get("/api/table", headers=auth(spectator)).json()
                    ["state"]["version"] >= 30, "the bots played", timeout=60)
         assert created["table"] in srv.manager.scheduler.started
+
+
+def bots_made(seats: Sequence[Any]) -> bool:
+    """Whether every seat's bot has been made (at its first move)."""
+    return all(seat.bot_player is not None for seat in seats)
+
+
+def test_a_servers_ismcts_bots_think_within_its_budget(tmp_path: Any) -> None:
+    """Item 4 (``--ismcts-budget``): a table's search bots spend at most the server's
+    budget of simulated actions on a move, below the game's own (soc's 6,000); a server
+    without the bound leaves the game's own."""
+    for bound, expected in ((1500, 1500), (0, 6000)):
+        with live_server(f"sqlite:///{tmp_path / f'b{bound}.sqlite3'}",
+                         settings(ismcts_budget=bound)) as srv, srv.http() as http:
+            created = create(http, [{"kind": "bot", "bot": "ismcts"}] * 3).json()
+            seats = srv.manager.tables[created["table"]].seats
+            wait_until(partial(bots_made, seats), "every seat's bot made", timeout=60)
+            assert {getattr(s.bot_player, "budget", None) for s in seats} == {expected}
 
 
 def test_serve_flags_set_the_limits_and_bad_ones_are_refused(tmp_path: Any,

@@ -134,7 +134,8 @@ def table_bot(game: str) -> str:
     return table_bots(game)[0]
 
 
-def make_bot(name: str, seed: int | None = None, game: str | None = None) -> Bot:
+def make_bot(name: str, seed: int | None = None, game: str | None = None,
+             max_budget: int | None = None) -> Bot:
     """A new bot of kind ``name`` seeded with ``seed``; ``ValueError`` for an unknown name.
 
     ``game``: the game it will play, whose own bots (``GamePlugin.bots``) it may name, and
@@ -144,7 +145,24 @@ def make_bot(name: str, seed: int | None = None, game: str | None = None) -> Bot
     (False, True)
     >>> make_bot("ismcts", 3, "soc-card").evaluator
     False
+
+    ``max_budget``: the most simulated actions a search (any ``ISMCTSBot``) may spend on one
+    move, a server's bound (``pendragon serve --ismcts-budget``); a search whose own budget
+    is smaller keeps it, and a bot that does not search is unchanged:
+
+    >>> make_bot("ismcts", 3, "soc", max_budget=4000).budget, make_bot("ismcts", 3, "soc").budget
+    (4000, 6000)
+    >>> make_bot("ismcts", 3, "soc", max_budget=10**6).budget
+    6000
     """
+    bot = _made(name, seed, game)
+    if max_budget is not None and isinstance(bot, ISMCTSBot):
+        bot.budget = min(bot.budget, max_budget)
+    return bot
+
+
+def _made(name: str, seed: int | None, game: str | None) -> Bot:
+    """:func:`make_bot`'s bot, as its game or the core makes it."""
     searcher = None if name != "ismcts" or game is None else plugin_for(game)
     if searcher is not None and searcher.search is not None:
         made_search: Bot = searcher.load("search")(seed)

@@ -19,7 +19,6 @@ from asyncio import sleep
 
 from pendragon.bots import bot_names, check_bot, make_bot, table_bot, table_bots
 from pendragon.bots.base import Bot
-from pendragon.bots.ismcts import ISMCTSBot
 from pendragon.bots.random_bot import RandomBot
 from pendragon.core.api import State
 from pendragon.core.events import Event, Seat, Term
@@ -114,11 +113,10 @@ class BotLoop(TurnTimer):
         if seat.bot_player is None:
             # A record from before bots were named plays the game's table bot.
             name = seat.bot or table_bot(self.game_name)
-            bot = make_bot(name, bot_seed(self.seed, seat.seat), self.game_name)
+            # This server's bound on one move's thinking (simulated actions; 0: none).
             budget = self.manager.settings.limits.ismcts_budget
-            if budget > 0 and isinstance(bot, ISMCTSBot):
-                # This server's bound on one move's thinking (simulated actions).
-                bot.budget = min(bot.budget, budget)
+            bot = make_bot(name, bot_seed(self.seed, seat.seat), self.game_name,
+                           max_budget=budget if budget > 0 else None)
             if isinstance(bot, RandomBot):
                 # Known to answer at once: a trip to a worker would cost more than its move.
                 seat.bot_fast_steps = max(seat.bot_fast_steps, FAST_BOT_RUN)
