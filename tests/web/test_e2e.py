@@ -362,11 +362,12 @@ def test_a_dropped_connection_comes_back_without_repeating_the_log_or_the_chat(
 def test_a_page_back_on_the_network_reconnects_at_once(
     page: Any, server_process: ServerProcess
 ) -> None:
-    """A page whose connection dropped tries again after a backoff (0.5 s, doubling up to
-    8 s) while its tries fail; once the browser is back on the network (its ``online``
-    event: a phone out of a tunnel) it connects at once, not when the backoff ends. The
-    page's clock is Playwright's, paused once the page is connected: the backoff's timers
-    run only as far as the test moves the clock, so "at once" is no race against a time."""
+    """A page whose connection dropped tries again after a backoff (steps of 0.5 s, doubling
+    up to 8 s, each wait drawn between half the step and all of it) while its tries fail;
+    once the browser is back on the network (its ``online`` event: a phone out of a tunnel)
+    it connects at once, not when the backoff ends. The page's clock is Playwright's, paused
+    once the page is connected: the backoff's timers run only as far as the test moves the
+    clock, so "at once" is no race against a time."""
     created = create_table(server_process.base, ANN_AND_TWO_BOTS)
     routes: list[Any] = []
     hellos: list[dict[str, Any]] = []
@@ -396,11 +397,18 @@ def test_a_page_back_on_the_network_reconnects_at_once(
     page.context.set_offline(True)
     routes[0].close(code=4000, reason="the signal is lost")
     run_until(lambda: not connected(), "the page says it is not connected")
-    # Three tries fail (after 0.5, 1 and 2 s); the next waits 4 s.
+    # Three tries fail (each within its step: 0.5, 1 and 2 s); the next waits 2-4 s.
     for wait in (500, 1000, 2000):
         page.clock.run_for(wait)
     run_until(lambda: len(routes) == 4, "three tries after the drop")
     assert not connected()
+    # The waits: within [half, all] of each step, up to 8 s (the page's own function).
+    delays = page.evaluate("""async () => {
+      const { reconnectDelay } = await import('/static/js/common.js');
+      return [1, 2, 5, 9].flatMap((tries) =>
+        [0, 0.999999].map((u) => reconnectDelay(tries, () => u)));
+    }""")
+    assert [round(d) for d in delays] == [250, 500, 500, 1000, 4000, 8000, 4000, 8000]
 
     network["up"] = True
     page.context.set_offline(False)

@@ -75,3 +75,11 @@ export function linkField(path, testid) {
   });
   return [input, copy];
 }
+
+/** The wait before the `tries`-th try to reconnect (1, 2, ...): a step of 0.5 s doubling to
+ * 8 s at most, each wait drawn (`draw()` in [0, 1)) between half the step and the whole of
+ * it, so that pages dropped together (a server restarting) do not all come back at once. */
+export function reconnectDelay(tries, draw = Math.random) {
+  const step = 500 * 2 ** (Math.min(Math.max(tries, 1), 5) - 1);
+  return step / 2 + (draw() * step) / 2;
+}

@@ -11,7 +11,7 @@ import { compactLog } from "./log.js";
 import { phoneTab, phoneTabs, tapToRead } from "./phone.js";
 import { paceControl } from "./pace.js";
 import { hintBox, hintedAction, hintKey, hintsSetting } from "./hint.js";
-import { onScreenWidthChange, seatBaseName, seatColor } from "./common.js";
+import { onScreenWidthChange, reconnectDelay, seatBaseName, seatColor } from "./common.js";
 import { pressed, unpressed } from "./press.js";
 
 const token = decodeURIComponent(location.hash.slice(1));
@@ -146,7 +146,7 @@ function connect() {
     }
     render();
     retry = Math.min(retry + 1, 5);
-    reconnection = setTimeout(connect, 500 * 2 ** (retry - 1));
+    reconnection = setTimeout(connect, reconnectDelay(retry));
   });
 }
 
