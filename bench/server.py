@@ -76,8 +76,10 @@ class Load:
     """Keeps ``tables`` bot tables alive, each watched by ``watchers`` spectators."""
 
     def __init__(self, base: str, tables: int, watchers: int, players: int,
-                 max_tables: int) -> None:
+                 max_tables: int, bot: str | None = None) -> None:
         self.base = base
+        #: The seats' bot (``None``: the game's table bot).
+        self.seat = {"kind": "bot"} if bot is None else {"kind": "bot", "bot": bot}
         self.ws_url = base.replace("http://", "ws://") + "/ws"
         self.tables = tables
         self.watchers = watchers
@@ -97,7 +99,7 @@ class Load:
             return None
         self.created += 1
         response = await self.http.post("/api/tables", json={
-            "game": "soc", "seats": [{"kind": "bot"}] * self.players})
+            "game": "soc", "seats": [self.seat] * self.players})
         response.raise_for_status()
         token: str = response.json()["spectator"]["token"]
         return token
@@ -138,7 +140,7 @@ class Load:
 
 
 async def measure(args: argparse.Namespace, base: str) -> dict[str, Any]:
-    load = Load(base, args.tables, args.watchers, args.players, args.max_tables)
+    load = Load(base, args.tables, args.watchers, args.players, args.max_tables, args.bot)
     tasks = await load.run()
     await asyncio.sleep(args.warmup)
     await load.http.post("/api/metrics/reset")
@@ -437,7 +439,8 @@ def run_one(args: argparse.Namespace, flood: bool = False) -> dict[str, Any]:
         "config": {
             "scenario": "throughput",
             "tables": args.tables, "watchers_per_table": args.watchers,
-            "players": args.players, "bot_delay_s": args.bot_delay,
+            "players": args.players, "bot": args.bot or "the table's",
+            "bot_delay_s": args.bot_delay,
             "bot_threads": args.bot_threads, "warmup_s": args.warmup,
             "database": "postgresql" if args.database else "sqlite",
         },
@@ -450,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables")
     parser.add_argument("--watchers", type=int, default=1, help="spectators per table")
     parser.add_argument("--players", type=int, default=5, help="seats per table (bots)")
+    parser.add_argument("--bot", default=None,
+                        help="throughput: the seats' bot (default: the game's table bot, "
+                             "soc's stealth; random: the server's own cost, bots all but free)")
     parser.add_argument("--bot-delay", type=float, default=0.25,
                         help="seconds each bot waits before moving (0: as fast as possible)")
     parser.add_argument("--bot-threads", type=int, default=2)
