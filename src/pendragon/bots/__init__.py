@@ -154,7 +154,13 @@ def make_bot(name: str, seed: int | None = None, game: str | None = None,
     (4000, 6000)
     >>> make_bot("ismcts", 3, "soc", max_budget=10**6).budget
     6000
+    >>> make_bot("ismcts", 3, "soc", max_budget=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_budget must be at least 1 simulated action, got 0
     """
+    if max_budget is not None and max_budget < 1:
+        raise ValueError(f"max_budget must be at least 1 simulated action, got {max_budget}")
     bot = _made(name, seed, game)
     if max_budget is not None and isinstance(bot, ISMCTSBot):
         bot.budget = min(bot.budget, max_budget)
