@@ -17,7 +17,10 @@ Observation layout (``observation(seat)``)::
            (face-down count)}],
     hand {seat, count},    a pending hand of drawn cards (unmasked traitor, Gawain)
     accusation {by, target}    an accusation whose card is not shown yet (Percival asked)
-    resolving {quest, cards}   the pile being resolved, sorted, while Knight cards may act
+    resolving {quest, cards, aside, token}   the pile being resolved, sorted, while Knight
+                           cards may act: what is left of it, what the Merlins set aside
+                           (themselves and the cards they took), the quest Merlin #4's
+                           token showed as it acted (or null)
     last_resolution {quest, cards, token, bonus}   the pile just resolved, until the next
                            action (then it is on the discard pile: SCG-RULING-8)
     status, end_reason, (at the end) loyalties
@@ -174,11 +177,15 @@ def _accusation(st: SocCardState) -> dict[str, int] | None:
 
 
 def _resolving(st: SocCardState) -> dict[str, Any] | None:
-    """The pile being resolved, laid out for all to see (before Gawain may add a card)."""
+    """The pile being resolved, laid out for all to see (before Gawain may add a card): its
+    cards, the Merlins and the cards they set aside, and the token Merlin #4 had laid, shown
+    as it acted (SCG-RULING-16), even where it found no card of its quest."""
     for entry in st.agenda:
         if entry & 0xFF == T.FINISH:
             quest = (entry >> 8) & 0xFF
-            return {"quest": QUESTS[quest], "cards": [CARDS[k].key for k in sorted(st.pile)]}
+            return {"quest": QUESTS[quest], "cards": [CARDS[k].key for k in sorted(st.pile)],
+                    "aside": [CARDS[k].key for k in sorted(st.last_pile)],
+                    "token": QUESTS[st.last_token] if st.last_token >= 0 else None}
     return None
 
 
