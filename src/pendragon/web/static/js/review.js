@@ -134,14 +134,18 @@ let lastDown = null;
 document.addEventListener("pointerdown", (event) => {
   lastDown = { x: event.clientX, y: event.clientY, time: event.timeStamp };
 }, true);
-/** Longest a click may follow its pointerdown and still be that press's click (ms). */
-const PRESS_MS = 1500;
+/** Longest a click may follow its pointerdown and still be that press's click (ms): a busy
+ * phone (a redraw under way) may hold the click back well over a second, and each press
+ * serves one click only, so a late click never takes an older press. */
+const PRESS_MS = 10000;
 
 /** Where a click on `drawn` really landed across, in CSS px: its pointerdown's point when
- * that is this click's press (on the chart, just before), else the click's own point. */
+ * that is this click's press (on the chart, not used by a click before), else the click's
+ * own point. */
 function landedX(drawn, event) {
   const box = drawn.getBoundingClientRect();
   const down = lastDown;
+  lastDown = null;
   if (down && event.timeStamp - down.time < PRESS_MS && down.x >= box.left && down.x <= box.right
       && down.y >= box.top && down.y <= box.bottom) return down.x;
   return event.clientX;
