@@ -11,7 +11,7 @@ import { seatColor, seatFill } from "./common.js";
 const WIDTH = 320;
 const HEIGHT = 150;
 const TIMES_HEIGHT = 56;
-const PAD = { left: 30, right: 8, top: 8, bottom: 16 };
+const PAD = { left: 38, right: 8, top: 8, bottom: 16 };
 const POLL_MS = 500;
 const LOYAL_FILL = "#1f5fae";
 const MARK_FILL = { inaccuracy: "#d4a017", mistake: "#e07020", blunder: "#b3261e" };
