@@ -539,7 +539,14 @@ def _strike(s: GrailCupState, sorceress: int, victim: int, c: int) -> None:
     here = s.pos[sorceress]
     moved = s.pos[victim] != here
     s.pos[sorceress], s.pos[victim] = s.pos[victim], s.pos[sorceress]
-    s.stamp[sorceress], s.stamp[victim] = s.stamp[victim], s.stamp[sorceress]
+    if moved:
+        # Each stops on the other's space, behind the knights already there (GC-KNIGHTS-1,
+        # GC-RULING-19): the victim first, then the Sorceress, as a fresh arrival each.
+        for seat in (victim, sorceress):
+            s.stamp[seat] = s.next_stamp
+            s.next_stamp += 1
+    else:  # on one space they exchange their order
+        s.stamp[sorceress], s.stamp[victim] = s.stamp[victim], s.stamp[sorceress]
     if s._events is not None:
         emit(s, _log("curse-strikes", seat=Seat(sorceress), knight=Seat(victim)))
     s.agenda += [(C.LAND, sorceress, here, 1 if moved else 0), (C.STEPS, sorceress, 1, 0)]
