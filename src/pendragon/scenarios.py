@@ -41,7 +41,9 @@ from pendragon.core.errors import BadFixtureError, IllegalActionError
 FixtureLoader = Callable[[Any], State]
 _LOADERS: dict[str, FixtureLoader] = {}
 _SCENARIO_KEYS = {"title", "game", "rules", "state", "steps"}
-_STEP_KEYS = {"play", "by", "illegal", "legal", "legal_includes", "legal_excludes", "expect"}
+_STEP_KEYS = {
+    "play", "table", "by", "illegal", "legal", "legal_includes", "legal_excludes", "expect",
+}
 
 
 class ScenarioFailure(AssertionError):
@@ -142,6 +144,12 @@ def run_scenario(data: dict[str, Any], name: str = "scenario") -> State:
             except IllegalActionError as error:
                 legal = [state.action_to_string(a) for a in state.legal_actions()]
                 raise ScenarioFailure(f"{where}: {error.message}; legal: {legal}") from None
+        if "table" in step:  # a table operation (a player joins or leaves), outside the turn
+            text = step["table"]
+            try:
+                state.apply_table_operation(state.string_to_action(text))
+            except IllegalActionError as error:
+                raise ScenarioFailure(f"{where}: {error.message}") from None
         if "illegal" in step:
             before = state.serialize()
             try:

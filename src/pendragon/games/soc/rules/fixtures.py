@@ -53,7 +53,7 @@ from pendragon.games.soc.rules.state import SocState
 
 _TOP_KEYS: Final = {
     "players", "seed", "options", "knights", "turn", "round_table", "siege_engines",
-    "quests", "relics", "effects", "black_top", "white_deck", "first_seat",
+    "quests", "relics", "effects", "black_top", "white_deck", "black_deck", "first_seat",
 }
 _KNIGHT_KEYS: Final = {
     "knight", "life", "location", "loyalty", "hand", "status", "accusation_used", "captured",
@@ -222,6 +222,21 @@ def load_state(data: Any) -> SocState:
         if left < 0:
             raise _fail("fixture", f"uses too many black {kind!r} cards")
         state.black_deck = replaced(state.black_deck, kind, left)
+    if "black_deck" in data:  # keep only the named cards (and black_top) in the deck
+        wanted = data["black_deck"]
+        if not isinstance(wanted, dict):
+            raise _fail("black_deck", "expected a mapping of card to count")
+        rest = list(state.black_deck)
+        deck = [0] * NUM_BLACK
+        for key, wanted_count in wanted.items():
+            kind = _black(key, "black_deck")
+            count = _count(wanted_count, f"black_deck.{key}")
+            if count > rest[kind]:
+                raise _fail("black_deck", f"not enough {key!r} cards left for the deck")
+            deck[kind] = count
+            rest[kind] -= count
+        state.black_deck = tuple(deck)
+        state.black_discard = tuple(rest)  # the rest lie in the discard pile, read when drawn
 
     _load_turn(state, data.get("turn", {"seat": 0, "phase": "evil"}), data.get("first_seat", 0))
     with fixture_errors("fixture: "):
