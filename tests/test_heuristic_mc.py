@@ -330,10 +330,10 @@ def test_base_game_moves_are_left_to_the_base_policy() -> None:
 
 def test_expansion_decisions_all_have_a_policy() -> None:
     # MC-TRAVEL and the expansion's cards and knights: every decision met in expansion games
-    # (5 and 8 players, with and without the traitor deck) has its own policy function.
+    # (5, 7 and 8 players, with and without the traitor deck) has its own policy function.
     bot = SocHeuristicBot(0)
     seen: set[str] = set()
-    for players, seed, traitor in ((5, 11, False), (5, 12, True), (8, 13, True), (8, 14, False)):
+    for players, seed, traitor in ((5, 11, False), (5, 12, True), (8, 13, True), (7, 14, False)):
         seen |= _seen_decisions(players, seed, traitor)
     missing = {d for d in seen if not hasattr(bot, "_d_" + d.replace("-", "_"))}
     assert "travel" in seen

@@ -73,8 +73,12 @@ def test_traitor_in_our_midst() -> None:
         "soc", players=4, traitor_in_our_midst=True
     ).loyalty_deck == (4, 1)  # type: ignore[attr-defined]
     assert pendragon.load_game(
-        "soc", players=8, expansion=MC, traitor_in_our_midst=True
-    ).loyalty_deck == (8, 2)  # type: ignore[attr-defined]
+        "soc", players=7, expansion=MC, traitor_in_our_midst=True
+    ).loyalty_deck == (7, 2)  # type: ignore[attr-defined]
+    # MC-RULING-21: 8 players would need an 8th loyal card; the deck holds 7.
+    for option in ("traitor_in_our_midst", "no_traitor"):
+        with pytest.raises(pendragon.InvalidOptionError, match="holds 7"):
+            pendragon.load_game("soc", players=8, expansion=MC, **{option: True})
     # with 4 loyal + 1 traitor for 4 seats, a traitor is dealt 4 times in 5
     traitors = sum(sum(dealt(players=4, traitor_in_our_midst=True, seed=s).loyalty)
                    for s in range(200))
@@ -191,6 +195,20 @@ def test_a_newcomer_joins_left_of_arthur() -> None:
         replay.apply_action(state.history()[version])
     assert state.history()[version] not in state.legal_actions()
     assert state.game.deserialize_state(state.serialize()).n == 5
+
+
+def test_a_three_brave_knights_table_takes_no_newcomer() -> None:
+    """MC-RULING-20, VAR-THREE, VAR-JOIN: the variant is the three-player game's; a join is
+    refused by name and leaves the state as it was, while the same table without the
+    variant seats a fourth knight."""
+    state = dealt(players=3, three_brave_knights=True, seed=4)
+    assert not state.can_join()
+    before = state.serialize()
+    with pytest.raises(pendragon.IllegalActionError, match="not possible"):
+        state.join()
+    assert state.serialize() == before
+    plain = dealt(players=3, seed=4)
+    assert plain.can_join() and plain.join() == 3
 
 
 def test_a_newcomer_joins_a_game_without_a_traitor() -> None:

@@ -267,3 +267,35 @@ def test_narration_notes_nothing_outside_narration() -> None:
         state.narrate(action, None)
         state.apply_action(action)
     assert state.log is None and state.clone().log is None
+
+
+def test_a_set_made_up_with_question_cards_says_how_many_go() -> None:
+    """MC-RULING-4: a heal or Charged! that spends "?" Fight cards for missing ones says so
+    in its menu entry and in its player's log line, in every language; the others are told
+    the set's value only (the white discard pile is not kept as seen, SOC-RULING-65); a set
+    of the value's own cards keeps the plain words."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    def knight(hand: dict[str, int]) -> Any:
+        return load_state({"players": 3, "options": {"expansion": "merlins-company"},
+                           "knights": [{"life": 3, "hand": hand}, {}, {}],
+                           "turn": {"seat": 0, "phase": "heroic"}})
+
+    mixed = knight({"fight-3": 2, "fight-any": 1})
+    event = mixed.action_event(mixed.string_to_action("heal:fight-3"))
+    assert event.key == "soc.action.heal-any"
+    assert (event.params["own"], event.params["extra"]) == (2, 1)
+    heal = mixed.string_to_action("heal:fight-3")
+    assert "Fight 3 ×2 and Fight ? ×1" in mixed.describe_action(heal, 0)
+    assert mixed.describe_action(heal, 1) == mixed.describe_action(heal, None)
+    assert "Discard three Fight 3 to heal" in mixed.describe_action(heal, 1)
+    for language in ("ru", "cs", "pl"):
+        assert "×2" in catalog(language).render(event)
+    plain = knight({"fight-3": 3, "fight-any": 1})
+    assert plain.action_event(plain.string_to_action("heal:fight-3")).key == "soc.action.heal"
+    charged = knight({"fight-4": 1, "fight-any": 1})
+    charged.apply_text("move:grail")
+    charged.apply_text("travel:charged")
+    charge = charged.string_to_action("play:fight-4")
+    assert "Discard Fight 4 ×1 and Fight ? ×1 and go on" in charged.describe_action(charge, 0)
+    assert "Discard two Fight 4 and go on" in charged.describe_action(charge, None)

@@ -243,7 +243,9 @@ class BlackCardRules(QuestRules):
     def _decide_witch4(self, action: int, seat: int, _b: int, _c: int) -> None:
         self.agenda.pop()
         if action == A.LOSE_LIFE:
-            self.lose_life(seat, 1)
+            # With a Grail card he could have given, the life is his choice, not a loss he
+            # is obliged to take: no Lamorak power (MC-RULING-3).
+            self.lose_life(seat, 1, voluntary=self.hands[seat][GRAIL_CARD] > 0)
         else:
             self.take_from_hand(seat, GRAIL_CARD, public=True)
             self.discard_white(GRAIL_CARD)

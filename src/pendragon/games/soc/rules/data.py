@@ -200,6 +200,7 @@ class T:
     BEDIVERE_DRAW: Final = 81
     AMBUSH_AFTER: Final = 82  # (seat, destination)
     CALL_RESOLVE: Final = 83  # (caller)
+    JUDGE_END: Final = 84  # the end judged once a lost quest's deaths have landed
 
 
 #: Each task code's name (``C_KNIGHT``...).

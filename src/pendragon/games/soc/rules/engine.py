@@ -19,6 +19,7 @@ from pendragon.core.tuples import added, replaced, without
 from pendragon.games.soc.rules.cards import (
     BLACK,
     DIVINE_FAVOR,
+    GARETH,
     HEROISM,
     LAMORAK,
     NUM_BLACK,
@@ -404,6 +405,17 @@ class Engine(SocData):
         if seat == self.turn_seat:
             self.turn_flags |= TurnFlag.SKIP_HEROIC
 
+    def arrive(self, seat: int, destination: int) -> None:
+        """A knight goes to ``destination`` (his move, Call for Help, Convocation) and Sir
+        Gareth draws a card there (MC-KNIGHT-GARETH, MC-RULING-2); one sent where he already
+        is (a Vision on the Grail quest) arrives nowhere (MC-RULING-15)."""
+        if self.loc[seat] == destination:
+            return
+        self.leave_location(seat)
+        self.loc = replaced(self.loc, seat, destination)
+        if self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
+            self.draw_white(seat, 1)
+
     def leave_location(self, seat: int) -> None:
         """Leaving a solo quest before its end costs the white cards played there, Heroism
         lying on it included (SOC-HERO-4, SOC-RULING-72)."""
@@ -424,9 +436,16 @@ class Engine(SocData):
 
     # ------------------------------------------------------------------ end
     def check_end(self) -> bool:
-        """SOC-END-1, SOC-END-2: end the game if a condition holds; return whether it ended."""
+        """SOC-END-1, SOC-END-2: end the game if a condition holds; return whether it ended.
+
+        While a lost quest's deaths are still landing (its ``JUDGE_END`` waits beneath
+        them), the end is not judged: a knight at 0 life is not yet dead, and whether the
+        traitor flips swords or the last loyal knight is gone depends on it (SOC-RULING-75).
+        """
         if self.result:
             return True
+        if any(task[0] == T.JUDGE_END for task in self.agenda):
+            return False
         if self.siege >= 12:
             return self.finish(Result.EVIL_WIN, EndReason.SIEGE)
         if self.black_swords >= 7:
@@ -460,6 +479,10 @@ class Engine(SocData):
         if self.turns >= MAX_ROUNDS * self.n:
             return self.finish(Result.EVIL_WIN, EndReason.EXHAUSTED)
         return False
+
+    def _auto_judge_end(self, _a: int, _b: int, _c: int) -> None:
+        """A lost quest's deaths have landed: judge the end (SOC-RULING-47, -75)."""
+        self.check_end()
 
     def finish(self, result: int, reason: int) -> bool:
         """Record the end of the game; a traitor still hidden shows himself (SOC-TRAITOR-3)."""

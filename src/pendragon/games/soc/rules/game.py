@@ -147,10 +147,11 @@ class SocGame(Game):
         self.open_loyalty = no_traitor
         #: A second traitor card is in play only with 7-8 players and the expansion (MC-LOYALTY).
         traitors = 2 if self.expansion and n >= 7 else 1
-        #: (loyal, traitor) cards in the loyalty deck (SOC-SETUP-5, VAR-MIDST).
-        #: Without a traitor the traitor card is taken out and the 7 loyal cards stay (VAR-NO-
-        #: TRAITOR: a newcomer still gets one, VAR-JOIN); an 8th knight gets one too.
-        self.loyalty_deck = ((max(7, n), 0) if no_traitor else (n, traitors) if midst
+        #: (loyal, traitor) cards in the loyalty deck (SOC-SETUP-5, VAR-MIDST), never more
+        #: than its 7 loyal cards (MC-RULING-16, -21). Without a traitor the traitor card is
+        #: taken out and the 7 loyal cards stay (VAR-NO-TRAITOR: a newcomer still gets one,
+        #: VAR-JOIN).
+        self.loyalty_deck = ((7, 0) if no_traitor else (n, traitors) if midst
                              else (7, traitors))
         #: Coats of arms dealt at random (SOC-SETUP-2, MC-KNIGHTS).
         self.knight_pool: tuple[int, ...] = (
@@ -199,6 +200,13 @@ class SocGame(Game):
         if self.three_brave_knights and no_traitor:
             raise InvalidOptionError(
                 "three_brave_knights hides loyalty cards, no_traitor lays them face up: choose one"
+            )
+        if n > 7 and (no_traitor or midst):
+            # MC-RULING-16: the loyalty deck holds 7 loyal cards (MC-RULING-21).
+            name = "no_traitor" if no_traitor else "traitor_in_our_midst"
+            raise InvalidOptionError(
+                f"{name} needs a loyal card for every player, and the loyalty deck holds 7;"
+                " this table has 8"
             )
 
     def observation_tensor_names(self) -> list[str]:

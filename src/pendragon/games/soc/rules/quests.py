@@ -21,6 +21,7 @@ from pendragon.games.soc.rules.cards import (
     DRAGON_BONUS,
     FIGHT_ANY,
     FIGHT_KINDS,
+    GARETH,
     GRAIL_CARD,
     HEROISM,
     KAY,
@@ -338,6 +339,8 @@ class QuestRules(Engine):
         self._clear_board(location)
         for seat in present:
             self.loc = replaced(self.loc, seat, Location.CAMELOT)
+            if self.knight[seat] == GARETH:  # he arrives in Camelot (MC-RULING-2)
+                self.draw_white(seat, 1)
         heroism = 0
         if self.heroism == location:  # SOC-W-HEROISM
             heroism = 1
@@ -359,14 +362,19 @@ class QuestRules(Engine):
             self._award_relic(location, finisher, present)
             self.add_swords(outcome.swords + heroism, 0)
             if present and outcome.cards and not self.result:
-                if solo and len(present) == 1:
-                    # SOC-RULING-69: the lone winner draws face down; no sharing, no Bors.
+                if solo and len(present) == 1 and location == Location.BLACK_KNIGHT:
+                    # SOC-RULING-69: the Black Knight's lone winner draws face down; no
+                    # sharing, no Bors. Lancelot's reward is revealed like any other's.
                     self.draw_white(present[0], outcome.cards)
                 else:
                     giver = finisher if finisher >= 0 and self.in_play(finisher) else present[0]
                     self.start_offer(outcome.cards, present, giver)
         else:
             self._lose_relic(location)
+            # Every penalty lands before the end is judged (SOC-RULING-47), the deaths it
+            # causes included: judged beneath them, once each dying knight has died or been
+            # saved by the Grail (SOC-RULING-75).
+            self.push(T.JUDGE_END)
             for seat in reversed(present):
                 self.lose_life(seat, -outcome.life)  # SOC-QUEST-5: nobody present, no loss
             if self.witches & WITCH_ABSENT_PAY:  # MC-B-WITCH-7: the absent pay a life
@@ -375,10 +383,8 @@ class QuestRules(Engine):
                     if seat not in present:
                         self.lose_life(seat, 1)
             mist = 1 if self.mist else 0  # SOC-B-MIST
-            # Every penalty lands before the end is judged (SOC-RULING-47).
             self.lay_swords(0, outcome.swords + heroism + mist)
             self.gather_siege(outcome.siege)
-            self.check_end()
         self._advance_board(location)
 
     def _outcome_key(self, location: int) -> str:

@@ -36,9 +36,11 @@ from pendragon.games.soc.rules.cards import (
     Location,
 )
 from pendragon.games.soc.rules.data import (
+    ARMOR_RELIC,
     CHANCE_TASKS,
     FACE_DOWN_BASE,
     FIRST_DECISION,
+    GONE,
     KNOWN_BASE,
     TASK_NAMES,
     TRAVEL_COUNTS,
@@ -240,6 +242,10 @@ class SocState(ViewRules):
 
     def _remove_leaver(self, seat: int) -> None:
         if self.status[seat] == Status.UNMASKED:
+            # Treated as dead (VAR-JOIN): Lancelot's Armor, which he kept when unmasked,
+            # leaves the game as a dead knight's does (SOC-DEATH-1).
+            if self.armor_owner == seat:
+                self.set_relic(ARMOR_RELIC, GONE)
             self.status = replaced(self.status, seat, Status.DEAD)
         else:
             self.die(seat)
@@ -824,6 +830,8 @@ AUTO: Final[dict[int, AutoHandler]] = {
     T.GAHERIS_TAKE: S._auto_gaheris_take,
     T.BEDIVERE_DRAW: S._auto_bedivere_draw,
     T.AMBUSH_AFTER: S._auto_ambush_after,
+    # engine.py
+    T.JUDGE_END: S._auto_judge_end,
 }
 #: The decisions, by task code: the legal actions, and the handler that applies one.
 DECISIONS: Final[dict[int, tuple[LegalHandler, DecideHandler]]] = {

@@ -14,9 +14,9 @@ from pendragon.games.soc.rules.cards import (
     BEDIVERE,
     CARADOC,
     FIGHT_ANY,
+    FIGHT_KINDS,
     GAHERIS,
     GALAHAD,
-    GARETH,
     GAWAIN,
     GERAINT,
     GRAIL_CARD,
@@ -133,14 +133,14 @@ class TurnRules(WhiteCardRules):
         return legal + self.free_powers(seat)
 
     def free_powers(self, seat: int) -> list[int]:
-        """Once-a-turn powers usable in either phase (they are not heroic actions)."""
+        """The knights' powers usable in either phase (they are not heroic actions): once a
+        turn, but Gaheris's as often as he pays (MC-RULING-1)."""
         powers = []
         flags = self.turn_flags
         if self.can_arthur_exchange(seat):
             powers.append(A.ARTHUR_EXCHANGE)
         if (
-            self.has_knight(seat, GAHERIS)
-            and not flags & TurnFlag.GAHERIS
+            self.has_knight(seat, GAHERIS)  # as often as he pays (MC-RULING-1)
             and self.white_discard[MERLIN]
             and self.hand_size(seat) >= 3
         ):
@@ -158,11 +158,11 @@ class TurnRules(WhiteCardRules):
         return powers
 
     def use_free_power(self, seat: int, action: int) -> bool:
-        """Apply a once-a-turn power; return whether ``action`` was one."""
+        """Apply a knight's power; return whether ``action`` was one."""
         if action == A.ARTHUR_EXCHANGE:
             self.start_arthur_exchange(seat)
         elif action == A.GAHERIS:  # three cards for a Merlin from the discard pile
-            self.turn_flags |= TurnFlag.GAHERIS
+            self.turn_flags |= TurnFlag.GAHERIS  # used this turn (the tensor shows it)
             self.push(T.GAHERIS_TAKE, seat)
             self.push(T.D_DISCARD, seat, 3)
         elif action == A.BEDIVERE:  # one card discarded, one drawn
@@ -219,7 +219,11 @@ class TurnRules(WhiteCardRules):
         )
         if not used & Heroic.MOVE and (actions_left or free_move):  # SOC-HERO-3
             options += self.move_options(seat)
-        if actions_left and not used & Heroic.QUEST:  # SOC-HERO-5
+        # SOC-HERO-5; Camelot's actions are for a knight who did not move this turn
+        # (SOC-RULING-76: 002 "не перемещает своего рыцаря").
+        if actions_left and not used & Heroic.QUEST and not (
+            location == Location.CAMELOT and used & Heroic.MOVE
+        ):
             options += self.quest_plays(seat)
         free_special = knight == GALAHAD and not flags & TurnFlag.GALAHAD_FREE
         if not used & Heroic.SPECIAL and (actions_left or free_special):  # SOC-HERO-6
@@ -231,7 +235,7 @@ class TurnRules(WhiteCardRules):
             ]
         if actions_left and not used & Heroic.HEAL and self.life[seat] < 6:  # SOC-HERO-7
             hand = self.hands[seat]
-            options += [A.HEAL + kind for kind in HEAL_KINDS if hand[kind] >= 3]
+            options += [A.HEAL + kind for kind in HEAL_KINDS if self.has_alike(seat, kind, 3)]
         if actions_left and not used & Heroic.SPECIAL and any(self.captured):
             hand = self.hands[seat]
             if any(hand[kind] for kind in SPECIAL_KINDS):  # MC-TRAVEL-CAPTURED
@@ -279,11 +283,7 @@ class TurnRules(WhiteCardRules):
             and not self.used_types & Heroic.SPECIAL
         ):
             return True
-        return (
-            self.has_knight(seat, GAHERIS)
-            and not flags & TurnFlag.GAHERIS
-            and self.hand_size(seat) >= 3
-        )
+        return self.has_knight(seat, GAHERIS) and self.hand_size(seat) >= 3
 
     def can_accuse(self, seat: int) -> bool:
         """SOC-ACCUSE-1: once per game, from 6 swords or 6 siege engines."""
@@ -369,10 +369,7 @@ class TurnRules(WhiteCardRules):
             self.play_special(seat, action - A.SPECIAL)
         elif A.HEAL <= action < A.HEAL + NUM_WHITE:  # SOC-HERO-7, SOC-RULING-4
             self._use(Heroic.HEAL)
-            kind = action - A.HEAL
-            for _ in range(3):
-                self.take_from_hand(seat, kind, public=True)
-            self.discard_white(kind, 3)
+            self.discard_alike(seat, action - A.HEAL, 3)
             self.gain_life(seat, 1)
         elif A.ACCUSE <= action < A.ACCUSE + self.n:
             self._use(Heroic.ACCUSE)
@@ -392,17 +389,6 @@ class TurnRules(WhiteCardRules):
             self.turn_swords_black(
                 min(2 if self.witches & WITCH_DOUBLE_ACCUSE else 1, self.white_swords))
             self.check_end()
-
-    def arrive(self, seat: int, destination: int) -> None:
-        """A knight's own move reaches its destination (Sir Gareth draws a card there); one
-        sent where he already is (a Vision on the Grail quest) arrives nowhere
-        (MC-RULING-15)."""
-        if self.loc[seat] == destination:
-            return
-        self.leave_location(seat)
-        self.loc = replaced(self.loc, seat, destination)
-        if self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
-            self.draw_white(seat, 1)
 
     def start_siege_fight(self, seat: int) -> None:
         """SOC-SIEGE-1; Sir Owain rolls first and plays his cards after (MC-KNIGHT-OWAIN)."""
@@ -443,7 +429,27 @@ class TurnRules(WhiteCardRules):
             return [A.STAY] + ([A.GO] if hand[GRAIL_CARD] else [])
         if card == AMBUSHED:  # a siege fight, with any number of cards (SOC-RULING-25)
             return [A.STAY, A.GO]
-        return [A.STAY] + [A.PLAY + k for k in FIGHTS if hand[k] >= 2]
+        return [A.STAY] + [A.PLAY + k for k in FIGHTS if self.has_alike(seat, k, 2)]
+
+    def has_alike(self, seat: int, kind: int, count: int) -> bool:
+        """Whether ``seat`` holds ``count`` identical cards of ``kind``, a "?" Fight card
+        standing for any value (MC-RULING-4): a Fight value needs one card of it (the rest may
+        be "?"), "?" itself ``count`` of them, any other kind ``count`` of its own."""
+        hand = self.hands[seat]
+        if kind in FIGHT_KINDS:
+            return hand[kind] >= 1 and hand[kind] + hand[FIGHT_ANY] >= count
+        return hand[kind] >= count
+
+    def discard_alike(self, seat: int, kind: int, count: int) -> None:
+        """Discard ``count`` identical cards of ``kind`` (:meth:`has_alike`): the cards of
+        that value first, then "?" cards for the rest (a "?" serves wherever the value
+        would, so it is the one kept)."""
+        own = min(count, self.hands[seat][kind])
+        for code, number in ((kind, own), (FIGHT_ANY, count - own)):
+            for _ in range(number):
+                self.take_from_hand(seat, code, public=True)
+            if number:
+                self.discard_white(code, number)
 
     def _decide_travel(self, action: int, seat: int, card: int, destination: int) -> None:
         self.agenda.pop()
@@ -459,10 +465,7 @@ class TurnRules(WhiteCardRules):
             self.push(T.AMBUSH_AFTER, seat, destination)
             self.start_siege_fight(seat)
         else:  # Charged!: two identical Fight cards
-            kind = action - A.PLAY
-            for _ in range(2):
-                self.take_from_hand(seat, kind, public=True)
-            self.discard_white(kind, 2)
+            self.discard_alike(seat, action - A.PLAY, 2)
             self.arrive(seat, destination)
 
     def _auto_ambush_after(self, seat: int, destination: int, _c: int) -> None:
@@ -603,6 +606,8 @@ class TurnRules(WhiteCardRules):
 
     # ------------------------------------------------------------------ the traitor
     def _legal_traitor_target(self, seat: int, _b: int, _c: int) -> list[int]:
+        if self.status[seat] != Status.UNMASKED:  # he left the game: treated as dead (VAR-JOIN)
+            return []
         return [
             A.SEAT + s
             for s in range(self.n)
@@ -614,6 +619,8 @@ class TurnRules(WhiteCardRules):
         self.push(T.C_HANDCARD, action - A.SEAT, seat)
 
     def _legal_traitor_evil(self, seat: int, _b: int, _c: int) -> list[int]:
+        if self.status[seat] != Status.UNMASKED:  # he left the game: treated as dead (VAR-JOIN)
+            return []
         return [A.ADD_SIEGE, A.DRAW_BLACK]
 
     def _decide_traitor_evil(self, action: int, seat: int, _b: int, _c: int) -> None:

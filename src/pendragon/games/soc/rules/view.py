@@ -40,6 +40,7 @@ from pendragon.core.tensor_names import Block, block_names, blocks_size, one_hot
 from pendragon.games.soc.rules.actions import MAX_SEATS
 from pendragon.games.soc.rules.cards import (
     BLACK,
+    FIGHT_KINDS,
     GAHERIS,
     KNIGHTS,
     LOCATION_KEYS,
@@ -102,8 +103,11 @@ SPECIFIC_ACTION_LABELS: Final = frozenset({
     "kay.play", "merlin.target", "msg-card.done", "msg-card.play", "msg-target.seat",
     "perc-bottom.choose-black", "piety.others", "piety.self", "pool.pass", "reinf.others",
     "reinf.self", "share.seat", "siege.done", "siege.play", "slayer:draw", "slayer:fight",
-    "target:siege", "traitor-target.seat", "volunteer.pass", "war-target.target",
+    "target:siege", "traitor-target.seat", "travel.play", "volunteer.pass", "war-target.target",
 })
+#: The actions that discard identical cards (a heal: 3, Charged!: 2), by label, where a "?"
+#: Fight card may make up the set (MC-RULING-4): the label names how many "?" go.
+_ALIKE_SETS: Final = {"heal": (A.HEAL, 3), "travel.play": (A.PLAY, 2)}
 #: The parameter an action's argument becomes, by the action's kind.
 _ARGUMENT_PARAM: Final = {
     "play": "white", "special": "white", "heal": "white", "white-card": "white",
@@ -612,7 +616,13 @@ class ViewRules(TurnRules):
             return [event("soc.log.pass-card", seat=seat, to=Seat(b))]
         if private and viewer != player:
             return [event("soc.log.choose-card", seat=seat, decision=self.decision_event())]
-        events = [event("soc.log.act", seat=seat, action=self.action_event(action))]
+        label = self.action_event(action)
+        if viewer != player and label.key.endswith("-any"):
+            # The others are told the set's value, not how many "?" cards made it up: the
+            # white discard pile is not kept as seen (SOC-RULING-65), so no view of theirs
+            # could hold it (MC-RULING-4).
+            label = Event(label.key[:-len("-any")], {"white": label.params["white"]})
+        events = [event("soc.log.act", seat=seat, action=label)]
         if code == T.D_HEROIC and A.ACCUSE <= action < A.ACCUSE + self.n:
             # SOC-ACCUSE-2: the accused shows his loyalty card to every player.
             target = action - A.ACCUSE
@@ -797,6 +807,14 @@ class ViewRules(TurnRules):
                 params[name] = Seat(int(argument)) if name == "seat" else int(argument)
             else:
                 params[name] = Term(f"soc.{_TERM_FAMILY[name]}.{argument}")
+        alike = _ALIKE_SETS.get(key)
+        player = self.current_player()
+        if alike is not None and player >= 0:
+            card, count = action - alike[0], alike[1]
+            own = self.hands[player][card]
+            if card in FIGHT_KINDS and own < count:  # "?" cards make up the set
+                key += "-any"
+                params.update(own=own, extra=count - own, any=Term("soc.white.fight-any"))
         return Event(f"soc.action.{key}", params)
 
     def decision_event(self) -> Event:

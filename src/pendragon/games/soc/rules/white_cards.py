@@ -171,8 +171,7 @@ class WhiteCardRules(BlackCardRules):
         """MC-W-CALL-FOR-HELP: they come without an action and without a travel card."""
         for seat in self.answered:
             if self.in_play(seat) and self.in_play(caller):
-                self.leave_location(seat)
-                self.loc = replaced(self.loc, seat, self.loc[caller])
+                self.arrive(seat, self.loc[caller])
         self.answered = ()
 
     def dispel_targets(self) -> list[int]:
@@ -210,12 +209,16 @@ class WhiteCardRules(BlackCardRules):
             A.TARGET + war
             for war in WARS
             if self.war_figures[war - Location.PICTS] or self.war_white[war - Location.PICTS]
-            or self.mordred == war - Location.PICTS
+            or self.mordred == war - Location.PICTS or self.heroism == war
         ]
 
     def _decide_truce(self, action: int, seat: int, _b: int, _c: int) -> None:
-        """MC-W-TRUCE: every figure and card leaves that war's board."""
+        """MC-W-TRUCE: every figure and card leaves that war's board, Heroism lying there
+        included (000: "Уберите все фигурки (и карты)")."""
         self.agenda.pop()
+        if self.heroism == action - A.TARGET:
+            self.heroism = -1
+            self.discard_white(HEROISM)
         war = action - A.TARGET - Location.PICTS
         self.war_figures = replaced(self.war_figures, war, 0)
         for code in self.war_white[war]:
@@ -268,8 +271,9 @@ class WhiteCardRules(BlackCardRules):
             self.push(T.C_KNIGHT, action - A.SEAT)
 
     def _clairvoyance_reach(self) -> int:
-        size = self.black_deck_size()
-        return size if size else sum(self.black_discard)
+        """How many black cards Clairvoyance can take: the deck's, and once it runs out the
+        discard pile's, reshuffled into a new deck as at any draw (SOC-RULING-43)."""
+        return self.black_deck_size() + sum(self.black_discard)
 
     # ------------------------------------------------------------------ Merlin
     def _legal_merlin(self, seat: int, _b: int, _c: int) -> list[int]:
@@ -323,8 +327,7 @@ class WhiteCardRules(BlackCardRules):
         ]
         self.answered = ()
         for seat in returning:
-            self.leave_location(seat)
-            self.loc = replaced(self.loc, seat, Location.CAMELOT)
+            self.arrive(seat, Location.CAMELOT)
         if returning:
             self.start_offer(len(returning), returning, player)
 
