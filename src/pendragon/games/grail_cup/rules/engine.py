@@ -303,9 +303,16 @@ def _place(s: GrailCupState, seat: int, space: int) -> None:
             emit(s, _log("win", seat=Seat(seat)))
 
 
-def forward(s: GrailCupState, seat: int, target: int) -> None:
+#: A forward move's goal (the third argument of its TO and SPEAR tasks): the Princess's
+#: castle, the Priest's church (GC-SPACE-3).
+TO_CASTLE: Final = 1
+TO_CHURCH: Final = 2
+
+
+def forward(s: GrailCupState, seat: int, target: int, goal: int = 0) -> None:
     """Move forward to ``target``; the dragon stops the knight unless he spends a spear
-    (GC-DRAGON-2, GC-RULING-4)."""
+    (GC-DRAGON-2, GC-RULING-4). ``goal``: :data:`TO_CASTLE` or :data:`TO_CHURCH` for the
+    Princess's and the Priest's moves, which end on such a space (GC-RULING-22)."""
     target = min(target, s.track.finish)
     here = s.pos[seat]
     if target <= here:
@@ -314,7 +321,7 @@ def forward(s: GrailCupState, seat: int, target: int) -> None:
         return
     if here < s.dragon <= target:
         if s.spears[seat] > 0:
-            s.agenda.append((C.SPEAR, seat, target, 0))
+            s.agenda.append((C.SPEAR, seat, target, goal))
             return
         if s._events is not None:
             emit(s, _log("dragon-blocks", seat=Seat(seat)))
@@ -505,14 +512,14 @@ def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
     elif card == TAMER:
         agenda += [land, (C.STEPS, seat, 5, 0), (C.MOVE_DRAGON, seat, C.BY_TAMER, 0)]
     elif card == PRINCESS:
-        agenda += [land, (C.TO, seat, s.track.next_castle[here], 0)]
+        agenda += [land, (C.TO, seat, s.track.next_castle[here], TO_CASTLE)]
     elif card == PRIEST:
         church = s.track.next_church[here]
         if church < 0:
             if s._events is not None:
                 emit(s, _log("no-church", seat=Seat(seat)))  # GC-RULING-7
         else:
-            agenda += [land, (C.TO, seat, church, 0)]
+            agenda += [land, (C.TO, seat, church, TO_CHURCH)]
     elif card == FAIRY:
         agenda += [land, (C.CHOOSE_MOVE, seat, C.FAIRY_MOVES, 0)]
     elif card == UNICORN:
@@ -574,8 +581,8 @@ def _steps(s: GrailCupState, seat: int, steps: int, c: int) -> None:
     forward(s, seat, s.pos[seat] + steps)
 
 
-def _to(s: GrailCupState, seat: int, target: int, c: int) -> None:
-    forward(s, seat, target)
+def _to(s: GrailCupState, seat: int, target: int, goal: int) -> None:
+    forward(s, seat, target, goal)
 
 
 def _back(s: GrailCupState, seat: int, steps: int, c: int) -> None:
@@ -862,8 +869,14 @@ def _spear(s: GrailCupState, action: int, seat: int, target: int, c: int) -> Non
         s.supply += 1
         if s._events is not None:
             emit(s, _log("spear-used", seat=Seat(seat)))
-        # GC-RULING-4: the dragon's space counts as a step but is never shared.
-        _place(s, seat, min(s.track.finish, target if target != s.dragon else target + 1))
+        # GC-RULING-4: the dragon's space counts as a step but is never shared; a move
+        # bound for the castle or church the dragon stands on goes on to the next one
+        # (GC-RULING-22), or past the dragon if there is none.
+        if target == s.dragon:
+            beyond = (s.track.next_castle[target] if c == TO_CASTLE else
+                      s.track.next_church[target] if c == TO_CHURCH else -1)
+            target = beyond if beyond >= 0 else target + 1
+        _place(s, seat, min(s.track.finish, target))
     else:
         if s._events is not None:
             emit(s, _log("spear-kept", seat=Seat(seat)))

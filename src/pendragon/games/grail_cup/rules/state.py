@@ -424,8 +424,11 @@ class GrailCupState(State["GrailCupGame"]):
                 ok = ok and self.track.is_clover(b)
             if code == C.CLOVER:
                 ok = ok and self.pin[b] >= 0
-            # A landing's third argument: the Sorceress' swap has moved her (engine._strike).
-            if not ok or c != 0 and not (code == C.LAND and c == 1):
+            # A landing's third argument: the Sorceress' swap has moved her (engine._strike);
+            # a forward move's and its spear's: the castle or church it is bound for.
+            if not ok or c != 0 and not (code == C.LAND and c == 1) and not (
+                code in (C.TO, C.SPEAR) and c in (1, 2)
+            ):
                 raise CorruptStateError(f"bad agenda task {C.TASK_NAMES[code]} {a} {b} {c}")
         code = self.agenda[-1][0]
         if code not in C.WAITING:
