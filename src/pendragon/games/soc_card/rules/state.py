@@ -137,11 +137,13 @@ class SocCardState(State["SocCardGame"]):
         return E.draw(self)
 
     def _apply(self, action: int) -> None:
-        # The pile just resolved lies in view only until the next action: then it is on the
-        # discard pile, where nobody sees it (SCG-LISTEN-1, SCG-RULING-8).
-        self.last_quest = -1
         # Decision codes are 40 and up (tasks.py), as in current_player.
         if self.agenda[-1] & 0xFF >= T.D_TURN:
+            # The pile just resolved lies in view until the next player's action: then it
+            # is on the discard pile, where nobody sees it (SCG-LISTEN-1, SCG-RULING-8). A
+            # chance step before it (the expert variant's Morgan shuffled in, a Knight card
+            # drawn) does not clear the table.
+            self.last_quest = -1
             E.decide(self, action)
         else:
             E.chance(self, action)

@@ -153,6 +153,7 @@ def observation(st: SocCardState, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "hand": {"seat": st.hold_seat, "count": len(st.hold)} if st.hold else None,
         "accusation": _accusation(st),
+        "declared": _declared(st),
         "resolving": _resolving(st),
         "last_resolution": _last(st),
         "status": _STATUS[st.result],
@@ -173,6 +174,15 @@ def _accusation(st: SocCardState) -> dict[str, int] | None:
     for entry in st.agenda:
         if entry & 0xFF == T.ACCUSE_SWORDS:
             return {"by": (entry >> 16) & 0xFF, "target": (entry >> 8) & 0xFF}
+    return None
+
+
+def _declared(st: SocCardState) -> dict[str, Any] | None:
+    """A quest announced aloud and not yet laid out: Arthur is being asked whether to stop it
+    (SCG-QUEST-2: «Gracz ogłasza swój wybór», SCG-EXPERT-5, SCG-RULING-18)."""
+    for entry in st.agenda:
+        if entry & 0xFF == T.RESOLVE:
+            return {"by": (entry >> 16) & 0xFF, "quest": QUESTS[(entry >> 8) & 0xFF]}
     return None
 
 
