@@ -270,10 +270,10 @@ def test_narration_notes_nothing_outside_narration() -> None:
 
 
 def test_a_set_made_up_with_question_cards_says_how_many_go() -> None:
-    """MC-RULING-4: a heal or Charged! that spends "?" Fight cards for missing ones says so
-    in its menu entry and in its player's log line, in every language; the others are told
-    the set's value only (the white discard pile is not kept as seen, SOC-RULING-65); a set
-    of the value's own cards keeps the plain words."""
+    """MC-RULING-4: a heal or Charged! that lays down "?" Fight cards for missing ones is its
+    own action, whose menu entry and log line say how many "?" cards go, to every seat alike
+    (the cards are laid down face up), in every language; a set of the value's own cards
+    keeps the plain words."""
     from pendragon.games.soc.rules.fixtures import load_state
 
     def knight(hand: dict[str, int]) -> Any:
@@ -282,13 +282,14 @@ def test_a_set_made_up_with_question_cards_says_how_many_go() -> None:
                            "turn": {"seat": 0, "phase": "heroic"}})
 
     mixed = knight({"fight-3": 2, "fight-any": 1})
-    event = mixed.action_event(mixed.string_to_action("heal:fight-3"))
+    heal = mixed.string_to_action("heal-with-any:fight-3:1")
+    event = mixed.action_event(heal)
     assert event.key == "soc.action.heal-any"
     assert (event.params["own"], event.params["extra"]) == (2, 1)
-    heal = mixed.string_to_action("heal:fight-3")
-    assert "Fight 3 ×2 and Fight ? ×1" in mixed.describe_action(heal, 0)
-    assert mixed.describe_action(heal, 1) == mixed.describe_action(heal, None)
-    assert "Discard three Fight 3 to heal" in mixed.describe_action(heal, 1)
+    words = mixed.describe_action(heal, 0)
+    assert "Fight 3 ×2 and Fight ? ×1" in words
+    assert mixed.describe_action(heal, 1) == mixed.describe_action(heal, None) == words.replace(
+        "You: ", "Seat 0: ").replace("You gain", "Seat 0 gains")
     for language in ("ru", "cs", "pl"):
         assert "×2" in catalog(language).render(event)
     plain = knight({"fight-3": 3, "fight-any": 1})
@@ -296,6 +297,25 @@ def test_a_set_made_up_with_question_cards_says_how_many_go() -> None:
     charged = knight({"fight-4": 1, "fight-any": 1})
     charged.apply_text("move:grail")
     charged.apply_text("travel:charged")
-    charge = charged.string_to_action("play:fight-4")
-    assert "Discard Fight 4 ×1 and Fight ? ×1 and go on" in charged.describe_action(charge, 0)
-    assert "Discard two Fight 4 and go on" in charged.describe_action(charge, None)
+    charge = charged.string_to_action("charge-with-any:fight-4")
+    assert "Discard Fight 4 ×1 and Fight ? ×1 and go on" in charged.describe_action(charge, None)
+
+
+def test_black_cards_laid_face_down_are_told_as_they_are_turned_up() -> None:
+    """SOC-RULING-34, SOC-BK-2: at a combat quest's end the face-down black cards are turned
+    face up for everyone (003: shuffled «před tím než se otočí lícem vzhůru»; 002: «открыть
+    и сравнить сумму»): every seat's log names them, the seat that laid one included."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    state = load_state({
+        "players": 3, "turn": {"seat": 0, "phase": "heroic"},
+        "knights": [{"location": "black-knight", "hand": {"fight-3": 1}}, {}, {}],
+        "quests": {"black-knight": {"white": ["fight-2", "fight-2", "fight-3"], "black": [
+            {"card": "black-knight-5", "face_down_by": 1}, "black-knight-1"]}}})
+    play = state.string_to_action("play:fight-3")
+    turned = Event("soc.log.black-turned-up", {"card": Term("soc.black.black-knight-5")})
+    for viewer in (None, 0, 1, 2):
+        events = state.narrate(play, viewer)
+        assert events.count(turned) == 1, viewer
+        assert not any(e.params.get("card") == Term("soc.black.black-knight-1")
+                       for e in events if e.key == "soc.log.black-turned-up")

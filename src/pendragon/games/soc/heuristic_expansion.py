@@ -353,11 +353,13 @@ class MerlinsCompanyPolicy(PolicyBot[None]):
         """MC-TRAVEL-LOST / -AMBUSHED / -CHARGED: the choice a travel card offers."""
         traitor = self._is_traitor(obs)
         hand = self._hand(obs)
-        pairs = [t for t in texts if t.startswith("play:")]
+        pairs = [t for t in texts if t.startswith(("play:", "charge-with-any:"))]
         if pairs:  # Charged!: a pair of identical Fight cards, or a black sword
             if traitor and self._rng.random() < 0.6:
                 return "stay"
-            return min(pairs, key=lambda t: card_worth(t[5:], hand))
+            # A pair made with a "?" (MC-RULING-4) spends the "?" too.
+            return min(pairs, key=lambda t: card_worth(t.partition(":")[2], hand) + (
+                card_worth("fight-any", hand) if t.startswith("charge") else 0.0))
         if "go" not in texts:
             return "stay"
         fights = fight_list(hand)

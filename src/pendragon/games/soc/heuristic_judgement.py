@@ -307,8 +307,10 @@ class SocJudge(MerlinsCompanyPolicy):
                 if location == "camelot" and siege >= 8 and self._siege_strength(hand) >= 6:
                     return 1.0
             return -1.0
-        if kind == "heal":
-            return 20.0 if life <= 2 else (3.0 if life <= 3 else -0.5)
+        if kind in ("heal", "heal-with-any"):
+            # With "?" cards (MC-RULING-4) a little less: they are the best Fight cards.
+            spent = 0.5 if kind == "heal-with-any" else 0.0
+            return (20.0 if life <= 2 else (3.0 if life <= 3 else -0.5)) - spent
         if kind == "accuse":
             return self._accuse_score(obs, int(arg))
         if kind == "play":

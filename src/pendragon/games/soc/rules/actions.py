@@ -136,6 +136,11 @@ SLAYER_DRAW: Final = _block(["slayer:draw"])
 SLAYER_FIGHT: Final = _block(["slayer:fight"])
 JOIN: Final = _block(["join"])
 LEAVE: Final = _block([f"leave:{p}" for p in range(MAX_SEATS)])
+#: Identical Fight cards made up with "?" cards (MC-RULING-4): a heal of Fight N with one or
+#: two "?" (``HEAL_ANY + 2 * N_index + extra - 1``), Charged! paid with Fight N and a "?".
+HEAL_ANY: Final = _block([f"heal-with-any:{WHITE[k].key}:{extra}" for k in range(5)
+                          for extra in (1, 2)])
+CHARGE_ANY: Final = _block([f"charge-with-any:{WHITE[k].key}" for k in range(5)])
 
 CATALOG: Final = _layout.build()
 NUM_ACTIONS: Final = len(CATALOG)

@@ -16,6 +16,7 @@ from pendragon.games.soc.rules.cards import (
     EXCALIBUR_CARD,
     GRAIL_CARD,
     GUINEVERE,
+    LAMORAK,
     MERCENARIES,
     MERLIN,
     MIST,
@@ -244,8 +245,13 @@ class BlackCardRules(QuestRules):
         self.agenda.pop()
         if action == A.LOSE_LIFE:
             # With a Grail card he could have given, the life is his choice, not a loss he
-            # is obliged to take: no Lamorak power (MC-RULING-3).
-            self.lose_life(seat, 1, voluntary=self.hands[seat][GRAIL_CARD] > 0)
+            # is obliged to take: no Lamorak power (MC-RULING-3). He is asked all the same
+            # (his only answer then to give the life), so the table cannot tell why.
+            held = self.hands[seat][GRAIL_CARD] > 0
+            if held and self.knight[seat] == LAMORAK and self.hand_size(seat) >= 2:
+                self.push(T.D_LAMORAK, seat, 1, 1)
+            else:
+                self.lose_life(seat, 1, voluntary=held)
         else:
             self.take_from_hand(seat, GRAIL_CARD, public=True)
             self.discard_white(GRAIL_CARD)

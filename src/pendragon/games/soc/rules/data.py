@@ -60,6 +60,9 @@ NOTE_READ: Final = 8
 NOTE_TRAITOR: Final = 9
 #: The game ends (SOC-END-1, SOC-END-2): (result, reason).
 NOTE_OVER: Final = 10
+#: A black card laid face down on a combat quest is turned face up at its end (SOC-BK-2,
+#: SOC-RULING-34): (kind,).
+NOTE_SHOWN: Final = 11
 #: The relics, in the order the observation and the narration list them.
 RELIC_KEYS: Final = ("excalibur", "grail", "armor")
 EXCALIBUR_RELIC, GRAIL_RELIC, ARMOR_RELIC = 0, 1, 2

@@ -39,6 +39,7 @@ from pendragon.games.soc.rules.data import (
     GONE,
     GRAIL_RELIC,
     NOTE_QUEST,
+    NOTE_SHOWN,
     VALUE_BASE,
     WITCH_ABSENT_PAY,
     WITCH_BITS,
@@ -299,6 +300,8 @@ class QuestRules(Engine):
         """
         blacks = self.bk_black if location == Location.BLACK_KNIGHT else self.ld_black
         revealed = tuple(sorted(code % FACE_DOWN_BASE for code in blacks))
+        for kind in sorted(code % FACE_DOWN_BASE for code in blacks if code >= FACE_DOWN_BASE):
+            self.note(NOTE_SHOWN, kind)  # turned face up for all to see (003, 002)
         if location == Location.BLACK_KNIGHT:
             self.bk_black = revealed
         else:

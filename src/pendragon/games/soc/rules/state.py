@@ -22,7 +22,6 @@ from pendragon.games.soc.rules.cards import (
     COMBAT_BLACK_KINDS,
     DARK_FOREST as BLACK_DARK_FOREST,
     DIVINE_FAVOR,
-    GAHERIS,
     GRAIL_CARD as WHITE_GRAIL,
     HEROISM as WHITE_HEROISM,
     MERLIN as WHITE_MERLIN,
@@ -604,9 +603,9 @@ class SocState(ViewRules):
             slots.append(unknown)
         hidden_contrib = [p for p in range(self.n) if p != seat and self.contrib[p] >= 0]
         pool += [self.contrib[p] for p in hidden_contrib]
-        # Sir Gaheris searches the discard pile for Merlins, so he knows their number there
-        # (MC-RULING-11): for him those stay where they are.
-        kept_merlins = self.white_discard[WHITE_MERLIN] if self.knight[seat] == GAHERIS else 0
+        # Sir Gaheris searches the discard pile for Merlins in his turn, so he knows their
+        # number there then (MC-RULING-11): for him those stay where they are.
+        kept_merlins = self.white_discard[WHITE_MERLIN] if self.searches_discard(seat) else 0
         if not kept_merlins and any(task[0] == T.GAHERIS_TAKE for task in self.agenda):
             # Everyone saw Gaheris choose his search, which needs a Merlin there: it stays
             # until he takes it (after his three discards).
@@ -618,7 +617,7 @@ class SocState(ViewRules):
         deck_size = sum(self.white_deck)
         pool.sort()  # the redeal depends on what the seat knows, not on the truth
         generator.shuffle(pool)
-        if self.knight[seat] == GAHERIS:
+        if self.searches_discard(seat):
             # ...and no other Merlin may be dealt into it: fill it from the others first.
             rest = sum(self.white_discard) - kept_merlins
             discard: list[int] = []

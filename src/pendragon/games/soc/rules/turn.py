@@ -235,7 +235,13 @@ class TurnRules(WhiteCardRules):
             ]
         if actions_left and not used & Heroic.HEAL and self.life[seat] < 6:  # SOC-HERO-7
             hand = self.hands[seat]
-            options += [A.HEAL + kind for kind in HEAL_KINDS if self.has_alike(seat, kind, 3)]
+            options += [A.HEAL + kind for kind in HEAL_KINDS if hand[kind] >= 3]
+            if hand[FIGHT_ANY]:  # MC-RULING-4: "?" cards make up three of a value
+                options += [
+                    A.HEAL_ANY + 2 * kind + extra - 1
+                    for kind in FIGHT_KINDS for extra in (1, 2)
+                    if hand[kind] >= 3 - extra and hand[FIGHT_ANY] >= extra
+                ]
         if actions_left and not used & Heroic.SPECIAL and any(self.captured):
             hand = self.hands[seat]
             if any(hand[kind] for kind in SPECIAL_KINDS):  # MC-TRAVEL-CAPTURED
@@ -256,6 +262,12 @@ class TurnRules(WhiteCardRules):
         if not self.used_types & Heroic.MOVE and self.move_options(seat):
             return True
         return bool(self.heroic_options(seat, 1))
+
+    def searches_discard(self, seat: int) -> bool:
+        """Whether ``seat`` is Sir Gaheris in his own turn, when he may search the face-down
+        white discard pile for a Merlin and so knows how many lie there (MC-RULING-11)."""
+        return (self.knight[seat] == GAHERIS and self.turn_seat == seat
+                and self.status[seat] == Status.IN_PLAY)
 
     def sacrifice_open(self, seat: int) -> bool:
         """SOC-HERO-2: the once-a-turn sacrifice is still to be had, as everyone can see
@@ -369,7 +381,13 @@ class TurnRules(WhiteCardRules):
             self.play_special(seat, action - A.SPECIAL)
         elif A.HEAL <= action < A.HEAL + NUM_WHITE:  # SOC-HERO-7, SOC-RULING-4
             self._use(Heroic.HEAL)
-            self.discard_alike(seat, action - A.HEAL, 3)
+            self.discard_cards(seat, action - A.HEAL, 3)
+            self.gain_life(seat, 1)
+        elif A.HEAL_ANY <= action < A.HEAL_ANY + 10:  # SOC-HERO-7 with "?" (MC-RULING-4)
+            self._use(Heroic.HEAL)
+            kind, extra = divmod(action - A.HEAL_ANY, 2)
+            self.discard_cards(seat, kind, 2 - extra)
+            self.discard_cards(seat, FIGHT_ANY, extra + 1)
             self.gain_life(seat, 1)
         elif A.ACCUSE <= action < A.ACCUSE + self.n:
             self._use(Heroic.ACCUSE)
@@ -429,27 +447,17 @@ class TurnRules(WhiteCardRules):
             return [A.STAY] + ([A.GO] if hand[GRAIL_CARD] else [])
         if card == AMBUSHED:  # a siege fight, with any number of cards (SOC-RULING-25)
             return [A.STAY, A.GO]
-        return [A.STAY] + [A.PLAY + k for k in FIGHTS if self.has_alike(seat, k, 2)]
+        pairs = [A.PLAY + k for k in FIGHTS if hand[k] >= 2]
+        if hand[FIGHT_ANY]:  # MC-RULING-4: a "?" makes the pair
+            pairs += [A.CHARGE_ANY + k for k in FIGHT_KINDS if hand[k]]
+        return [A.STAY, *pairs]
 
-    def has_alike(self, seat: int, kind: int, count: int) -> bool:
-        """Whether ``seat`` holds ``count`` identical cards of ``kind``, a "?" Fight card
-        standing for any value (MC-RULING-4): a Fight value needs one card of it (the rest may
-        be "?"), "?" itself ``count`` of them, any other kind ``count`` of its own."""
-        hand = self.hands[seat]
-        if kind in FIGHT_KINDS:
-            return hand[kind] >= 1 and hand[kind] + hand[FIGHT_ANY] >= count
-        return hand[kind] >= count
-
-    def discard_alike(self, seat: int, kind: int, count: int) -> None:
-        """Discard ``count`` identical cards of ``kind`` (:meth:`has_alike`): the cards of
-        that value first, then "?" cards for the rest (a "?" serves wherever the value
-        would, so it is the one kept)."""
-        own = min(count, self.hands[seat][kind])
-        for code, number in ((kind, own), (FIGHT_ANY, count - own)):
-            for _ in range(number):
-                self.take_from_hand(seat, code, public=True)
-            if number:
-                self.discard_white(code, number)
+    def discard_cards(self, seat: int, kind: int, count: int) -> None:
+        """Discard ``count`` cards of ``kind`` from ``seat``'s hand, face up (a heal, 000:
+        «в открытую»; Charged!)."""
+        for _ in range(count):
+            self.take_from_hand(seat, kind, public=True)
+        self.discard_white(kind, count)
 
     def _decide_travel(self, action: int, seat: int, card: int, destination: int) -> None:
         self.agenda.pop()
@@ -464,8 +472,12 @@ class TurnRules(WhiteCardRules):
         elif card == AMBUSHED:  # fight the new engine; the way is clear only if it falls
             self.push(T.AMBUSH_AFTER, seat, destination)
             self.start_siege_fight(seat)
+        elif action >= A.CHARGE_ANY:  # Charged!: a Fight card and a "?" (MC-RULING-4)
+            self.discard_cards(seat, action - A.CHARGE_ANY, 1)
+            self.discard_cards(seat, FIGHT_ANY, 1)
+            self.arrive(seat, destination)
         else:  # Charged!: two identical Fight cards
-            self.discard_alike(seat, action - A.PLAY, 2)
+            self.discard_cards(seat, action - A.PLAY, 2)
             self.arrive(seat, destination)
 
     def _auto_ambush_after(self, seat: int, destination: int, _c: int) -> None:
@@ -504,10 +516,12 @@ class TurnRules(WhiteCardRules):
             self.discard_white(FIGHT_ANY)
             self.kay_bonus += value
 
-    def _legal_lamorak(self, seat: int, amount: int, _c: int) -> list[int]:
+    def _legal_lamorak(self, seat: int, amount: int, chosen: int) -> list[int]:
+        """``chosen``: the life is his own choice (Witch 4 with a Grail card held), so only
+        giving it is his answer (MC-RULING-3)."""
         if not self.in_play(seat):
             return []
-        return [A.LAMORAK, A.PASS] if self.hand_size(seat) >= 2 else [A.PASS]
+        return [A.LAMORAK, A.PASS] if self.hand_size(seat) >= 2 and not chosen else [A.PASS]
 
     def _decide_lamorak(self, action: int, seat: int, amount: int, _c: int) -> None:
         """MC-KNIGHT-LAMORAK: two white cards instead of each life he must lose."""

@@ -40,8 +40,6 @@ from pendragon.core.tensor_names import Block, block_names, blocks_size, one_hot
 from pendragon.games.soc.rules.actions import MAX_SEATS
 from pendragon.games.soc.rules.cards import (
     BLACK,
-    FIGHT_KINDS,
-    GAHERIS,
     KNIGHTS,
     LOCATION_KEYS,
     MERLIN,
@@ -66,6 +64,7 @@ from pendragon.games.soc.rules.data import (
     NOTE_QUEST,
     NOTE_READ,
     NOTE_RELIC,
+    NOTE_SHOWN,
     NOTE_SIEGE,
     NOTE_SWORDS,
     NOTE_TRAITOR,
@@ -105,9 +104,6 @@ SPECIFIC_ACTION_LABELS: Final = frozenset({
     "reinf.self", "share.seat", "siege.done", "siege.play", "slayer:draw", "slayer:fight",
     "target:siege", "traitor-target.seat", "travel.play", "volunteer.pass", "war-target.target",
 })
-#: The actions that discard identical cards (a heal: 3, Charged!: 2), by label, where a "?"
-#: Fight card may make up the set (MC-RULING-4): the label names how many "?" go.
-_ALIKE_SETS: Final = {"heal": (A.HEAL, 3), "travel.play": (A.PLAY, 2)}
 #: The parameter an action's argument becomes, by the action's kind.
 _ARGUMENT_PARAM: Final = {
     "play": "white", "special": "white", "heal": "white", "white-card": "white",
@@ -326,6 +322,13 @@ class ViewRules(TurnRules):
                 "black": self.black_deck_size(),
                 "white_discard": sum(self.white_discard),
                 "black_discard": sum(self.black_discard),
+                # What everyone saw go there: read out when drawn, or turned face up at a
+                # combat quest's end (SOC-RULING-65, SOC-RULING-34).
+                "black_discard_seen": {
+                    BLACK[kind].key: self.black_discard[kind] - self.black_discard_unseen[kind]
+                    for kind in range(NUM_BLACK)
+                    if self.black_discard[kind] > self.black_discard_unseen[kind]
+                },
                 "black_removed": sum(self.black_removed),
                 "white_removed": sum(self.white_removed),
                 "travel": sum(self.travel_deck),
@@ -432,9 +435,9 @@ class ViewRules(TurnRules):
             "held_black": [BLACK[k].key for k in self.held] if mine else [],
             "ordered_black": [BLACK[k].key for k in self.picks] if mine else [],
             "contribution": WHITE[self.contrib[seat]].key if self.contrib[seat] >= 0 else None,
-            # MC-RULING-11: Sir Gaheris may search the discard pile for Merlins.
+            # MC-RULING-11: Sir Gaheris may search the discard pile for Merlins in his turn.
             "merlins_in_discard": (
-                self.white_discard[MERLIN] if self.knight[seat] == GAHERIS else None
+                self.white_discard[MERLIN] if self.searches_discard(seat) else None
             ),
         }
 
@@ -616,13 +619,7 @@ class ViewRules(TurnRules):
             return [event("soc.log.pass-card", seat=seat, to=Seat(b))]
         if private and viewer != player:
             return [event("soc.log.choose-card", seat=seat, decision=self.decision_event())]
-        label = self.action_event(action)
-        if viewer != player and label.key.endswith("-any"):
-            # The others are told the set's value, not how many "?" cards made it up: the
-            # white discard pile is not kept as seen (SOC-RULING-65), so no view of theirs
-            # could hold it (MC-RULING-4).
-            label = Event(label.key[:-len("-any")], {"white": label.params["white"]})
-        events = [event("soc.log.act", seat=seat, action=label)]
+        events = [event("soc.log.act", seat=seat, action=self.action_event(action))]
         if code == T.D_HEROIC and A.ACCUSE <= action < A.ACCUSE + self.n:
             # SOC-ACCUSE-2: the accused shows his loyalty card to every player.
             target = action - A.ACCUSE
@@ -680,9 +677,12 @@ class ViewRules(TurnRules):
         life: dict[int, int] = {}
         dead: set[int] = set()
         traitors: list[int] = []
+        shown: list[int] = []
         over: tuple[int, int] | None = None
         for kind, a, b, c in notes:
-            if kind == NOTE_QUEST:
+            if kind == NOTE_SHOWN:
+                shown.append(a)
+            elif kind == NOTE_QUEST:
                 quests.append((a, b))
             elif kind == NOTE_LIFE:
                 life[a] = life.get(a, 0) + b
@@ -701,7 +701,8 @@ class ViewRules(TurnRules):
                 traitors.append(a)
             elif kind == NOTE_OVER:
                 over = (a, b)
-        out: list[Event] = []
+        out = [event("soc.log.black-turned-up", card=Term(f"soc.black.{BLACK[kind].key}"))
+               for kind in shown]
         for location, won in sorted(quests, key=lambda quest: quest[0]):
             key = "soc.log.quest-won" if won else "soc.log.quest-lost"
             out.append(event(key, quest=Term(f"soc.place.{LOCATION_KEYS[location]}")))
@@ -789,6 +790,16 @@ class ViewRules(TurnRules):
         action's argument becomes a parameter (``white``, ``black``, ``place``, ``seat``,
         ``value``, ``knight`` or ``travel``).
         """
+        if A.HEAL_ANY <= action < A.CHARGE_ANY + 5:  # "?" cards make up a set (MC-RULING-4)
+            if action >= A.CHARGE_ANY:
+                key, card, own, extra = "travel.play-any", action - A.CHARGE_ANY, 1, 1
+            else:
+                key = "heal-any"
+                card, extra = divmod(action - A.HEAL_ANY, 2)
+                own, extra = 2 - extra, extra + 1
+            return Event(f"soc.action.{key}", {
+                "white": Term(f"soc.white.{WHITE[card].key}"), "own": own, "extra": extra,
+                "any": Term("soc.white.fight-any")})
         text = self.action_to_string(action)
         kind, _, argument = text.partition(":")
         decision = self.decision_name()
@@ -807,14 +818,6 @@ class ViewRules(TurnRules):
                 params[name] = Seat(int(argument)) if name == "seat" else int(argument)
             else:
                 params[name] = Term(f"soc.{_TERM_FAMILY[name]}.{argument}")
-        alike = _ALIKE_SETS.get(key)
-        player = self.current_player()
-        if alike is not None and player >= 0:
-            card, count = action - alike[0], alike[1]
-            own = self.hands[player][card]
-            if card in FIGHT_KINDS and own < count:  # "?" cards make up the set
-                key += "-any"
-                params.update(own=own, extra=count - own, any=Term("soc.white.fight-any"))
         return Event(f"soc.action.{key}", params)
 
     def decision_event(self) -> Event:
