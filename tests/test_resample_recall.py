@@ -122,9 +122,10 @@ def test_a_face_down_card_removed_by_merlin_is_redealt() -> None:
         ({"relics": {"excalibur": 1}, "quests": {"excalibur": {"over": True}},
           "black_top": ["picts"]},
          ["draw-black", "sacrifice-excalibur"], []),
-        # A combat card for a quest that is over is discarded unplaced (SOC-BLACK-3).
+        # A combat card for a quest that is over is discarded unplaced (SOC-BLACK-3); it can
+        # never be laid face down, so it was read out (003) like any card.
         ({"quests": {"lancelot": {"side": "over"}}, "black_top": ["lancelot-3"]},
-         ["draw-black"], ["lancelot-3"]),
+         ["draw-black"], []),
         # A combat quest's black cards are revealed before they are discarded (SOC-RULING-34).
         ({"knights": [{"location": "black-knight", "hand": {"fight-1": 1}}, {}, {}],
           "quests": {"black-knight": {"black": [

@@ -284,7 +284,7 @@ def test_a_set_made_up_with_question_cards_says_how_many_go() -> None:
     mixed = knight({"fight-3": 2, "fight-any": 1})
     heal = mixed.string_to_action("heal-with-any:fight-3:1")
     event = mixed.action_event(heal)
-    assert event.key == "soc.action.heal-any"
+    assert event.key == "soc.action.heal-with-any"
     assert (event.params["own"], event.params["extra"]) == (2, 1)
     words = mixed.describe_action(heal, 0)
     assert "Fight 3 ×2 and Fight ? ×1" in words
@@ -319,3 +319,22 @@ def test_black_cards_laid_face_down_are_told_as_they_are_turned_up() -> None:
         assert events.count(turned) == 1, viewer
         assert not any(e.params.get("card") == Term("soc.black.black-knight-1")
                        for e in events if e.key == "soc.log.black-turned-up")
+
+
+def test_a_lancelot_card_drawn_once_the_dragon_is_over_is_read_out() -> None:
+    """SOC-RULING-65, SOC-BLACK-3: a combat card is read out unless laid face down (003
+    «nahlas jí přečtěte ... v tom případě je nečtěte nahlas»); once the Dragon is over a
+    Lancelot card can never be laid, so every seat is told it, and it lies in the discard
+    pile as seen."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    state = load_state({"players": 3, "black_top": ["lancelot-7"],
+                        "quests": {"lancelot": {"side": "over"}}})
+    draw = state.string_to_action("draw-black")
+    for viewer in (None, 1, 2):
+        told = state.narrate(draw, viewer)
+        assert any(e.key == "soc.log.draw-black-public"
+                   and e.params.get("card") == Term("soc.black.lancelot-7") for e in told), told
+    state.apply_action(draw)
+    assert state.observation(1)["decks"]["black_discard_seen"] == {"lancelot-7": 1}
+    assert state.observation(None)["siege_engines"] == 1

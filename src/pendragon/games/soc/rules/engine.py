@@ -252,16 +252,23 @@ class Engine(SocData):
             hand[kind] = 0
         self.forget_hand(seat)
 
+    def combat_quest_over(self, kind: int) -> bool:
+        """Whether ``kind`` is a combat card of a quest that is over (Lancelot/Dragon after
+        the Dragon): it can never be laid face down, so it is read out like any card
+        (SOC-BLACK-2, SOC-RULING-65)."""
+        black = BLACK[kind]
+        return bool(black.combat_value) and black.quest == Location.LANCELOT and self.ld_phase >= 2
+
     def discard_black(self, kind: int) -> None:
         """Put a black card (leaving limbo) on the black discard pile.
 
-        A card in limbo was read out when drawn, except a combat card: only its drawer saw
-        it (SOC-BLACK-2), so one discarded from limbo (cancelled by Excalibur, or for a quest
-        that is over) goes unseen (SOC-RULING-65).
+        A card in limbo was read out when drawn, except a combat card that might still be
+        laid face down: only its drawer saw it (SOC-BLACK-2), so one discarded from limbo
+        (cancelled by Excalibur) goes unseen (SOC-RULING-65).
         """
         self.limbo = without(self.limbo, kind)
         self.black_discard = added(self.black_discard, kind, 1)
-        if BLACK[kind].combat_value:
+        if BLACK[kind].combat_value and not self.combat_quest_over(kind):
             self.black_discard_unseen[kind] += 1
 
     def discard_code(self, code: int) -> None:

@@ -595,7 +595,7 @@ class ViewRules(TurnRules):
         term = Term(f"soc.black.{black.key}")
         if viewer == seat:
             return event("soc.log.draw-black-known", seat=Seat(seat), card=term)
-        if public and not black.combat_value:
+        if public and (not black.combat_value or self.combat_quest_over(kind)):
             return event("soc.log.draw-black-public", seat=Seat(seat), card=term)
         if public:
             quest = Term(f"soc.place.{LOCATION_KEYS[black.quest]}")
@@ -792,9 +792,9 @@ class ViewRules(TurnRules):
         """
         if A.HEAL_ANY <= action < A.CHARGE_ANY + 5:  # "?" cards make up a set (MC-RULING-4)
             if action >= A.CHARGE_ANY:
-                key, card, own, extra = "travel.play-any", action - A.CHARGE_ANY, 1, 1
+                key, card, own, extra = "charge-with-any", action - A.CHARGE_ANY, 1, 1
             else:
-                key = "heal-any"
+                key = "heal-with-any"
                 card, extra = divmod(action - A.HEAL_ANY, 2)
                 own, extra = 2 - extra, extra + 1
             return Event(f"soc.action.{key}", {
