@@ -694,3 +694,30 @@ def test_a_model_read_lead_within_the_margin_ends_the_search_early(lead: float,
     choice = bot.step(state)
     assert bot.last_search is not None and bot.last_search[0] == sweeps
     assert (choice == bot.prior) == (lead <= bot.prior_margin)  # type: ignore[operator]
+
+
+def test_relayout_records_a_new_path_but_refuses_a_new_layout() -> None:
+    """Issue 38 item 1: a model's recorded layout may be recorded anew only where the
+    reference game's path changed and the tensor's size did not (`pendragon.tools.relayout`,
+    which keeps the reason in the model); a new size needs a new model."""
+    from pendragon.bots.evaluator import Model
+    from pendragon.tools.relayout import relayout
+
+    model = shipped_model("grail-cup")
+    assert model is not None
+    key = sorted(model.metadata["setups"])[0]
+    recorded = model.metadata["layout"][key]
+
+    def with_layout(layout: dict[str, object]) -> Model:
+        metadata = {**model.metadata, "setups": {key: model.metadata["setups"][key]},
+                    "layout": {key: layout}}
+        return Model(model.game, model.setup_names, list(model.networks.values()), metadata)
+
+    same, changed = relayout(with_layout(recorded), "nothing", "2026-12-01")
+    assert changed == [] and "layout_refreshed" not in same.metadata
+    moved, changed = relayout(with_layout({**recorded, "sha256": "0" * 64}), "a path", "2026-12-01")
+    assert changed == [key] and moved.metadata["layout"][key] == recorded
+    assert moved.metadata["layout_refreshed"] == {"date": "2026-12-01", "reason": "a path",
+                                                  "setups": 1}
+    with pytest.raises(ValueError, match="retrain"):
+        relayout(with_layout({**recorded, "tensor_size": 1}), "a new layout", "2026-12-01")
