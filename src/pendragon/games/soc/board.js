@@ -108,7 +108,8 @@ export function seatOut(seat, obs, ctx) {
 // ------------------------------------------------------------------ actions
 const GROUPS = {
   move: "move", "draw-white": "quest", "fight-siege": "quest", play: "quest", special: "special",
-  heal: "heal", accuse: "accuse", sacrifice: "turn", "end-turn": "turn", "arthur-exchange": "turn",
+  heal: "heal", "heal-with-any": "heal", accuse: "accuse", sacrifice: "turn", "end-turn": "turn",
+  "arthur-exchange": "turn",
 };
 
 export function actionGroup(text, obs, ctx) {
