@@ -136,11 +136,26 @@ SLAYER_DRAW: Final = _block(["slayer:draw"])
 SLAYER_FIGHT: Final = _block(["slayer:fight"])
 JOIN: Final = _block(["join"])
 LEAVE: Final = _block([f"leave:{p}" for p in range(MAX_SEATS)])
-#: Identical Fight cards made up with "?" cards (MC-RULING-4): a heal of Fight N with one or
-#: two "?" (``HEAL_ANY + 2 * N_index + extra - 1``), Charged! paid with Fight N and a "?".
+#: Identical Fight cards made up with "?" cards (MC-RULING-4): a heal of a Fight value with
+#: one or two "?" (:func:`heal_any`), Charged! paid with a Fight card and a "?".
 HEAL_ANY: Final = _block([f"heal-with-any:{WHITE[k].key}:{extra}" for k in range(5)
                           for extra in (1, 2)])
 CHARGE_ANY: Final = _block([f"charge-with-any:{WHITE[k].key}" for k in range(5)])
+
+
+def heal_any(kind: int, extra: int) -> int:
+    """The heal of three Fight cards of ``kind`` (0-4), ``extra`` (1 or 2) of them "?".
+
+    >>> CATALOG.text(heal_any(2, 1)), heal_any_parts(heal_any(2, 1))
+    ('heal-with-any:fight-3:1', (2, 1))
+    """
+    return HEAL_ANY + 2 * kind + extra - 1
+
+
+def heal_any_parts(action: int) -> tuple[int, int]:
+    """(Fight kind, how many "?") of a :func:`heal_any` action."""
+    kind, rest = divmod(action - HEAL_ANY, 2)
+    return kind, rest + 1
 
 CATALOG: Final = _layout.build()
 NUM_ACTIONS: Final = len(CATALOG)

@@ -16,7 +16,6 @@ from pendragon.games.soc.rules.cards import (
     EXCALIBUR_CARD,
     GRAIL_CARD,
     GUINEVERE,
-    LAMORAK,
     MERCENARIES,
     MERLIN,
     MIST,
@@ -155,9 +154,8 @@ class BlackCardRules(QuestRules):
             self.cancelled = False
             self.discard_black(kind)
             return
-        quest = BLACK[kind].quest
         if BLACK[kind].combat_value:
-            if quest == Location.LANCELOT and self.ld_phase >= 2:
+            if self.combat_quest_over(kind):
                 self._for_finished_quest(kind)
             else:
                 self.push(T.D_FACE, seat, kind)  # SOC-BLACK-2
@@ -245,13 +243,8 @@ class BlackCardRules(QuestRules):
         self.agenda.pop()
         if action == A.LOSE_LIFE:
             # With a Grail card he could have given, the life is his choice, not a loss he
-            # is obliged to take: no Lamorak power (MC-RULING-3). He is asked all the same
-            # (his only answer then to give the life), so the table cannot tell why.
-            held = self.hands[seat][GRAIL_CARD] > 0
-            if held and self.knight[seat] == LAMORAK and self.hand_size(seat) >= 2:
-                self.push(T.D_LAMORAK, seat, 1, 1)
-            else:
-                self.lose_life(seat, 1, voluntary=held)
+            # is obliged to take (MC-RULING-3); the table cannot see which it is.
+            self.lose_life(seat, 1, voluntary=self.hands[seat][GRAIL_CARD] > 0, hidden=True)
         else:
             self.take_from_hand(seat, GRAIL_CARD, public=True)
             self.discard_white(GRAIL_CARD)

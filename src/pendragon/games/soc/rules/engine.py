@@ -366,18 +366,22 @@ class Engine(SocData):
             self.set_life(seat, min(6, self.life[seat] + amount))
 
     def lose_life(
-        self, seat: int, amount: int, deferred: bool = False, voluntary: bool = False
+        self, seat: int, amount: int, deferred: bool = False, voluntary: bool = False,
+        hidden: bool = False,
     ) -> None:
         """Lose life; at 0 the knight is dying (SOC-DEATH-1, SOC-RULING-26).
 
         ``deferred``: the life was sacrificed for a second heroic action, so death waits
         until that action is finished. ``voluntary``: chosen by the knight himself, so Sir
-        Lamorak's power (MC-KNIGHT-LAMORAK) does not apply.
+        Lamorak's power (MC-KNIGHT-LAMORAK) does not apply. ``hidden``: whether it was his
+        choice turns on his hidden hand (Witch 4 with a Grail card, MC-RULING-3), so Lamorak
+        is asked either way, his only answer then to give the life.
         """
         if self.status[seat] != Status.IN_PLAY or self.life[seat] == 0:
             return
-        if not voluntary and self.knight[seat] == LAMORAK and self.hand_size(seat) >= 2:
-            self.push(T.D_LAMORAK, seat, amount)  # he may discard 2 cards per life instead
+        if (not voluntary or hidden) and self.knight[seat] == LAMORAK and self.hand_size(seat) >= 2:
+            # He may discard 2 cards per life instead (not when the life is his choice).
+            self.push(T.D_LAMORAK, seat, amount, 1 if voluntary else 0)
             return
         self.set_life(seat, max(0, self.life[seat] - amount))
         if self.life[seat] == 0:
@@ -437,9 +441,17 @@ class Engine(SocData):
             self.ld_white = ()
         else:
             return
-        if self.heroism == location:
-            self.heroism = -1
-            self.discard_white(HEROISM)
+        self.lift_heroism(location)
+
+    def lift_heroism(self, location: int) -> bool:
+        """Discard Heroism if it lies on ``location`` (SOC-W-HEROISM); whether it did: its
+        quest ended (it counts), its solo quest was left (SOC-RULING-72), Truce cleared its
+        war's board (MC-W-TRUCE)."""
+        if self.heroism != location:
+            return False
+        self.heroism = -1
+        self.discard_white(HEROISM)
+        return True
 
     # ------------------------------------------------------------------ end
     def check_end(self) -> bool:

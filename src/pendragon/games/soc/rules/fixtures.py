@@ -22,6 +22,7 @@ pendragon.core.errors.BadFixtureError: knights[0].hand: unknown white card 'figh
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from pendragon.core.errors import BadFixtureError
@@ -98,6 +99,25 @@ def _count(value: Any, where: str, low: int = 0, high: int = 1000) -> int:
         raise _fail(where, f"expected a whole number from {low} to {high}, got {value!r}")
     number: int = value
     return number
+
+
+def _split_deck(
+    cards: Sequence[int], wanted: Any, field: str, kind_of: Callable[[Any, str], int]
+) -> tuple[list[int], list[int]]:
+    """(deck, discard pile): of the unplaced ``cards`` (counts by kind), the ones ``wanted``
+    names (``{card: count}``) stay in the deck and the rest go to the discard pile."""
+    if not isinstance(wanted, dict):
+        raise _fail(field, "expected a mapping of card to count")
+    rest = list(cards)
+    deck = [0] * len(rest)
+    for key, wanted_count in wanted.items():
+        kind = kind_of(key, field)
+        count = _count(wanted_count, f"{field}.{key}")
+        if count > rest[kind]:
+            raise _fail(field, f"not enough {key!r} cards left for the deck")
+        deck[kind] = count
+        rest[kind] -= count
+    return deck, rest
 
 
 def load_state(data: Any) -> SocState:
@@ -204,37 +224,15 @@ def load_state(data: Any) -> SocState:
                         f"{game.white_total[kind]} exist")
         state.white_deck[kind] = left
     if "white_deck" in data:  # keep only the named cards in the deck, the rest discarded
-        wanted = data["white_deck"]
-        if not isinstance(wanted, dict):
-            raise _fail("white_deck", "expected a mapping of card to count")
-        for kind in range(NUM_WHITE):
-            state.white_discard[kind] = state.white_deck[kind]
-            state.white_deck[kind] = 0
-        for key, wanted_count in wanted.items():
-            kind = _white(key, "white_deck")
-            count = _count(wanted_count, f"white_deck.{key}")
-            if count > state.white_discard[kind]:
-                raise _fail("white_deck", f"not enough {key!r} cards left for the deck")
-            state.white_deck[kind] = count
-            state.white_discard[kind] -= count
+        deck, rest = _split_deck(state.white_deck, data["white_deck"], "white_deck", _white)
+        state.white_deck, state.white_discard = deck, rest
     for kind in range(NUM_BLACK):
         left = game.black_total[kind] - black_used[kind]
         if left < 0:
             raise _fail("fixture", f"uses too many black {kind!r} cards")
         state.black_deck = replaced(state.black_deck, kind, left)
     if "black_deck" in data:  # keep only the named cards (and black_top) in the deck
-        wanted = data["black_deck"]
-        if not isinstance(wanted, dict):
-            raise _fail("black_deck", "expected a mapping of card to count")
-        rest = list(state.black_deck)
-        deck = [0] * NUM_BLACK
-        for key, wanted_count in wanted.items():
-            kind = _black(key, "black_deck")
-            count = _count(wanted_count, f"black_deck.{key}")
-            if count > rest[kind]:
-                raise _fail("black_deck", f"not enough {key!r} cards left for the deck")
-            deck[kind] = count
-            rest[kind] -= count
+        deck, rest = _split_deck(state.black_deck, data["black_deck"], "black_deck", _black)
         state.black_deck = tuple(deck)
         state.black_discard = tuple(rest)  # the rest lie in the discard pile, read when drawn
 

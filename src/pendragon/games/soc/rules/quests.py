@@ -21,9 +21,7 @@ from pendragon.games.soc.rules.cards import (
     DRAGON_BONUS,
     FIGHT_ANY,
     FIGHT_KINDS,
-    GARETH,
     GRAIL_CARD,
-    HEROISM,
     KAY,
     MORDRED,
     PALAMEDES,
@@ -340,15 +338,9 @@ class QuestRules(Engine):
         key = self._outcome_key(location)
         outcome = OUTCOMES[key][0 if won else 1]
         self._clear_board(location)
+        heroism = 1 if self.lift_heroism(location) else 0  # SOC-W-HEROISM
         for seat in present:
-            self.loc = replaced(self.loc, seat, Location.CAMELOT)
-            if self.knight[seat] == GARETH:  # he arrives in Camelot (MC-RULING-2)
-                self.draw_white(seat, 1)
-        heroism = 0
-        if self.heroism == location:  # SOC-W-HEROISM
-            heroism = 1
-            self.heroism = -1
-            self.discard_white(HEROISM)
+            self.arrive(seat, Location.CAMELOT)  # Gareth draws there (MC-RULING-2)
         if won:
             if self.vivien:  # SOC-B-VIVIEN: a quest won lifts her spell
                 self.vivien = False

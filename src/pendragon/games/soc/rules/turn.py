@@ -238,7 +238,7 @@ class TurnRules(WhiteCardRules):
             options += [A.HEAL + kind for kind in HEAL_KINDS if hand[kind] >= 3]
             if hand[FIGHT_ANY]:  # MC-RULING-4: "?" cards make up three of a value
                 options += [
-                    A.HEAL_ANY + 2 * kind + extra - 1
+                    A.heal_any(kind, extra)
                     for kind in FIGHT_KINDS for extra in (1, 2)
                     if hand[kind] >= 3 - extra and hand[FIGHT_ANY] >= extra
                 ]
@@ -385,9 +385,9 @@ class TurnRules(WhiteCardRules):
             self.gain_life(seat, 1)
         elif A.HEAL_ANY <= action < A.HEAL_ANY + 10:  # SOC-HERO-7 with "?" (MC-RULING-4)
             self._use(Heroic.HEAL)
-            kind, extra = divmod(action - A.HEAL_ANY, 2)
-            self.discard_cards(seat, kind, 2 - extra)
-            self.discard_cards(seat, FIGHT_ANY, extra + 1)
+            kind, extra = A.heal_any_parts(action)
+            self.discard_cards(seat, kind, 3 - extra)
+            self.discard_cards(seat, FIGHT_ANY, extra)
             self.gain_life(seat, 1)
         elif A.ACCUSE <= action < A.ACCUSE + self.n:
             self._use(Heroic.ACCUSE)

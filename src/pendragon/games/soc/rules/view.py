@@ -795,8 +795,8 @@ class ViewRules(TurnRules):
                 key, card, own, extra = "charge-with-any", action - A.CHARGE_ANY, 1, 1
             else:
                 key = "heal-with-any"
-                card, extra = divmod(action - A.HEAL_ANY, 2)
-                own, extra = 2 - extra, extra + 1
+                card, extra = A.heal_any_parts(action)
+                own = 3 - extra
             return Event(f"soc.action.{key}", {
                 "white": Term(f"soc.white.{WHITE[card].key}"), "own": own, "extra": extra,
                 "any": Term("soc.white.fight-any")})

@@ -216,9 +216,7 @@ class WhiteCardRules(BlackCardRules):
         """MC-W-TRUCE: every figure and card leaves that war's board, Heroism lying there
         included (000: "Уберите все фигурки (и карты)")."""
         self.agenda.pop()
-        if self.heroism == action - A.TARGET:
-            self.heroism = -1
-            self.discard_white(HEROISM)
+        self.lift_heroism(action - A.TARGET)
         war = action - A.TARGET - Location.PICTS
         self.war_figures = replaced(self.war_figures, war, 0)
         for code in self.war_white[war]:
