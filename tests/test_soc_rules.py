@@ -114,16 +114,44 @@ def test_opening_contributions_are_face_down_then_shared() -> None:
     assert state.current_player() == first
 
 
-def test_random_sharing_option() -> None:
-    """SOC-RULING-1: share="random" deals revealed cards by chance."""
+def test_random_sharing_deals_the_offer_face_down_round_the_table() -> None:
+    """SOC-RULING-1, SOC-RULING-77: share="random" shuffles the revealed cards and deals
+    them face down from the first player round the table; each knight sees only his own."""
     state = pendragon.load_game("soc", players=3, seed=2, share="random").new_initial_state()
     rng = random.Random(0)
-    while state.observation(None)["waiting"]["decision"] != "evil":
+    while state.offer == () or state.current_player() != pendragon.CHANCE:
         if state.is_chance_node():
             state.apply_action(state.sample_chance())
         else:
             assert state.observation(None)["waiting"]["decision"] == "contrib"
             state.apply_action(rng.choice(state.legal_actions()))
+    offered = sorted(state.offer)
+    assert len(offered) == 3
+    first = state.first_seat
+    dealt: dict[int, int] = {}
+    for expected in state.seats_from(first):
+        assert state.current_player() == pendragon.CHANCE
+        outcomes = dict(state.chance_outcomes())
+        remaining = sorted(state.offer)
+        assert sorted({a - A.WHITE_CARD for a in outcomes}) == sorted(set(remaining))
+        action = state.sample_chance()
+        kind = action - A.WHITE_CARD
+        for viewer in range(3):
+            (told,) = state.narrate(action, viewer)
+            if viewer == expected:
+                assert told.key == "soc.log.dealt-white-known"
+                assert told.params["card"].key == f"soc.white.{WHITE[kind].key}"
+            else:
+                assert told.key == "soc.log.dealt-white" and "card" not in told.params
+        before = sum(state.hands[expected])
+        state.apply_action(action)
+        assert sum(state.hands[expected]) == before + 1  # one card each, in turn order
+        dealt[expected] = kind
+    assert sorted(dealt.values()) == offered
+    assert state.observation(None)["waiting"]["decision"] == "evil"
+    assert state.observation(None)["table"]["offer"] == []
+    for viewer in range(3):  # nobody saw another's card: no seat knows a card of another
+        assert state.observation(viewer)["you"]["known_hands"] == {}
     assert sum(sum(h) for h in state.hands) == 18
 
 

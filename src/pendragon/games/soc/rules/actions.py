@@ -9,10 +9,11 @@ Chance outcomes (``current_player() == CHANCE``):
 =====================  =============================================================
 ``deal-knight:K``      coat of arms ``K`` dealt to the seat being set up
 ``deal-loyalty:X``     ``loyal`` or ``traitor`` dealt to the seat being set up
-``white-card:C``       white card ``C`` comes off the white deck (or a hand, at random)
+``white-card:C``       white card ``C`` comes off the white deck (or a hand, or the
+                       offered cards dealt face down, at random)
 ``black-card:C``       black card ``C`` comes off the black deck
 ``die:N``              the 8-sided siege die shows ``N``
-``random-seat:P``      seat ``P`` is picked at random (``share="random"``)
+``random-seat:P``      retired: no longer drawn (``share="random"`` deals ``white-card:``)
 ``travel:T``           travel card ``T`` (Merlin's Company)
 =====================  =============================================================
 
@@ -85,6 +86,7 @@ DEAL_TRAITOR: Final = _block(["deal-loyalty:traitor"])
 WHITE_CARD: Final = _block([f"white-card:{c.key}" for c in WHITE])
 BLACK_CARD: Final = _block([f"black-card:{c.key}" for c in BLACK])
 DIE: Final = _block([f"die:{n}" for n in range(1, 9)])  # DIE + (n - 1)
+# Retired (SOC-RULING-77): kept so that the ids after it never change.
 RANDOM_SEAT: Final = _block([f"random-seat:{p}" for p in range(MAX_SEATS)])
 TRAVEL: Final = _block([f"travel:{t}" for t in TRAVEL_KEYS])
 NUM_CHANCE_ACTIONS: Final = len(_layout)

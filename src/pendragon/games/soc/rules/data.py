@@ -132,7 +132,7 @@ class T:
     C_BLACK: Final = 4  # (seat, purpose)
     C_DIE: Final = 5  # (seat)
     C_HANDCARD: Final = 6  # (victim, thief)
-    C_RANDSEAT: Final = 7
+    C_DEAL: Final = 7  # (seat): an offered card dealt face down (share="random")
     # decisions
     D_CONTRIB: Final = 20
     D_SHARE: Final = 21

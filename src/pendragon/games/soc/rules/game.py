@@ -85,7 +85,8 @@ class SocGame(Game):
             "share",
             str,
             "choice",
-            "how revealed cards are shared: 'choice' (one knight gives each card) or 'random'",
+            "how revealed cards are shared: 'choice' (one knight gives each card) or 'random'"
+            " (shuffled and dealt face down round the table, SOC-RULING-77)",
             choices=("choice", "random"),
         ),
         OptionSpec(

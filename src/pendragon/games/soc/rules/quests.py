@@ -516,7 +516,7 @@ class QuestRules(Engine):
         if len(eligible) == 1:
             self.give_offered(eligible[0])
         elif self.game.random_share:
-            self.push(T.C_RANDSEAT)
+            self.deal_offer(eligible)
         else:
             giver = self.offer_giver
             if giver < 0 or self.status[giver] != Status.IN_PLAY:
@@ -530,6 +530,21 @@ class QuestRules(Engine):
         self.own_hand(seat)[kind] += 1
         for viewer in range(self.n):
             self.learn(viewer, seat, kind)
+
+    def deal_offer(self, eligible: list[int]) -> None:
+        """``share="random"``: the offered cards are shuffled and dealt face down, one at a
+        time round the table from the giver (or the next eligible knight after him), so each
+        knight sees only his own (SOC-RULING-1, SOC-RULING-77)."""
+        giver = self.offer_giver if self.offer_giver >= 0 else eligible[0]
+        order = [s for s in self.seats_from(giver) if s in eligible]
+        deals = [order[i % len(order)] for i in range(len(self.offer))]
+        for seat in reversed(deals):  # the agenda is a stack: the first deal on top
+            self.push(T.C_DEAL, seat)
+
+    def deal_offered(self, seat: int, kind: int) -> None:
+        """One offered card, drawn from the shuffled ones, goes face down to ``seat``."""
+        self.offer = without(self.offer, kind)
+        self.own_hand(seat)[kind] += 1
 
     def share_targets(self) -> list[int]:
         """Seats that may receive the card being shared."""

@@ -82,6 +82,11 @@ class SocState(ViewRules):
             return A.WHITE_CARD, self.hands[a]
         if code == T.C_TRAVEL:
             return A.TRAVEL, self.travel_deck
+        if code == T.C_DEAL:
+            offered = [0] * NUM_WHITE
+            for kind in self.offer:
+                offered[kind] += 1
+            return A.WHITE_CARD, offered
         return None
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
@@ -103,9 +108,6 @@ class SocState(ViewRules):
             if traitors:
                 outcomes.append((A.DEAL_TRAITOR, traitors / total))
             return outcomes
-        if code == T.C_RANDSEAT:
-            targets = self.share_targets()
-            return [(A.RANDOM_SEAT + s, 1 / len(targets)) for s in targets]
         raise AssertionError(f"no chance outcomes for task {code}")
 
     def loyalty_left(self) -> tuple[int, int]:
@@ -142,8 +144,8 @@ class SocState(ViewRules):
             self.knight[a] = action - A.DEAL_KNIGHT
         elif code == T.C_LOYALTY:
             self.loyalty[a] = Loyalty.TRAITOR if action == A.DEAL_TRAITOR else Loyalty.LOYAL
-        elif code == T.C_RANDSEAT:
-            self.give_offered(action - A.RANDOM_SEAT)
+        elif code == T.C_DEAL:
+            self.deal_offered(a, action - A.WHITE_CARD)
         elif code == T.C_TRAVEL:
             self.travel_drawn(a, b, action - A.TRAVEL)
 

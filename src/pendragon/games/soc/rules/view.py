@@ -774,8 +774,11 @@ class ViewRules(TurnRules):
                 card = Term(f"soc.white.{WHITE[action - A.WHITE_CARD].key}")
                 return event("soc.log.take-card-known", seat=Seat(b), victim=Seat(a), card=card)
             return event("soc.log.take-card", seat=Seat(b), victim=Seat(a))
-        if code == T.C_RANDSEAT:
-            return event("soc.log.random-seat", seat=Seat(action - A.RANDOM_SEAT))
+        if code == T.C_DEAL:  # face down: only the knight dealt to sees the card
+            if viewer == a:
+                card = Term(f"soc.white.{WHITE[action - A.WHITE_CARD].key}")
+                return event("soc.log.dealt-white-known", seat=Seat(a), card=card)
+            return event("soc.log.dealt-white", seat=Seat(a))
         if code == T.C_TRAVEL:
             travel = Term(f"soc.travel.{TRAVEL_KEYS[action - A.TRAVEL]}")
             return event("soc.log.travel-card", seat=Seat(a), travel=travel)
