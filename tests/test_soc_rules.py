@@ -368,3 +368,25 @@ def test_percival_looking_at_the_last_black_card_leaves_the_decks_alone() -> Non
     state.apply_text("draw-black")  # the card he saw is drawn: now the deck is used up
     assert sum(state.white_discard) == 0 and state.black_deck_size() == sum(discard)
     state.check_invariants()
+
+
+def test_a_card_taken_unseen_leaves_one_fewer_of_each_known_kind() -> None:
+    """SOC-TRAITOR-2: the unmasked traitor takes a card at random, seen by him and his
+    victim only. The thief knows exactly which card left; a seat that did not see it can
+    still be sure of one fewer of each card it knew of, not of nothing."""
+    state = load_state({
+        "players": 3,
+        "knights": [{"hand": {"merlin": 2, "grail": 1, "fight-3": 1}},
+                    {"status": "unmasked", "loyalty": "traitor"}, {}],
+        "turn": {"seat": 1, "phase": "evil"},
+    })
+    grail = WHITE.index(next(c for c in WHITE if c.key == "grail"))
+    state.learn(1, 0, grail)
+    state.learn(1, 0, MERLIN)
+    state.learn(2, 0, MERLIN, 2)
+    state.learn(2, 0, grail)
+    state.apply_text("seat:0")
+    state.apply_text("white-card:grail")
+    assert state.observation(1)["you"]["known_hands"] == {"0": {"merlin": 1}}
+    assert state.observation(2)["you"]["known_hands"] == {"0": {"merlin": 1}}
+    assert sum(state.hands[0]) == 3

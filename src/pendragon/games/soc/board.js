@@ -216,7 +216,11 @@ function overlay(x, y, w, h, content) {
 }
 
 function blackEntry(ctx, entry, dragon) {
-  if (entry.hidden) return ["hidden", "?", tr(ctx, "soc.board.face_down")];
+  if (entry.hidden) {
+    const tip = entry.by === undefined ? tr(ctx, "soc.board.face_down")
+      : tr(ctx, "soc.board.face_down_by", { seat: labelSeat(ctx, entry.by) });
+    return ["hidden", "?", tip];
+  }
   const name = blackName(ctx, entry.card);
   const tip = entry.face_down ? `${name} (${tr(ctx, "soc.board.face_down_yours")})` : name;
   return [entry.face_down ? "black mine" : "black", entry.value, tip];

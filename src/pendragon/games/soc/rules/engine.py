@@ -207,21 +207,22 @@ class Engine(SocData):
         """Remove one ``kind`` from ``seat``'s hand, keeping others' knowledge honest.
 
         A viewer who saw the card leave (everyone when ``public``, else the seats in the
-        bitmask ``seen_by``) knows exactly what left; for the others the removal is hidden,
-        so what they knew of the hand can no longer be relied on.
+        bitmask ``seen_by``) knows exactly what left; for the others the removal is hidden:
+        the card may have been any one of those they knew of, so they can be sure of one
+        fewer of each (two Merlins known, one card gone unseen: one Merlin still known).
         """
         self.own_hand(seat)[kind] -= 1
         if not self.known:
             return
         for key in [key for key in self.known if key[1] == seat and key[0] != seat]:
+            cards = self.known[key]
             if public or seen_by >> key[0] & 1:
-                cards = self.known[key]
                 if cards[kind]:
                     cards = added(cards, kind, -1)
-                    if any(cards):
-                        self.known[key] = cards
-                    else:
-                        del self.known[key]
+            else:
+                cards = tuple(count - 1 if count else 0 for count in cards)
+            if any(cards):
+                self.known[key] = cards
             else:
                 del self.known[key]
 

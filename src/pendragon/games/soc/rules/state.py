@@ -138,7 +138,7 @@ class SocState(ViewRules):
             self.siege_die = action - A.DIE + 1
         elif code == T.C_HANDCARD:  # SOC-TRAITOR-2: seen by victim and thief only
             kind = action - A.WHITE_CARD
-            self.take_from_hand(a, kind, public=False)
+            self.take_from_hand(a, kind, public=False, seen_by=1 << b)
             self.discard_white(kind)
         elif code == T.C_KNIGHT:
             self.knight[a] = action - A.DEAL_KNIGHT

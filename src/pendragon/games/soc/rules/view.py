@@ -14,7 +14,7 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
     knights:      per seat {"seat", "knight", "life", "location", "status", "hand_size",
                   "relics": [...], "accusation_used", "loyalty": "loyal"|"traitor"|None}
     quests:       black-knight / lancelot / excalibur / grail / picts / saxons (public boards;
-                  a face-down black card shows as {"hidden": true} except to its placer)
+                  a face-down black card shows as {"hidden": true, "by": its placer} except to him)
     relics:       {"excalibur" | "grail" | "armor": "on-quest" | "lost" | seat}
     effects:      {"vivien", "mist", "dark_forest", "mordred", "heroism", "merlin" (the
                   figure's quest), "witches" (lasting Morgan's Witches), "divine_favor"}
@@ -230,11 +230,12 @@ class ViewRules(TurnRules):
         kind = code % FACE_DOWN_BASE
         placer = code // FACE_DOWN_BASE - 1
         if placer >= 0 and viewer != placer:
-            return {"hidden": True}
+            return {"hidden": True, "by": placer}  # the table saw who laid it
         value = BLACK[kind].combat_value + (4 if dragon else 0)
         entry: dict[str, Any] = {"card": BLACK[kind].key, "value": value}
         if placer >= 0:
             entry["face_down"] = True
+            entry["by"] = placer
         return entry
 
     def decision_name(self) -> str:
