@@ -227,13 +227,20 @@ function blackEntry(ctx, entry, dragon) {
   // dragon values already include +4 in the observation
 }
 
+/** The label and tip of a board's white card `i` (MC-W-FIGHT-ANY): a "?" card played as 3
+ * reads "?3", so the table tells it from a Fight 3 as it would across the board. */
+function whiteCard(ctx, quest, i) {
+  const value = quest.white[i];
+  if (!(quest.white_any || []).includes(i)) return [value, undefined];
+  return [`?${value}`, tr(ctx, "soc.board.any_card", { value })];
+}
+
 function drawBlackKnight(ctx, obs, x, y, w, h) {
   const quest = obs.quests["black-knight"];
   const group = panel(x, y, w, h, placeName(ctx, "black-knight"), { subtitle: tr(ctx, "soc.board.bk_goal"), quest: "black-knight" });
   group.append(text(x + 16, y + 58, tr(ctx, "soc.board.knights_side"), { class: "b-label" }));
   for (let i = 0; i < 4; i++) {
-    const value = quest.white[i];
-    group.append(cardSlot(x + 16 + i * 52, y + 66, 44, 56, value ? "white" : "empty", value));
+    group.append(cardSlot(x + 16 + i * 52, y + 66, 44, 56, quest.white[i] ? "white" : "empty", ...whiteCard(ctx, quest, i)));
   }
   group.append(text(x + 16, y + 142, tr(ctx, "soc.board.evil_side"), { class: "b-label" }));
   for (let i = 0; i < 4; i++) {
@@ -261,8 +268,7 @@ function drawLancelot(ctx, obs, x, y, w, h) {
   const cw = dragon ? 26 : 40;
   const step = dragon ? 31 : 48;
   for (let i = 0; i < spots; i++) {
-    const value = quest.white[i];
-    group.append(cardSlot(x + 16 + i * step, y + 66, cw, 56, value ? "white" : "empty", value));
+    group.append(cardSlot(x + 16 + i * step, y + 66, cw, 56, quest.white[i] ? "white" : "empty", ...whiteCard(ctx, quest, i)));
   }
   group.append(text(x + 16, y + 142, tr(ctx, "soc.board.evil_side"), { class: "b-label" }));
   for (let i = 0; i < 5; i++) {
@@ -319,16 +325,17 @@ function drawWar(ctx, obs, key, x, y, w, h) {
   group.append(text(x + 16, y + 128, tr(ctx, "soc.board.knights_side"), { class: "b-label" }));
   const values = [1, 2, 3, 4, 5];
   if (war.mordred) values.push(5);
-  const played = [...war.white];
+  const played = war.white.map((value, i) => i);  // indexes into war.white not yet drawn
   values.forEach((value, i) => {
-    const index = played.indexOf(value);
+    const index = played.findIndex((at) => war.white[at] === value);
     const has = index >= 0;
+    const [label, tip] = has ? whiteCard(ctx, war, played[index]) : [value, undefined];
     if (has) played.splice(index, 1);
     // Mordred's sixth slot says whose it is (issue 39, item 14): drawn in evil's colour,
     // with its reason as the tooltip.
     const mordred = i === 5;
-    group.append(cardSlot(x + 16 + i * 50, y + 136, 42, 56, `${has ? "white" : "empty outline"}${mordred ? " mordred" : ""}`, value,
-      mordred ? tr(ctx, "soc.board.mordred_slot", { name: blackName(ctx, "mordred") }) : undefined));
+    group.append(cardSlot(x + 16 + i * 50, y + 136, 42, 56, `${has ? "white" : "empty outline"}${mordred ? " mordred" : ""}`, label,
+      mordred ? tr(ctx, "soc.board.mordred_slot", { name: blackName(ctx, "mordred") }) : tip));
   });
   group.append(knightTokens(ctx, obs, war.knights, x + 30, y + h - 24));
   return group;
@@ -597,7 +604,7 @@ export function drawTable(obs, ctx) {
   const fight = table.siege_fight;
   if ((fight.cards.length || fight.die) && ["siege", "kay"].includes(obs.waiting.decision)) {
     rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.siege_fight")),
-      tr(ctx, "soc.table.siege_cards", { cards: fight.cards.join(" + ") || "—", total: fight.cards.reduce((a, b) => a + b, 0) + (fight.kay_bonus || 0) }),
+      tr(ctx, "soc.table.siege_cards", { cards: fight.cards.map((v, i) => ((fight.cards_any || []).includes(i) ? `?${v}` : v)).join(" + ") || "—", total: fight.cards.reduce((a, b) => a + b, 0) + (fight.kay_bonus || 0) }),
       fight.die ? el("span", { class: "chip die" }, tr(ctx, "soc.table.die", { n: fight.die })) : null));
   }
   if (table.contributions_made.length && obs.waiting.decision === "contrib") {

@@ -95,8 +95,11 @@ class _Words(GameWords):
         return ", ".join(self.term("black", k) for k in keys) or "-"
 
 
-def _values(values: Sequence[int]) -> str:
-    return " ".join(str(v) for v in values) if values else "-"
+def _values(values: Sequence[int], wild: Sequence[int] = ()) -> str:
+    """Fight values in a row; a "?" card (its index in ``wild``) reads "?3" (MC-W-FIGHT-ANY)."""
+    if not values:
+        return "-"
+    return " ".join(f"?{v}" if i in wild else str(v) for i, v in enumerate(values))
 
 
 def _meter(filled: int, total: int, full: str = "#", empty: str = ".") -> str:
@@ -224,7 +227,7 @@ def _quest_progress(w: _Words, key: str, quest: Mapping[str, Any]) -> str:
             side = w("board.dragon") + ": " if quest.get("side") == "dragon" else ""
         return side + w(
             "term.combat",
-            white=_values(quest.get("white", [])),
+            white=_values(quest.get("white", []), quest.get("white_any", ())),
             black=_black_entries(w, quest.get("black", [])),
         )
     if key == "excalibur":
@@ -250,7 +253,8 @@ def _quest_progress(w: _Words, key: str, quest: Mapping[str, Any]) -> str:
         text = (
             f"{_meter(figures, WAR_FIGURES, 'P' if key == 'picts' else 'S')} "
             f"{figures}/{WAR_FIGURES}; "
-            + w("term.white_cards", values=_values(quest.get("white", [])))
+            + w("term.white_cards",
+                values=_values(quest.get("white", []), quest.get("white_any", ())))
         )
         if quest.get("mordred"):
             text += "; " + w.term("black", "mordred")
@@ -325,7 +329,8 @@ def _table_lines(w: _Words) -> list[str]:
     fight = table.get("siege_fight", {})
     if fight.get("cards") or fight.get("die"):
         values = [int(v) for v in fight.get("cards", [])]
-        parts = [w("table.siege_cards", cards=_values(values), total=sum(values))]
+        parts = [w("table.siege_cards", cards=_values(values, fight.get("cards_any", ())),
+                   total=sum(values))]
         if fight.get("die"):
             parts.append(w("table.die", n=fight["die"]))
         if fight.get("kay_bonus"):

@@ -14,7 +14,8 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
     knights:      per seat {"seat", "knight", "life", "location", "status", "hand_size",
                   "relics": [...], "accusation_used", "loyalty": "loyal"|"traitor"|None}
     quests:       black-knight / lancelot / excalibur / grail / picts / saxons (public boards;
-                  a face-down black card shows as {"hidden": true, "by": its placer} except to him)
+                  a face-down black card shows as {"hidden": true, "by": its placer} except to him;
+                  "white" the Fight values played, "white_any" where among them lie "?" cards)
     relics:       {"excalibur" | "grail" | "armor": "on-quest" | "lost" | seat}
     effects:      {"vivien", "mist", "dark_forest", "mordred", "heroism", "merlin" (the
                   figure's quest), "witches" (lasting Morgan's Witches), "divine_favor"}
@@ -30,7 +31,7 @@ rotated so the observer is block 0; see :data:`TENSOR_LAYOUT`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import pendragon.games.soc.rules.actions as A
@@ -71,6 +72,7 @@ from pendragon.games.soc.rules.data import (
     NOTE_TURNED,
     RELIC_KEYS,
     TASK_NAMES,
+    VALUE_BASE,
     WITCH_BITS,
     Heroic,
     Loyalty,
@@ -203,6 +205,12 @@ def _loc_key(location: int) -> str | None:
     return LOCATION_KEYS[location] if location >= 0 else None
 
 
+
+def _any_cards(codes: Sequence[int]) -> list[int]:
+    """Where the "?" Fight cards lie among ``codes`` (MC-W-FIGHT-ANY): the table sees a "?"
+    card played as its value, not a Fight card of that value."""
+    return [i for i, code in enumerate(codes) if code >= VALUE_BASE]
+
 class ViewRules(TurnRules):
     """Observation, tensor and narration."""
 
@@ -278,12 +286,14 @@ class ViewRules(TurnRules):
             "quests": {
                 "black-knight": {
                     "white": [fight_value(k) for k in self.bk_white],
+                    "white_any": _any_cards(self.bk_white),
                     "black": [self._black_entry(c, seat, False) for c in self.bk_black],
                     "knights": self.present(Location.BLACK_KNIGHT),
                 },
                 "lancelot": {
                     "side": ("lancelot", "dragon", "over")[self.ld_phase],
                     "white": [fight_value(k) for k in self.ld_white],
+                    "white_any": _any_cards(self.ld_white),
                     "black": [self._black_entry(c, seat, dragon) for c in self.ld_black],
                     "knights": self.present(Location.LANCELOT),
                 },
@@ -371,6 +381,7 @@ class ViewRules(TurnRules):
         return {
             "figures": self.war_figures[war],
             "white": [fight_value(k) for k in self.war_white[war]],
+            "white_any": _any_cards(self.war_white[war]),
             "mordred": self.mordred == war,
             "knights": self.present(Location.PICTS + war),
         }
@@ -387,6 +398,7 @@ class ViewRules(TurnRules):
             "pledges": list(self.pledges),
             "siege_fight": {
                 "cards": [fight_value(k) for k in self.siege_cards],
+                "cards_any": _any_cards(self.siege_cards),
                 "die": self.siege_die or None,
                 "kay_bonus": self.kay_bonus,
             },
