@@ -404,6 +404,18 @@ def test_grail_cup_names_read_the_right_values() -> None:
                 "decision"] in ("merlin-move", "fairy-move", "dragon", "dragon-bait")
             for space, kind in view["you"]["clovers"].items():
                 assert named[f"clover.{space}.{kind}"] == 1.0
+            # The table as it lies (GC-KNIGHTS-1, GC-VILLAGE-SEAL, GC-DRAFT-3), as the JSON
+            # view has it; the packet while the seat drafts from it or passes it on.
+            for rank, p in enumerate(view["order"]):
+                assert named[f"race_place.{p}.place"] == pytest.approx(rank / 3)
+            for p in range(4):
+                assert named[f"holds.{p}.squire"] == float(view["squire"] == p)
+                assert named[f"holds.{p}.sorceress"] == float(view["sorceress"] == p)
+                assert named[f"seal.{p}"] == float(view["seal_rolled_by"] == p)
+            assert named["direction.left"] == float(view["direction"] == "left")
+            assert named["direction.right"] == float(view["direction"] == "right")
+            assert sorted(k for k, v in named.items() if k.startswith("packet.") and v) == sorted(
+                f"packet.{ally}" for ally in view["you"]["packet"])
 
 
 def test_soc_card_names_read_the_right_values() -> None:

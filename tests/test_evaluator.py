@@ -236,12 +236,15 @@ def test_grail_cups_model_reads_each_seats_tensor_turned_to_it(players: int) -> 
     """Issue 38 item 1 (one model for every setup; its seat's information only), GC-GOAL-1
     (a race to the finish): Grail Cup's evaluator reads ``evaluation_tensor(seat)``, the
     seat's own observation tensor turned to it and one length at every table: its knight
-    first and how many are ahead of it, then the others from the first on the track down;
-    the race, allies, task and Merlin's looks as the tensor has them; and one network of the
-    shipped model reads every table."""
+    first and how many lead it in the race, then the others in the race's order (GC-KNIGHTS-1:
+    of knights on one space, the first there leads), each with its place and whether it
+    holds the revealed Squire or Sorceress or took the seal; the race, allies, task, Merlin's
+    looks and the direction as the tensor has them; and one network of the shipped model
+    reads every table."""
     import random
 
     from pendragon.core.tensor_names import block_names
+    from pendragon.games.grail_cup.rules import engine as E
     from pendragon.games.grail_cup.rules.data import SPEARS
     from pendragon.games.grail_cup.rules.view import EVAL_BLOCKS, EVAL_OTHERS, EVALUATION_SIZE
 
@@ -250,7 +253,9 @@ def test_grail_cups_model_reads_each_seats_tensor_turned_to_it(players: int) -> 
     tensor_names = game.observation_tensor_names()
     shared = [(i, tensor_names.index(name)) for i, name in enumerate(names)
               if name in tensor_names]
-    assert len(shared) == 9 * 5 + 4 + 35 + 4  # allies (5 blocks), race, task, Merlin
+    assert len(shared) == 9 * 5 + 4 + 35 + 4 + 2  # allies (5 blocks), race, task, Merlin,
+    # direction
+    k = 9  # a knight's elements: space, spears, to act, first, named, place, Squire, ...
     draw = random.Random(players)
     state = game.new_initial_state()
     checked = 0
@@ -263,12 +268,16 @@ def test_grail_cups_model_reads_each_seats_tensor_turned_to_it(players: int) -> 
             view, tensor = state.evaluation_tensor(seat), state.observation_tensor(seat)
             assert len(view) == EVALUATION_SIZE == game.evaluation_tensor_size()
             assert view[0] == state.pos[seat] / finish and view[1] == state.spears[seat] / SPEARS
-            ahead = sum(state.pos[p] > state.pos[seat] for p in range(players) if p != seat)
-            assert view[5] == ahead / 7
-            slots = [view[6 + 5 * k:11 + 5 * k] for k in range(EVAL_OTHERS)]
-            assert all(slot == [0.0] * 5 for slot in slots[players - 1:])
-            assert [slot[0] for slot in slots[:players - 1]] == sorted(
-                (state.pos[p] / finish for p in range(players) if p != seat), reverse=True)
+            race = E.race_order(state)
+            assert view[k] == race.index(seat) / 7
+            slots = [view[k + 1 + k * i:k + 1 + k * (i + 1)] for i in range(EVAL_OTHERS)]
+            assert all(slot == [0.0] * k for slot in slots[players - 1:])
+            others = [p for p in race if p != seat]
+            assert [slot[0] for slot in slots[:players - 1]] == [
+                state.pos[p] / finish for p in others]
+            for slot, p in zip(slots, others, strict=False):
+                assert slot[6:] == [float(state.squire == p), float(state.sorceress == p),
+                                    float(state.seal_roller == p)]
             assert all(view[i] == tensor[j] for i, j in shared)
             checked += 1
         state.apply_action(draw.choice(state.legal_actions()))

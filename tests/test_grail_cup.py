@@ -467,3 +467,31 @@ def test_a_tampered_stored_state_is_refused(change: dict[str, Any], message: str
     data.update(change)
     with pytest.raises(CorruptStateError, match=message):
         game.deserialize_state(json.dumps(data))
+
+
+@pytest.mark.parametrize("players", [3, 4, 8])
+def test_the_first_player_sees_the_packet_he_passes_while_he_chooses_the_direction(
+    players: int,
+) -> None:
+    """GC-DRAFT-3: the first player keeps one ally, «Затем передаёт оставшиеся карты игроку
+    справа или слева»: he chooses the direction with the rest in his hand, so his view and
+    his tensor show them; nobody else's does."""
+    state = pendragon.load_game("grail-cup", players=players, seed=players).new_initial_state()
+    draw = random.Random(players)
+    while state.observation(None)["waiting"]["decision"] != "direction":
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance())
+        else:
+            state.apply_action(draw.choice(state.legal_actions()))
+    first = state.current_player()
+    passing = [ally for ally in state.observation(first)["you"]["seen"][0]
+               if ally not in state.observation(first)["you"]["hand"]]
+    assert passing and sorted(state.observation(first)["you"]["packet"]) == sorted(passing)
+    names = state.game.observation_tensor_names()
+    for seat in range(players):
+        tensor = dict(zip(names, state.observation_tensor(seat), strict=True))
+        shown = sorted(k.removeprefix("packet.") for k, v in tensor.items()
+                       if k.startswith("packet.") and v)
+        assert shown == (sorted(passing) if seat == first else [])
+        if seat != first:
+            assert state.observation(seat)["you"]["packet"] == []

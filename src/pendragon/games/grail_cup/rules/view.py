@@ -14,7 +14,7 @@ Observation layout (``observation(seat)``; ``seat`` ``None`` is a spectator)::
     curse, sorceress, squire, squire_named, merlin_looked, merlin_placed, clover_in_play,
     seal_rolled_by,
     waiting{seat, decision}, winner,
-    you{seat, hand, packet (while you draft), seen (each packet you drafted from this
+    you{seat, hand, packet (while you draft or pass it), seen (each packet you drafted from this
         round), clovers{space: kind}}   -- seats only
 
 Tensor (``observation_tensor(seat)``, every entry in [0, 1]): per seat position and spears
@@ -25,7 +25,10 @@ and per track space the clover kind the viewer knows there (5 per space); then, 
 issue 37 at the end so that the earlier elements keep their places, Merlin's looks (4): the
 spaces he looked at, in the order looked ((space + 1) / spaces, 0 for none; 3), and how
 many tokens he has put back (/ 2) while he puts them back — so the seat that places them
-sees the decisions it took (``merlin_placed`` in the JSON view).
+sees the decisions it took (``merlin_placed`` in the JSON view); then the table as it lies:
+each knight's place in the race (n, leader 0, last 1: the arrival order on a shared space),
+who holds the revealed Squire and Sorceress (2n), who took the seal this round (n) and the
+draft's direction (2).
 """
 
 from __future__ import annotations
@@ -121,7 +124,7 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None:
         bit = 1 << seat
-        drafting = bool(s.agenda) and s.agenda[-1][0] == C.PICK and s.agenda[-1][1] == seat
+        drafting = drafts_now(s, seat)
         sights = s.sightings
         view["you"] = {
             "seat": seat,
@@ -139,6 +142,16 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
             },
         }
     return view
+
+
+def drafts_now(s: GrailCupState, seat: int) -> bool:
+    """Whether ``seat`` holds the packet now: to keep an ally from it, or, the first player
+    having kept his, to pass the rest left or right (GC-DRAFT-3: he chooses the direction
+    with the cards in his hand)."""
+    if not s.agenda:
+        return False
+    code, who, _b, _c = s.agenda[-1]
+    return who == seat and code in (C.PICK, C.DIRECTION)
 
 
 def merlin_placed(s: GrailCupState) -> int:
@@ -179,6 +192,14 @@ def tensor_blocks(players: int, spaces: int) -> tuple[Block, ...]:
         # Merlin's looks (issue 37): the spaces looked at (space + 1, /spaces; 0 unused) and
         # how many tokens he has put back (/2), public like ``merlin_looked``.
         ("merlin", (*(f"look.{i}" for i in range(MERLIN_LOOKS)), "placed")),
+        # The table as it lies (added after Merlin's looks, so that the earlier elements
+        # keep their places): each knight's place in the race, leader 0, last 1 (arrival
+        # order on a shared space, GC-KNIGHTS-1); who holds the revealed Squire and
+        # Sorceress; who took the seal this round (GC-VILLAGE-SEAL); the draft's direction.
+        ("race_place", per_item(seats, ("place",))),
+        ("holds", per_item(seats, ("squire", "sorceress"))),
+        ("seal", one_hot(seats)),
+        ("direction", ("left", "right")),
     )
 
 
@@ -186,7 +207,7 @@ def tensor_names(players: int, spaces: int) -> list[str]:
     """The name of every element of ``observation_tensor`` for a table and a track.
 
     >>> tensor_names(3, 56)[:3], tensor_names(3, 56)[-1]
-    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'merlin.placed')
+    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'direction.right')
     """
     return block_names(tensor_blocks(players, spaces))
 
@@ -211,7 +232,7 @@ def observation_tensor(s: GrailCupState, seat: int) -> list[float]:
         out += block
     out += [s.dragon / last_space, s.supply / SPEARS, min(s.round_no, MAX_ROUNDS) / MAX_ROUNDS,
             s.last_called / NUM_ALLIES]
-    drafting = bool(s.agenda) and s.agenda[-1][0] == C.PICK and s.agenda[-1][1] == seat
+    drafting = drafts_now(s, seat)
     loc = s.ally_loc
     out += [1.0 if loc[c] == C.HAND + seat else 0.0 for c in range(NUM_ALLIES)]
     out += [1.0 if drafting and loc[c] == C.PACKET else 0.0 for c in range(NUM_ALLIES)]
@@ -235,6 +256,14 @@ def observation_tensor(s: GrailCupState, seat: int) -> list[float]:
     for i in range(MERLIN_LOOKS):
         out.append((looked[i] + 1) / spaces if i < len(looked) else 0.0)
     out.append(merlin_placed(s) / (MERLIN_LOOKS - 1))
+    place = [0.0] * n
+    for rank, p in enumerate(E.race_order(s)):
+        place[p] = rank / (n - 1) if n > 1 else 0.0
+    out += place
+    for p in range(n):
+        out += [1.0 if s.squire == p else 0.0, 1.0 if s.sorceress == p else 0.0]
+    out += [1.0 if s.seal_roller == p else 0.0 for p in range(n)]
+    out += [1.0 if s.direction == 1 else 0.0, 1.0 if s.direction == -1 else 0.0]
     return out
 
 
@@ -295,8 +324,10 @@ CLOVER_NEAR: Final = 6
 CLOVER_FAR: Final = 14
 #: The blocks of the tensor that read the same at every table: the race, the allies, the
 #: waiting task and Merlin's looks.
-_SHARED: Final = ("race", "hand", "packet", "aside_up", "revealed", "curse", "task", "merlin")
-_KNIGHT: Final = ("space", "spears", "to_act", "first_player", "squire_named")
+_SHARED: Final = ("race", "hand", "packet", "aside_up", "revealed", "curse", "task", "merlin",
+                  "direction")
+_KNIGHT: Final = ("space", "spears", "to_act", "first_player", "squire_named", "place",
+                  "squire", "sorceress", "seal")
 _SHARED_BLOCKS: Final = tuple(block for block in tensor_blocks(2, 0) if block[0] in _SHARED)
 #: ...and their lengths, read at every evaluation.
 _SHARED_SIZES: Final = tuple((name, len(labels)) for name, labels in _SHARED_BLOCKS)
@@ -331,14 +362,23 @@ def _starts(players: int, spaces: int) -> dict[str, int]:
     return found
 
 
+def _knight_view(tensor: list[float], *, p: int, knight: int, to_act: int, first: int,
+                 named: int, place: int, holds: int, seal: int) -> list[float]:
+    """Seat ``p``'s elements of the evaluator's view (:data:`_KNIGHT`), read from its
+    observation ``tensor`` at the blocks' starts."""
+    return [tensor[knight + 2 * p], tensor[knight + 2 * p + 1], tensor[to_act + p],
+            tensor[first + p], tensor[named + p], tensor[place + p], tensor[holds + 2 * p],
+            tensor[holds + 2 * p + 1], tensor[seal + p]]
+
+
 def evaluation_tensor(tensor: list[float], players: int, spaces: int, finish: int
                       ) -> list[float]:
     """The learned evaluator's view of a seat (:meth:`GrailCupState.evaluation_tensor`): its
     observation ``tensor`` alone, turned to the viewer and made the same length at every
     table, so that one network reads every player count (issue 38): the viewer's knight and
-    how many are ahead of him, then the others from the first down; the race, allies, task
-    and Merlin's looks as they are; per clover kind, the tokens the viewer knows in
-    the next 6 spaces and the 8 after (0.5 each).
+    how many are ahead of him in the race, then the others in the race's order, the leader
+    first; the race, allies, task, Merlin's looks and the direction as they are; per clover
+    kind, the tokens the viewer knows in the next 6 spaces and the 8 after (0.5 each).
 
     >>> import pendragon
     >>> state = pendragon.load_game("grail-cup", players=3, seed=4).new_initial_state()
@@ -348,7 +388,8 @@ def evaluation_tensor(tensor: list[float], players: int, spaces: int, finish: in
     True
     >>> view[0] == state.pos[1] / state.track.finish  # the viewer's knight comes first
     True
-    >>> others = view[6:6 + 5 * EVAL_OTHERS:5]  # the others' spaces, the first's first
+    >>> k = len(_KNIGHT)  # each knight's elements; the viewer's, then how many lead him
+    >>> others = view[k + 1:k + 1 + k * EVAL_OTHERS:k]  # the others' spaces, the first's first
     >>> others[:2] == sorted((state.pos[p] / state.track.finish for p in (0, 2)), reverse=True)
     True
     >>> others[2:]
@@ -357,27 +398,26 @@ def evaluation_tensor(tensor: list[float], players: int, spaces: int, finish: in
     at = _starts(players, spaces)
     knight, viewer = at["knight"], at["viewer"]
     to_act, first, named = at["to_act"], at["first_player"], at["squire_named"]
+    place, holds, seal = at["race_place"], at["holds"], at["seal"]
     me = 0
     for p in range(players):
         if tensor[viewer + p] == 1.0:
             me = p
-    mine = tensor[knight + 2 * me]
-    # The others from the first on the track down; of knights on one space, the next
-    # after the viewer in seat order first.
-    others = sorted((p for p in range(players) if p != me),
-                    key=lambda p: (-tensor[knight + 2 * p], (p - me) % players))
-    out = [mine, tensor[knight + 2 * me + 1], tensor[to_act + me], tensor[first + me],
-           tensor[named + me], sum(1 for p in others if tensor[knight + 2 * p] > mine) / 7]
+    # The others in the race's order, the leader first (GC-KNIGHTS-1).
+    others = sorted((p for p in range(players) if p != me), key=lambda p: tensor[place + p])
+    out = _knight_view(tensor, p=me, knight=knight, to_act=to_act, first=first, named=named,
+                       place=place, holds=holds, seal=seal)
+    out.append(sum(1 for p in others if tensor[place + p] < tensor[place + me]) / 7)
     for p in others:
-        out += [tensor[knight + 2 * p], tensor[knight + 2 * p + 1], tensor[to_act + p],
-                tensor[first + p], tensor[named + p]]
+        out += _knight_view(tensor, p=p, knight=knight, to_act=to_act, first=first,
+                            named=named, place=place, holds=holds, seal=seal)
     out += [0.0] * (len(_KNIGHT) * (EVAL_OTHERS - len(others)))
     for name, size in _SHARED_SIZES:
         start = at[name]
         out += tensor[start:start + size]
     ahead = [0.0] * (2 * NUM_CLOVERS)
     clover = at["clover"]
-    here = round(mine * finish)
+    here = round(tensor[knight + 2 * me] * finish)
     for distance in range(1, CLOVER_FAR + 1):
         where = here + distance
         if where >= spaces:
