@@ -77,13 +77,13 @@ def test_a_bot_that_never_overrules_plays_as_its_heuristic() -> None:
 def test_the_default_budget_searches_only_where_rollouts_fit() -> None:
     # Early in a game a full rollout is some 500 actions: 16 sweeps of several actions
     # would cost far more than the budget, so the policy plays; near the end, it searches.
-    # (The position after 5 decisions: 5 choices, some 425 actions left. After 20, the
-    # decision is now sacrifice/end-turn, whose 2 choices make a search affordable.)
+    # (The position after 5 decisions: 5 choices, some 425 actions left. After 240, the
+    # decision has 4 choices near the end, which make a search affordable.)
     early = soc_position(8, 5)
     bot = ISMCTSBot(seed=2)
     bot.step(early)
     assert bot.last_search is None
-    late = soc_position(8, 250)
+    late = soc_position(8, 240)
     # Measured as the bot will: with its policy's worlds (drawn from the belief).
     probe = ISMCTSBot(seed=2)
     probe._policy = probe._make_policy(late.game.name, 2, root=True)

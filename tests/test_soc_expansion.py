@@ -26,6 +26,13 @@ def dealt(**options: Any) -> SocState:
     return state
 
 
+def underway(**options: Any) -> SocState:
+    """A game past its set-up and opening contribution: its first turn has begun."""
+    state = dealt(**options)
+    play_until(state, lambda s: s.turn_seat >= 0)
+    return state
+
+
 def play_until(state: SocState, condition: Any, seed: int = 0, limit: int = 5000) -> None:
     rng = random.Random(seed)
     for _ in range(limit):
@@ -173,7 +180,7 @@ def test_impossible_combinations_are_refused(options: dict[str, Any]) -> None:
 def test_a_newcomer_joins_left_of_arthur() -> None:
     """VAR-JOIN, MC-RULING-10: 4 life, 5 cards, a free coat of arms and a loyalty card."""
     for seed in range(50):
-        state = dealt(players=4, seed=seed)
+        state = underway(players=4, seed=seed)
         if 0 in state.knight:
             break
     arthur = state.knight.index(0)
@@ -207,7 +214,7 @@ def test_a_three_brave_knights_table_takes_no_newcomer() -> None:
     with pytest.raises(pendragon.IllegalActionError, match="not possible"):
         state.join()
     assert state.serialize() == before
-    plain = dealt(players=3, seed=4)
+    plain = underway(players=3, seed=4)
     assert plain.can_join() and plain.join() == 3
 
 
@@ -216,13 +223,13 @@ def test_a_newcomer_joins_a_game_without_a_traitor() -> None:
     player a loyal card (003 «stačí odstranit kartu věrnosti znázorňující zrádce ze hry»),
     so the loyal cards left let a newcomer join, loyal and face up; the 7 loyal cards run
     out at the 8th knight without the expansion's."""
-    state = dealt(players=4, no_traitor=True, seed=2)
+    state = underway(players=4, no_traitor=True, seed=2)
     seat = state.join()
     state.play_random_chance()
     assert state.loyalty[seat] == 0
     assert state.observation(None)["knights"][seat]["loyalty"] == "loyal"
     state.check_invariants()
-    full = dealt(players=7, no_traitor=True, seed=2)
+    full = underway(players=7, no_traitor=True, seed=2)
     assert full.game.loyalty_deck == (7, 0) and not full.can_join()
 
 
@@ -231,7 +238,7 @@ def test_a_stored_newcomers_seat_is_shown_before_the_state_is_accepted() -> None
     be shown (``core.storage.check_playable`` with the state's own seat count). The
     newcomer's loyalty card, out of range, is in his own view only: a check of the game's
     first four seats and the spectator would let it through."""
-    state = dealt(players=4, seed=1)
+    state = underway(players=4, seed=1)
     seat = state.join()
     state.play_random_chance()
     data = json.loads(state.serialize())
@@ -320,3 +327,27 @@ def test_a_world_drawn_during_gaheris_search_keeps_his_merlin_in_the_discard() -
         for _ in range(3):  # his hand is redealt in her world: any three cards
             world.apply_action(world.legal_actions()[0])
         assert world.observation(None)["knights"][0]["hand_size"] == 1
+
+
+def test_no_newcomer_before_the_first_turn() -> None:
+    """VAR-JOIN, SOC-SETUP-6: a newcomer joins «v průběhu hry» and only draws his cards and
+    waits for his turn: while the opening cards are being laid he cannot sit down (he would
+    share cards he gave nothing to); once the first turn has begun he can."""
+    state = dealt(players=4, seed=3)
+    assert state.observation(None)["waiting"]["decision"] == "contrib"
+    assert not state.can_join()
+    before = state.serialize()
+    with pytest.raises(pendragon.IllegalActionError):
+        state.join()
+    assert state.serialize() == before
+    play_until(state, lambda s: s.turn_seat >= 0)
+    assert state.can_join() and state.join() == 4
+
+
+def test_three_brave_knights_is_chosen_not_imposed_at_three() -> None:
+    """MC-RULING-22, VAR-THREE: 003 lists the no-look rule among the variants for bold
+    players; at 3 players a knight reads his loyalty card unless the table chose it."""
+    plain = dealt(players=3, seed=5)
+    assert plain.observation(0)["you"]["loyalty"] in ("loyal", "traitor")
+    brave = dealt(players=3, seed=5, three_brave_knights=True)
+    assert brave.observation(0)["you"]["loyalty"] is None

@@ -338,3 +338,47 @@ def test_a_lancelot_card_drawn_once_the_dragon_is_over_is_read_out() -> None:
     state.apply_action(draw)
     assert state.observation(1)["decks"]["black_discard_seen"] == {"lancelot-7": 1}
     assert state.observation(None)["siege_engines"] == 1
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "cs", "pl"])
+def test_percivals_look_is_told_as_a_look_not_a_draw(language: str) -> None:
+    """SOC-KNIGHT-PERCIVAL, SOC-RULING-59: Percival «может посмотреть верхнюю черную карту»
+    and only then chooses his evil (003: «a teprve poté se rozhodnout, jestli si ji lízne»):
+    the look is no draw. He reads the card he looks at; the others read that he looked."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    state = load_state({"players": 3, "knights": [{"knight": "percival"}, {}, {}],
+                        "turn": {"seat": 0, "phase": "evil"}})
+    state.apply_text("peek")
+    assert state.is_chance_node()
+    card = state.string_to_action("black-card:morgan-4")
+    (mine,) = state.narrate(card, 0)
+    (theirs,) = state.narrate(card, 1)
+    assert mine.key == "soc.log.look-black-known"
+    assert mine.params["card"] == Term("soc.black.morgan-4")
+    assert theirs.key == "soc.log.look-black" and "card" not in theirs.params
+    words = catalog(language)
+    for told, viewer in ((mine, 0), (theirs, 1)):
+        text = words.render(told, viewer=viewer)
+        assert "{" not in text and text != words.render(
+            Event("soc.log.draw-black", {"seat": Seat(0)}), viewer=viewer)
+    state.apply_action(card)
+    assert "draw-black" in [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def test_clairvoyances_looks_are_told_as_looks() -> None:
+    """SOC-W-CLAIRVOYANCE: «взять из колоды 5 верхних черных карт, и посмотрев их ...
+    положить их наверх»: five looks, not five draws; only the card's player reads them."""
+    from pendragon.games.soc.rules.fixtures import load_state
+
+    state = load_state({"players": 3, "knights": [{"hand": {"clairvoyance": 1}}, {}, {}],
+                        "turn": {"seat": 0, "phase": "heroic"}})
+    state.apply_text("special:clairvoyance")
+    looks = 0
+    while state.is_chance_node():
+        action = state.sample_chance()
+        assert state.narrate(action, 0)[0].key == "soc.log.look-black-known"
+        assert state.narrate(action, 2)[0].key == "soc.log.look-black"
+        state.apply_action(action)
+        looks += 1
+    assert looks == 5

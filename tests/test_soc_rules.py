@@ -198,7 +198,9 @@ def test_a_draw_from_nothing_is_skipped() -> None:
     state.check_invariants()
     state.apply_text("draw-white")
     assert sum(state.hands[0]) == 0
-    assert state.current_player() == 0  # no chance node: the turn goes on
+    # No chance node; with nothing to do after a Camelot draw (no move: SOC-RULING-76) the
+    # turn passes on.
+    assert not state.is_chance_node() and state.current_player() == 1
 
 
 def test_the_round_cap_ends_the_game() -> None:

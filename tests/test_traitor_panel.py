@@ -156,7 +156,7 @@ def test_saboteur_never_pays_evil_with_life_when_it_can_draw_black() -> None:
     (SOC-RULING-1) and accuses as soon as accusations are open with a white sword to
     turn (SOC-ACCUSE-1, SOC-ACCUSE-3)."""
     seen: list[tuple[int, str, str, list[str], int]] = []
-    for seed in _traitor_seeds(8, base=5):
+    for seed in _traitor_seeds(24, base=5):
         game = pendragon.load_game("soc", players=5, seed=seed)
 
         def record(state: State, player: int, action: int) -> None:

@@ -125,6 +125,20 @@ def view(http: httpx.Client, token: str) -> dict[str, Any]:
     return body
 
 
+def past_the_opening(http: httpx.Client, created: dict[str, Any], timeout: float = 60.0) -> None:
+    """The people of the soc table ``created`` lay and share the opening cards (each plays
+    his first legal move) until a newcomer may join: VAR-JOIN waits for the first turn."""
+    deadline = time.monotonic() + timeout
+    spectator = created["spectator"]["token"]
+    while not view(http, spectator)["state"]["can_join"]:
+        assert time.monotonic() < deadline, "the opening never ended"
+        for seat in created["seats"]:
+            state = view(http, seat["token"])["state"]
+            if state["legal"]:
+                http.post("/api/table/move", headers=auth(seat["token"]),
+                          json={"version": state["version"], "action": state["legal"][0]["id"]})
+
+
 def waited_out(response: httpx.Response) -> bool:
     """Whether ``response`` was the server's 429 ``rate_limited``; if so, its ``Retry-After``
     has been waited out, as a client is asked to (a loop that polls or plays as fast as the

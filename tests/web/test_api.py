@@ -16,7 +16,7 @@ from pendragon.web.api_models import identified
 from pendragon.web.manager import TableManager
 from pendragon.web.routes_coach import coach_routes
 from pendragon.web.routes_table import table_routes
-from tests.web.support import LiveServer, auth, view, wait_for
+from tests.web.support import LiveServer, auth, past_the_opening, view, wait_for
 
 HUMAN_AND_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
 THREE_HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")]
@@ -538,6 +538,8 @@ def test_a_newcomer_joins_with_a_knight_of_his_own_where_the_rules_allow(
         # Joining mid-game is the host's option (issue 17, item 3), and needs his consent.
         created = server.create(http, THREE_HUMANS, join_mid_game=True)
         spectator, host = created["spectator"]["token"], created["host"]["token"]
+        assert view(http, spectator)["state"]["can_join"] is False  # the opening cards first
+        past_the_opening(http, created)
         before = view(http, spectator)
         assert before["state"]["can_join"] is True
         assert http.post("/api/table/join", headers=auth(created["seats"][0]["token"]),

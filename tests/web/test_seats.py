@@ -24,7 +24,7 @@ from pendragon.core.events import Event
 from pendragon.i18n import LANGUAGES, catalog
 from pendragon.web import tables as tables_module
 from pendragon.web.settings import Settings
-from tests.web.support import FAST, LiveServer, auth, live_server, view, wait_for
+from tests.web.support import FAST, LiveServer, auth, live_server, past_the_opening, view, wait_for
 
 ANN_AND_TWO_BOTS = [{"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
 THREE_HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")]
@@ -219,6 +219,7 @@ def test_item_3_with_the_option_on_a_newcomer_joins_only_with_the_hosts_consent(
     with server.http() as http:
         created = server.create(http, THREE_HUMANS, join_mid_game=True)
         spectator, host = created["spectator"]["token"], created["host"]["token"]
+        past_the_opening(http, created)
         assert view(http, spectator)["state"]["can_join"] is True
         assert code_of(http.post("/api/table/join", headers=auth(spectator), json={})) \
             == (403, "forbidden")

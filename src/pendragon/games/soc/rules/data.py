@@ -273,6 +273,7 @@ class TurnFlag:
     BEDIVERE: Final = 256
     CARADOC: Final = 512
     MERLIN_DRAWN: Final = 1024
+    CAMELOT_ACTED: Final = 2048  # drew or fought at Camelot: he stays (SOC-RULING-76)
 
 
 class SocData(State["SocGame"]):

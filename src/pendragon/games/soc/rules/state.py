@@ -179,8 +179,12 @@ class SocState(ViewRules):
 
     # ------------------------------------------------------------------ table operations
     def can_join(self) -> bool:
-        """VAR-JOIN: a seat, a coat of arms and a loyalty card are free for a newcomer."""
-        if self.result or self.n >= self.game.info.max_players or self.loyalty[-1] < 0:
+        """VAR-JOIN: a seat, a coat of arms and a loyalty card are free for a newcomer, once
+        the game is under way: 003 joins «v průběhu hry» (in the course of the game), and a
+        newcomer only draws his cards and waits for his turn, so he neither lays nor shares
+        the opening contribution (SOC-SETUP-6)."""
+        if self.result or self.n >= self.game.info.max_players or self.turn_seat < 0 \
+                or self.loyalty[-1] < 0:
             return False
         if sum(self.loyalty_left()) == 0:
             return False

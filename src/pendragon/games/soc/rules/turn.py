@@ -217,10 +217,12 @@ class TurnRules(WhiteCardRules):
         free_move = (
             knight == TRISTAN and location == Location.CAMELOT and not flags & TurnFlag.TRISTAN_FREE
         )
-        if not used & Heroic.MOVE and (actions_left or free_move):  # SOC-HERO-3
+        # SOC-HERO-3; SOC-HERO-5 and SOC-RULING-76: Camelot's actions are for a knight who
+        # does not move this turn (002 "не перемещает своего рыцаря"), in either order.
+        if not used & Heroic.MOVE and not flags & TurnFlag.CAMELOT_ACTED and (
+            actions_left or free_move
+        ):
             options += self.move_options(seat)
-        # SOC-HERO-5; Camelot's actions are for a knight who did not move this turn
-        # (SOC-RULING-76: 002 "не перемещает своего рыцаря").
         if actions_left and not used & Heroic.QUEST and not (
             location == Location.CAMELOT and used & Heroic.MOVE
         ):
@@ -259,7 +261,8 @@ class TurnRules(WhiteCardRules):
 
     def has_second_action(self, seat: int) -> bool:
         """Whether a sacrificed life would buy any action (a move is the usual one)."""
-        if not self.used_types & Heroic.MOVE and self.move_options(seat):
+        if (not self.used_types & Heroic.MOVE and not self.turn_flags & TurnFlag.CAMELOT_ACTED
+                and self.move_options(seat)):
             return True
         return bool(self.heroic_options(seat, 1))
 
@@ -315,10 +318,11 @@ class TurnRules(WhiteCardRules):
             if options or self.may_act_unseen(seat):
                 options.append(A.END_TURN)  # SOC-RULING-63, SOC-RULING-70
             return options
-        if not options:
-            return [A.END_TURN]  # nothing at all can be done
+        heroic = bool(options)
         options.extend(self.free_powers(seat))
-        options.extend(self.merlin_gift(seat))
+        options.extend(self.merlin_gift(seat))  # MC-MERLIN: once a turn, whatever is left
+        if not heroic:
+            options.append(A.END_TURN)  # no heroic action can be taken: only these, or end
         return options
 
     def merlin_gift(self, seat: int) -> list[int]:
@@ -365,9 +369,11 @@ class TurnRules(WhiteCardRules):
                 self.arrive(seat, destination)
         elif action == A.DRAW_WHITE:  # SOC-CAMELOT-2, SOC-KNIGHT-GAWAIN
             self._use(Heroic.QUEST)
+            self.turn_flags |= TurnFlag.CAMELOT_ACTED
             self.draw_white(seat, 3 if self.knight[seat] == GAWAIN else 2)
         elif action == A.FIGHT_SIEGE:  # SOC-SIEGE-1
             self._use(Heroic.QUEST)
+            self.turn_flags |= TurnFlag.CAMELOT_ACTED
             self.start_siege_fight(seat)
         elif A.PLAY <= action < A.PLAY + NUM_WHITE:
             self._use(Heroic.QUEST)

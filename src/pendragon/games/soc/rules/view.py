@@ -778,6 +778,14 @@ class ViewRules(TurnRules):
                 return event("soc.log.draw-white-known", seat=Seat(a), card=card)
             return event("soc.log.draw-white", seat=Seat(a))
         if code == T.C_BLACK:
+            if b == Purpose.PEEK or (b == Purpose.HELD and len(self.agenda) > 1
+                                     and self.agenda[-2][0] == T.CLAIRV_DRAW):
+                # Percival's look and Clairvoyance's are no draw (SOC-RULING-59): the card
+                # goes back on the deck unless he then draws it.
+                if viewer == a:
+                    card = Term(f"soc.black.{BLACK[action - A.BLACK_CARD].key}")
+                    return event("soc.log.look-black-known", seat=Seat(a), card=card)
+                return event("soc.log.look-black", seat=Seat(a))
             public = b in (Purpose.PLAY, Purpose.CHAIN) and self.armor_owner != a
             return self._black_event(a, action - A.BLACK_CARD, public, viewer)
         if code == T.C_DIE:
