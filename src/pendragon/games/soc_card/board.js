@@ -386,6 +386,7 @@ export function seatBadge(seat, obs, ctx) {
     parts.push(el("span", { class: `loyalty-tag ${entry.loyalty}`, "data-testid": `loyalty-tag-${seat}` }, loyaltyName(ctx, entry.loyalty)));
   }
   if (entry.accused) parts.push(el("span", { class: "muted small" }, tr(ctx, "soc-card.board.has-accused")));
+  if (entry.offered) parts.push(el("span", { class: "hand-size", "data-testid": `offered-${seat}` }, tr(ctx, "soc-card.board.offered")));
   if (entry.knights) parts.push(el("span", { class: "hand-size" }, tr(ctx, "soc-card.board.knights", { count: entry.knights })));
   if (obs.hand && obs.hand.seat === seat) parts.push(el("span", { class: "hand-size" }, say(ctx, "soc-card.board.holds", { seat: seatP(seat), count: obs.hand.count })));
   if (obs.status === "playing") {

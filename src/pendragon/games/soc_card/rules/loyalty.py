@@ -162,8 +162,12 @@ def keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
     offered = st.offer[seat]
     st.offer[seat] = -1
     # Nobody tells his choice: a card shown before is no longer known (SCG-RULING-9); his
-    # loyalty stays verified, so he shows no card at an end (SCG-END-2, SCG-RULING-11).
-    st.revealed[seat] = 2 if st.revealed[seat] else 0
+    # loyalty stays verified, so he shows no card at an end (SCG-END-2, SCG-RULING-11). But
+    # an unmasked traitor who keeps his card is still the unmasked traitor: «Podczas każdej
+    # swojej tury, musi dobrać 2 karty» (SCG-ACCUSE-4), and his next turn shows it anyway.
+    still_unmasked = not swap and st.revealed[seat] == 1 and st.loyalty[seat] == TRAITOR
+    if not still_unmasked:
+        st.revealed[seat] = 2 if st.revealed[seat] else 0
     if swap:
         st.loyal_aside[st.loyalty[seat]] += 1
         st.loyalty[seat] = offered

@@ -13,8 +13,8 @@ Observation layout (``observation(seat)``)::
     pile {count, top}      top: null | {card} | {face_down, announced, announced_card, by}
     deck, discard, morgans_aside, knight_deck, knights_played {knight: n},
     seats [{accused, loyalty (when revealed), verified (accused or shown at an end, even
-           if Vivien has hidden the card again: no card shown at an end), knights
-           (face-down count)}],
+           if Vivien has hidden the card again: no card shown at an end), offered (holds
+           Vivien's card while he decides), knights (face-down count)}],
     hand {seat, count},    a pending hand of drawn cards (unmasked traitor, Gawain)
     accusation {by, target}    an accusation whose card is not shown yet (Percival asked)
     resolving {quest, cards, aside, token}   the pile being resolved, sorted, while Knight
@@ -129,6 +129,9 @@ def observation(st: SocCardState, seat: int | None) -> dict[str, Any]:
             "accused": bool(st.accused[s]),
             "loyalty": LOYALTY_KEYS[st.loyalty[s]] if st.revealed[s] == 1 else None,
             "verified": st.revealed[s] != 0,
+            # Vivien's card in his hand, face down, while he decides (SCG-VIVIEN-1): the
+            # table saw it handed over.
+            "offered": st.offer[s] >= 0,
         }
         if st.expert:
             entry["knights"] = E.knight_count(st, s)
