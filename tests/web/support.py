@@ -127,12 +127,15 @@ def view(http: httpx.Client, token: str) -> dict[str, Any]:
 
 def past_the_opening(http: httpx.Client, created: dict[str, Any], timeout: float = 60.0) -> None:
     """The people of the soc table ``created`` lay and share the opening cards (each plays
-    his first legal move) until a newcomer may join: VAR-JOIN waits for the first turn."""
+    his first legal move; its bots play their own) until a newcomer may join: VAR-JOIN
+    waits for the first turn."""
     deadline = time.monotonic() + timeout
     spectator = created["spectator"]["token"]
     while not view(http, spectator)["state"]["can_join"]:
         assert time.monotonic() < deadline, "the opening never ended"
         for seat in created["seats"]:
+            if seat["token"] is None:  # a bot's seat
+                continue
             state = view(http, seat["token"])["state"]
             if state["legal"]:
                 http.post("/api/table/move", headers=auth(seat["token"]),

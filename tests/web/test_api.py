@@ -131,6 +131,7 @@ def test_a_game_without_a_plugin_gets_the_generic_board_and_adapter(
         refused = http.post("/api/tables", json={"game": "plain-soc", "join_mid_game": True,
                                                   "seats": [{"kind": "human"}] * 3})
         created = server.create(http, [{"kind": "human"}] * 3, join_mid_game=True)
+        past_the_opening(http, created)  # VAR-JOIN: a newcomer waits for the first turn
         with_plugin = view(http, created["spectator"]["token"])
     assert generic.status_code == 200 and "text/javascript" in generic.headers["content-type"]
     assert "export function drawBoard" in generic.text and "drawPrivate" not in generic.text

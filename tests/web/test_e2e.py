@@ -21,7 +21,7 @@ from pendragon.bots import make_bot
 from pendragon.core.events import Event
 from pendragon.i18n import catalog
 from tests.web.browser import GAME_SECONDS, needs_chromium, replay_next, shot
-from tests.web.support import ServerProcess, auth
+from tests.web.support import ServerProcess, auth, begin_game, past_the_opening
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
@@ -446,6 +446,11 @@ def test_the_host_seats_a_newcomer_by_invitation_and_another_joins_a_new_seat(
     page.wait_for_selector("[data-testid=seat-1].mine")
     assert "Bors" in page.locator("[data-testid=seat-1]").inner_text()
     assert page.url == invitation  # the invitation became the seat's own link
+    # VAR-JOIN: a newcomer waits for the first turn; Ann and Bors lay the opening cards.
+    created["seats"][1]["token"] = invitation.split("#", 1)[1]
+    with httpx.Client(base_url=base, timeout=10.0, trust_env=False) as http:
+        begin_game(http, created)
+        past_the_opening(http, created)
 
     newcomer = page.context.browser.new_context()  # another person: another browser
     other = newcomer.new_page()

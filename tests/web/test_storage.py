@@ -23,7 +23,7 @@ from pendragon.web.storage import (
 )
 from pendragon.web.storage_schema import actions_table
 from tests.web.conftest import postgres_schema
-from tests.web.support import FAST, Peer, auth, is_type, live_server
+from tests.web.support import FAST, Peer, auth, is_type, live_server, past_the_opening
 
 THREE_HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")]
 
@@ -198,6 +198,7 @@ def test_a_newcomer_who_joined_is_seated_again_after_a_restart(database: str) ->
     with live_server(database, FAST) as first, first.http() as http:
         # Joining needs the table's option and the host's consent (issue 17, item 3).
         created = first.create(http, THREE_HUMANS, join_mid_game=True)
+        past_the_opening(http, created)  # VAR-JOIN: a newcomer waits for the first turn
         invitation = http.post("/api/table/join/invite",
                                headers=auth(created["host"]["token"])).json()["token"]
         joined = http.post("/api/table/join", headers=auth(invitation), json={"name": "Dee"})
