@@ -5,11 +5,13 @@ Each test names the rule IDs of docs/rules/soc.md it checks.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 import pendragon
+from pendragon.core.errors import BadFixtureError, CorruptStateError
 from pendragon.games.soc.rules import actions as A
 from pendragon.games.soc.rules.cards import (
     BLACK,
@@ -392,3 +394,25 @@ def test_a_card_taken_unseen_leaves_one_fewer_of_each_known_kind() -> None:
     assert state.observation(1)["you"]["known_hands"] == {"0": {"merlin": 1}}
     assert state.observation(2)["you"]["known_hands"] == {"0": {"merlin": 1}}
     assert sum(state.hands[0]) == 3
+
+
+def test_heroism_on_a_solo_quest_is_bound_to_whose_leaving_discards_it() -> None:
+    """SOC-RULING-72: a fixture names the seat (by default the knight on the quest), a save
+    from before the field existed binds it to him, and nothing else is accepted."""
+    state = load_state({"players": 3, "knights": [{}, {"location": "lancelot"}, {}],
+                        "effects": {"heroism": "lancelot"}})
+    assert state.heroism_bound == 1
+    data = state.to_dict()
+    del data["heroism_bound"]  # a save written before SOC-RULING-72's field
+    old = state.game.deserialize_state(json.dumps(data))
+    assert old.heroism_bound == 1 and old.serialize() == state.serialize()
+    data["heroism_bound"] = 5  # no such seat
+    with pytest.raises(CorruptStateError, match="heroism_bound"):
+        state.game.deserialize_state(json.dumps(data))
+    for effects, message in (
+        ({"heroism": "lancelot"}, "nobody is on that solo quest"),
+        ({"heroism": "grail", "heroism_by": 0}, "only for Heroism lying on a solo quest"),
+        ({"heroism": "black-knight", "heroism_by": 3}, "a seat from 0 to 2"),
+    ):
+        with pytest.raises(BadFixtureError, match=message):
+            load_state({"players": 3, "effects": effects})

@@ -332,6 +332,9 @@ class SocData(State["SocGame"]):
         self.war_figures: tuple[int, ...] = (0, 0)
         self.mordred = -1  # 0 Picts, 1 Saxons
         self.heroism = -1  # location holding the Heroism card
+        # SOC-RULING-72: on a solo quest, the seat whose leaving it discards Heroism (the
+        # knight on that quest when it was laid, else its layer); -1 elsewhere
+        self.heroism_bound = -1
         self.vivien = False
         self.mist = False
         self.white_swords = 0
@@ -380,7 +383,7 @@ class SocData(State["SocGame"]):
     SCALARS: ClassVar[tuple[str, ...]] = (
         "n", "excalibur_owner", "grail_owner", "armor_owner", "ld_phase", "excal_pos",
         "excal_over", "grail_white", "grail_over", "dark_forest", "mordred", "heroism",
-        "vivien", "mist", "white_swords", "black_swords", "siege", "turn_seat", "first_seat",
+        "heroism_bound", "vivien", "mist", "white_swords", "black_swords", "siege", "turn_seat", "first_seat",
         "turns", "actions_left", "used_types", "turn_flags", "offer_giver", "siege_die",
         "kay_bonus", "cancelled", "held_seat", "volunteer", "doomed", "result", "end_reason",
         "merlin_loc", "witches", "divine_favor", "siege_won",

@@ -428,9 +428,20 @@ class Engine(SocData):
         if self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
             self.draw_white(seat, 1)
 
+    def solo_knight(self, location: int) -> int:
+        """The seat in play on the solo quest ``location`` (Black Knight, Lancelot), or -1
+        (none there, or not a solo quest)."""
+        if location not in (Location.BLACK_KNIGHT, Location.LANCELOT):
+            return -1
+        for seat in range(self.n):
+            if self.loc[seat] == location and self.status[seat] == Status.IN_PLAY:
+                return seat
+        return -1
+
     def leave_location(self, seat: int) -> None:
-        """Leaving a solo quest before its end costs the white cards played there, Heroism
-        lying on it included (SOC-HERO-4, SOC-RULING-72)."""
+        """Leaving a solo quest before its end costs the white cards played there, and
+        Heroism lying on it if it was laid in his attempt or by him (SOC-HERO-4,
+        SOC-RULING-72)."""
         location = self.loc[seat]
         if location == Location.BLACK_KNIGHT:
             for code in self.bk_white:
@@ -442,7 +453,8 @@ class Engine(SocData):
             self.ld_white = ()
         else:
             return
-        self.lift_heroism(location)
+        if self.heroism_bound == seat:
+            self.lift_heroism(location)
 
     def lift_heroism(self, location: int) -> bool:
         """Discard Heroism if it lies on ``location`` (SOC-W-HEROISM); whether it did: its
@@ -451,6 +463,7 @@ class Engine(SocData):
         if self.heroism != location:
             return False
         self.heroism = -1
+        self.heroism_bound = -1
         self.discard_white(HEROISM)
         return True
 

@@ -35,6 +35,7 @@ from pendragon.games.soc.rules.cards import (
     LOCATION_KEYS,
     NUM_BLACK,
     NUM_WHITE,
+    Location,
     OFF_BOARD,
     WHITE_BY_KEY,
 )
@@ -179,8 +180,8 @@ def load_state(data: Any) -> SocState:
     _load_relics(state, data.get("relics", {}))
     effects = _check_keys(
         data.get("effects", {}),
-        {"vivien", "mist", "dark_forest", "mordred", "heroism", "merlin", "witches",
-         "divine_favor"},
+        {"vivien", "mist", "dark_forest", "mordred", "heroism", "heroism_by", "merlin",
+         "witches", "divine_favor"},
         "effects",
     )
     if effects.get("merlin") is not None:
@@ -208,6 +209,21 @@ def load_state(data: Any) -> SocState:
     if effects.get("heroism") is not None:
         state.heroism = _location(effects["heroism"], "effects.heroism")
         white_used[WHITE_BY_KEY["heroism"]] += 1
+        # SOC-RULING-72: on a solo quest, the seat whose leaving discards it (by default
+        # the knight there); elsewhere nobody's.
+        state.heroism_bound = state.solo_knight(state.heroism)
+    if effects.get("heroism_by") is not None:
+        by = effects["heroism_by"]
+        if state.heroism not in (Location.BLACK_KNIGHT, Location.LANCELOT):
+            raise _fail("effects.heroism_by", "only for Heroism lying on a solo quest "
+                        "(black-knight, lancelot)")
+        if not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < state.n:
+            raise _fail("effects.heroism_by", f"a seat from 0 to {state.n - 1}, got {by!r}")
+        state.heroism_bound = by
+    elif state.heroism_bound < 0 and state.heroism in (Location.BLACK_KNIGHT,
+                                                         Location.LANCELOT):
+        raise _fail("effects.heroism_by", "nobody is on that solo quest: say whose leaving "
+                    "would discard Heroism (its layer)")
 
     top = data.get("black_top", [])
     if not isinstance(top, list):

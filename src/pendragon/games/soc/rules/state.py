@@ -304,6 +304,7 @@ class SocState(ViewRules):
         new.dark_forest = self.dark_forest
         new.mordred = self.mordred
         new.heroism = self.heroism
+        new.heroism_bound = self.heroism_bound
         new.vivien = self.vivien
         new.mist = self.mist
         new.white_swords = self.white_swords
@@ -396,6 +397,8 @@ class SocState(ViewRules):
         state.restore_history_fields(data)
         state.log = None
         for name in cls.SCALARS:
+            if name == "heroism_bound" and name not in data:
+                continue  # saved before the field existed: read below, once the seats are
             value = data[name]
             if isinstance(value, bool):
                 setattr(state, name, value)
@@ -425,6 +428,8 @@ class SocState(ViewRules):
         for viewer, holder, cards in data["known"]:
             key = (whole_number(viewer, "known"), whole_number(holder, "known"))
             state.known[key] = tuple(whole_numbers(cards, "known"))
+        if "heroism_bound" not in data:  # SOC-RULING-72: the knight on its solo quest
+            state.heroism_bound = state.solo_knight(state.heroism)
         if not game.num_players() <= state.n <= game.info.max_players:
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
@@ -475,6 +480,10 @@ class SocState(ViewRules):
         white[WHITE_MERLIN] += len(self.pledges)
         if self.heroism >= 0:
             white[WHITE_HEROISM] += 1
+        solo = self.heroism in (Location.BLACK_KNIGHT, Location.LANCELOT)
+        if not (0 <= self.heroism_bound < n if solo else self.heroism_bound == -1):
+            raise CorruptStateError("heroism_bound must be a seat when Heroism lies on a solo "
+                                    "quest (SOC-RULING-72), else -1")
         if self.divine_favor:
             white[DIVINE_FAVOR] += 1
         for kind, count in enumerate(self.white_removed):

@@ -17,7 +17,8 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
                   a face-down black card shows as {"hidden": true, "by": its placer} except to him;
                   "white" the Fight values played, "white_any" where among them lie "?" cards)
     relics:       {"excalibur" | "grail" | "armor": "on-quest" | "lost" | seat}
-    effects:      {"vivien", "mist", "dark_forest", "mordred", "heroism", "merlin" (the
+    effects:      {"vivien", "mist", "dark_forest", "mordred", "heroism", "heroism_by" (on a
+                  solo quest, the seat whose leaving it discards Heroism), "merlin" (the
                   figure's quest), "witches" (lasting Morgan's Witches), "divine_favor"}
     decks:        sizes of the decks and discard piles (discards lie face down)
     table:        the public parts of the decision under way (cards offered for sharing,
@@ -324,6 +325,7 @@ class ViewRules(TurnRules):
                 "dark_forest": self.dark_forest,
                 "mordred": ("picts", "saxons")[self.mordred] if self.mordred >= 0 else None,
                 "heroism": _loc_key(self.heroism),
+                "heroism_by": self.heroism_bound if self.heroism_bound >= 0 else None,
                 "merlin": _loc_key(self.merlin_loc),
                 "witches": [n for n, bit in WITCH_BITS if self.witches & bit],
                 "divine_favor": self.divine_favor,

@@ -371,6 +371,9 @@ class WhiteCardRules(BlackCardRules):
         self.agenda.pop()
         self.take_from_hand(seat, HEROISM, public=True)
         self.heroism = action - A.TARGET  # SOC-RULING-29: it stays there until that quest ends
+        if self.heroism in (Location.BLACK_KNIGHT, Location.LANCELOT):  # SOC-RULING-72
+            knight = self.solo_knight(self.heroism)
+            self.heroism_bound = knight if knight >= 0 else seat
 
     def _legal_self_others(self, seat: int, _b: int, _c: int) -> list[int]:
         return [A.SELF, A.OTHERS]
