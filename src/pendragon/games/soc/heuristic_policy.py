@@ -142,6 +142,11 @@ class SocPolicy(SocJudge):
         return missing <= min(2, len(war["knights"])) and war["figures"] <= 2
 
     def _d_face(self, obs: Obs, texts: dict[str, int]) -> str | None:
+        me = self._me(obs)
+        # SOC-RULING-67: a 12th card would forbid the Round Table's draw of 2 (SOC-CAMELOT-2)
+        if "face-down-no-card" in texts and me["location"] == "camelot" \
+                and me["hand_size"] == 11:
+            return "face-down-no-card"
         return "face-down"  # one more white card; only the drawer knows the card
 
     def _d_pool(self, obs: Obs, texts: dict[str, int]) -> str | None:

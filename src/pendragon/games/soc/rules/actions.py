@@ -143,6 +143,8 @@ LEAVE: Final = _block([f"leave:{p}" for p in range(MAX_SEATS)])
 HEAL_ANY: Final = _block([f"heal-with-any:{WHITE[k].key}:{extra}" for k in range(5)
                           for extra in (1, 2)])
 CHARGE_ANY: Final = _block([f"charge-with-any:{WHITE[k].key}" for k in range(5)])
+#: A black combat card laid face down without the white card it entitles to (SOC-RULING-67).
+FACE_DOWN_NO_CARD: Final = _block(["face-down-no-card"])
 
 
 def heal_any(kind: int, extra: int) -> int:

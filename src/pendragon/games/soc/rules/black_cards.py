@@ -277,14 +277,15 @@ class BlackCardRules(QuestRules):
         self.push(T.QUEST_CHECK, war, -1)
 
     def _legal_face(self, seat: int, _kind: int, _c: int) -> list[int]:
-        return [A.FACE_DOWN, A.FACE_UP]
+        if self.status[seat] != Status.IN_PLAY:  # an unmasked traitor draws no white card
+            return [A.FACE_DOWN, A.FACE_UP]
+        return [A.FACE_DOWN, A.FACE_UP, A.FACE_DOWN_NO_CARD]  # SOC-RULING-67
 
     def _decide_face(self, action: int, seat: int, kind: int, _c: int) -> None:
         self.agenda.pop()
-        face_down = action == A.FACE_DOWN
-        self.place_black_on_quest(kind, seat, face_down)
-        if face_down and self.status[seat] == Status.IN_PLAY:
-            self.draw_white(seat, 1)
+        self.place_black_on_quest(kind, seat, action != A.FACE_UP)
+        if action == A.FACE_DOWN and self.status[seat] == Status.IN_PLAY:
+            self.draw_white(seat, 1)  # SOC-BLACK-2; his right, SOC-RULING-67
 
     def _legal_war_target(self, seat: int, kind: int, _c: int) -> list[int]:
         return [A.TARGET + Location.PICTS, A.TARGET + Location.SAXONS]
