@@ -383,7 +383,8 @@ class SocData(State["SocGame"]):
     SCALARS: ClassVar[tuple[str, ...]] = (
         "n", "excalibur_owner", "grail_owner", "armor_owner", "ld_phase", "excal_pos",
         "excal_over", "grail_white", "grail_over", "dark_forest", "mordred", "heroism",
-        "heroism_bound", "vivien", "mist", "white_swords", "black_swords", "siege", "turn_seat", "first_seat",
+        "heroism_bound", "vivien", "mist", "white_swords", "black_swords", "siege", "turn_seat",
+        "first_seat",
         "turns", "actions_left", "used_types", "turn_flags", "offer_giver", "siege_die",
         "kay_bonus", "cancelled", "held_seat", "volunteer", "doomed", "result", "end_reason",
         "merlin_loc", "witches", "divine_favor", "siege_won",

@@ -35,9 +35,9 @@ from pendragon.games.soc.rules.cards import (
     LOCATION_KEYS,
     NUM_BLACK,
     NUM_WHITE,
-    Location,
     OFF_BOARD,
     WHITE_BY_KEY,
+    Location,
 )
 from pendragon.games.soc.rules.data import (
     FACE_DOWN_BASE,
