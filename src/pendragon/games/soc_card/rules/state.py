@@ -138,12 +138,16 @@ class SocCardState(State["SocCardGame"]):
 
     def _apply(self, action: int) -> None:
         # Decision codes are 40 and up (tasks.py), as in current_player.
-        if self.agenda[-1] & 0xFF >= T.D_TURN:
+        code = self.agenda[-1] & 0xFF
+        if code >= T.D_TURN:
             # The pile just resolved lies in view until the next player's action: then it
             # is on the discard pile, where nobody sees it (SCG-LISTEN-1, SCG-RULING-8). A
             # chance step before it (the expert variant's Morgan shuffled in, a Knight card
-            # drawn) does not clear the table.
-            self.last_quest = -1
+            # drawn) does not clear the table, nor does an answer to the reveal that
+            # follows (Percival at an end reveal, SCG-RULING-22): the next player's action
+            # is his turn's, an unmasked traitor's lay after his draw included.
+            if code == T.D_TURN or code == T.D_TRAITOR_TRISTAN or code == T.D_PLACE:
+                self.last_quest = -1
             E.decide(self, action)
         else:
             E.chance(self, action)
