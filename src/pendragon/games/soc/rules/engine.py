@@ -428,16 +428,6 @@ class Engine(SocData):
         if self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
             self.draw_white(seat, 1)
 
-    def solo_knight(self, location: int) -> int:
-        """The seat in play on the solo quest ``location`` (Black Knight, Lancelot), or -1
-        (none there, or not a solo quest)."""
-        if location not in (Location.BLACK_KNIGHT, Location.LANCELOT):
-            return -1
-        for seat in range(self.n):
-            if self.loc[seat] == location and self.status[seat] == Status.IN_PLAY:
-                return seat
-        return -1
-
     def leave_location(self, seat: int) -> None:
         """Leaving a solo quest before its end costs the white cards played there, and
         Heroism lying on it if it was laid in his attempt or by him (SOC-HERO-4,

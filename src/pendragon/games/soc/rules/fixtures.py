@@ -37,7 +37,6 @@ from pendragon.games.soc.rules.cards import (
     NUM_WHITE,
     OFF_BOARD,
     WHITE_BY_KEY,
-    Location,
 )
 from pendragon.games.soc.rules.data import (
     FACE_DOWN_BASE,
@@ -214,14 +213,13 @@ def load_state(data: Any) -> SocState:
         state.heroism_bound = state.solo_knight(state.heroism)
     if effects.get("heroism_by") is not None:
         by = effects["heroism_by"]
-        if state.heroism not in (Location.BLACK_KNIGHT, Location.LANCELOT):
+        if not state.is_solo(state.heroism):
             raise _fail("effects.heroism_by", "only for Heroism lying on a solo quest "
-                        "(black-knight, lancelot)")
+                        "(black-knight; lancelot before the Dragon)")
         if not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < state.n:
             raise _fail("effects.heroism_by", f"a seat from 0 to {state.n - 1}, got {by!r}")
         state.heroism_bound = by
-    elif state.heroism_bound < 0 and state.heroism in (Location.BLACK_KNIGHT,
-                                                         Location.LANCELOT):
+    elif state.heroism_bound < 0 and state.is_solo(state.heroism):
         raise _fail("effects.heroism_by", "nobody is on that solo quest: say whose leaving "
                     "would discard Heroism (its layer)")
 

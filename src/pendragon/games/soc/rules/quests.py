@@ -142,6 +142,13 @@ class QuestRules(Engine):
             location == Location.LANCELOT and self.ld_phase == 0
         )
 
+    def solo_knight(self, location: int) -> int:
+        """The knight on the solo quest ``location``, or -1 (nobody, or not a solo quest)."""
+        if not self.is_solo(location):
+            return -1
+        present = self.present(location)
+        return present[0] if present else -1
+
     def can_move(self, seat: int, location: int) -> bool:
         """SOC-HERO-3: to another open quest; a solo quest only while free."""
         if location == self.loc[seat] or not self.quest_open(location):

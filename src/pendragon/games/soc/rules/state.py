@@ -480,8 +480,8 @@ class SocState(ViewRules):
         white[WHITE_MERLIN] += len(self.pledges)
         if self.heroism >= 0:
             white[WHITE_HEROISM] += 1
-        solo = self.heroism in (Location.BLACK_KNIGHT, Location.LANCELOT)
-        if not (0 <= self.heroism_bound < n if solo else self.heroism_bound == -1):
+        if not (0 <= self.heroism_bound < n if self.is_solo(self.heroism)
+                else self.heroism_bound == -1):
             raise CorruptStateError("heroism_bound must be a seat when Heroism lies on a solo "
                                     "quest (SOC-RULING-72), else -1")
         if self.divine_favor:

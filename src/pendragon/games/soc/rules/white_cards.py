@@ -371,7 +371,7 @@ class WhiteCardRules(BlackCardRules):
         self.agenda.pop()
         self.take_from_hand(seat, HEROISM, public=True)
         self.heroism = action - A.TARGET  # SOC-RULING-29: it stays there until that quest ends
-        if self.heroism in (Location.BLACK_KNIGHT, Location.LANCELOT):  # SOC-RULING-72
+        if self.is_solo(self.heroism):  # SOC-RULING-72: his attempt's, else the layer's
             knight = self.solo_knight(self.heroism)
             self.heroism_bound = knight if knight >= 0 else seat
 
