@@ -17,7 +17,7 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
-        [--option K=V] [--team] [--panels model,search,ismcts,served,talk,open,coach] [--workers W]
+        [--option K=V] [--team] [--panels model,search,ismcts,served,talk,open,known,coach] [--workers W]
         [--search-option [PANEL:]K=V]
     python -m bench.evaluator cost GAME PLAYERS [--games N] [--start K] [--option K=V]
         [--panels search,ismcts,served,talk] [--workers W] [--search-option [PANEL:]K=V]
@@ -287,6 +287,40 @@ class OpenSearch(ISMCTSBot):
         return state.clone()
 
 
+class KnownTraitorsSearch(ISMCTSBot):
+    """Today's search, but every sweep's world holds the true traitors: the cards (the deck's
+    order, hands, face-down cards) still drawn as the seat may imagine them. No bot may play
+    so; its gain over the heuristic bounds what any better belief about who the traitors
+    are could give a search with the same rollouts (the open-hand search, ``open``, also
+    sees the deck to come). A game without hidden loyalty searches as today's search.
+
+    >>> state = pendragon.load_game("soc-card", players=5, seed=3).new_initial_state()
+    >>> state.play_random_chance()
+    >>> world = KnownTraitorsSearch(1).world_for(state, 0)
+    >>> traitors = [s for s in range(5) if not holds_loyal_card(state, s)]
+    >>> [s for s in range(5) if not holds_loyal_card(world, s)] == traitors
+    True
+    >>> world.observation(0) == state.observation(0)
+    True
+    """
+
+    def world_for(self, state: State, seat: int) -> State:
+        """A world redealt for ``seat`` whose traitors are the true ones."""
+        world = state.resample_hidden(seat, self._rng)
+        obs = state.observation(seat)
+        you, seats = obs.get("you"), obs.get("seats")
+        seen = set(you.get("known_loyalties", ())) if isinstance(you, dict) else set()
+        if isinstance(seats, list):  # the cards shown to the table (an accused's)
+            seen |= {s for s, entry in enumerate(seats)
+                     if isinstance(entry, dict) and entry.get("loyalty") is not None}
+        truth = {s for s in range(state.game.num_players())
+                 if s != seat and s not in seen and not holds_loyal_card(state, s)}
+        try:
+            return world.with_traitors(seat, truth, self._rng)
+        except (NotImplementedError, ValueError):  # no hidden loyalty; a deal not made so
+            return super().world_for(state, seat)
+
+
 class CoachPlayer:
     """A seat that plays the coach's move at every decision (``coach.hint(...).action``,
     a hint's best move), so its win rate is what following every hint is worth; not a bot
@@ -322,6 +356,8 @@ def _panel_bot(name: str, panel: str, depth: int | None, seed: int | None,
         return ISMCTSBot(seed, **{"evaluator": True, "rollout_depth": depth, **extra})
     if panel == "open":
         return OpenSearch(seed, **extra)
+    if panel == "known":
+        return KnownTraitorsSearch(seed, **extra)
     if panel == "talk":  # Shadows over Camelot's table talk (the bot "talking")
         return TalkingSearch(seed, **extra)
     if panel == "ismcts":  # the game's own (GamePlugin.search): what a user's bot plays
@@ -375,7 +411,7 @@ def panel_search_options(items: Sequence[str], panels: Sequence[str]
     >>> panel_search_options(["budget=1"], ("ismcts",))
     Traceback (most recent call last):
     ...
-    SystemExit: --search-option budget=1: no search panel takes it (model, search, talk, open)
+    SystemExit: --search-option budget=1: no search panel takes it (model, search, talk, open, known)
     """
     panels = [p for p in panels if p in SEARCH_PANELS]
     if items and not panels:
@@ -398,10 +434,11 @@ def panel_search_options(items: Sequence[str], panels: Sequence[str]
 #: serve --ismcts-budget``), the search that listens to the table talk (Shadows over
 #: Camelot), the open-hand search (a bound), the coach's move (these five never played
 #: unless asked for) and the heuristic (always played: the baseline).
-STRENGTH_PANELS = ("model", "search", "ismcts", "served", "talk", "open", "coach", "heuristic")
+STRENGTH_PANELS = ("model", "search", "ismcts", "served", "talk", "open", "known", "coach",
+                   "heuristic")
 #: The panels that are searches built here (``--search-option`` builds them; the game's
 #: ``ismcts`` is built as its plugin says, the coach and the heuristic take none).
-SEARCH_PANELS = ("model", "search", "talk", "open")
+SEARCH_PANELS = ("model", "search", "talk", "open", "known")
 
 
 def dealt_card(state: State, seat: int) -> str:
