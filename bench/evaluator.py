@@ -17,8 +17,8 @@ with whether its side won. Reliability by tenths as ``bench/calibration.py``.
     python -m bench.evaluator timing [--games N] [--no-pin]
     python -m bench.evaluator review GAME PLAYERS SEED [--option K=V] [--no-pin]
     python -m bench.evaluator strength GAME PLAYERS [--games N] [--start K] [--depth D]
-        [--option K=V] [--team] [--panels model,search,ismcts,served,talk,open,known,coach] [--workers W]
-        [--search-option [PANEL:]K=V]
+        [--option K=V] [--team] [--panels model,search,ismcts,served,talk,open,known,coach]
+        [--workers W] [--search-option [PANEL:]K=V]
     python -m bench.evaluator cost GAME PLAYERS [--games N] [--start K] [--option K=V]
         [--panels search,ismcts,served,talk] [--workers W] [--search-option [PANEL:]K=V]
     python -m bench.evaluator leaf [--games N] [--worlds K] [--seed S] [--no-pin]
@@ -57,7 +57,9 @@ Grail Cup's the model search with the settings their plugins name, ``GamePlugin.
 actions a move held to ``pendragon serve``'s ``--ismcts-budget``, 4,000);
 ``open`` is the *open-hand search* (:class:`OpenSearch`), today's search reading the true
 state: what the search could gain with every card seen, a bound on any better read of the
-table with the same rollouts; ``coach`` plays the coach's move at every decision
+table with the same rollouts; ``known`` (:class:`KnownTraitorsSearch`) the search whose
+worlds hold the true traitors, the cards still drawn: a bound on any better belief about who
+they are; ``coach`` plays the coach's move at every decision
 (:class:`CoachPlayer`): what following every hint wins. ``--search-option K=V`` builds
 every search panel with that keyword of ``ISMCTSBot`` (``confidence=2.0``: soc's search
 before its own test; a ``budget``...): a variant measured on the same paired seeds as
@@ -408,10 +410,10 @@ def panel_search_options(items: Sequence[str], panels: Sequence[str]
     Traceback (most recent call last):
     ...
     SystemExit: --search-option coach:budget=1: no search panel 'coach' is played (model)
-    >>> panel_search_options(["budget=1"], ("ismcts",))
+    >>> panel_search_options(["budget=1"], ("ismcts",))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    SystemExit: --search-option budget=1: no search panel takes it (model, search, talk, open, known)
+    SystemExit: --search-option budget=1: no search panel takes it (model, search, talk, ...)
     """
     panels = [p for p in panels if p in SEARCH_PANELS]
     if items and not panels:

@@ -101,3 +101,24 @@ def test_check_mode_reports_stale_files(tmp_path: Path) -> None:
     path = golden.golden_path(tmp_path, TOY, golden.configs_for(TOY)[0])
     path.write_text(path.read_text(encoding="utf-8") + "tampered\n", encoding="utf-8")
     assert golden.main(["--check", *args]) == 1
+
+
+def test_write_refuses_changed_actions_under_the_same_rules_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A playthrough whose actions changed is not rewritten until the game's rules version
+    is raised (records would replay into another game: docs/records.md, "Versions")."""
+    toy = type(pendragon.load_game(TOY))
+    assert golden.main(["--write", "--game", TOY, "--dir", str(tmp_path)]) == 0
+    path = golden.golden_path(tmp_path, TOY, golden.configs_for(TOY)[0])
+    written = path.read_text(encoding="utf-8")
+    assert golden.rules_version_of(written) == toy.rules_version
+    older = written.replace("\n1 ", "\n1 x", 1)  # as if the rules had played another first step
+    path.write_text(older, encoding="utf-8")
+    assert golden.main(["--write", "--game", TOY, "--dir", str(tmp_path)]) == 1
+    assert "refused" in capsys.readouterr().out
+    assert path.read_text(encoding="utf-8") == older
+    path.write_text(older.replace("\nsummary ", "\nsummary x", 1), encoding="utf-8")
+    monkeypatch.setattr(toy, "rules_version", toy.rules_version + 1)
+    assert golden.main(["--write", "--game", TOY, "--dir", str(tmp_path)]) == 0
+    assert golden.rules_version_of(path.read_text(encoding="utf-8")) == toy.rules_version

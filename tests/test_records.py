@@ -26,6 +26,7 @@ from pendragon.core.api import State
 from pendragon.records import (
     FIELDS,
     FORMAT,
+    FORMAT_VERSION,
     GameRecord,
     RecordError,
     RecordSeat,
@@ -238,7 +239,7 @@ def good() -> GameRecord:
     (lambda text, rec: text[: len(text) // 2], "not a record: broken JSON"),
     (lambda text, rec: "[1, 2]", "not a JSON object"),
     (lambda text, rec: broken(rec, format="chess-pgn"), "not a pendragon game record"),
-    (lambda text, rec: broken(rec, format_version=2), "format version 2, newer than"),
+    (lambda text, rec: broken(rec, format_version=3), "format version 3, newer than"),
     (lambda text, rec: broken(rec, format_version="1"), "format_version must be"),
     (lambda text, rec: broken(rec, game="chess"), "unknown game 'chess'"),
     (lambda text, rec: broken(rec, options={**rec.options, "players": 99}),
@@ -269,6 +270,12 @@ def good() -> GameRecord:
     (lambda text, rec: json.dumps({k: v for k, v in rec.to_json().items() if k != "actions"}),
      "the record has no actions"),
     (lambda text, rec: broken(rec, actions=["x" * 201]), "actions[0] must be text"),
+    (lambda text, rec: broken(rec, rules_version=rec.rules_version + 1),  # type: ignore[operator]
+     "played under version 2 of soc's rules; this pendragon plays version 1"),
+    (lambda text, rec: broken(rec, rules_version="1"), "rules_version must be a whole number"),
+    (lambda text, rec: json.dumps({k: v for k, v in rec.to_json().items()
+                                   if k != "rules_version"}), "the record has no rules_version"),
+    (lambda text, rec: broken(rec, format_version=1), "format version 1 has no rules_version"),
 ])
 def test_a_bad_record_is_refused_with_its_reason(good: GameRecord, mutate: Any,
                                                  message: str) -> None:
@@ -340,15 +347,29 @@ def test_a_soc_table_operation_is_recorded_and_replayed() -> None:
     assert replay_record(loads(dumps(record))).final.serialize() == state.serialize()
 
 
+def test_a_record_names_the_rules_it_was_played_under(good: GameRecord) -> None:
+    """A record carries its game's rules version (format 2), so one played under other
+    rules is refused by name; a record of format 1, from before the field, names none and
+    is replayed as it stands (its result still checked)."""
+    assert good.rules_version == pendragon.load_game("soc", players=3).rules_version >= 1
+    assert good.format_version == FORMAT_VERSION == 2
+    assert loads(dumps(good)).rules_version == good.rules_version
+    older = {k: v for k, v in good.to_json().items() if k != "rules_version"}
+    again = loads(json.dumps({**older, "format_version": 1}))
+    assert (again.rules_version, again.format_version, again.actions) == (None, 1, good.actions)
+    assert "rules_version" not in again.to_json()
+
+
 # ---------------------------------------------------------------------- the schema
 def test_the_schema_and_the_module_name_the_same_fields() -> None:
     """docs/records.schema.json and pendragon.records agree: the same fields, the same
     required ones, the same format name and version."""
     schema = json.loads(SCHEMA.read_text())
     assert tuple(schema["properties"]) == FIELDS
-    assert set(schema["required"]) == set(FIELDS) - {"seconds", "date"}
+    assert set(schema["required"]) == set(FIELDS) - {"seconds", "date", "rules_version"}
+    assert schema["else"]["required"] == ["rules_version"]  # (format 2)
     assert schema["properties"]["format"]["const"] == FORMAT
-    assert schema["properties"]["format_version"]["const"] == 1
+    assert schema["properties"]["format_version"]["enum"] == list(range(1, FORMAT_VERSION + 1))
     assert schema["additionalProperties"] is False
     seat = schema["$defs"]["seat"]
     assert set(seat["required"]) == set(seat["properties"]) == {"name", "bot"}
@@ -367,7 +388,8 @@ def test_real_records_validate_against_the_schema(name: str, players: int) -> No
                            date="2026-11-26T12:00:00Z")
     for each in (record, unfinished):
         validator.validate(json.loads(dumps(each)))
-    for bad in ({"format_version": 2}, {"actions": [3]}, {"seats": []}, {"extra": 1},
+    for bad in ({"format_version": 3}, {"rules_version": 0}, {"format_version": 1},
+                {"actions": [3]}, {"seats": []}, {"extra": 1},
                 {"result": {"returns": [1]}}, {"options": {"players": [3]}}):
         data = {**record.to_json(), **bad}
         assert not validator.is_valid(data), bad

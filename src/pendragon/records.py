@@ -1,6 +1,8 @@
 """Game records: one JSON file per game, for all three games (issue 31 item 1, "our PGN").
 
-A record names the game, its options as resolved (players and seed among them), who sat
+A record names the game, the version of its rules it was played under
+(:attr:`~pendragon.core.api.Game.rules_version`), its options as resolved (players and seed
+among them), who sat
 where (a name and the bot of each seat, ``None`` for a person), every action by its text
 (:meth:`~pendragon.core.api.State.action_to_string`, chance outcomes and table operations
 included, in order), the result (returns per seat and the end reason, or ``None`` while
@@ -11,8 +13,10 @@ documented field by field in ``docs/records.md``; its JSON Schema is
 A record file may come from anyone, so reading one checks everything before it hands back
 a :class:`GameRecord`: the size, the JSON, the format's name and version, every field's
 type, the game and its options, and every action, replayed from the first to the last,
-legal where it stands; the stored result must be the replayed one. Anything wrong is a
-:class:`RecordError` that says what, and nothing is half-read.
+legal where it stands; the stored result must be the replayed one. A record played under
+another version of the game's rules is refused by name: its actions may still be legal and
+mean another game. Anything wrong is a :class:`RecordError` that says what, and nothing is
+half-read.
 
 >>> import pendragon
 >>> from pendragon.runner import random_playout
@@ -46,16 +50,17 @@ from pendragon.core.options import OptionValue, _shown
 
 #: The ``format`` of every record: what tells a record from any other JSON file.
 FORMAT = "pendragon-record"
-#: The version of the format this module writes and the newest it reads.
-FORMAT_VERSION = 1
+#: The version of the format this module writes and the newest it reads (2 added
+#: ``rules_version``; a record of format 1 names none and is replayed as it stands).
+FORMAT_VERSION = 2
 #: Largest record file read (bytes): the longest real games take a few hundred kilobytes.
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 #: Longest action text, seat name, bot name, end reason or version string accepted.
 MAX_TEXT = 200
 #: The fields of a record, in the order they are written.
-FIELDS = ("format", "format_version", "pendragon_version", "game", "options", "seats",
-          "actions", "result", "seconds", "date")
-_REQUIRED = frozenset(FIELDS) - {"seconds", "date"}
+FIELDS = ("format", "format_version", "pendragon_version", "game", "rules_version", "options",
+          "seats", "actions", "result", "seconds", "date")
+_REQUIRED = frozenset(FIELDS) - {"seconds", "date", "rules_version"}
 #: The seed a record without one is replayed with: every chance outcome is among its
 #: actions, so the seed changes nothing that is replayed (only the stream a continuation
 #: would draw from).
@@ -64,7 +69,8 @@ WITHHELD_SEED_REPLAY = 0
 
 class RecordError(PendragonError):
     """A record that cannot be read: broken, foreign, from a newer format, of an unknown
-    game, with a bad option or an illegal action, or whose result is not the game's."""
+    game or other rules, with a bad option or an illegal action, or whose result is not the
+    game's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +95,9 @@ class RecordResult:
 class GameRecord:
     """A game as a record file holds it (``docs/records.md`` describes each field).
 
-    ``options`` are the game's options as resolved (``players`` and ``seed`` among them;
+    ``rules_version`` is the version of the game's rules it was played under
+    (:attr:`~pendragon.core.api.Game.rules_version`; ``None`` in a record of format 1, which
+    named none); ``options`` the game's options as resolved (``players`` and ``seed`` among them;
     ``seed`` is ``None`` where it was withheld, as for a game of the web table);
     ``actions`` the text of every action in order; ``result`` ``None`` for an unfinished
     game; ``seconds`` (optional) how long each action took, one per action; ``date``
@@ -103,6 +111,7 @@ class GameRecord:
     result: RecordResult | None
     seconds: tuple[float, ...] | None = None
     date: str | None = None
+    rules_version: int | None = None
     pendragon_version: str = field(default_factory=lambda: pendragon_version())
     format: str = FORMAT
     format_version: int = FORMAT_VERSION
@@ -114,6 +123,10 @@ class GameRecord:
             "format_version": self.format_version,
             "pendragon_version": self.pendragon_version,
             "game": self.game,
+        }
+        if self.rules_version is not None:
+            data["rules_version"] = self.rules_version
+        data |= {
             "options": dict(self.options),
             "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
             "actions": list(self.actions),
@@ -206,6 +219,7 @@ def record_of(
         result=result_of(state),
         seconds=None if seconds is None else tuple(float(s) for s in seconds),
         date=date,
+        rules_version=state.game.rules_version,
     )
 
 
@@ -301,7 +315,8 @@ def from_json(data: Any, *, local_options: bool = False) -> GameRecord:
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
         raise RecordError(f"unknown field(s) {', '.join(_shown(k) for k in unknown[:5])}")
-    missing = sorted(_REQUIRED - set(data))
+    missing = sorted(_REQUIRED - set(data) | ({"rules_version"} - set(data) if version >= 2
+                                              else set()))
     if missing:
         raise RecordError(f"the record has no {', '.join(missing)}")
     seats = data["seats"]
@@ -316,20 +331,28 @@ def from_json(data: Any, *, local_options: bool = False) -> GameRecord:
         result=None if result is None else _result(result),
         seconds=_seconds(data.get("seconds")),
         date=None if data.get("date") is None else _text(data["date"], "date"),
+        rules_version=_rules_version(data, version),
         pendragon_version=_text(data["pendragon_version"], "pendragon_version"),
         format_version=version,
     )
 
 
 def load_record_game(record: GameRecord, *, local_options: bool = False) -> Game:
-    """The game a record was played with; :class:`RecordError` for an unknown game or
-    options the game refuses (or, without ``local_options``, one naming a local file)."""
+    """The game a record was played with; :class:`RecordError` for an unknown game, rules of
+    another version than this pendragon's, or options the game refuses (or, without
+    ``local_options``, one naming a local file)."""
     try:
         cls = registry.game_class(record.game)
     except PendragonError:
         known = ", ".join(registry.registered_games())
         raise RecordError(f"unknown game {_shown(record.game)}; this pendragon has {known}"
                           ) from None
+    if record.rules_version is not None and record.rules_version != cls.rules_version:
+        raise RecordError(
+            f"the record was played under version {record.rules_version} of {record.game}'s "
+            f"rules; this pendragon plays version {cls.rules_version}, where its actions may "
+            f"make another game (pendragon {record.pendragon_version} wrote it; what changed: "
+            f"docs/rules, \"Rules versions\")")
     specs = {spec.name: spec for spec in cls.option_specs}
     options = dict(record.options)
     for name, value in options.items():
@@ -411,6 +434,18 @@ def _texts(value: Any, name: str) -> tuple[str, ...]:
             raise RecordError(f"{name}[{index}] must be text of 1 to {MAX_TEXT} characters, "
                               f"not {_shown(item)}")
     return tuple(value)
+
+
+def _rules_version(data: Mapping[str, Any], version: int) -> int | None:
+    """A record's ``rules_version``: a whole number from 1 in format 2, absent in format 1."""
+    if version < 2:
+        if "rules_version" in data:
+            raise RecordError("a record of format version 1 has no rules_version")
+        return None
+    value = data["rules_version"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1_000_000:
+        raise RecordError(f"rules_version must be a whole number from 1, not {_shown(value)}")
+    return int(value)
 
 
 def _options(value: Any) -> dict[str, OptionValue]:

@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 
+import pendragon
 from pendragon.web.settings import Settings
 from pendragon.web.storage import (
     AddChat,
@@ -21,7 +22,7 @@ from pendragon.web.storage import (
     TableRecord,
     normalize_url,
 )
-from pendragon.web.storage_schema import actions_table
+from pendragon.web.storage_schema import actions_table, rules_table
 from tests.web.conftest import postgres_schema
 from tests.web.support import FAST, Peer, auth, is_type, live_server, past_the_opening
 
@@ -88,16 +89,24 @@ def test_a_table_whose_moves_no_longer_replay_is_refused_and_the_others_play_on(
     database: str,
 ) -> None:
     """A stored table whose moves the installed rules do not replay (played under an
-    earlier version of them; here a move the catalog does not have) does not stop the
-    server: its links get ``table_unplayable`` (HTTP 409, the page's socket 4401 after the
-    error), its rows stay as they were, and every other table resumes."""
+    earlier version of them; here a move the catalog does not have), or that names another
+    version of its game's rules (``Game.rules_version``: its moves would still replay, into
+    another game), does not stop the server: its links get ``table_unplayable`` (HTTP 409,
+    the page's socket 4401 after the error), its rows stay as they were, and every other
+    table resumes, one stored before tables named their rules among them."""
     with live_server(database, FAST) as first, first.http() as http:
-        stale, sound = (first.create(http, THREE_HUMANS) for _ in range(2))
+        stale, sound, other, legacy = (first.create(http, THREE_HUMANS) for _ in range(4))
         for created in (stale, sound):
             play_moves(http, [s["token"] for s in created["seats"]], 4)
         before = table_view(http, sound["seats"][0]["token"])
     engine = sa.create_engine(normalize_url(database))
     with engine.begin() as db:
+        version = pendragon.load_game("soc", players=3).rules_version
+        assert db.execute(sa.select(rules_table.c.rules_version).where(
+            rules_table.c.table_id == sound["table"])).scalar() == version
+        db.execute(rules_table.update().where(rules_table.c.table_id == other["table"])
+                   .values(rules_version=version + 1))
+        db.execute(rules_table.delete().where(rules_table.c.table_id == legacy["table"]))
         last = sa.select(sa.func.max(actions_table.c.idx)).where(
             actions_table.c.table_id == stale["table"]).scalar_subquery()
         db.execute(actions_table.update().where(actions_table.c.table_id == stale["table"],
@@ -113,12 +122,15 @@ def test_a_table_whose_moves_no_longer_replay_is_refused_and_the_others_play_on(
             assert response.json()["error"]["code"] == "table_unplayable"
         peer = Peer(second.ws_url, stale["seats"][0]["token"])
         error = peer.until(is_type("error"))
-        assert error["code"] == "table_unplayable" and "earlier version" in error["message"]
+        assert error["code"] == "table_unplayable" and "another version" in error["message"]
         with pytest.raises(ConnectionClosed) as closed:
             peer.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+        response = http.get("/api/table", headers=auth(other["seats"][0]["token"]))
+        assert response.status_code == 409 and "another version" in response.text
         assert table_view(http, sound["seats"][0]["token"])["state"] == before["state"]
         play_moves(http, [s["token"] for s in sound["seats"]], 2)
+        play_moves(http, [s["token"] for s in legacy["seats"]], 2)
     engine = sa.create_engine(normalize_url(database))
     with engine.connect() as db:
         assert db.execute(sa.select(actions_table.c.idx, actions_table.c.action).where(

@@ -159,6 +159,13 @@ class Game(ABC):
     name: ClassVar[str]
     #: Options accepted by ``load_game`` (``players`` and ``seed`` among them).
     option_specs: ClassVar[tuple[OptionSpec, ...]]
+    #: The version of the rules as this code plays them, from 1: a game raises it whenever
+    #: a change makes a recorded sequence of actions mean another game (a rule, an action's
+    #: legality or its text). Records and stored tables carry it, so a game played under
+    #: other rules is refused by name rather than replayed into a different game
+    #: (``pendragon.records``; ``python -m pendragon.tools.golden --write`` refuses to
+    #: rewrite a playthrough whose actions changed under the same version).
+    rules_version: ClassVar[int] = 1
     _info: GameInfo
 
     def __init__(self, options: Mapping[str, Any]) -> None:

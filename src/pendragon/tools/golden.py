@@ -12,6 +12,11 @@ Regenerate the files after an intended change of the rules::
     python -m pendragon.tools.golden --write          # or: make golden
     python -m pendragon.tools.golden --check          # exit 1 if any file is out of date
 
+A transcript names the game's rules version (:attr:`~pendragon.core.api.Game.rules_version`).
+``--write`` refuses to rewrite a playthrough whose actions changed while that version stayed
+the same: records of the game would replay into another game, so the version must be raised
+first (a change of the public summaries alone is written).
+
 ``--game-class module:Class`` registers an extra game first (the tests' toy game lives in
 ``tests.toygame:ToyGame``).
 """
@@ -108,6 +113,7 @@ def transcript(game_name: str, config: GoldenConfig) -> str:
     options = ", ".join(f"{k}={v!r}" for k, v in sorted(game.options.items()))
     lines = [
         f"# golden playthrough of {game_name} ({options})",
+        f"# rules version {game.rules_version}",
         "# bots: random, seat s seeded bot_seed(seed, s); chance: the state's own stream",
         "# regenerate with: make golden",
     ]
@@ -123,6 +129,51 @@ def transcript(game_name: str, config: GoldenConfig) -> str:
     lines.append(f"end {final.version}: returns {final.returns()}")
     lines.append(f"summary {final.version}: {_summary(final)}")
     return "\n".join(lines) + "\n"
+
+
+def rules_version_of(text: str) -> int | None:
+    """The rules version a transcript names (``None``: a transcript from before they had one).
+
+    >>> rules_version_of("# golden playthrough of x ()\\n# rules version 3\\n1 seat 0 go\\n")
+    3
+    >>> rules_version_of("# golden playthrough of x ()\\n1 seat 0 go\\n") is None
+    True
+    """
+    for line in text.splitlines():
+        if line.startswith("# rules version "):
+            return int(line.removeprefix("# rules version "))
+        if not line.startswith("#"):
+            break
+    return None
+
+
+def steps_of(text: str) -> list[str]:
+    """A transcript's actions and end, without its header and public summaries: what a
+    record of the game would replay.
+
+    >>> steps_of("# header\\n1 seat 0 go\\nsummary 1: {}\\nend 1: returns [1.0]\\n")
+    ['1 seat 0 go', 'end 1: returns [1.0]']
+    """
+    return [line for line in text.splitlines()
+            if line and not line.startswith(("#", "summary "))]
+
+
+def refusal(old: str | None, new: str, version: int) -> str | None:
+    """Why ``new`` may not replace the golden transcript ``old`` of a game whose rules are
+    at ``version``: its actions changed while the version stayed (``None``: it may).
+
+    >>> old = "# rules version 1\\n1 seat 0 go\\nend 1: returns [1.0]\\n"
+    >>> print(refusal(old, old.replace("go", "stop"), 1))
+    its actions changed under rules version 1: raise the game's rules_version first
+    >>> refusal(old, old.replace("version 1", "version 2").replace("go", "stop"), 2) is None
+    True
+    >>> refusal(old, old + "summary 1: {}\\n", 1) is None
+    True
+    """
+    if old is None or rules_version_of(old) != version or steps_of(old) == steps_of(new):
+        return None
+    return (f"its actions changed under rules version {version}: raise the game's "
+            "rules_version first")
 
 
 def diff(expected: str, actual: str, path: str) -> str:
@@ -164,12 +215,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.game or pendragon.registered_games()
     stale = 0
     for name in names:
+        version = pendragon.load_game(name).rules_version
         for config in configs_for(name):
             path = golden_path(args.dir, name, config)
             text = transcript(name, config)
             if args.write:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 old = path.read_text(encoding="utf-8") if path.exists() else None
+                why = refusal(old, text, version)
+                if why is not None:
+                    stale += 1
+                    print(f"refused: {path}: {why}")
+                    continue
                 path.write_text(text, encoding="utf-8")
                 print(f"{'unchanged' if old == text else 'wrote'} {path}")
             elif not path.exists() or path.read_text(encoding="utf-8") != text:

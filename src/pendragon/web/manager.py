@@ -19,6 +19,7 @@ from typing import Any
 
 import pendragon
 from pendragon.bots.base import Bot
+from pendragon.core import registry
 from pendragon.core.api import CHANCE, Game, State
 from pendragon.core.errors import PendragonError
 from pendragon.web.access import BOT, HUMAN, INVITATIONS, RETIRED, Access
@@ -359,6 +360,7 @@ class TableManager:
             started=all(s.controller != HUMAN or s.seat in opened for s in seat_records),
             host_hash=host_hash or host_made_hash,
             join_mid_game=join_mid_game,
+            rules_version=game.rules_version,
         )
         table = LiveTable(self, record, state)
         table.client = client
@@ -427,6 +429,7 @@ class TableManager:
                     return None
                 # The whole game replayed and narrated: off the event loop (issue 36, item 5).
                 try:
+                    check_rules_version(record)
                     state, actors, lines = await self._replay(record)
                 except PendragonError as error:
                     # Stored under rules this version no longer plays (a move now illegal,
@@ -535,11 +538,28 @@ class TableManager:
 
 
 def unplayable() -> TableError:
-    """The answer about a stored table whose moves the installed rules no longer replay
-    (it was played under an earlier version of them): kept as stored, never changed."""
+    """The answer about a stored table whose moves the installed rules do not replay, or
+    that was played under another version of them (:func:`check_rules_version`): kept as
+    stored, never changed."""
     return TableError("table_unplayable", "this table's moves do not replay under this "
-                      "server's rules (it was played under an earlier version); it is kept "
-                      "as it was", 409)
+                      "server's rules (it was played under another version of them); it is "
+                      "kept as it was", 409)
+
+
+def check_rules_version(record: TableRecord) -> None:
+    """A :class:`~pendragon.core.errors.PendragonError` if ``record``'s table was played under
+    another version of its game's rules than the installed one (its moves may still be legal
+    and make another game); a table stored before tables named it passes (replayed as it
+    stands), and so does a game no longer installed (its replay says so)."""
+    if record.rules_version is None:
+        return
+    try:
+        installed = registry.game_class(record.game).rules_version
+    except PendragonError:
+        return
+    if record.rules_version != installed:
+        raise PendragonError(f"played under version {record.rules_version} of "
+                             f"{record.game}'s rules; this server plays version {installed}")
 
 
 def replay_record(record: TableRecord) -> tuple[State, list[int],

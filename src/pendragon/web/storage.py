@@ -58,6 +58,7 @@ from pendragon.web.storage_schema import (
     notices_table,
     opened_seats_table,
     passes_table,
+    rules_table,
     seats_table,
     start_table,
     tables_table,
@@ -157,6 +158,9 @@ class TableRecord:
     passes: tuple[PassRecord, ...] = ()
     #: The announcements of seats changing hands, oldest first.
     notices: tuple[NoticeRecord, ...] = ()
+    #: The version of the game's rules the table is played under (``Game.rules_version``;
+    #: ``None``: a table stored before tables named it).
+    rules_version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,6 +422,9 @@ class Storage:
                 started=record.started,
             )
         )
+        if record.rules_version is not None:
+            conn.execute(rules_table.insert().values(table_id=record.table_id,
+                                                     rules_version=record.rules_version))
         if record.passes:
             conn.execute(
                 passes_table.insert(),
@@ -692,6 +699,9 @@ class Storage:
             ).first()
             passes = self._passes(conn, table_id)
             notices = self._notices(conn, table_id, 0)
+            rules = conn.execute(
+                sa.select(rules_table.c.rules_version).where(rules_table.c.table_id == table_id)
+            ).scalar()
         return TableRecord(
             table_id=row.table_id,
             game=row.game,
@@ -709,6 +719,7 @@ class Storage:
             join_mid_game=bool(access.join_mid_game) if access is not None else False,
             passes=passes,
             notices=notices,
+            rules_version=None if rules is None else int(rules),
         )
 
     def load_hands(self, table_id: str, after_notice: int) -> TableHands:

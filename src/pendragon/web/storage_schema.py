@@ -102,6 +102,14 @@ access_table = _of_table(
     sa.Column("join_mid_game", sa.Boolean, nullable=False, default=False),
 )
 
+#: The version of the game's rules the table is played under (``Game.rules_version``): a
+#: server whose rules are of another version refuses the table rather than replay its moves
+#: into another game. A table without a row here is from before: replayed as it stands.
+rules_table = _of_table(
+    "pendragon_table_rules",
+    sa.Column("rules_version", sa.Integer, nullable=False),
+)
+
 #: Tokens of a table that are neither a seat's, the spectators' nor the host's: a seat
 #: invitation (``seat_invite``, for ``seat``), a join invitation (``join_invite``), or the
 #: token of a player who gave his seat up (``retired``: it may never take another seat).

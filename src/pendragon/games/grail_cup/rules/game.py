@@ -115,6 +115,9 @@ class GrailCupGame(Game):
     """
 
     name: ClassVar[str] = "grail-cup"
+    #: Raised with every change that replays a record differently (docs/rules/grail-cup.md,
+    #: "Rules versions").
+    rules_version: ClassVar[int] = 1
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "players", int, 4,

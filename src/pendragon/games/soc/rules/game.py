@@ -75,6 +75,9 @@ class SocGame(Game):
     """
 
     name: ClassVar[str] = "soc"
+    #: Raised with every change that replays a record differently (docs/rules/soc.md,
+    #: "Rules versions").
+    rules_version: ClassVar[int] = 1
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "players", int, 5, "number of knights (3-7; 8 with the expansion)", minimum=3,
