@@ -320,7 +320,7 @@ def forward(s: GrailCupState, seat: int, target: int, goal: int = 0) -> None:
             emit(s, _log("stay", seat=Seat(seat)))
         return
     if here < s.dragon <= target:
-        if s.spears[seat] > 0:
+        if s.spears[seat] > 0 and spear_goes_on(s, target, goal):
             s.agenda.append((C.SPEAR, seat, target, goal))
             return
         if s._events is not None:
@@ -328,6 +328,14 @@ def forward(s: GrailCupState, seat: int, target: int, goal: int = 0) -> None:
         _place(s, seat, s.dragon - 1)
         return
     _place(s, seat, target)
+
+
+def spear_goes_on(s: GrailCupState, target: int, goal: int) -> bool:
+    """Whether a spear can take a knight on past the dragon on a forward move to ``target``
+    (GC-RULING-22): not when the dragon holds the last church a Priest's move is bound for,
+    as no church lies beyond it to go on to (GC-RULING-7). The finish counts as a castle, and
+    the dragon never stands on it, so a Princess's move always has a castle beyond."""
+    return not (goal == TO_CHURCH and target == s.dragon and s.track.next_church[target] < 0)
 
 
 def backward(s: GrailCupState, seat: int, steps: int) -> None:
@@ -871,11 +879,10 @@ def _spear(s: GrailCupState, action: int, seat: int, target: int, c: int) -> Non
             emit(s, _log("spear-used", seat=Seat(seat)))
         # GC-RULING-4: the dragon's space counts as a step but is never shared; a move
         # bound for the castle or church the dragon stands on goes on to the next one
-        # (GC-RULING-22), or past the dragon if there is none.
+        # (GC-RULING-22: there always is one when a spear is asked, spear_goes_on).
         if target == s.dragon:
-            beyond = (s.track.next_castle[target] if c == TO_CASTLE else
-                      s.track.next_church[target] if c == TO_CHURCH else -1)
-            target = beyond if beyond >= 0 else target + 1
+            target = (s.track.next_castle[target] if c == TO_CASTLE else
+                      s.track.next_church[target] if c == TO_CHURCH else target + 1)
         _place(s, seat, min(s.track.finish, target))
     else:
         if s._events is not None:

@@ -117,7 +117,7 @@ class GrailCupGame(Game):
     name: ClassVar[str] = "grail-cup"
     #: Raised with every change that replays a record differently (docs/rules/grail-cup.md,
     #: "Rules versions").
-    rules_version: ClassVar[int] = 1
+    rules_version: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "players", int, 4,

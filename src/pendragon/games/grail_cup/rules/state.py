@@ -417,7 +417,10 @@ class GrailCupState(State["GrailCupGame"]):
             elif code in (C.CHOOSE_MOVE, C.MOVE_DRAGON):
                 ok = ok and b in (0, 1)
             elif code == C.SPEAR:
-                ok = ok and self.pos[a] < self.dragon <= b < len(self.track)
+                # Asked only where a spear takes him on (GC-RULING-22).
+                ok = ok and self.pos[a] < self.dragon <= b < len(self.track) and (
+                    E.spear_goes_on(self, b, c)
+                )
             else:
                 ok = ok and b == 0
             if code in (C.CLOVER, C.LAY, C.RETURN):
