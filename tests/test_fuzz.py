@@ -151,7 +151,8 @@ def test_soc_card_deserialize_one_wrong_entry(field: str, index: int, value: int
 
 @settings(max_examples=examples(200), deadline=None)
 @given(st.dictionaries(st.sampled_from(["players", "pile", "loyalty", "swords", "knights",
-                                        "deck", "in_force", "turn", "options", "revealed"]),
+                                        "deck", "in_force", "turn", "options", "revealed",
+                                        "shown", "verified"]),
                        json_values))
 def test_soc_card_fixture_fields(data: dict[str, Any]) -> None:
     """Known fields with arbitrary values: refused with a message, or a playable state."""

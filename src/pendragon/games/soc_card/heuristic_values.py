@@ -61,7 +61,8 @@ def _final(white: int, black: int, flips: int, white_share: float) -> float:
         return 1.0
     if black >= END_SWORDS and black >= white:
         return 0.0
-    # Play goes on with every card revealed: nobody flips again (SCG-RULING-11).
+    # Play goes on with every card revealed: nobody flips again (SCG-RULING-11), but for a
+    # card Vivien hides again later, which this estimate leaves out.
     return _race_table(white_share, 0)[white][black]
 
 

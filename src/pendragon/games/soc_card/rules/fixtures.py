@@ -39,8 +39,8 @@ from pendragon.games.soc_card.rules.game import SocCardGame
 from pendragon.games.soc_card.rules.state import SocCardState
 
 _KEYS: Final = {
-    "players", "seed", "options", "turn", "loyalty", "revealed", "verified", "accused",
-    "swords",
+    "players", "seed", "options", "turn", "loyalty", "revealed", "shown", "verified",
+    "accused", "swords",
     "pile", "deck", "morgans_aside", "in_force", "merlin_4", "knights", "knight_deck",
 }
 
@@ -120,13 +120,15 @@ def _load(data: Any) -> SocCardState:
         state.loyal_aside = left
     elif loyalty is not None:
         raise _fail("loyalty: a solo game has no loyalty cards (SCG-SOLO-1)")
-    for s in _seats(data.get("revealed", []), n, "revealed"):
-        state.revealed[s] = 1
-    # Verified once (accused) and hidden again by Vivien: no card shown at an end.
-    for s in _seats(data.get("verified", []), n, "verified"):
-        if state.revealed[s]:
-            raise _fail(f"verified: seat {s} is listed as revealed too")
-        state.revealed[s] = 2
+    # A card face up: shown when its holder was accused (``revealed``), or shown at an end
+    # by a player nobody accused (``shown``); an accused player's card hidden again by
+    # Vivien (``verified``) shows no card at an end (SCG-END-2, SCG-RULING-11).
+    for key, value, by_accusation in (("revealed", 1, 1), ("shown", 1, 0), ("verified", 2, 1)):
+        for s in _seats(data.get(key, []), n, key):
+            if state.revealed[s]:
+                raise _fail(f"{key}: seat {s} is listed in revealed, shown or verified too")
+            state.revealed[s] = value
+            state.was_accused[s] = by_accusation
     for s in _seats(data.get("accused", []), n, "accused"):
         state.accused[s] = 1
     swords = data.get("swords", {})

@@ -22,10 +22,13 @@ from pendragon.games.soc_card.rules.cards import MORGAN_KINDS, MORGANS_IN_DECK, 
 from pendragon.games.soc_card.rules.state import SocCardState
 from pendragon.games.soc_card.rules.view import TENSOR_NAMES, TENSOR_SIZE
 
-#: Sword layings in one game: before the first end check at most 12 swords lie on the
-#: table (6 + 6) and every quest or accusation lays one or more, so at most 13 layings
-#: reach it; if play goes on every loyalty card is open, no sword flips any more and the
-#: next check (at most 13 layings later) always decides (SCG-END-5).
+#: Sword layings in one game, with room to spare: at most 13 happen. Every quest or
+#: accusation lays one sword or more and is followed by an end check; a sword turned at an
+#: end stays on the table, so the swords never become fewer; and a check with 13 swords or
+#: more always decides (white at 7 or more outnumbers black, or black has 7 and as many;
+#: otherwise black has 7 and more than white). So play goes on (SCG-END-5) only with 12
+#: swords or fewer, however many ends passed and swords turned before (a card Vivien hid
+#: again shows at the next end: SCG-END-2, SCG-RULING-11), and the 13th laying ends the game.
 MAX_LAYINGS: Final = 26
 #: Turns between two layings: each adds a rumor card to the pile (at most every card of the
 #: game) or is a Galahad look, or a quest that Arthur turned into a listen.
@@ -73,7 +76,7 @@ class SocCardGame(Game):
     name: ClassVar[str] = "soc-card"
     #: Raised with every change that replays a record differently (docs/rules/soc-card.md,
     #: "Rules versions").
-    rules_version: ClassVar[int] = 1
+    rules_version: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("players", int, 4, "number of players (1 = solo, SCG-SOLO-1)", minimum=1,
                    maximum=7),

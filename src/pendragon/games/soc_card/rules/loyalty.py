@@ -56,8 +56,10 @@ def accuse(st: SocCardState, seat: int, target: int) -> None:
 
 
 def accuse_swords(st: SocCardState, target: int, accuser: int) -> None:
-    """SCG-ACCUSE-1..3: the accused shows his card; one sword (two with Percival)."""
+    """SCG-ACCUSE-1..3: the accused shows his card; one sword (two with Percival). Being
+    accused, he shows no card at an end from now on (SCG-END-2)."""
     st.revealed[target] = 1
+    st.was_accused[target] = 1
     if st.log is not None:
         note(st, "soc-card.log.accuse", seat=Seat(accuser), target=Seat(target),
              loyalty=loyalty_term(st.loyalty[target]))
@@ -76,9 +78,10 @@ def accuse_swords(st: SocCardState, target: int, accuser: int) -> None:
 
 # ---------------------------------------------------------------------- the end
 def end_check(st: SocCardState, _a: int, _b: int) -> None:
-    """SCG-END-1, SCG-END-2: seven swords of a colour; the players whose loyalty was never
-    verified (never accused, never shown at an earlier end: ``revealed`` 0) show their card.
-    One accused and later hidden again by Vivien (``revealed`` 2) does not (SCG-RULING-11)."""
+    """SCG-END-1, SCG-END-2: seven swords of a colour; every player nobody accused whose card
+    is hidden (``revealed`` 0: never shown, or shown at an earlier end and hidden again by
+    Vivien) shows it. One accused and hidden again by Vivien (``revealed`` 2) does not, nor
+    does a card already face up (SCG-RULING-11)."""
     if st.white < END_SWORDS and st.black < END_SWORDS:
         return
     st.agenda.append(T.task(T.END_DECIDE))
@@ -161,13 +164,14 @@ def keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
     swap = action == A.SWAP
     offered = st.offer[seat]
     st.offer[seat] = -1
-    # Nobody tells his choice: a card shown before is no longer known (SCG-RULING-9); his
-    # loyalty stays verified, so he shows no card at an end (SCG-END-2, SCG-RULING-11). But
+    # Nobody tells his choice: a card shown before is no longer known (SCG-RULING-9). One
+    # accused stays verified and shows no card at an end; one whose card was shown at an
+    # earlier end, never accused, shows his card at the next (SCG-END-2, SCG-RULING-11). But
     # an unmasked traitor who keeps his card is still the unmasked traitor: «Podczas każdej
     # swojej tury, musi dobrać 2 karty» (SCG-ACCUSE-4), and his next turn shows it anyway.
     still_unmasked = not swap and st.revealed[seat] == 1 and st.loyalty[seat] == TRAITOR
     if not still_unmasked:
-        st.revealed[seat] = 2 if st.revealed[seat] else 0
+        st.revealed[seat] = 2 if st.was_accused[seat] else 0
     if swap:
         st.loyal_aside[st.loyalty[seat]] += 1
         st.loyalty[seat] = offered

@@ -45,8 +45,10 @@ _LIST_FIELDS: Final = (
     "deck", "known", "known_seen", "discard", "hidden_discard", "hidden_seen", "pile",
     "pile_down", "pile_by", "aside", "loyalty", "loyal_aside", "loyal_pool", "revealed",
     "accused", "knight_deck", "knights", "knights_played", "offer", "hold", "agenda",
-    "last_pile", "peeks",
+    "last_pile", "peeks", "was_accused",
 )
+#: Fields a state saved before they existed may lack (each read with its default).
+_LATER_FIELDS: Final = frozenset({"was_accused"})
 
 
 class SocCardState(State["SocCardGame"]):
@@ -98,8 +100,15 @@ class SocCardState(State["SocCardGame"]):
         self.loyalty: list[int] = [-1] * n
         self.loyal_aside: list[int] = [0, 0]
         self.loyal_pool: list[int] = list(game.loyalty_deck)
+        #: Per seat: 0 his card is hidden (he shows it at an end), 1 it lies face up, 2 he
+        #: was accused and Vivien has hidden his card again (no card at an end: SCG-END-2,
+        #: SCG-RULING-11).
         self.revealed: list[int] = [0] * n
+        #: Per seat, 1 once he has made his one accusation (SCG-ACCUSE-1).
         self.accused: list[int] = [0] * n
+        #: Per seat, 1 once an accusation has named him: «ci, którzy nie zostali przez nikogo
+        #: oskarżeni» are the players who show their card at an end (SCG-END-2).
+        self.was_accused: list[int] = [0] * n
         self.knight_deck: list[int] = list(KNIGHT_COUNTS) if game.expert else [0] * len(
             KNIGHT_COUNTS)
         self.knights: list[int] = [0] * (n * E.NUM_KNIGHTS)
@@ -219,6 +228,7 @@ class SocCardState(State["SocCardGame"]):
         other.loyal_pool = self.loyal_pool[:]
         other.revealed = self.revealed[:]
         other.accused = self.accused[:]
+        other.was_accused = self.was_accused[:]
         other.knight_deck = self.knight_deck[:]
         other.knights = self.knights[:]
         other.knights_played = self.knights_played[:]
@@ -247,19 +257,39 @@ class SocCardState(State["SocCardGame"]):
 
     @classmethod
     def from_dict(cls, game: SocCardGame, data: Any) -> SocCardState:
-        """Rebuild and validate a state; :class:`CorruptStateError` on anything impossible."""
+        """Rebuild and validate a state; :class:`CorruptStateError` on anything impossible.
+
+        A state saved before ``was_accused`` existed still loads: a seat whose card was
+        shown or verified then counts as accused.
+
+        >>> import json
+        >>> from pendragon.games.soc_card.rules.fixtures import load_state
+        >>> state = load_state({"players": 3, "loyalty": ["loyal", "traitor", "loyal"],
+        ...                     "revealed": [1], "swords": {"white": 3, "black": 1}})
+        >>> saved = json.loads(state.serialize())
+        >>> del saved["was_accused"]
+        >>> state.game.deserialize_state(json.dumps(saved)).was_accused
+        [0, 1, 0]
+        """
         data = stored_format(data, "soc-card", _FORMAT)
         if data.get("options") != game.option_key():
             raise CorruptStateError("the state belongs to a game with other options")
         expected = set(_INT_FIELDS + _LIST_FIELDS) | {
             "format", "options", "history", "chance_count", "rng_seed"}
-        if set(data) - {WORLD_FIELD} != expected:  # a world's mark: restore_history_fields
-            raise CorruptStateError(f"fields differ: {sorted(set(data) ^ expected)}")
+        given = set(data) - {WORLD_FIELD}  # a world's mark: restore_history_fields
+        if not expected - _LATER_FIELDS <= given <= expected:
+            raise CorruptStateError(f"fields differ: {sorted(given ^ expected)}")
         state = cls(game)
         state.set_up()
         for name in _INT_FIELDS:
             setattr(state, name, whole_number(data[name], name))
         for name in _LIST_FIELDS:
+            if name == "was_accused" and name not in data:
+                # Saved before the field existed, when a card once shown or verified never
+                # showed at an end again: such a seat counts as accused, as it then played.
+                # (Exact while some seat's card was never shown: no end has passed.)
+                state.was_accused = [1 if v else 0 for v in state.revealed]
+                continue
             setattr(state, name, whole_numbers(data[name], name))
         state.restore_history_fields(data)
         state.check_invariants()
@@ -308,11 +338,16 @@ class SocCardState(State["SocCardGame"]):
                     "a hand without a holder")
         # Loyalty.
         fail.unless(len(self.loyalty) == len(self.revealed) == len(self.accused)
-                    == len(self.offer) == n, "per-seat lists have the wrong length")
+                    == len(self.was_accused) == len(self.offer) == n,
+                    "per-seat lists have the wrong length")
         fail.unless(len(self.loyal_aside) == 2 and len(self.loyal_pool) == 2, "loyalty piles")
         fail.unless(min(self.loyal_aside + self.loyal_pool, default=0) >= 0, "negative loyalty")
-        fail.unless(all(v in (0, 1) for v in self.accused), "flags are 0/1")
+        fail.unless(all(v in (0, 1) for v in self.accused + self.was_accused), "flags are 0/1")
         fail.unless(all(v in (0, 1, 2) for v in self.revealed), "revealed is 0, 1 or 2")
+        fail.unless(all((w == 1 or r != 2) and (w == 0 or r != 0) for r, w
+                        in zip(self.revealed, self.was_accused, strict=False)),
+                    "an accused seat's card is face up or verified, and only his is verified")
+        fail.unless(not self.solo or not any(self.was_accused), "solo accusation")
         low = -1 if self.loyal_pool != [0, 0] or self.solo else 0
         fail.unless(all(low <= v <= 1 for v in self.loyalty)
                     and all(-1 <= v <= 1 for v in self.offer), "bad loyalty card")

@@ -12,8 +12,8 @@ Observation layout (``observation(seat)``)::
     swords {white, black}, silence, in_force {morgan-1, morgan-2}, merlin_4_token,
     pile {count, top}      top: null | {card} | {face_down, announced, announced_card, by}
     deck, discard, morgans_aside, knight_deck, knights_played {knight: n},
-    seats [{accused, loyalty (when revealed), verified (accused or shown at an end, even
-           if Vivien has hidden the card again: no card shown at an end), offered (holds
+    seats [{accused, loyalty (when revealed), verified (his card lies face up, or he was
+           accused and Vivien has hidden it again: no card shown at an end), offered (holds
            Vivien's card while he decides), knights (face-down count)}],
     hand {seat, count},    a pending hand of drawn cards (unmasked traitor, Gawain)
     accusation {by, target}    an accusation whose card is not shown yet (Percival asked)
