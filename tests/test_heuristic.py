@@ -189,12 +189,11 @@ def test_traitor_belief_prior_allows_no_traitor() -> None:
 def test_traitor_belief_two_traitors_with_merlins_company() -> None:
     # MC-LOYALTY: at 7-8 knights the deck holds two traitor cards, so a loyal knight
     # weighs "two traitors", "one" and (at 7) "none" at their dealing odds.
-    eight = traitor_belief(8, (7, 2), {0: False})
-    none, one, two = eight.count_distribution()
-    assert none == 0.0  # 8 knights and 9 cards: one card set aside
-    assert two == pytest.approx(6 / 8) and one == pytest.approx(2 / 8)
-    seven = traitor_belief(7, (7, 2), {0: False})  # two cards aside of 6 loyal, 2 traitor
-    assert seven.count_distribution() == pytest.approx([1 / 28, 12 / 28, 15 / 28])
+    eight = traitor_belief(8, (8, 2), {0: False})  # 10 cards (MC-RULING-16), 2 set aside
+    # seat 0 loyal: the other 7 seats hold 7 of the 9 cards left (7 loyal, 2 traitors)
+    assert eight.count_distribution() == pytest.approx([1 / 36, 14 / 36, 21 / 36])
+    seven = traitor_belief(7, (8, 2), {0: False})  # 6 of the 9 left, 3 set aside
+    assert seven.count_distribution() == pytest.approx([7 / 84, 42 / 84, 35 / 84])
 
 
 def _accusation_position() -> tuple[State, int, list[int]]:

@@ -146,11 +146,11 @@ def test_balance_of_the_card_game_has_its_variants_and_traitor_figures(
 
 def test_balance_cells_skip_player_counts_a_variant_refuses() -> None:
     """Eight knights only with Merlin's Company (MC-SETUP-1, VAR-OPTIONS): the base game's cell
-    is left empty; and no game without a traitor at eight (MC-RULING-21: the loyalty deck
-    holds 7 loyal cards), so only the traitor column is filled."""
+    is left empty; the expansion's deck has 8 loyal cards (MC-RULING-21), so a game without a
+    traitor seats eight too."""
     cells = balance("soc", [8], 1, ("random",))
     assert {cell.variant for cell in cells} == {"merlins-company"}
-    assert {cell.column for cell in cells} == {"with traitor"}
+    assert {cell.column for cell in cells} == {"with traitor", "no traitor"}
 
 
 def test_balance_of_grail_cup_gives_every_seat_of_each_table_and_the_rounds() -> None:

@@ -39,9 +39,9 @@ def traitor_belief(players: int, loyalty_deck: tuple[int, int],
     >>> belief = traitor_belief(5, (7, 1), {0: False})
     >>> round(belief.probability(1), 3), round(belief.none(), 3)
     (0.143, 0.429)
-    >>> eight = traitor_belief(8, (7, 2), {0: False})  # Merlin's Company, two traitors
+    >>> eight = traitor_belief(8, (8, 2), {0: False})  # Merlin's Company, two traitors
     >>> round(eight.count_distribution()[2], 3)
-    0.75
+    0.583
     """
     seen = dict(seen or {})
     loyal, traitors = loyalty_deck

@@ -377,6 +377,9 @@ class SocData(State["SocGame"]):
         # clockwise; a joining player is inserted (VAR-JOIN)
         self.seat_order: tuple[int, ...] = tuple(range(n))
         self.siege_won = False
+        # SOC-ACCUSE-1 (SOC-RULING-5): six siege engines have stood at Camelot at some
+        # moment; accusations stay open once they have, whatever the engines do after.
+        self.siege_reached_six = False
 
     # The scalar fields (ints/bools) and the flat sequences (lists, or the tuples of
     # TUPLES); used by serialization so that the list of fields is written once.
@@ -387,7 +390,7 @@ class SocData(State["SocGame"]):
         "first_seat",
         "turns", "actions_left", "used_types", "turn_flags", "offer_giver", "siege_die",
         "kay_bonus", "cancelled", "held_seat", "volunteer", "doomed", "result", "end_reason",
-        "merlin_loc", "witches", "divine_favor", "siege_won",
+        "merlin_loc", "witches", "divine_favor", "siege_won", "siege_reached_six",
     )
     FLAT_LISTS: ClassVar[tuple[str, ...]] = (
         "knight", "life", "loc", "status", "loyalty", "accused", "loyalty_shown", "white_deck",

@@ -532,6 +532,8 @@ class Engine(SocData):
         if siege != self.siege:
             self.note(NOTE_SIEGE, siege - self.siege)
             self.siege = siege
+            if siege >= 6:
+                self.siege_reached_six = True  # SOC-ACCUSE-1: accusations open for good
 
     def lay_swords(self, white: int, black: int) -> None:
         """Lay swords on the Round Table without judging the end (SOC-RULING-47)."""

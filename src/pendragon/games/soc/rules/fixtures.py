@@ -54,7 +54,8 @@ from pendragon.games.soc.rules.state import SocState
 
 _TOP_KEYS: Final = {
     "players", "seed", "options", "knights", "turn", "round_table", "siege_engines",
-    "quests", "relics", "effects", "black_top", "white_deck", "black_deck", "first_seat",
+    "siege_reached_six", "quests", "relics", "effects", "black_top", "white_deck", "black_deck",
+    "first_seat",
 }
 _KNIGHT_KEYS: Final = {
     "knight", "life", "location", "loyalty", "hand", "status", "accusation_used", "captured",
@@ -174,6 +175,11 @@ def load_state(data: Any) -> SocState:
     state.white_swords = _count(swords.get("white", 0), "round_table.white", 0, 16)
     state.black_swords = _count(swords.get("black", 0), "round_table.black", 0, 16)
     state.siege = _count(data.get("siege_engines", 0), "siege_engines", 0, 11)
+    # SOC-ACCUSE-1: whether six engines stood at some moment (by default: if they stand now).
+    reached = data.get("siege_reached_six", state.siege >= 6)
+    if not isinstance(reached, bool) or (state.siege >= 6 and not reached):
+        raise _fail("siege_reached_six", "must be true or false (true from 6 engines)")
+    state.siege_reached_six = reached
 
     _load_quests(state, data.get("quests", {}), white_used, black_used)
     _load_relics(state, data.get("relics", {}))

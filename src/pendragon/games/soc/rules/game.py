@@ -71,13 +71,13 @@ class SocGame(Game):
     ...
     pendragon.core.errors.InvalidOptionError: 8 players need the Merlin's Company expansion ...
     >>> pendragon.load_game("soc", players=8, expansion="merlins-company").loyalty_deck
-    (7, 2)
+    (8, 2)
     """
 
     name: ClassVar[str] = "soc"
     #: Raised with every change that replays a record differently (docs/rules/soc.md,
     #: "Rules versions").
-    rules_version: ClassVar[int] = 1
+    rules_version: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "players", int, 5, "number of knights (3-7; 8 with the expansion)", minimum=3,
@@ -151,12 +151,13 @@ class SocGame(Game):
         self.open_loyalty = no_traitor
         #: A second traitor card is in play only with 7-8 players and the expansion (MC-LOYALTY).
         traitors = 2 if self.expansion and n >= 7 else 1
-        #: (loyal, traitor) cards in the loyalty deck (SOC-SETUP-5, VAR-MIDST), never more
-        #: than its 7 loyal cards (MC-RULING-16, -21). Without a traitor the traitor card is
-        #: taken out and the 7 loyal cards stay (VAR-NO-TRAITOR: a newcomer still gets one,
-        #: VAR-JOIN).
-        self.loyalty_deck = ((7, 0) if no_traitor else (n, traitors) if midst
-                             else (7, traitors))
+        #: (loyal, traitor) cards in the loyalty deck (SOC-SETUP-5, VAR-MIDST): the base
+        #: game's 7 loyal cards, the expansion's new deck 8 (MC-RULING-16, -21). Without a
+        #: traitor the traitor cards are taken out and the loyal cards stay (VAR-NO-TRAITOR:
+        #: a newcomer still gets one, VAR-JOIN).
+        loyal = 8 if self.expansion else 7
+        self.loyalty_deck = ((loyal, 0) if no_traitor else (n, traitors) if midst
+                             else (loyal, traitors))
         #: Coats of arms dealt at random (SOC-SETUP-2, MC-KNIGHTS).
         self.knight_pool: tuple[int, ...] = (
             tuple(range(NUM_KNIGHTS)) if self.expansion else BASE_KNIGHTS
@@ -204,13 +205,6 @@ class SocGame(Game):
         if self.three_brave_knights and no_traitor:
             raise InvalidOptionError(
                 "three_brave_knights hides loyalty cards, no_traitor lays them face up: choose one"
-            )
-        if n > 7 and (no_traitor or midst):
-            # MC-RULING-16: the loyalty deck holds 7 loyal cards (MC-RULING-21).
-            name = "no_traitor" if no_traitor else "traitor_in_our_midst"
-            raise InvalidOptionError(
-                f"{name} needs a loyal card for every player, and the loyalty deck holds 7;"
-                " this table has 8"
             )
 
     def observation_tensor_names(self) -> list[str]:

@@ -365,9 +365,13 @@ class QuestRules(Engine):
             self.add_swords(outcome.swords + heroism, 0)
             if present and outcome.cards and not self.result:
                 if solo and len(present) == 1 and location == Location.BLACK_KNIGHT:
-                    # SOC-RULING-69: the Black Knight's lone winner draws face down; no
-                    # sharing, no Bors. Lancelot's reward is revealed like any other's.
-                    self.draw_white(present[0], outcome.cards)
+                    # SOC-RULING-69: the Black Knight's reward is dealt face down, round
+                    # from its winner: to him alone, or to him and Sir Bors by turns
+                    # (MC-KNIGHT-BORS). Lancelot's reward is revealed like any other's.
+                    bors = self.seat_of_knight(BORS)
+                    takers = [present[0]] + ([bors] if bors not in (-1, present[0]) else [])
+                    for deal in reversed(range(outcome.cards)):  # (a stack: first on top)
+                        self.draw_white(takers[deal % len(takers)], 1)
                 else:
                     giver = finisher if finisher >= 0 and self.in_play(finisher) else present[0]
                     self.start_offer(outcome.cards, present, giver)

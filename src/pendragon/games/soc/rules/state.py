@@ -329,6 +329,7 @@ class SocState(ViewRules):
         new.witches = self.witches
         new.divine_favor = self.divine_favor
         new.siege_won = self.siege_won
+        new.siege_reached_six = self.siege_reached_six
         # The lists are copied...
         new.knight = self.knight[:]
         new.life = self.life[:]
@@ -397,6 +398,10 @@ class SocState(ViewRules):
         state.restore_history_fields(data)
         state.log = None
         for name in cls.SCALARS:
+            if name == "siege_reached_six" and name not in data:
+                # Saved before the field existed: as many as stand now tell all we know.
+                state.siege_reached_six = whole_number(data["siege"], "siege") >= 6
+                continue
             if name == "heroism_bound" and name not in data:
                 continue  # saved before the field existed: read below, once the seats are
             value = data[name]
@@ -539,6 +544,8 @@ class SocState(ViewRules):
                 raise CorruptStateError("a knowledge record exceeds the hand it describes")
         if not 0 <= self.siege <= 12 or self.white_swords < 0 or self.black_swords < 0:
             raise CorruptStateError("siege engines or swords out of range")
+        if self.siege >= 6 and not self.siege_reached_six:
+            raise CorruptStateError("six siege engines stand, yet siege_reached_six is false")
         if sorted(self.seat_order) != list(range(n)):
             raise CorruptStateError("the turn order must list every seat once")
         travel = [a + b for a, b in zip(self.travel_deck, self.travel_discard, strict=True)]

@@ -244,13 +244,12 @@ class TurnRules(WhiteCardRules):
                     for kind in FIGHT_KINDS for extra in (1, 2)
                     if hand[kind] >= 3 - extra and hand[FIGHT_ANY] >= extra
                 ]
-        if actions_left and not used & Heroic.SPECIAL and any(self.captured):
-            hand = self.hands[seat]
-            if any(hand[kind] for kind in SPECIAL_KINDS):  # MC-TRAVEL-CAPTURED
-                options += [
-                    A.FREE + s for s in range(self.n) if self.captured[s] and s != seat
-                    and self.in_play(s)
-                ]
+        if (actions_left and not used & Heroic.SPECIAL and any(self.captured)
+                and self._free_cards(seat)):  # MC-TRAVEL-CAPTURED
+            options += [
+                A.FREE + s for s in range(self.n) if self.captured[s] and s != seat
+                and self.in_play(s)
+            ]
         if actions_left and not used & Heroic.ACCUSE and self.can_accuse(seat):  # SOC-HERO-8
             options += [
                 A.ACCUSE + s
@@ -301,10 +300,15 @@ class TurnRules(WhiteCardRules):
         return self.has_knight(seat, GAHERIS) and self.hand_size(seat) >= 3
 
     def can_accuse(self, seat: int) -> bool:
-        """SOC-ACCUSE-1: once per game, from 6 swords or 6 siege engines."""
-        return not self.accused[seat] and (
-            self.white_swords + self.black_swords >= 6 or self.siege >= 6
-        )
+        """SOC-ACCUSE-1: once per game, from the moment 6 swords lie on the Round Table or 6
+        siege engines stand at Camelot (open for good: engines destroyed after do not close
+        it, SOC-RULING-5)."""
+        return not self.accused[seat] and self.accusations_open()
+
+    def accusations_open(self) -> bool:
+        """SOC-ACCUSE-1: whether 6 swords or 6 siege engines have been reached."""
+        return (self.white_swords + self.black_swords >= 6 or self.siege >= 6
+                or self.siege_reached_six)
 
     def _legal_heroic(self, seat: int, _b: int, _c: int) -> list[int]:
         if self.status[seat] != Status.IN_PLAY or self.turn_flags & TurnFlag.SKIP_HEROIC:
@@ -490,15 +494,25 @@ class TurnRules(WhiteCardRules):
         if self.siege_won and self.in_play(seat):
             self.arrive(seat, destination)
 
-    def _legal_free_card(self, seat: int, captive: int, _c: int) -> list[int]:
+    def _free_cards(self, seat: int) -> list[int]:
+        """The special white cards ``seat`` may spend to free a captive (MC-TRAVEL-CAPTURED):
+        any he holds, but a Merlin while Vivien forbids them (SOC-B-VIVIEN: for any purpose;
+        MC-RULING-7: freeing plays the card)."""
         hand = self.hands[seat]
-        return [A.PLAY + kind for kind in SPECIAL_KINDS if hand[kind]]
+        return [kind for kind in SPECIAL_KINDS
+                if hand[kind] and not (kind == MERLIN and self.vivien)]
+
+    def _legal_free_card(self, seat: int, captive: int, _c: int) -> list[int]:
+        return [A.PLAY + kind for kind in self._free_cards(seat)]
 
     def _decide_free_card(self, action: int, seat: int, captive: int, _c: int) -> None:
         self.agenda.pop()
         kind = action - A.PLAY
         self.take_from_hand(seat, kind, public=True)
-        self.discard_white(kind)
+        if kind == MERLIN:
+            self.spend_merlins(1)  # MC-B-WITCH-6: a Merlin played leaves the game
+        else:
+            self.discard_white(kind)
         self.captured = replaced(self.captured, captive, False)
 
     # ------------------------------------------------------------------ "?" cards, Lamorak

@@ -11,6 +11,7 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
     waiting:      {"seat": int | None, "chance": bool, "decision": str}
     turn:         {"seat", "number", "actions_left", "used": [types], "first_seat"}
     round_table:  {"white": int, "black": int};  siege_engines: int
+    accusations_open: bool (6 swords or 6 siege engines reached, for good: SOC-ACCUSE-1)
     knights:      per seat {"seat", "knight", "life", "location", "status", "hand_size",
                   "relics": [...], "accusation_used", "loyalty": "loyal"|"traitor"|None}
     quests:       black-knight / lancelot / excalibur / grail / picts / saxons (public boards;
@@ -283,6 +284,7 @@ class ViewRules(TurnRules):
             },
             "round_table": {"white": self.white_swords, "black": self.black_swords},
             "siege_engines": self.siege,
+            "accusations_open": self.accusations_open(),
             "knights": [self._knight_view(s, seat) for s in range(self.n)],
             "quests": {
                 "black-knight": {
