@@ -347,12 +347,11 @@ def load_record_game(record: GameRecord, *, local_options: bool = False) -> Game
         known = ", ".join(registry.registered_games())
         raise RecordError(f"unknown game {_shown(record.game)}; this pendragon has {known}"
                           ) from None
-    if record.rules_version is not None and record.rules_version != cls.rules_version:
-        raise RecordError(
-            f"the record was played under version {record.rules_version} of {record.game}'s "
-            f"rules; this pendragon plays version {cls.rules_version}, where its actions may "
-            f"make another game (pendragon {record.pendragon_version} wrote it; what changed: "
-            f"docs/rules, \"Rules versions\")")
+    other = other_rules(cls, record.rules_version)
+    if other is not None:
+        raise RecordError(f"the record was {other}, where its actions may make another game "
+                          f"(pendragon {_shown(record.pendragon_version)} wrote it; what "
+                          f"changed: docs/rules, \"Rules versions\")")
     specs = {spec.name: spec for spec in cls.option_specs}
     options = dict(record.options)
     for name, value in options.items():
@@ -372,6 +371,23 @@ def load_record_game(record: GameRecord, *, local_options: bool = False) -> Game
             raise RecordError(f"bad option: {name!r} is stored as {_shown(value)}, "
                               f"which is not a {specs[name].type.__name__} value")
     return game
+
+
+def other_rules(cls: type[Game], version: int | None) -> str | None:
+    """Why a game of ``cls`` stored under its rules version ``version`` (a record's, a web
+    table's) is not replayed here: played under another version than the installed one
+    (``None``: the same version, or a game stored before games named one).
+
+    >>> import pendragon
+    >>> other_rules(pendragon.game_class("grail-cup"), 1)
+    "played under version 1 of grail-cup's rules; this pendragon plays version 2"
+    >>> other_rules(pendragon.game_class("grail-cup"), None) is None
+    True
+    """
+    if version is None or version == cls.rules_version:
+        return None
+    return (f"played under version {version} of {cls.name}'s rules; this pendragon plays "
+            f"version {cls.rules_version}")
 
 
 def replay_record(record: GameRecord, *, local_options: bool = False) -> ReplayedRecord:

@@ -215,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.game or pendragon.registered_games()
     stale = 0
     for name in names:
-        version = pendragon.load_game(name).rules_version
+        version = pendragon.game_class(name).rules_version
         for config in configs_for(name):
             path = golden_path(args.dir, name, config)
             text = transcript(name, config)

@@ -22,6 +22,7 @@ from pendragon.bots.base import Bot
 from pendragon.core import registry
 from pendragon.core.api import CHANCE, Game, State
 from pendragon.core.errors import PendragonError
+from pendragon.records import other_rules
 from pendragon.web.access import BOT, HUMAN, INVITATIONS, RETIRED, Access
 from pendragon.web.adapters import adapter_for
 from pendragon.web.bot_loop import bot_name, timed_step
@@ -554,12 +555,11 @@ def check_rules_version(record: TableRecord) -> None:
     if record.rules_version is None:
         return
     try:
-        installed = registry.game_class(record.game).rules_version
+        other = other_rules(registry.game_class(record.game), record.rules_version)
     except PendragonError:
         return
-    if record.rules_version != installed:
-        raise PendragonError(f"played under version {record.rules_version} of "
-                             f"{record.game}'s rules; this server plays version {installed}")
+    if other is not None:
+        raise PendragonError(other)
 
 
 def replay_record(record: TableRecord) -> tuple[State, list[int],

@@ -306,9 +306,9 @@ class TurnRules(WhiteCardRules):
         return not self.accused[seat] and self.accusations_open()
 
     def accusations_open(self) -> bool:
-        """SOC-ACCUSE-1: whether 6 swords or 6 siege engines have been reached."""
-        return (self.white_swords + self.black_swords >= 6 or self.siege >= 6
-                or self.siege_reached_six)
+        """SOC-ACCUSE-1: whether 6 swords or 6 siege engines have been reached (engines
+        standing now were reached: ``siege_reached_six`` is set with the sixth)."""
+        return self.white_swords + self.black_swords >= 6 or self.siege_reached_six
 
     def _legal_heroic(self, seat: int, _b: int, _c: int) -> list[int]:
         if self.status[seat] != Status.IN_PLAY or self.turn_flags & TurnFlag.SKIP_HEROIC:
