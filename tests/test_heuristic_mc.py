@@ -289,6 +289,30 @@ def test_geraint_alone_does_not_stall_the_game() -> None:
         state.observation(0), texts) is None
 
 
+@pytest.mark.parametrize(("bors_hand", "loyalty", "expected"), [
+    (0, "loyal", "volunteer"),  # 0 against the winner's 2 + 2: the deal evens the hands
+    (3, "loyal", "volunteer"),  # 3 against 4: still smaller
+    (4, "loyal", "pass"),  # 4 against 4: all three to the winner
+    (6, "traitor", "volunteer"),  # the traitor always takes a card from the winner
+])
+def test_bors_takes_part_in_the_black_knights_reward_when_it_evens_the_hands(
+        bors_hand: int, loyalty: str, expected: str) -> None:
+    # MC-KNIGHT-BORS, SOC-RULING-69: Bors may take part in the face-down deal (2 cards to
+    # the winner, 1 to him); loyal, when his hand is smaller than the winner's would be
+    # after the winner's own 2 cards; the traitor, always.
+    state = _state(
+        [{"location": "black-knight", "hand": {"fight-3": 1, "grail": 2}}, {},
+         {"knight": "bors", "hand": {"fight-1": bors_hand} if bors_hand else {},
+          "loyalty": loyalty}],
+        quests={"black-knight": {"white": ["fight-2", "fight-2", "fight-3"],
+                                 "black": ["black-knight-1", "black-knight-1"]}},
+    )
+    _play(state, "play:fight-3")
+    assert _decision(state) == "bors-deal" and state.current_player() == 2
+    assert state.observation(2)["knights"][0]["hand_size"] == 2
+    assert _choice(state) == expected
+
+
 @pytest.mark.parametrize(("life", "expected"), [(6, "caradoc-trade"), (2, "end-turn")])
 def test_caradoc_trades_only_a_spare_life(life: int, expected: str) -> None:
     # MC-KNIGHT-CARADOC, MC-RULING-1: a life for two cards, not a heroic action; with

@@ -591,6 +591,11 @@ export function drawTable(obs, ctx) {
       table.offer.map((card) => cardChip(ctx, "white", card))));
     if (table.offer_giver !== null) rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.offer_giver", { who: labelSeat(ctx, table.offer_giver, obs) })));
   }
+  // The Black Knight's reward Sir Bors is asked to take part in (its cards not yet drawn).
+  const reward = table.face_down_reward;
+  if (reward) {
+    rows.push(el("div", { class: "row" }, tr(ctx, "soc.table.face_down_reward", { who: labelSeat(ctx, reward.winner, obs), count: reward.cards })));
+  }
   if (table.black_in_play.length) {
     rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.black_in_play")),
       table.black_in_play.map((c) => (c.hidden

@@ -27,7 +27,8 @@ The policies, as a loyal knight plays them:
   captive.
 * **New knights**: Gaheris trades three cheap cards for a Merlin, Bedivere swaps a weak
   card, Caradoc turns a spare life into two cards, Lamorak pays a forced loss with two
-  cards when life is short.
+  cards when life is short; Bors takes part in the Black Knight's face-down reward when his
+  hand is smaller than the winner's would be after the winner's own share (``_d_bors_deal``).
 * **Morgan's Witch 4**: a Grail card rather than a life, unless life is plentiful.
 * **Progression of Evil** (:meth:`expansion_evil`, for the base ``_d_evil`` to ask first):
   Sir Geraint skips it with two cheap cards (MC-KNIGHT-GERAINT).
@@ -35,8 +36,9 @@ The policies, as a loyal knight plays them:
 As the traitor it keeps to what looks like bad luck or thrift: it refuses Charged! (a black
 sword) more often than not and never fights an Ambush, moves without minding the travel
 risk, frees no captive, keeps Truce, Dispel, Call for Help and Merlin to the Rescue in hand
-(were it to play them, they would go where they do least), does not answer Call for Help, and gives
-Grail cards to Morgan's Witch 4.
+(were it to play them, they would go where they do least), does not answer Call for Help, gives
+Grail cards to Morgan's Witch 4, and as Sir Bors always takes his card of the Black Knight's
+reward.
 
 The only state it keeps (``_mc_siege``) is from its own seat's observations: the siege
 engines at its last heroic decision, so that a travel decision can tell Lost! from
@@ -498,6 +500,25 @@ class MerlinsCompanyPolicy(PolicyBot[None]):
             return None
         hand = self._hand(obs)
         return min(plays, key=lambda t: card_worth(t[5:], hand))
+
+    def _d_bors_deal(self, obs: Obs, texts: dict[str, int]) -> str | None:
+        """MC-KNIGHT-BORS, SOC-RULING-69: whether Sir Bors takes part in the Black Knight's
+        face-down reward (2 cards to its winner and 1 to him, against all 3 to the winner).
+
+        The traitor always takes part: a card kept from a loyal winner, one more in his own
+        hand. A loyal Bors takes part when his hand is smaller than the winner's would be
+        after the winner's own share (2 cards): then the deal leaves the two hands more even
+        than the winner drawing all three, the rule the loyal sharing follows too (each card
+        to the smaller hand, ``_d_share``). Only hand sizes are read, which are public.
+        """
+        reward = obs["table"]["face_down_reward"]
+        if reward is None or "volunteer" not in texts:
+            return None
+        if self._is_traitor(obs):
+            return "volunteer"
+        share = (int(reward["cards"]) + 1) // 2  # dealt round from the winner: 2 of 3
+        winner = int(obs["knights"][int(reward["winner"])]["hand_size"]) + share
+        return "volunteer" if int(self._me(obs)["hand_size"]) < winner else "pass"
 
     def _d_knighting(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """VAR-SQUIRES, MC-RULING-9: knight the squire with least life (he needs it most)."""

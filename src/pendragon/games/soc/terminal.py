@@ -324,6 +324,10 @@ def _table_lines(w: _Words) -> list[str]:
         elif giver is not None:
             line += " " + w("table.offer_giver", who=w.short(giver))
         lines.append(line)
+    reward = table.get("face_down_reward")
+    if reward:  # the Black Knight's, which Sir Bors is asked to take part in
+        lines.append(w("table.face_down_reward", who=w.short(reward["winner"]),
+                       count=int(reward["cards"])))
     if table.get("pledges"):
         lines.append(f"{w('table.pledges')} {w.seats(table['pledges'])}")
     fight = table.get("siege_fight", {})

@@ -43,7 +43,8 @@ Decisions of a seat:
 ``sacrifice-excalibur``    cancel the black card just drawn
 ``drink-grail``            save the dying knight with the Grail
 ``face-down``/``face-up``  how to place a combat black card
-``volunteer``              take a Morgan card's burden alone
+``volunteer``              take a Morgan card's burden alone; Sir Bors: take part in
+                           the Black Knight's face-down reward (``pass``: decline)
 ``answer``                 answer Convocation
 ``self`` / ``others``      Piety's and Reinforcements' two modes
 ``fate:loyal``             play Fate as a loyal knight

@@ -199,6 +199,7 @@ class T:
     D_KNIGHTING: Final = 59  # (decider, quest)
     D_WITCH4: Final = 19  # (seat)
     D_FREE_CARD: Final = 18  # (seat, captive)
+    D_BORS_DEAL: Final = 17  # (bors, winner, cards): Bors takes part in a face-down deal?
     GAHERIS_TAKE: Final = 80
     BEDIVERE_DRAW: Final = 81
     AMBUSH_AFTER: Final = 82  # (seat, destination)
@@ -224,7 +225,7 @@ VALUE_BASE: Final = 64
 DECISION_TASKS: Final = frozenset(t for t, name in TASK_NAMES.items() if name.startswith("D_"))
 #: The kinds of task are ranges of codes: chance below ``FIRST_DECISION``, decisions below
 #: ``FIRST_AUTO``, automatic steps from it (the agenda's loop tests a range, not a set).
-FIRST_DECISION: Final = 18
+FIRST_DECISION: Final = 17
 FIRST_AUTO: Final = 60
 if not (
     max(CHANCE_TASKS) < FIRST_DECISION == min(DECISION_TASKS)

@@ -1,8 +1,9 @@
 """Quests: what may be played on each, when each ends, and what its end brings.
 
 Rule IDs: SOC-QUEST-*, SOC-BK-*, SOC-LANCELOT-*, SOC-DRAGON-*, SOC-EXCALIBUR-*, SOC-GRAIL-*,
-SOC-WAR-*, SOC-SIEGE-1 and the sharing of rewards (SOC-RULING-1, SOC-RULING-14); a solo
-quest's reward is a private draw instead (SOC-RULING-69).
+SOC-WAR-*, SOC-SIEGE-1 and the sharing of rewards (SOC-RULING-1, SOC-RULING-14); the Black
+Knight's reward is a private draw instead, which Sir Bors may take part in (SOC-RULING-69,
+MC-KNIGHT-BORS).
 """
 
 from __future__ import annotations
@@ -365,13 +366,9 @@ class QuestRules(Engine):
             self.add_swords(outcome.swords + heroism, 0)
             if present and outcome.cards and not self.result:
                 if solo and len(present) == 1 and location == Location.BLACK_KNIGHT:
-                    # SOC-RULING-69: the Black Knight's reward is dealt face down, round
-                    # from its winner: to him alone, or to him and Sir Bors by turns
-                    # (MC-KNIGHT-BORS). Lancelot's reward is revealed like any other's.
-                    bors = self.seat_of_knight(BORS)
-                    takers = [present[0]] + ([bors] if bors not in (-1, present[0]) else [])
-                    for deal in reversed(range(outcome.cards)):  # (a stack: first on top)
-                        self.draw_white(takers[deal % len(takers)], 1)
+                    # SOC-RULING-69: the Black Knight's reward is dealt face down. Lancelot's
+                    # is revealed like any other's.
+                    self.deal_face_down_reward(present[0], outcome.cards)
                 else:
                     giver = finisher if finisher >= 0 and self.in_play(finisher) else present[0]
                     self.start_offer(outcome.cards, present, giver)
@@ -500,6 +497,32 @@ class QuestRules(Engine):
     def _decide_knighting(self, action: int, _decider: int, _b: int, _c: int) -> None:
         self.agenda.pop()
         self.push(T.C_KNIGHT, action - A.SEAT)
+
+    def deal_face_down_reward(self, winner: int, count: int) -> None:
+        """SOC-RULING-69: the Black Knight's ``count`` reward cards, dealt face down to its
+        lone ``winner``; with Sir Bors in play (and not the winner) Bors is asked first
+        whether he takes part, and if he does they go round from the winner, to him and
+        Bors by turns (MC-KNIGHT-BORS: «может участвовать», he may, not must)."""
+        self.draw_white(winner, count)  # the winner alone: what stands if Bors declines
+        bors = self.seat_of_knight(BORS)
+        if bors not in (-1, winner):
+            # On top of the winner's draws, which it replaces if Bors takes part; a Bors who
+            # leaves the table meanwhile (VAR-JOIN) is not asked, and the winner draws all.
+            self.push(T.D_BORS_DEAL, bors, winner, count)
+
+    def _legal_bors_deal(self, bors: int, _winner: int, _count: int) -> list[int]:
+        return [A.VOLUNTEER, A.PASS] if self.in_play(bors) else []
+
+    def _decide_bors_deal(self, action: int, bors: int, winner: int, count: int) -> None:
+        self.agenda.pop()
+        if action != A.VOLUNTEER:
+            return
+        for _ in range(count):  # the winner's own draws, waiting beneath
+            if self.agenda and self.agenda[-1] == (T.C_WHITE, winner, 0, 0):
+                self.agenda.pop()
+        takers = (winner, bors)
+        for deal in reversed(range(count)):  # round from the winner (a stack: first on top)
+            self.draw_white(takers[deal % 2], 1)
 
     def start_offer(self, count: int, eligible: list[int], giver: int) -> None:
         """Reveal ``count`` white cards and share them among ``eligible`` (SOC-RULING-1)."""

@@ -859,6 +859,7 @@ DECISIONS: Final[dict[int, tuple[LegalHandler, DecideHandler]]] = {
     # quests.py
     T.D_SHARE: (S._legal_share, S._decide_share),
     T.D_KNIGHTING: (S._legal_knighting, S._decide_knighting),
+    T.D_BORS_DEAL: (S._legal_bors_deal, S._decide_bors_deal),
     # black_cards.py
     T.D_ARMOR: (S._legal_held_black, S._decide_armor),
     T.D_POOL: (S._legal_pool, S._decide_pool),

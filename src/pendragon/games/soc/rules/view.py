@@ -23,7 +23,9 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
                   figure's quest), "witches" (lasting Morgan's Witches), "divine_favor"}
     decks:        sizes of the decks and discard piles (discards lie face down)
     table:        the public parts of the decision under way (cards offered for sharing,
-                  Merlins pledged, a siege fight's cards and die, the black card in play)
+                  Merlins pledged, a siege fight's cards and die, the black card in play,
+                  the Black Knight's reward Sir Bors may take part in: ``face_down_reward``
+                  {"winner", "cards"}, the cards not yet drawn)
     you:          only for a seat: hand, loyalty, cards known in other hands, known black
                   deck cards, privately held black cards, own face-down contribution
 
@@ -89,10 +91,15 @@ from pendragon.games.soc.rules.quests import fight_value
 from pendragon.games.soc.rules.turn import TurnRules
 
 _STATUS: Final = ("in-play", "dead", "unmasked")
-_DECISIONS: Final = sorted(DECISION_TASKS)
 _DECISION_NAMES: Final[dict[int, str]] = {
     code: TASK_NAMES[code][2:].lower().replace("_", "-") for code in DECISION_TASKS
 }
+#: Decisions without a slot of their own in the tensor's ``decision`` block: added after the
+#: learned evaluator's layout was fixed (rules version 3), they keep the tensor as it is and
+#: read as its ``none`` with the seat to act marked (``to_act``), a pair no other position
+#: shows (a chance node or the end marks no seat), so the tensor still tells them apart.
+_UNSLOTTED_DECISIONS: Final = frozenset((T.D_BORS_DEAL,))
+_DECISIONS: Final = sorted(DECISION_TASKS - _UNSLOTTED_DECISIONS)
 #: Tasks whose card argument is a black card that may be in limbo.
 _BLACK_CARD_TASKS: Final = (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL)
 
@@ -100,13 +107,14 @@ _BLACK_CARD_TASKS: Final = (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL)
 #: ``<decision>.<text>``, ``<text>``, ``heroic.play.<quest>`` or ``<decision>.<kind>``.
 SPECIFIC_ACTION_LABELS: Final = frozenset({
     "armor.choose-black", "arthur-card.play", "arthur-return.play", "arthur-target.seat",
-    "clairv.choose-black", "contrib.play", "convoke.pass", "deal-loyalty:loyal",
-    "deal-loyalty:traitor", "discard.play", "excal.pass", "fate:loyal", "fate:reveal",
-    "grail.pass", "heroic.play.excalibur", "heroic.play.grail", "heroism.target", "kay.pass",
-    "kay.play", "merlin.target", "msg-card.done", "msg-card.play", "msg-target.seat",
-    "perc-bottom.choose-black", "piety.others", "piety.self", "pool.pass", "reinf.others",
-    "reinf.self", "share.seat", "siege.done", "siege.play", "slayer:draw", "slayer:fight",
-    "target:siege", "traitor-target.seat", "travel.play", "volunteer.pass", "war-target.target",
+    "bors-deal.pass", "bors-deal.volunteer", "clairv.choose-black", "contrib.play",
+    "convoke.pass", "deal-loyalty:loyal", "deal-loyalty:traitor", "discard.play", "excal.pass",
+    "fate:loyal", "fate:reveal", "grail.pass", "heroic.play.excalibur", "heroic.play.grail",
+    "heroism.target", "kay.pass", "kay.play", "merlin.target", "msg-card.done", "msg-card.play",
+    "msg-target.seat", "perc-bottom.choose-black", "piety.others", "piety.self", "pool.pass",
+    "reinf.others", "reinf.self", "share.seat", "siege.done", "siege.play", "slayer:draw",
+    "slayer:fight", "target:siege", "traitor-target.seat", "travel.play", "volunteer.pass",
+    "war-target.target",
 })
 #: The parameter an action's argument becomes, by the action's kind.
 _ARGUMENT_PARAM: Final = {
@@ -420,6 +428,13 @@ class ViewRules(TurnRules):
         table["black_in_play"] = in_play
         table["held_by"] = self.held_seat if self.held_seat >= 0 else None
         table["held_count"] = len(self.held) + len(self.picks)
+        # The Black Knight's reward Sir Bors is asked to take part in: its winner and how
+        # many cards, not yet drawn (they will be dealt face down, SOC-RULING-69).
+        reward: dict[str, int] | None = None
+        if self.agenda and not self.result and self.agenda[-1][0] == T.D_BORS_DEAL:
+            _code, _bors, winner, cards = self.agenda[-1]
+            reward = {"winner": winner, "cards": cards}
+        table["face_down_reward"] = reward
         return table
 
     def _private_view(self, seat: int) -> dict[str, Any]:
@@ -518,7 +533,7 @@ class ViewRules(TurnRules):
         # Loyal, traitor (Loyalty 0, 1), or unknown to himself (the last slot).
         known = self.loyalty[seat] >= 0 and self.loyalty_visible(seat, seat)
         out += _THREE_ROWS[self.loyalty[seat] if known else 2]
-        out += _DECISION_ROWS[_DECISION_INDEX[self.agenda[-1][0]] if player >= 0 else -1]
+        out += _DECISION_ROWS[_DECISION_INDEX.get(self.agenda[-1][0], -1) if player >= 0 else -1]
         if self.offer:
             offer = [0.0] * NUM_WHITE
             for kind in self.offer:
