@@ -43,13 +43,19 @@ from pendragon.simulate import game_seed, wilson_interval
 GAMES: dict[str, int] = {"soc": 5, "soc-card": 5, "grail-cup": 4}
 
 
-def sample_states(game: Game, actions: list[int], per_game: int
-                  ) -> tuple[list[State], list[float]]:
+def sample_states(game: Game, actions: list[int], per_game: int,
+                  draw: random.Random | None = None) -> tuple[list[State], list[float]]:
     """States at ``per_game`` decisions of a game played with ``actions`` (evenly spaced
-    over its decisions), and the final returns."""
+    over its decisions, or drawn at random by ``draw`` as training draws its own), and
+    the final returns. Evenly spaced picks hang on the game's length, which no seat
+    knows when it decides: a model calibrated at every decision may read a little off
+    at them."""
     decisions = decisions_of(game, actions)
-    step = max(1, len(decisions) // per_game)
-    chosen = set(decisions[step // 2::step][:per_game])
+    if draw is not None:
+        chosen = set(draw.sample(decisions, min(per_game, len(decisions))))
+    else:
+        step = max(1, len(decisions) // per_game)
+        chosen = set(decisions[step // 2::step][:per_game])
     state = game.new_initial_state()
     found: list[State] = []
     for index, action in enumerate(actions):

@@ -11,7 +11,8 @@ more legal actions) the deciding seat's chance is read (``coach.win_chance``) an
 with whether its side won. Reliability by tenths as ``bench/calibration.py``.
 
     python -m bench.evaluator calibration [--games N] [--per-game N] [--seed S]
-        [--only GAME|SETUP|"GAME N" [--option K=V]] [--panel heuristic|search] [--no-pin]
+        [--only GAME|SETUP|"GAME N" [--option K=V]] [--panel heuristic|search] [--chunk N]
+        [--picks even|random] [--no-pin]
     python -m bench.evaluator estimates [--games N] [--per-game N] [--seed S] [--only GAME]
         [--no-pin]
     python -m bench.evaluator timing [--games N] [--no-pin]
@@ -88,6 +89,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -181,20 +183,55 @@ def _reliability_tables(args: argparse.Namespace, panel: str, title: str,
         started = time.process_time()
         samples: list[tuple[float, bool]] = []
         groups: list[Group] = []
+        games_of: list[int] = []
         for k in range(args.games):
             game, actions = play(name, options, game_seed(args.seed, k), panel)
-            states, returns = sample_states(game, actions, args.per_game)
+            draw = random.Random(game_seed(args.seed, k)) if args.picks == "random" else None
+            states, returns = sample_states(game, actions, args.per_game, draw)
             for state in states:
                 seat = state.current_player()
                 samples.append((read(state, seat), returns[seat] > 0))
                 groups.append(outcome_group(k, side_of(state, seat), seat))
+                games_of.append(k)
         table = reliability(samples)
         table.update(noise_table(samples, groups))
         table["cpu_seconds"] = time.process_time() - started
+        if args.chunk:
+            table["chunks"] = chunk_tables(samples, groups, games_of, args.chunk,
+                                           args.games)
         results[label] = table
         print(markdown(f"{label}, {title}, {args.games} games", table))
+        for n, chunk in enumerate(table.get("chunks", [])):
+            print(f"games {n * args.chunk}-{(n + 1) * args.chunk - 1}: "
+                  f"{100 * chunk['calibration_error']:.1f} points (a calibrated model's "
+                  f"{100 * chunk['noise_floor']:.1f}, 95% {100 * chunk['noise_95']:.1f})")
         print(f"({table['cpu_seconds']:.0f} s of CPU)\n", flush=True)
     return results
+
+
+def chunk_tables(samples: Sequence[tuple[float, bool]], groups: Sequence[Group],
+                 games_of: Sequence[int], games: int, total: int) -> list[dict[str, float]]:
+    """Each whole run of ``games`` of the ``total`` games' calibration error (``games_of``:
+    each reading's game index ``k``), with what a calibrated model shows on the same readings
+    (:func:`~bench.calibration.noise_table`): one long run read as many fresh samples of
+    ``games`` games each; a run cut short at the end is left out.
+
+    >>> samples = [(0.9, True), (0.9, True), (0.1, False), (0.5, True), (0.5, False)]
+    >>> groups = [((k,), True) for k in (0, 0, 1, 2, 4)]
+    >>> [round(c["calibration_error"], 2) for c in chunk_tables(samples, groups,
+    ...                                                          [0, 0, 1, 2, 4], 2, 5)]
+    [0.1, 0.5]
+    """
+    found: list[dict[str, float]] = []
+    for start in range(0, total - games + 1, games):
+        mine = [i for i, k in enumerate(games_of) if start <= k < start + games]
+        if not mine:
+            continue
+        part = [samples[i] for i in mine]
+        table = noise_table(part, [groups[i] for i in mine])
+        table["calibration_error"] = reliability(part)["calibration_error"]
+        found.append(table)
+    return found
 
 
 def calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -801,6 +838,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help='calibration, estimates: a game, a setup of SETUPS, or any'
                              ' setup as "GAME PLAYERS" (with --option K=V)')
     parser.add_argument("--panel", choices=("heuristic", "search"), default="heuristic")
+    parser.add_argument("--picks", choices=("even", "random"), default="even",
+                        help="calibration, estimates: the decisions read, evenly spaced "
+                             "over each game or drawn at random (as training draws them)")
+    parser.add_argument("--chunk", type=int, default=0,
+                        help="calibration, estimates: also each run of this many games' "
+                             "error (one long run read as many fresh samples)")
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--depth", type=int, default=None,
                         help="strength: decisions every rollout of the model search plays "

@@ -431,3 +431,39 @@ def test_the_marks_bench_measures_each_reviewed_random_moves_true_drop_on_paired
     assert found["marked"]["count"] == 2 and found["unmarked"]["points"] == 15.0
     assert 0.0 < found["correlation"] < 1.0
     assert summary([{"true": 0.1, "drop": 0.0, "mark": None}] * 2)["correlation"] is None
+
+
+def test_the_calibration_bench_reads_runs_of_games_and_picks_decisions_at_random() -> None:
+    """Issue 38 item 5 (calibration on held-out seeds): ``--chunk`` reads one run as
+    several samples of that many games, each with a calibrated model's figures beside it;
+    ``--picks random`` reads decisions drawn at random, as training draws them, not the
+    evenly spaced ones (which hang on the game's length)."""
+    import argparse
+    import random
+
+    import pendragon
+    from bench.calibration import sample_states
+    from bench.evaluator import calibration
+    from pendragon.bots.heuristic import HeuristicBot
+    from pendragon.coach.review import decisions_of
+    from pendragon.runner import bot_seed, play_game
+
+    game = pendragon.load_game("soc-card", players=3, seed=5)
+    actions = play_game(game, [HeuristicBot(bot_seed(5, s)) for s in range(3)]).history()
+    decisions = decisions_of(game, actions)
+    even = [s.version for s in sample_states(game, actions, 4)[0]]
+    drawn = [s.version for s in sample_states(game, actions, 4, random.Random(1))[0]]
+    again = [s.version for s in sample_states(game, actions, 4, random.Random(1))[0]]
+    assert drawn == again and len(drawn) == 4 and drawn != even
+    # The evenly spaced picks are the decisions at 1/8, 3/8, 5/8 and 7/8 of the game; the
+    # drawn ones are decisions too (a state's version counts the actions before it).
+    step = len(decisions) // 4
+    assert even == decisions[step // 2::step][:4]
+    assert set(drawn) <= set(decisions)
+    args = argparse.Namespace(only="soc-card 3", option=[], games=4, per_game=2, seed=9,
+                              panel="heuristic", chunk=2, picks="random")
+    table = calibration(args)["soc-card 3"]
+    assert table["estimates"] == 8 and len(table["chunks"]) == 2
+    for chunk in table["chunks"]:
+        assert 0.0 <= chunk["calibration_error"] <= 1.0
+        assert chunk["noise_floor"] <= chunk["noise_95"]
