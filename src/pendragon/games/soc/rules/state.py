@@ -246,6 +246,13 @@ class SocState(ViewRules):
         self.push_all(tasks)
 
     def _remove_leaver(self, seat: int) -> None:
+        if self.agenda and self.agenda[-1][0] == T.D_KNIGHTING and self.agenda[-1][1] == seat:
+            # MC-RULING-9: the knight choosing which squire is knighted left before he
+            # chose; the first squire present still at the table chooses, as when the
+            # quest's finisher is not in play (the squires as the quest's end found them).
+            _code, _decider, squires, _c = self.agenda.pop()
+            self.knight_a_squire([s for s in range(self.n) if squires >> s & 1 and s != seat],
+                                 -1)
         if self.status[seat] == Status.UNMASKED:
             # Treated as dead (VAR-JOIN): Lancelot's Armor, which he kept when unmasked,
             # leaves the game as a dead knight's does (SOC-DEATH-1).
