@@ -416,3 +416,32 @@ def test_heroism_on_a_solo_quest_is_bound_to_whose_leaving_discards_it() -> None
     ):
         with pytest.raises(BadFixtureError, match=message):
             load_state({"players": 3, "effects": effects})
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "cs", "pl"])
+def test_the_terminal_says_accusations_are_open_once_six_engines_stood(language: str) -> None:
+    """SOC-ACCUSE-1, SOC-RULING-5: accusations stay open once 6 siege engines stood, even
+    with fewer standing now; the board says so (the terminal's effects line, the web
+    board's badge: the same catalog key), and says nothing before."""
+    from rich.console import Console
+
+    from pendragon.games.soc.terminal import render_soc
+    from pendragon.i18n import catalog
+
+    words = catalog(language)
+    shown = words.text("soc.board.accusations_open")
+    console = Console(width=160, color_system=None)
+
+    def terminal(state: SocState) -> str:
+        with console.capture() as capture:
+            console.print(render_soc(state.observation(0), words))
+        return capture.get()
+
+    fixture = {"players": 4, "siege_engines": 4, "turn": {"seat": 0, "phase": "heroic"}}
+    closed = load_state(fixture)
+    opened = load_state({**fixture, "siege_reached_six": True})
+    assert not closed.observation(0)["accusations_open"]
+    assert opened.observation(0)["accusations_open"]
+    assert shown not in terminal(closed)
+    assert shown in terminal(opened)
+    assert "accuse:1" in [opened.action_to_string(a) for a in opened.legal_actions()]

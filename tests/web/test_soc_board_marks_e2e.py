@@ -68,3 +68,36 @@ def test_a_wild_fight_card_and_a_face_down_card_show_what_the_table_saw(
         wild = page.locator("[data-quest=picts] .slot.white title")
         assert wild.text_content() == ENGLISH.text("soc.board.any_card", value=4)
         shot(page, "soc-marks")
+
+
+def test_the_board_says_accusations_are_open_once_six_engines_stood(
+    page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SOC-ACCUSE-1, SOC-RULING-5: with 4 engines standing after 6 stood, the realm's
+    panel carries an "Accusations open" badge with its reason in the tip, inside the
+    panel; the accusation is among Ann's actions."""
+    fixture = {"players": 3, "siege_engines": 4, "siege_reached_six": True,
+               "turn": {"seat": 0, "phase": "heroic"}}
+    monkeypatch.setattr(SocGame, "new_initial_state", lambda self: load_state(fixture))
+    with seeded_server(tmp_path, bot_delay=30.0) as server:
+        created = create(server, "soc", [{"kind": "human", "name": "Ann"},
+                                         {"kind": "human", "name": "Bob"}, {"kind": "bot"}])
+        page.goto(server.base + created["seats"][0]["link"])
+        page.wait_for_selector("[data-testid=board] svg", state="attached")
+        label = ENGLISH.text("soc.board.accusations_open")
+        badge = page.locator(".b-effect", has_text=label)
+        badge.wait_for(state="attached")
+        assert badge.locator("title").text_content() == ENGLISH.text(
+            "soc.board.accusations_open_tip")
+        inside: bool = page.evaluate(
+            """(label) => {
+                 const g = [...document.querySelectorAll('.b-effect')]
+                   .find((e) => e.textContent.startsWith(label));
+                 const rect = g.querySelector('rect').getBBox();
+                 const panel = g.parentNode.getBBox();
+                 return rect.x >= panel.x && rect.x + rect.width <= panel.x + panel.width;
+               }""", label)
+        assert inside
+        page.wait_for_selector('button[data-testid=action][data-action="accuse:1"]',
+                               state="attached")
+        shot(page, "soc-accusations-open")

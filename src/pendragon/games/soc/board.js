@@ -444,6 +444,8 @@ function lastingEffects(ctx, obs) {
   for (const witch of e.witches || []) effects.push([blackName(ctx, `witch-${witch}`), blackText(ctx, `witch-${witch}`)]);
   if (e.divine_favor) effects.push([whiteName(ctx, "divine-favor"), whiteText(ctx, "divine-favor")]);
   if (e.merlin) effects.push([tr(ctx, "soc.board.merlin_at", { place: placeName(ctx, e.merlin) }), ""]);
+  // SOC-ACCUSE-1, SOC-RULING-5: open for good once 6 swords or 6 siege engines were reached.
+  if (obs.accusations_open) effects.push([tr(ctx, "soc.board.accusations_open"), tr(ctx, "soc.board.accusations_open_tip")]);
   return effects;
 }
 

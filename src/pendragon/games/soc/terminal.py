@@ -198,6 +198,8 @@ def _board(w: _Words) -> Table:
         active.append(f"{w.term('white', 'heroism')} ({w.term('place', effects['heroism'])})")
     if effects.get("merlin"):
         active.append(w("board.merlin_at", place=w.term("place", effects["merlin"])))
+    if view.get("accusations_open"):  # SOC-ACCUSE-1, SOC-RULING-5: open for good
+        active.append(w("board.accusations_open"))
     if active:
         table.add_row(escape(w("term.effects")), escape(", ".join(active)))
     return table
