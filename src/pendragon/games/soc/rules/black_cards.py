@@ -88,6 +88,15 @@ class BlackCardRules(QuestRules):
         self.limbo += (kind,)
         self.start_black(kind, seat)
 
+    def _forsaken_armor(self, seat: int, purpose: int, c: int) -> None:
+        """MC-RULING-23: the Armor's owner is gone before he chose: the card he drew first is
+        played as if he had drawn it alone, and the Armor's second card goes under the deck
+        as the one not chosen does (SOC-RELIC-ARMOR-1)."""
+        if self.held:
+            self._decide_armor(A.CHOOSE_BLACK + self.held[0], seat, purpose, c)
+        else:  # pragma: no cover - the first card is held before the decision is pushed
+            self.agenda.pop()
+
     def start_black(self, kind: int, seat: int) -> None:
         """Reveal and resolve a drawn card, after the chances to cancel it.
 
@@ -127,6 +136,11 @@ class BlackCardRules(QuestRules):
             self.spend_merlins(3)
         else:  # too few: the pledged cards go back, and everyone saw them
             for seat in self.pledges:
+                if not self.in_play(seat):
+                    # Pledged by a knight gone since (VAR-JOIN): it goes where his hand went
+                    # (SOC-DEATH-1).
+                    self.discard_white(MERLIN)
+                    continue
                 self.own_hand(seat)[MERLIN] += 1
                 for viewer in range(self.n):
                     self.learn(viewer, seat, MERLIN)
@@ -287,6 +301,16 @@ class BlackCardRules(QuestRules):
         if action == A.FACE_DOWN and self.status[seat] == Status.IN_PLAY:
             self.draw_white(seat, 1)  # SOC-BLACK-2; his right, SOC-RULING-67
 
+    def _forsaken_face(self, seat: int, kind: int, c: int) -> None:
+        """MC-RULING-23: the drawer is gone before he chose; nobody chose to hide the card,
+        so it is placed face up (SOC-BLACK-7), and no white card is drawn for it."""
+        self._decide_face(A.FACE_UP, seat, kind, c)
+
+    def _forsaken_war_target(self, _seat: int, _kind: int, _c: int) -> None:
+        """MC-RULING-23: Mordred or the Mercenaries still go to a war: the next knight in
+        play clockwise from the drawer, who is gone, chooses which."""
+        self.hand_over()
+
     def _legal_war_target(self, seat: int, kind: int, _c: int) -> list[int]:
         return [A.TARGET + Location.PICTS, A.TARGET + Location.SAXONS]
 
@@ -354,6 +378,16 @@ class BlackCardRules(QuestRules):
             self.to_black_top(other, 1 << seat)
         self.held = ()
         self.held_seat = -1
+
+    def _forsaken_perc_bottom(self, seat: int, b: int, c: int) -> None:
+        """MC-RULING-23: Percival is gone before he chose: the top card he looked at stays
+        on top, and the Armor's second card goes under the deck (as with the Armor's draw,
+        :meth:`_forsaken_armor`)."""
+        if self.held:
+            self._decide_perc_bottom(A.CHOOSE_BLACK + self.held[-1], seat, b, c)
+        else:  # the deck had nothing to show him
+            self.agenda.pop()
+            self.held_seat = -1
 
     def peek(self, seat: int) -> None:
         """SOC-KNIGHT-PERCIVAL: look at the top black card (two with the Armor)."""

@@ -93,6 +93,10 @@ class Engine(SocData):
                 if self._chance_ready(code, a, b):
                     return
                 agenda.pop()
+            elif self.status[a] == Status.DEAD:
+                # MC-RULING-23: no decision waits on a knight who is gone (he died, or his
+                # player left the table, VAR-JOIN); the task settles itself without him.
+                self.forsake(code, a, b, c)
             elif self._decision_ready(code, a, b, c):
                 return
             else:
@@ -110,8 +114,14 @@ class Engine(SocData):
             return any(self.white_deck)
         if code == T.C_BLACK:
             return any(self.black_deck)
-        if code == T.C_HANDCARD:
-            return any(self.hands[a])
+        if code == T.C_HANDCARD:  # (victim, thief): a traitor who left takes nothing
+            return any(self.hands[a]) and self.status[b] != Status.DEAD
+        if code == T.C_DIE:  # a siege fight whose knight is gone is not fought on
+            return self.in_play(a)
+        if code == T.C_DEAL:
+            # A card dealt to a knight who is gone stays offered: the share deals it again
+            # among those still in play (SHARE_NEXT, beneath).
+            return self.in_play(a)
         if code == T.C_TRAVEL:
             if not any(self.travel_deck):  # MC-TRAVEL: the travel deck is reshuffled
                 self.travel_deck = self.travel_discard
@@ -144,6 +154,11 @@ class Engine(SocData):
         """Apply ``action`` to the decision ``code``."""
         raise NotImplementedError
 
+    def forsake(self, code: int, a: int, b: int, c: int) -> None:
+        """Settle the decision ``code``, on top of the agenda, whose decider ``a`` is dead
+        (MC-RULING-23): take it off (and whatever follows from that) without him."""
+        raise NotImplementedError
+
     def top(self) -> Task:
         """The task waiting for an action."""
         return self.agenda[-1]
@@ -165,6 +180,17 @@ class Engine(SocData):
         """The seat after ``seat`` in turn order."""
         order = self.seat_order
         return order[(order.index(seat) + 1) % len(order)]
+
+    def hand_over(self) -> None:
+        """The decision on top of the agenda passes from its decider, who is gone, to the
+        next knight in play clockwise from him (MC-RULING-23); with none left (the game is
+        being judged lost, SOC-END-1) it lapses."""
+        code, gone, b, c = self.agenda[-1]
+        heirs = self.knights_in_play_from(gone)
+        if heirs:
+            self.agenda[-1] = (code, heirs[0], b, c)
+        else:
+            self.agenda.pop()
 
     def knights_in_play_from(self, first: int) -> list[int]:
         """Knights in play in turn order starting with ``first`` (or the next after it)."""

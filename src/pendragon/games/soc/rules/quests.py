@@ -498,6 +498,14 @@ class QuestRules(Engine):
         self.agenda.pop()
         self.push(T.C_KNIGHT, action - A.SEAT)
 
+    def _forsaken_knighting(self, _decider: int, squires: int, _c: int) -> None:
+        """MC-RULING-9, MC-RULING-23: the knight choosing is gone before he chose; the first
+        squire present (as the quest's end found them) still at the table chooses, as when
+        the quest's finisher is not in play."""
+        self.agenda.pop()
+        self.knight_a_squire(
+            [s for s in range(self.n) if squires >> s & 1 and self.in_play(s)], -1)
+
     def deal_face_down_reward(self, winner: int, count: int) -> None:
         """SOC-RULING-69: the Black Knight's ``count`` reward cards, dealt face down to its
         lone ``winner``; with Sir Bors in play (and not the winner) Bors is asked first
@@ -554,6 +562,8 @@ class QuestRules(Engine):
         else:
             giver = self.offer_giver
             if giver < 0 or self.status[giver] != Status.IN_PLAY:
+                # Gone since (VAR-JOIN; his own decision lapsed, MC-RULING-23): the first of
+                # the knights sharing them, in turn order, gives (SOC-RULING-57).
                 giver = eligible[0]
             self.push(T.D_SHARE, giver)
 

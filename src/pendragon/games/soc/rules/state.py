@@ -177,6 +177,15 @@ class SocState(ViewRules):
         else:
             DECIDE[code](self, action, a, b, c)
 
+    def forsake(self, code: int, a: int, b: int, c: int) -> None:
+        settle = FORSAKEN.get(code)
+        if settle is None:
+            # His own choice, which nobody makes for him: it lapses, he plays no more of it
+            # (what he had already laid or spent stays where it went).
+            self.agenda.pop()
+        else:
+            settle(self, a, b, c)
+
     # ------------------------------------------------------------------ table operations
     def can_join(self) -> bool:
         """VAR-JOIN: a seat, a coat of arms and a loyalty card are free for a newcomer, once
@@ -205,7 +214,8 @@ class SocState(ViewRules):
         return self.n - 1
 
     def leave(self, seat: int) -> None:
-        """VAR-JOIN: a player who leaves is treated as dead (his loyalty stays secret)."""
+        """VAR-JOIN: a player who leaves is treated as dead (his loyalty stays secret), and
+        no decision waits on him (MC-RULING-23)."""
         self.apply_table_operation(A.LEAVE + seat)
 
     def is_table_operation(self, action: int) -> bool:
@@ -246,13 +256,8 @@ class SocState(ViewRules):
         self.push_all(tasks)
 
     def _remove_leaver(self, seat: int) -> None:
-        if self.agenda and self.agenda[-1][0] == T.D_KNIGHTING and self.agenda[-1][1] == seat:
-            # MC-RULING-9: the knight choosing which squire is knighted left before he
-            # chose; the first squire present still at the table chooses, as when the
-            # quest's finisher is not in play (the squires as the quest's end found them).
-            _code, _decider, squires, _c = self.agenda.pop()
-            self.knight_a_squire([s for s in range(self.n) if squires >> s & 1 and s != seat],
-                                 -1)
+        """VAR-JOIN: he dies then and there (003: «prostě předčasně zemře»); a decision
+        left waiting on him settles without him as the agenda runs on (MC-RULING-23)."""
         if self.status[seat] == Status.UNMASKED:
             # Treated as dead (VAR-JOIN): Lancelot's Armor, which he kept when unmasked,
             # leaves the game as a dead knight's does (SOC-DEATH-1).
@@ -910,6 +915,25 @@ DECISIONS: Final[dict[int, tuple[LegalHandler, DecideHandler]]] = {
     T.D_FREE_CARD: (S._legal_free_card, S._decide_free_card),
     T.D_VALUE: (S._legal_value, S._decide_value),
     T.D_LAMORAK: (S._legal_lamorak, S._decide_lamorak),
+}
+#: MC-RULING-23: what becomes of a decision whose decider is dead (his player left the
+#: table, VAR-JOIN, or he died while it waited), where it does not simply lapse: the rules'
+#: way without him, or the next knight in play clockwise from him decides. Every other
+#: decision is his own choice and lapses (``SocState.forsake``).
+FORSAKEN: Final[dict[int, AutoHandler]] = {
+    # quests.py: the first squire present chooses (MC-RULING-9)
+    T.D_KNIGHTING: S._forsaken_knighting,
+    # black_cards.py: a card drawn is still played and placed
+    T.D_FACE: S._forsaken_face,  # face up (SOC-BLACK-7)
+    T.D_WAR_TARGET: S._forsaken_war_target,  # the next knight in play chooses the war
+    T.D_ARMOR: S._forsaken_armor,  # the first card drawn is played, the other goes under
+    T.D_PERC_BOTTOM: S._forsaken_perc_bottom,  # the top card stays, the other goes under
+    # white_cards.py
+    T.D_CLAIRV: S._forsaken_clairv,  # the cards looked at go back on the deck
+    T.D_FATE: S._forsaken_fate,  # played as by a loyal knight: every knight draws a card
+    # turn.py
+    T.D_SIEGE: S._forsaken_siege,  # not fought on; the cards laid are discarded
+    T.D_GRAIL: S._forsaken_grail,  # the Grail is gone with him: the dying knight dies
 }
 LEGAL: Final = {code: legal for code, (legal, _decide) in DECISIONS.items()}
 DECIDE: Final = {code: decide for code, (_legal, decide) in DECISIONS.items()}

@@ -61,14 +61,18 @@ class TurnRules(WhiteCardRules):
 
     # ------------------------------------------------------------------ set-up
     def _auto_setup_merlin(self, seat: int, _b: int, _c: int) -> None:
-        """SOC-SETUP-4: every knight starts with one Merlin card."""
-        self.white_deck[MERLIN] -= 1
-        self.own_hand(seat)[MERLIN] += 1
+        """SOC-SETUP-4: every knight starts with one Merlin card (not one whose player
+        has already left the table, VAR-JOIN)."""
+        if self.in_play(seat):
+            self.white_deck[MERLIN] -= 1
+            self.own_hand(seat)[MERLIN] += 1
 
     def _auto_setup_contrib(self, _a: int, _b: int, _c: int) -> None:
-        """SOC-SETUP-7 then SOC-SETUP-6: first player, opening contributions."""
-        arthur = self.knight.index(ARTHUR) if ARTHUR in self.knight else -1
-        self.first_seat = arthur if arthur >= 0 else 0
+        """SOC-SETUP-7 then SOC-SETUP-6: first player, opening contributions (a player who
+        left the table during the set-up, VAR-JOIN, is not the first)."""
+        arthur = self.seat_of_knight(ARTHUR)
+        in_play = self.knights_in_play_from(0)
+        self.first_seat = arthur if arthur >= 0 else in_play[0] if in_play else 0
         self.push(T.START_TURN, self.first_seat)
         self.push(T.REVEAL_CONTRIB)
         for seat in reversed(self.seats_from(self.first_seat)):
@@ -503,6 +507,8 @@ class TurnRules(WhiteCardRules):
                 if hand[kind] and not (kind == MERLIN and self.vivien)]
 
     def _legal_free_card(self, seat: int, captive: int, _c: int) -> list[int]:
+        if not self.in_play(captive):  # the captive left the table (VAR-JOIN)
+            return []
         return [A.PLAY + kind for kind in self._free_cards(seat)]
 
     def _decide_free_card(self, action: int, seat: int, captive: int, _c: int) -> None:
@@ -576,6 +582,20 @@ class TurnRules(WhiteCardRules):
         if not rolled:
             self.push(T.C_DIE, seat)
 
+    def _forsaken_siege(self, _seat: int, _rolled: int, _c: int) -> None:
+        """MC-RULING-23: the knight is gone in the middle of his siege fight: it is not
+        fought on, and the Fight cards he laid go to the discard pile."""
+        self.agenda.pop()
+        self.abandon_siege_fight()
+
+    def abandon_siege_fight(self) -> None:
+        """A siege fight whose knight is gone ends without a result (MC-RULING-23)."""
+        for code in self.siege_cards:
+            self.discard_code(code)
+        self.siege_cards = ()
+        self.kay_bonus = 0
+        self.siege_won = False
+
     def _legal_kay(self, seat: int, _quest: int, _c: int) -> list[int]:
         if self.status[seat] != Status.IN_PLAY:
             return []
@@ -600,6 +620,9 @@ class TurnRules(WhiteCardRules):
         return total + (1 if self.excalibur_owner == seat else 0)
 
     def _auto_siege_resolve(self, seat: int, _b: int, _c: int) -> None:
+        if not self.in_play(seat):  # gone before the fight was decided (MC-RULING-23)
+            self.abandon_siege_fight()
+            return
         total = self.siege_total(seat)
         won = total > self.siege_die  # SOC-END-3: ties to evil...
         if total == self.siege_die and self.use_divine_favor():
@@ -628,7 +651,16 @@ class TurnRules(WhiteCardRules):
             self.die(seat)
 
     def _legal_grail(self, owner: int, dying: int, _c: int) -> list[int]:
+        if not self.in_play(dying):  # the dying knight's player left the table (VAR-JOIN)
+            return []
         return [A.DRINK_GRAIL, A.PASS]
+
+    def _forsaken_grail(self, _owner: int, dying: int, _c: int) -> None:
+        """MC-RULING-23: the Grail's owner is gone before he chose, and the Grail with him
+        (SOC-DEATH-1): nobody saves the dying knight."""
+        self.agenda.pop()
+        if self.in_play(dying):
+            self.die(dying)
 
     def _decide_grail(self, action: int, owner: int, dying: int, _c: int) -> None:
         self.agenda.pop()

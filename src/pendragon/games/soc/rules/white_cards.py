@@ -163,8 +163,9 @@ class WhiteCardRules(BlackCardRules):
 
     # ------------------------------------------------------------------ Merlin's Company
     def _legal_call(self, seat: int, caller: int, _c: int) -> list[int]:
-        if not self.in_play(seat) or self.captured[seat] or self.loc[seat] == self.loc[caller]:
-            return []
+        if (not self.in_play(seat) or self.captured[seat] or not self.in_play(caller)
+                or self.loc[seat] == self.loc[caller]):
+            return []  # a caller gone (VAR-JOIN) calls nobody: there is nowhere to go
         return [A.ANSWER, A.PASS]
 
     def _auto_call_resolve(self, caller: int, _b: int, _c: int) -> None:
@@ -352,6 +353,12 @@ class WhiteCardRules(BlackCardRules):
             if self.hand_size(knight):
                 self.push(T.D_DISCARD, knight, 2)
 
+    def _forsaken_fate(self, seat: int, b: int, c: int) -> None:
+        """MC-RULING-23: the player of Fate is gone before he said how: the card does what it
+        does played by a loyal knight (000: «Если карту играет лояльный Рыцарь, все Рыцари
+        получают по одной белой карте»); a knight gone cannot reveal himself."""
+        self._decide_fate(A.FATE_LOYAL, seat, b, c)
+
     def unmask(self, seat: int, by_accusation: bool) -> None:
         """SOC-TRAITOR-1: the traitor leaves the board, his hand and two relics."""
         self.take_off_board(seat, Status.UNMASKED)  # he keeps Lancelot's Armor
@@ -396,7 +403,7 @@ class WhiteCardRules(BlackCardRules):
 
     # ------------------------------------------------------------------ Clairvoyance
     def _auto_clairv_draw(self, seat: int, remaining: int, _c: int) -> None:
-        if remaining > 0:
+        if remaining > 0 and self.in_play(seat):  # gone meanwhile: he looks at no more
             self.push(T.CLAIRV_DRAW, seat, remaining - 1)
             self.draw_black(seat, Purpose.HELD)
         elif len(self.held) == 1:  # one card looked at: no order to choose (SOC-RULING-43)
@@ -417,6 +424,12 @@ class WhiteCardRules(BlackCardRules):
         if len(self.held) <= 1:
             self.agenda.pop()
             self._clairv_put_back(seat)
+
+    def _forsaken_clairv(self, seat: int, _b: int, _c: int) -> None:
+        """MC-RULING-23: the player of Clairvoyance is gone before he finished ordering the
+        cards: they go back on the deck as they stand, those he placed first."""
+        self.agenda.pop()
+        self._clairv_put_back(seat)
 
     def _clairv_put_back(self, seat: int) -> None:
         """The chosen cards, then the one left, go back on the deck, known to ``seat``."""
