@@ -730,3 +730,70 @@ def test_relayout_records_a_new_path_but_refuses_a_new_layout() -> None:
                                                   "setups": 1}
     with pytest.raises(ValueError, match="retrain"):
         relayout(with_layout({**recorded, "tensor_size": 1}), "a new layout", "2026-12-01")
+
+
+def test_remap_fits_again_only_the_named_setups_chance_maps_on_new_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 38 items 1-2 (calibration, reproducible): ``pendragon train GAME --remap``
+    starts from a model (``--base``, else the shipped one), plays ``--calibration-games``
+    new games of ``--seed`` at the base setups of ``--calibration-players`` and fits their
+    chance maps again: the networks, the setups' own recalibrations and every other
+    setup's map stay the base's; the metadata keeps the base's command and adds the run
+    (its command, games, decisions fitted and measured, one game in five); the same
+    arguments give the same file; bad arguments are refused before any game."""
+    import pendragon.calibration_fit
+
+    monkeypatch.setattr(pendragon.calibration_fit, "ISOTONIC_BLOCK", 20)
+    base_path, out, again = tmp_path / "base.json", tmp_path / "out.json", tmp_path / "again.json"
+    common = ["train", "grail-cup", "--players", "2,3", "--games", "20", "--seed", "3",
+              "--positions", "3", "--decisions", "8", "--hidden", "4", "--epochs", "2",
+              "--search-share", "0", "--calibration-map", "isotonic"]
+    assert main([*common, "--calibration-games", "60", "--calibration-players", "2,3",
+                 "--out", str(base_path)]) == 0
+    base = load_model(base_path)
+    remap = ["train", "grail-cup", "--remap", "--seed", "4", "--decisions", "8",
+             "--calibration-games", "100", "--calibration-players", "3",
+             "--calibration-map", "isotonic", "--search-share", "0", "--base", str(base_path)]
+    assert main([*remap, "--out", str(out)]) == 0
+    assert main([*remap, "--out", str(again)]) == 0
+    assert out.read_text("utf-8") == again.read_text("utf-8")
+    model = load_model(out)
+    for size, network in base.networks.items():
+        assert model.networks[size].to_json() == network.to_json()
+    three = next(k for k, e in base.metadata["setups"].items()
+                 if e["options"]["players"] == 3 and len(e["options"]) == 1)
+    two = next(k for k, e in base.metadata["setups"].items()
+               if e["options"]["players"] == 2 and len(e["options"]) == 1)
+    maps = model.metadata["setup_chance_map"]
+    assert maps[three] != base.metadata["setup_chance_map"][three]
+    assert maps[two] == base.metadata["setup_chance_map"][two]
+    assert model.metadata["setup_calibration"] == base.metadata["setup_calibration"]
+    assert model.metadata["command"] == base.metadata["command"]
+    run = model.metadata["remaps"][-1]
+    assert run["command"].startswith("pendragon train grail-cup --remap --seed 4")
+    assert "--base" not in run["command"] and "--out" not in run["command"]
+    found = run["setups"][three]
+    assert found["games"] == 100 and found["mapped"]
+    assert 640 <= found["fitted_on"] <= 80 * 8 and found["validation"]["positions"] <= 160
+    assert model.metadata["calibration_games"]["validation"][three] == found["validation"]
+    # The new map is the one the evaluator reads.
+    from pendragon.bots.evaluator import Evaluator
+
+    game = _game("grail-cup", {"players": 3})
+    bound = Evaluator(model, game)
+    assert [bound.map_from, bound.map_to] == [list(p) for p in chance_map(maps[three])]
+    # Refused, with the reason and nothing written: no games, no setups named, a platt
+    # map, --base without --remap.
+    capsys.readouterr()
+    for flag, value, reason in (
+            ("--calibration-games", "0", "--remap: give --calibration-games"),
+            ("--calibration-players", "", "--calibration-players: at least one"),
+            ("--calibration-map", "platt", "--remap fits a chance map")):
+        args = [*remap, "--out", str(tmp_path / "bad.json")]
+        args[args.index(flag) + 1] = value
+        assert main(args) != 0
+        assert reason in capsys.readouterr().err
+    assert main([*common, "--base", str(base_path), "--out", str(tmp_path / "bad.json")]) != 0
+    assert "--base: only with --remap" in capsys.readouterr().err
+    assert not (tmp_path / "bad.json").exists()

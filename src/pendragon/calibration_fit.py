@@ -93,10 +93,12 @@ def apply_setup_calibrations(z: NDArray[Any], setup_of: NDArray[Any],
 
 def fit_chance_maps(chance: NDArray[Any], y: NDArray[Any], setup_of: NDArray[Any],
                     fitting: NDArray[Any], with_games: set[str],
-                    kind: str = "isotonic") -> dict[str, list[list[float]]]:
-    """Each setup of ``with_games``' chance map (``kind`` of :data:`CHANCE_MAPS`), fitted on
-    its rows of ``fitting`` where it has two blocks' worth or more; then every row of that
-    setup's ``chance`` read through its map (in place, as the evaluator reads it)."""
+                    kind: str = "isotonic", prior: float = 0.0
+                    ) -> dict[str, list[list[float]]]:
+    """Each setup of ``with_games``' chance map (``kind`` of :data:`CHANCE_MAPS`; an
+    anchored map's tails with the ridge ``prior``, :func:`tail_slope`), fitted on its rows
+    of ``fitting`` where it has two blocks' worth or more; then every row of that setup's
+    ``chance`` read through its map (in place, as the evaluator reads it)."""
     if kind not in CHANCE_MAPS:
         raise ValueError(f"a chance map is one of {', '.join(CHANCE_MAPS)}, got {kind!r}")
     np = numpy_module()
@@ -109,7 +111,7 @@ def fit_chance_maps(chance: NDArray[Any], y: NDArray[Any], setup_of: NDArray[Any
                              ISOTONIC_BLOCK)
         if kind == "anchored":
             found = anchored(found, [float(q) for q in chance[mine]],
-                             [int(q) for q in y[mine]], ISOTONIC_BLOCK)
+                             [int(q) for q in y[mine]], ISOTONIC_BLOCK, prior)
         if len(found[0]) < 2:
             continue
         maps[key] = found
@@ -158,14 +160,14 @@ def isotonic_map(chances: Sequence[float], labels: Sequence[int],
 
 
 def anchored(found: list[list[float]], chances: Sequence[float], labels: Sequence[int],
-             block: int = ISOTONIC_BLOCK) -> list[list[float]]:
+             block: int = ISOTONIC_BLOCK, prior: float = 0.0) -> list[list[float]]:
     """An isotonic map (``found``, fitted on ``chances`` and ``labels``) whose ends go on
     toward 0 and 1 rather than stopping flat at the end blocks' rates (issue 38: a card-game
     position below the lowest block read 30.6%, whatever the model said). Beyond its first
     (last) point the map follows a logistic tail through that point, ``logit(value) =
     logit(end value) + slope * (logit(chance) - logit(end point))``, its slope fitted
-    (:func:`tail_slope`) on the ``2 * block`` lowest (highest) chances, so that the tail
-    keeps what those positions came true as; the tail is written as points every half logit
+    (:func:`tail_slope`, with the ridge ``prior``) on the ``2 * block`` lowest (highest)
+    chances, so that the tail keeps what those positions came true as; the tail is written as points every half logit
     down to (0, 0) (up to (1, 1)). Monotone and continuous; between the blocks it is the
     map as it was.
 
@@ -180,8 +182,8 @@ def anchored(found: list[list[float]], chances: Sequence[float], labels: Sequenc
         return [points, values]
     ordered = sorted(zip(chances, labels, strict=True))
     low, high = ordered[:2 * block], ordered[-2 * block:]
-    below = _tail(points[0], values[0], tail_slope(points[0], values[0], low), -1)
-    above = _tail(points[-1], values[-1], tail_slope(points[-1], values[-1], high), 1)
+    below = _tail(points[0], values[0], tail_slope(points[0], values[0], low, prior), -1)
+    above = _tail(points[-1], values[-1], tail_slope(points[-1], values[-1], high, prior), 1)
     lows = [(c, v) for c, v in below if c < points[0]]
     highs = [(c, v) for c, v in above if c > points[-1]]
     return [[0.0] + [c for c, _ in lows] + points + [c for c, _ in highs] + [1.0],
@@ -193,19 +195,33 @@ def _logit(p: float) -> float:
     return math.log(p / (1.0 - p))
 
 
-def tail_slope(point: float, value: float, rows: Sequence[tuple[float, int]]) -> float:
+#: A weight for the tail slope's ridge toward 1 (:func:`tail_slope`, ``--tail-prior``): a
+#: prior slope of 1 give or take 0.5, the network's own scale, which a map's end rows move
+#: only as far as they tell. The card game's 5-player rows refitted on 20,000 games (issue
+#: 38) sit within a logit of their end point, which fixes a slope to about 0.4 either way:
+#: alone they fitted the clamp's 0.1, a tail that read 10% at a chance of 0.5%. The
+#: default is none (0), as every map before it was fitted.
+TAIL_PRIOR = 4.0
+
+
+def tail_slope(point: float, value: float, rows: Sequence[tuple[float, int]],
+               prior: float = 0.0) -> float:
     """The slope ``a`` (kept within 0.1 and 4) of ``logit(q) = logit(value) + a *
     (logit(chance) - logit(point))`` that fits ``rows`` (chance, won) best in log loss
-    (Newton): how fast what comes true moves with the model's chance at a map's end.
+    with a ridge of weight ``prior`` toward 1 (Newton): how fast what comes true moves
+    with the model's chance at a map's end, as far as its rows tell.
 
-    >>> round(tail_slope(0.3, 0.3, [(0.1, 0), (0.2, 0), (0.3, 1), (0.4, 1)] * 5), 2)
+    >>> rows = [(0.1, 0), (0.2, 0), (0.3, 1), (0.4, 1)] * 5
+    >>> round(tail_slope(0.3, 0.3, rows), 2), round(tail_slope(0.3, 0.3, rows, TAIL_PRIOR), 2)
+    (4.0, 1.5)
+    >>> round(tail_slope(0.3, 0.3, rows * 20, TAIL_PRIOR), 2)  # more rows tell more
     4.0
     """
     base = _logit(value)
     gaps = [_logit(c) - _logit(point) for c, _ in rows]
     a = 1.0
     for _ in range(50):
-        grad = hess = 0.0
+        grad, hess = prior * (a - 1.0), prior
         for gap, (_, won) in zip(gaps, rows, strict=True):
             q = sigmoid(base + a * gap)
             grad += (q - won) * gap

@@ -50,6 +50,7 @@ from pendragon.bots.evaluator import (
     setup_features,
     setup_key,
     setup_names,
+    sigmoid,
 )
 from pendragon.bots.ismcts import DEFAULT_CONFIDENCE, ISMCTSBot
 from pendragon.calibration_fit import (
@@ -128,6 +129,9 @@ class TrainConfig:
     #: does not fit; "anchored": that map with its ends drawn on to 0 and 1
     #: (:func:`~pendragon.calibration_fit.anchored`).
     calibration_map: str = "platt"
+    #: An anchored map's tails: the weight of their slope's ridge toward 1
+    #: (:func:`~pendragon.calibration_fit.tail_slope`; 0, none, as the maps before it).
+    tail_prior: float = 0.0
     #: The chance that a decision of a training game (not a calibration game) is played
     #: at random, uniformly among its legal actions, instead of by its bot; the position
     #: right after is recorded from the mover's view (kind 4). The coach reads every move
@@ -578,7 +582,7 @@ def train(config: TrainConfig, command: str = "",
             # A setup with calibration games: its recalibrated chance mapped through what
             # its fitting decisions say comes true.
             chance_maps.update(fit_chance_maps(chance, y, setup_of, like_extra, with_games,
-                                               config.calibration_map))
+                                               config.calibration_map, config.tail_prior))
         measured += [float(q) for q in chance[measure]]
         labels += [int(q) for q in y[measure]]
         measured_kinds += [int(q) for q in at_decision[measure]]
@@ -682,10 +686,92 @@ def train(config: TrainConfig, command: str = "",
             f" its calibration games' fitting decisions, in blocks of {ISOTONIC_BLOCK} or"
             f" more: [mean chance of each block, its observed rate], read between them"
             + ("; its ends drawn on to (0, 0) and (1, 1)"
-               if config.calibration_map == "anchored" else ""))
+               if config.calibration_map == "anchored" else "")
+            + (f", their slope's ridge toward 1 weighing {config.tail_prior}"
+               if config.calibration_map == "anchored" and config.tail_prior else ""))
     # Rounded as the file stores it, so that the model returned is the model written.
     names = setup_names(registry.game_class(config.game))
     return Model(config.game, names, networks, metadata)
+
+
+def remap(config: TrainConfig, base: Model, command: str = "",
+          on_progress: Callable[[int], None] | None = None) -> Model:
+    """``base`` with the chance maps of the base setups of ``config.calibration_players``
+    fitted again (``config.calibration_map``) on ``config.calibration_games`` new games
+    each (:func:`calibration_plans` of ``config``'s seed; give a seed the base model was
+    not trained with): its networks, its setups' own recalibrations and every other
+    setup's map as they were. One game in :data:`CALIBRATION_MEASURE` measures the new
+    map (the setup's ``calibration_games`` validation, what a review reports); the run is
+    added to the metadata's ``remaps``. A map of a few thousand games is mostly its
+    blocks' noise where the readings sit mid-range (the card game, issue 38).
+    """
+    if config.calibration_map not in CHANCE_MAPS:
+        raise ValueError(f"--remap fits a chance map: --calibration-map one of "
+                         f"{', '.join(CHANCE_MAPS)}")
+    if not config.calibration_games or not config.decisions:
+        raise ValueError("--remap plays --calibration-games games and reads --decisions "
+                         "decisions of each: give both")
+    if base.game != config.game:
+        raise ValueError(f"the base model is {base.game}'s, not {config.game}'s")
+    np = numpy_module()
+    plans = calibration_plans(config, setups_for(config.game, config.players,
+                                                 config.options))
+    step = max(1, min(25, len(plans) // (max(1, config.workers) * 8) or 1))
+    report = None if on_progress is None else (lambda part: on_progress(len(part.plans)))
+    parts = map_chunks(play_plans, [(config, plans[start:start + step], True)
+                                    for start in range(0, len(plans), step)],
+                       workers=config.workers, backend=config.backend,
+                       ray_address=config.ray_address, on_progress=report)
+    recalibrations = base.metadata.get("setup_calibration", {})
+    chances: list[float] = []
+    labels: list[int] = []
+    games: list[int] = []
+    keys: list[str] = []
+    for part in parts:  # in the chunks' order: the same maps for any worker count
+        for row, label, index, key in zip(part.rows, part.labels, part.games, part.setups,
+                                          strict=True):
+            network = base.networks.get(len(row))
+            if network is None:
+                raise ValueError(f"the base model has no network for {len(row)} inputs: "
+                                 "train it again (pendragon train)")
+            scale, shift = recalibrations.get(key, (1.0, 0.0))
+            chances.append(sigmoid(scale * network.logit(row) + shift))
+            labels.append(label)
+            games.append(index)
+            keys.append(key)
+    chance = np.asarray(chances, dtype=np.float64)
+    y = np.asarray(labels, dtype=np.float64)
+    setup_of = np.asarray(keys)
+    offset = np.asarray(games) - config.games
+    measure = offset % CALIBRATION_MEASURE == CALIBRATION_MEASURE - 1
+    wanted = set(keys)
+    maps = fit_chance_maps(chance, y, setup_of, ~measure, wanted, config.calibration_map,
+                           config.tail_prior)
+    metadata = json.loads(json.dumps(base.metadata))  # a copy, the base left as it was
+    metadata.setdefault("setup_chance_map", {}).update(maps)
+    validation = metadata.setdefault("calibration_games", {}).setdefault("validation", {})
+    found: dict[str, dict[str, Any]] = {}
+    for key in sorted(wanted):
+        mine = setup_of == key
+        checked = measure & mine
+        figures = rounded(calibration([float(q) for q in chance[checked]],
+                                      [int(q) for q in y[checked]]))
+        if key in maps:
+            validation[key] = figures
+        found[key] = {"games": len({g for g, k in zip(games, keys, strict=True) if k == key}),
+                      "fitted_on": int((~measure & mine).sum()), "validation": figures,
+                      "mapped": key in maps}
+    metadata.setdefault("remaps", []).append({
+        "command": command, "seed": config.seed, "map": config.calibration_map,
+        "tail_prior": config.tail_prior, "decisions_per_game": config.decisions,
+        "search_share": config.search_share,
+        "setups": found,
+        "about": f"each setup's chance map fitted again on new calibration games of the"
+                 f" heuristic (one search seat in search_share of them): one in"
+                 f" {CALIBRATION_MEASURE} measures (validation), the others fit it; the"
+                 f" networks and the setups' own recalibrations are the base model's"})
+    return Model(base.game, list(base.setup_names),
+                 [base.networks[size] for size in sorted(base.networks)], metadata)
 
 
 def write_model(model: Model, path: str | Path) -> Path:
