@@ -168,8 +168,8 @@ def anchored(found: list[list[float]], chances: Sequence[float], labels: Sequenc
     logit(end value) + slope * (logit(chance) - logit(end point))``, its slope fitted
     (:func:`tail_slope`, with the ridge ``prior``) on the ``2 * block`` lowest (highest)
     chances, so that the tail keeps what those positions came true as; the tail is written
-    as points every half logit down to (0, 0) (up to (1, 1)). Monotone and continuous; between the blocks it is the
-    map as it was.
+    as points every half logit down to (0, 0) (up to (1, 1)). Monotone and continuous;
+    between the blocks it is the map as it was.
 
     >>> found = anchored([[0.25, 0.75], [0.3, 0.7]], [0.1, 0.25, 0.75, 0.9], [0, 0, 1, 1], 1)
     >>> found[0][:2], found[1][:2], found[0][-1], found[1][-1]
