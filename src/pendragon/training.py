@@ -414,6 +414,19 @@ def explorer(explore: float, game_seed: int, moves: dict[int, int]
     return deviate
 
 
+def play_calibration(config: TrainConfig, plans: Sequence[GamePlan],
+                     report: Callable[[Positions], None] | None = None) -> list[Positions]:
+    """The calibration games ``plans`` played in chunks on the run's workers or Ray
+    (:func:`play_plans`, their decisions only), the parts in the plans' order."""
+    if not plans:
+        return []
+    step = max(1, min(25, len(plans) // (max(1, config.workers) * 8) or 1))
+    return map_chunks(play_plans, [(config, plans[start:start + step], True)
+                                   for start in range(0, len(plans), step)],
+                      workers=config.workers, backend=config.backend,
+                      ray_address=config.ray_address, on_progress=report)
+
+
 def generate(config: TrainConfig,
              on_progress: Callable[[int], None] | None = None) -> Positions:
     """Every game of the run, on ``config.workers`` local processes or Ray."""
@@ -421,19 +434,12 @@ def generate(config: TrainConfig,
     size = max(1, min(25, config.games // (max(1, config.workers) * 8) or 1))
     chunks = [list(range(start, min(config.games, start + size)))
               for start in range(0, config.games, size)]
-    extra = calibration_plans(config, setups)
     arguments: list[tuple[Any, ...]] = [(config, setups, chunk) for chunk in chunks]
-    step = max(1, min(25, len(extra) // (max(1, config.workers) * 8) or 1))
-    calibrating = [(config, extra[start:start + step], True)
-                   for start in range(0, len(extra), step)]
     report = None if on_progress is None else (lambda part: on_progress(len(part.plans)))
     parts = map_chunks(play_positions, arguments, workers=config.workers,
                        backend=config.backend, ray_address=config.ray_address,
                        on_progress=report)
-    if calibrating:
-        parts += map_chunks(play_plans, calibrating, workers=config.workers,
-                            backend=config.backend, ray_address=config.ray_address,
-                            on_progress=report)
+    parts += play_calibration(config, calibration_plans(config, setups), report)
     np = numpy_module()
     merged = Positions([], [], [], [], [], [])
     for part in parts:  # in the chunks' order: the same data for any worker count
@@ -716,12 +722,8 @@ def remap(config: TrainConfig, base: Model, command: str = "",
     np = numpy_module()
     plans = calibration_plans(config, setups_for(config.game, config.players,
                                                  config.options))
-    step = max(1, min(25, len(plans) // (max(1, config.workers) * 8) or 1))
     report = None if on_progress is None else (lambda part: on_progress(len(part.plans)))
-    parts = map_chunks(play_plans, [(config, plans[start:start + step], True)
-                                    for start in range(0, len(plans), step)],
-                       workers=config.workers, backend=config.backend,
-                       ray_address=config.ray_address, on_progress=report)
+    parts = play_calibration(config, plans, report)
     recalibrations = base.metadata.get("setup_calibration", {})
     chances: list[float] = []
     labels: list[int] = []

@@ -109,12 +109,14 @@ def run_train(args: argparse.Namespace, console: Console,
     pendragon.game_class(args.game)  # an unknown game: a clear error before any work
     if args.base is not None and not args.remap:
         raise ValueError("--base: only with --remap")
+    if not 0.0 <= args.search_share <= 1.0:
+        raise ValueError("--search-share: a share from 0 to 1")
+    if args.tail_prior < 0:
+        raise ValueError("--tail-prior: a weight, 0 or more")
     if args.remap:
         return _run_remap(args, console, argv)
     if args.games < 20:
         raise ValueError("--games: at least 20 (a tenth of the games is held out)")
-    if not 0.0 <= args.search_share <= 1.0:
-        raise ValueError("--search-share: a share from 0 to 1")
     if args.positions < 1 or args.seats < 1 or args.hidden < 0 or args.epochs < 1:
         raise ValueError("--positions, --seats and --epochs are at least 1, --hidden 0")
     if args.decisions < 0:
@@ -123,8 +125,6 @@ def run_train(args: argparse.Namespace, console: Console,
         raise ValueError("--explore: a chance from 0 to below 1")
     if args.calibration_games < 0:
         raise ValueError("--calibration-games: at least 0")
-    if args.tail_prior < 0:
-        raise ValueError("--tail-prior: a weight, 0 or more")
     if args.calibration_games and not args.decisions:
         raise ValueError("--calibration-games records decisions: give --decisions too")
     config = TrainConfig(
@@ -182,10 +182,6 @@ def _run_remap(args: argparse.Namespace, console: Console,
         raise ValueError("--remap: give --calibration-games and --decisions")
     if args.calibration_players is None:
         raise ValueError("--remap: name the setups' --calibration-players")
-    if not 0.0 <= args.search_share <= 1.0:
-        raise ValueError("--search-share: a share from 0 to 1")
-    if args.tail_prior < 0:
-        raise ValueError("--tail-prior: a weight, 0 or more")
     base = load_model(args.base) if args.base is not None else shipped_model(args.game)
     if base is None:
         raise ValueError(f"{args.game} ships no model to start from: give --base")
