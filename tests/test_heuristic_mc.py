@@ -313,6 +313,44 @@ def test_bors_takes_part_in_the_black_knights_reward_when_it_evens_the_hands(
     assert _choice(state) == expected
 
 
+@pytest.mark.parametrize(("bors_hand", "loyalty", "expected"), [
+    (1, "loyal", "volunteer"),  # 1 against the winner's 2: the deal evens the hands
+    (2, "loyal", "pass"),  # 2 against 2: the cards go to the winner
+    (5, "traitor", "volunteer"),  # the traitor always takes a card from the loyal
+])
+def test_bors_is_dealt_into_a_random_share_when_his_hand_is_the_smallest(
+        bors_hand: int, loyalty: str, expected: str) -> None:
+    # MC-KNIGHT-BORS, SOC-RULING-77: at a table that deals revealed cards face down, Bors is
+    # asked whether he is dealt in; loyal, when his hand is smaller than every entitled
+    # knight's; the traitor, always. No decision is left to the fallback.
+    state = _state(
+        [{"location": "picts", "hand": {"fight-5": 1, "grail": 2}}, {},
+         {"knight": "bors", "hand": {"fight-1": bors_hand}, "loyalty": loyalty}],
+        options={**MC, "share": "random"},
+        quests={"picts": {"white": ["fight-1", "fight-2", "fight-3", "fight-4"]}},
+    )
+    _play(state, "play:fight-5", *(f"white-card:{k}" for k in ("grail", "merlin", "fight-1",
+                                                                  "fight-2")))
+    assert _decision(state) == "bors-deal" and state.current_player() == 2
+    assert state.observation(2)["table"]["face_down_reward"] is None
+
+    class NoFallback(SocHeuristicBot):
+        def _fallback(self, obs: dict[str, Any], texts: dict[str, int]) -> int:
+            raise AssertionError(f"fallback at {obs['waiting']['decision']}")
+
+    assert _choice(state, NoFallback(2, track_beliefs=False)) == expected
+
+
+@pytest.mark.parametrize("phase", ["evil", "heroic"])
+def test_merlins_gift_is_taken_first_in_either_phase(phase: str) -> None:
+    # MC-MERLIN, MC-RULING-24: the free card once a turn, in the Progression of Evil too
+    # (before a black card may end the quest and send the knight home).
+    state = _state([{"location": "picts", "hand": dict(_FULL)}, {}, {}],
+                   effects={"merlin": "picts"}, turn={"seat": 0, "phase": phase})
+    assert "merlin-draw" in [state.action_to_string(a) for a in state.legal_actions()]
+    assert _choice(state) == "merlin-draw"
+
+
 @pytest.mark.parametrize(("life", "expected"), [(6, "caradoc-trade"), (2, "end-turn")])
 def test_caradoc_trades_only_a_spare_life(life: int, expected: str) -> None:
     # MC-KNIGHT-CARADOC, MC-RULING-1: a life for two cards, not a heroic action; with

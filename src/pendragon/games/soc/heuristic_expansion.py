@@ -200,7 +200,11 @@ class MerlinsCompanyPolicy(PolicyBot[None]):
         choose: MC-KNIGHT-GERAINT skips it with two white cards when two cheap ones are
         there (or life is short). The traitor never skips his evil, nor does Geraint left
         alone: with no other knight to move the game on, skipping every turn and drawing
-        the cards back would stall it until the safety cap, a defeat (SOC-END-4)."""
+        the cards back would stall it until the safety cap, a defeat (SOC-END-4). Merlin's
+        free card comes first (MC-MERLIN, MC-RULING-24): a black card may yet end the quest
+        and send the knight home before his heroic phase."""
+        if "merlin-draw" in texts and not self._is_traitor(obs):
+            return "merlin-draw"
         if "geraint-skip-evil" not in texts or self._is_traitor(obs):
             return None
         if sum(1 for k in obs["knights"] if k["status"] == "in-play") <= 1:
@@ -509,13 +513,20 @@ class MerlinsCompanyPolicy(PolicyBot[None]):
         hand. A loyal Bors takes part when his hand is smaller than the winner's would be
         after the winner's own share (2 cards): then the deal leaves the two hands more even
         than the winner drawing all three, the rule the loyal sharing follows too (each card
-        to the smaller hand, ``_d_share``). Only hand sizes are read, which are public.
+        to the smaller hand, ``_d_share``). Only hand sizes are read, which are public. A
+        random share's deal (SOC-RULING-77: its cards on show, ``table.offer``) he joins, loyal,
+        when his hand is smaller than the smallest of the knights entitled to them.
         """
-        reward = obs["table"]["face_down_reward"]
-        if reward is None or "volunteer" not in texts:
+        if "volunteer" not in texts:
             return None
         if self._is_traitor(obs):
             return "volunteer"
+        reward = obs["table"]["face_down_reward"]
+        if reward is None:
+            knights = obs["knights"]
+            entitled = [int(knights[s]["hand_size"]) for s in obs["table"]["offer_to"]]
+            smallest = min(entitled) if entitled else 0
+            return "volunteer" if int(self._me(obs)["hand_size"]) < smallest else "pass"
         share = (int(reward["cards"]) + 1) // 2  # dealt round from the winner: 2 of 3
         winner = int(obs["knights"][int(reward["winner"])]["hand_size"]) + share
         return "volunteer" if int(self._me(obs)["hand_size"]) < winner else "pass"

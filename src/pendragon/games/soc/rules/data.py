@@ -199,7 +199,7 @@ class T:
     D_KNIGHTING: Final = 59  # (decider, quest)
     D_WITCH4: Final = 19  # (seat)
     D_FREE_CARD: Final = 18  # (seat, captive)
-    D_BORS_DEAL: Final = 17  # (bors, winner, cards): Bors takes part in a face-down deal?
+    D_BORS_DEAL: Final = 17  # (bors, winner or -1 for a random share, cards): dealt in?
     GAHERIS_TAKE: Final = 80
     BEDIVERE_DRAW: Final = 81
     AMBUSH_AFTER: Final = 82  # (seat, destination)

@@ -24,6 +24,7 @@ from pendragon.games.soc.rules.cards import (
     FIGHT_KINDS,
     GRAIL_CARD,
     KAY,
+    MERLIN,
     MORDRED,
     PALAMEDES,
     VIVIEN,
@@ -224,8 +225,9 @@ class QuestRules(Engine):
             if self.siege:  # SOC-RULING-55; any number of Fight cards (SOC-RULING-25)
                 plays.append(A.FIGHT_SIEGE)
             return plays
-        if location == Location.EXCALIBUR:
-            return [A.PLAY + k for k in range(len(hand)) if hand[k]]
+        if location == Location.EXCALIBUR:  # any card; no Merlin under Vivien (SOC-RULING-78)
+            return [A.PLAY + k for k in range(len(hand))
+                    if hand[k] and not (k == MERLIN and self.vivien)]
         if location == Location.GRAIL:
             if self.dark_forest or not hand[GRAIL_CARD]:  # SOC-B-DARKFOREST
                 return []
@@ -525,6 +527,9 @@ class QuestRules(Engine):
         self.agenda.pop()
         if action != A.VOLUNTEER:
             return
+        if winner < 0:  # a random share's deal (SOC-RULING-77): he is dealt in with the rest
+            self.offer_eligible = (*self.offer_eligible, bors)
+            return
         for _ in range(count):  # the winner's own draws, waiting beneath
             if self.agenda and self.agenda[-1] == (T.C_WHITE, winner, 0, 0):
                 self.agenda.pop()
@@ -533,13 +538,21 @@ class QuestRules(Engine):
             self.draw_white(takers[deal % 2], 1)
 
     def start_offer(self, count: int, eligible: list[int], giver: int) -> None:
-        """Reveal ``count`` white cards and share them among ``eligible`` (SOC-RULING-1)."""
+        """Reveal ``count`` white cards and share them among ``eligible`` (SOC-RULING-1).
+
+        MC-KNIGHT-BORS: Sir Bors may take part in every distribution. Shared by a giver, he is
+        among those the giver may choose; dealt face down (``share="random"``, SOC-RULING-77)
+        he is asked once the cards are seen whether he is dealt in (``bors-deal``, as for the
+        Black Knight's reward, SOC-RULING-69)."""
         bors = self.seat_of_knight(BORS)
-        if bors >= 0 and bors not in eligible:  # MC-KNIGHT-BORS: in every distribution
+        ask_bors = bors >= 0 and bors not in eligible and self.game.random_share
+        if bors >= 0 and bors not in eligible and not ask_bors:
             eligible = [*eligible, bors]
         self.offer_eligible = tuple(eligible)
         self.offer_giver = giver
         self.push(T.SHARE_NEXT)
+        if ask_bors:
+            self.push(T.D_BORS_DEAL, bors, -1, count)  # after the cards are revealed
         for _ in range(count):
             self.push(T.C_WHITE, -1, 1)
 

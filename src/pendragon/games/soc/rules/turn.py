@@ -138,7 +138,8 @@ class TurnRules(WhiteCardRules):
 
     def free_powers(self, seat: int) -> list[int]:
         """The knights' powers usable in either phase (they are not heroic actions): once a
-        turn, but Gaheris's as often as he pays (MC-RULING-1)."""
+        turn, but Gaheris's as often as he pays (MC-RULING-1); and Merlin's gift, once a turn
+        (MC-RULING-24)."""
         powers = []
         flags = self.turn_flags
         if self.can_arthur_exchange(seat):
@@ -159,7 +160,7 @@ class TurnRules(WhiteCardRules):
             and not self.witches & WITCH_NO_SACRIFICE
         ):
             powers.append(A.CARADOC)  # MC-KNIGHT-CARADOC
-        return powers
+        return powers + self.merlin_gift(seat)  # MC-MERLIN, MC-RULING-24: either phase
 
     def use_free_power(self, seat: int, action: int) -> bool:
         """Apply a knight's power; return whether ``action`` was one."""
@@ -322,13 +323,11 @@ class TurnRules(WhiteCardRules):
             if self.sacrifice_open(seat) and self.has_second_action(seat):
                 options.append(A.SACRIFICE)  # SOC-HERO-2
             options.extend(self.free_powers(seat))
-            options.extend(self.merlin_gift(seat))
             if options or self.may_act_unseen(seat):
                 options.append(A.END_TURN)  # SOC-RULING-63, SOC-RULING-70
             return options
         heroic = bool(options)
-        options.extend(self.free_powers(seat))
-        options.extend(self.merlin_gift(seat))  # MC-MERLIN: once a turn, whatever is left
+        options.extend(self.free_powers(seat))  # Merlin's gift among them (MC-MERLIN)
         if not heroic:
             options.append(A.END_TURN)  # no heroic action can be taken: only these, or end
         return options

@@ -433,7 +433,8 @@ class ViewRules(TurnRules):
         reward: dict[str, int] | None = None
         if self.agenda and not self.result and self.agenda[-1][0] == T.D_BORS_DEAL:
             _code, _bors, winner, cards = self.agenda[-1]
-            reward = {"winner": winner, "cards": cards}
+            if winner >= 0:  # else a random share's, its cards on show (``offer``)
+                reward = {"winner": winner, "cards": cards}
         table["face_down_reward"] = reward
         return table
 
