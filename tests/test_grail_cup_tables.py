@@ -239,6 +239,21 @@ def test_clover_tokens_are_face_down_unless_the_seat_knows_them() -> None:
     assert "Clover tokens you know" not in draw(render_grail_cup(state.observation(0), ENGLISH))
 
 
+def test_who_knows_a_clover_token_is_public_and_drawn() -> None:
+    """GC-RULING-11, GC-RULING-20: who has seen the token on a space (Merlin's looks) is
+    public, what he saw is not: every view, a spectator's too, lists the knowers, and the
+    drawing says it."""
+    state = load_state({"players": 3, "clovers": {10: "goblin", 15: "magnet"},
+                        "clover_known": {10: [1], 15: [1, 2]},
+                        "hands": {0: ["fairy"]}, "call": 8})
+    for viewer in (None, 0, 1):
+        assert state.observation(viewer)["clover_known_by"] == {"10": [1], "15": [1, 2]}
+    text = " ".join(draw(render_grail_cup(state.observation(None), ENGLISH)).split())
+    one, two = ENGLISH.text("core.seat", n=1), ENGLISH.text("core.seat", n=2)
+    assert f"Who knows a clover token: 10 ({one}), 15 ({one}, {two})." in text
+    assert "Goblin" not in text and "Magnet" not in text
+
+
 def _names_in(view: Any) -> set[str]:
     """Every ally key a view mentions anywhere (as a value or a mapping key)."""
     if isinstance(view, dict):

@@ -602,6 +602,11 @@ function facts(obs, ctx) {
   }
   if (obs.clover_in_play) lines.push(tr(ctx, "board.clover-in-play", { clover: cloverName(ctx, obs.clover_in_play) }));
   if (obs.merlin_looked.length) lines.push(tr(ctx, "board.merlin-looked", { spaces: obs.merlin_looked.join(", ") }));
+  const known = Object.entries(obs.clover_known_by || {});
+  if (known.length) {
+    // GC-RULING-11: who has seen the token on a space is public (what he saw is not).
+    lines.push(tr(ctx, "board.clover-known", { spaces: known.map(([space, seats]) => `${space} (${seats.map((s) => ctx.events.seatName(s)).join(", ")})`).join(", ") }));
+  }
   if (obs.seal_rolled_by !== null) lines.push(say(ctx, "board.seal-next", { seat: seatParam(obs.seal_rolled_by) }));
   const last = Object.entries(obs.last_round);
   if (last.length) {

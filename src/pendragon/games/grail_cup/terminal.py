@@ -286,6 +286,10 @@ def _round(w: GameWords) -> list[RenderableType]:
     if view["merlin_looked"]:
         extra.append(w("board.merlin-looked",
                        spaces=", ".join(str(s) for s in view["merlin_looked"])))
+    if view["clover_known_by"]:  # GC-RULING-11: who has seen a token is public
+        extra.append(w("board.clover-known", spaces=", ".join(
+            f"{space} ({', '.join(w.seat(int(s)) for s in seats)})"
+            for space, seats in view["clover_known_by"].items())))
     if view["seal_rolled_by"] is not None:
         extra.append(w.event("board.seal-next", seat=Seat(int(view["seal_rolled_by"]))))
     if view["last_round"]:

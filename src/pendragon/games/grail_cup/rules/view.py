@@ -12,6 +12,7 @@ Observation layout (``observation(seat)``; ``seat`` ``None`` is a spectator)::
     allies{aside_up, aside_down, random_discard, discarded, called, revealed{ally: seat}},
     last_round{ally: seat}, clovers_turned{kind: n}, village_rolls{face: n},
     curse, sorceress, squire, squire_named, merlin_looked, merlin_placed, clover_in_play,
+    clover_known_by{space: [seats]} (who has seen the token lying there: public, GC-RULING-11),
     seal_rolled_by,
     waiting{seat, decision}, winner,
     you{seat, hand, packet (while you draft or pass it), seen (each packet you drafted from this
@@ -118,6 +119,13 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
         "merlin_looked": list(s.merlin_spaces),
         "merlin_placed": merlin_placed(s),
         "clover_in_play": CLOVER_KEYS[s.flight] if s.flight >= 0 else None,
+        # Which seats know the token on a space (Merlin's looks, GC-RULING-11): everyone saw
+        # him take them up and put them back, so who knows is public, not what.
+        "clover_known_by": {
+            str(space): [p for p in range(s.n) if s.known[space] >> p & 1]
+            for space in s.track.clover_spaces
+            if s.known[space]
+        },
         "seal_rolled_by": _seat_or_none(s.seal_roller),
         "waiting": waiting(s),
         "winner": _seat_or_none(s.winner),
