@@ -124,7 +124,7 @@ class TableMemory:
     proven: set[int] = field(default_factory=set)
     #: The quest each seat chose for Merlin #6 (the observation does not show it).
     merlin_6_quest: dict[int, int] = field(default_factory=dict)
-    #: Seats in the order their loyalty card was shown.
+    #: Seats in the order their loyalty card was (last) shown.
     revealed_order: list[int] = field(default_factory=list)
     last: Obs | None = None
     _pending_turn: Obs | None = None
@@ -182,7 +182,14 @@ class TableMemory:
         elif in_force and new > 0:
             self.morgan_2_count += new
         for seat, entry in enumerate(obs["seats"]):
-            if entry["loyalty"] is not None and seat not in self.revealed_order:
+            if entry["loyalty"] is None:
+                continue
+            if seat not in self.revealed_order:
+                self.revealed_order.append(seat)
+            elif last is not None and last["seats"][seat]["loyalty"] is None:
+                # Shown again after Vivien hid his card (an accusation, an end, or the next
+                # turn of an unmasked traitor who kept it: SCG-RULING-9): the latest shown.
+                self.revealed_order.remove(seat)
                 self.revealed_order.append(seat)
         if last is not None:
             self._knights(last, obs)
@@ -321,9 +328,14 @@ class TableMemory:
             self.evidence.append(Evidence("vivien"))
         for accuser in range(self.players):
             if obs["seats"][accuser]["accused"] and not last["seats"][accuser]["accused"]:
-                target = next((s for s in range(self.players)
-                               if obs["seats"][s]["loyalty"] is not None
-                               and last["seats"][s]["loyalty"] is None), -1)
+                shown = [s for s in range(self.players) if obs["seats"][s]["loyalty"] is not None
+                         and last["seats"][s]["loyalty"] is None]
+                turn = int(obs["turn"])
+                if len(shown) > 1 and turn in shown and obs["seats"][turn]["loyalty"] == "traitor":
+                    # The next turn began with a traitor card Vivien hid shown again
+                    # (SCG-RULING-9): that seat is not the accused.
+                    shown.remove(turn)
+                target = shown[0] if shown else -1
                 if target >= 0 and obs["seats"][target]["loyalty"] == "loyal":
                     self.evidence.append(Evidence("accused", (accuser, target), before=last))
 

@@ -76,7 +76,7 @@ class SocCardGame(Game):
     name: ClassVar[str] = "soc-card"
     #: Raised with every change that replays a record differently (docs/rules/soc-card.md,
     #: "Rules versions").
-    rules_version: ClassVar[int] = 2
+    rules_version: ClassVar[int] = 3
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("players", int, 4, "number of players (1 = solo, SCG-SOLO-1)", minimum=1,
                    maximum=7),

@@ -57,9 +57,12 @@ def accuse(st: SocCardState, seat: int, target: int) -> None:
 
 def accuse_swords(st: SocCardState, target: int, accuser: int) -> None:
     """SCG-ACCUSE-1..3: the accused shows his card; one sword (two with Percival). Being
-    accused, he shows no card at an end from now on (SCG-END-2)."""
+    accused, he shows no card at an end from now on (SCG-END-2). One Vivien veiled shows the
+    card he holds: his traitor card if he kept it, a white sword like any traitor's, and from
+    then on he is the unmasked traitor again (SCG-RULING-9)."""
     st.revealed[target] = 1
     st.was_accused[target] = 1
+    st.veiled[target] = 0
     if st.log is not None:
         note(st, "soc-card.log.accuse", seat=Seat(accuser), target=Seat(target),
              loyalty=loyalty_term(st.loyalty[target]))
@@ -93,8 +96,10 @@ def end_check(st: SocCardState, _a: int, _b: int) -> None:
 
 
 def end_reveal(st: SocCardState, seat: int, _b: int) -> None:
-    """SCG-END-2: ``seat`` shows his loyalty card at the end."""
+    """SCG-END-2: ``seat`` shows his loyalty card at the end (one Vivien veiled too: his
+    card lies face down, SCG-RULING-9)."""
     st.revealed[seat] = 1
+    st.veiled[seat] = 0
     if st.log is not None:
         note(st, "soc-card.log.end-reveal", seat=Seat(seat),
              loyalty=loyalty_term(st.loyalty[seat]))
@@ -160,18 +165,24 @@ def give(st: SocCardState, seat: int, _b: int, action: int) -> None:
 
 
 def keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
-    """SCG-VIVIEN-2: each keeps his card or swaps it, in secret."""
+    """SCG-VIVIEN-2: each keeps his card or swaps it, in secret.
+
+    Nobody tells his choice, so a card shown before is no longer known (SCG-RULING-9),
+    whatever he chose. One accused stays verified and shows no card at an end; one whose
+    card was shown at an earlier end, never accused, shows his card at the next (SCG-END-2,
+    SCG-RULING-11). An unmasked traitor is veiled until his next turn: if he kept his
+    traitor card, that turn shows it again (:func:`unveil`; his draw-two turn, SCG-ACCUSE-4,
+    would tell the table anyway), if he took the new card, it is an ordinary turn.
+    """
     swap = action == A.SWAP
     offered = st.offer[seat]
     st.offer[seat] = -1
-    # Nobody tells his choice: a card shown before is no longer known (SCG-RULING-9). One
-    # accused stays verified and shows no card at an end; one whose card was shown at an
-    # earlier end, never accused, shows his card at the next (SCG-END-2, SCG-RULING-11). But
-    # an unmasked traitor who keeps his card is still the unmasked traitor: «Podczas każdej
-    # swojej tury, musi dobrać 2 karty» (SCG-ACCUSE-4), and his next turn shows it anyway.
-    still_unmasked = not swap and st.revealed[seat] == 1 and st.loyalty[seat] == TRAITOR
-    if not still_unmasked:
-        st.revealed[seat] = 2 if st.was_accused[seat] else 0
+    if st.veiled[seat] or (st.revealed[seat] == 1 and st.loyalty[seat] == TRAITOR):
+        # Veiled again before his next turn: he still holds that traitor card only if he
+        # keeps the card he holds and held it (``veiled`` 2, or face up now).
+        held = st.veiled[seat] == 2 or st.revealed[seat] == 1
+        st.veiled[seat] = 2 if held and not swap else 1
+    st.revealed[seat] = 2 if st.was_accused[seat] else 0
     if swap:
         st.loyal_aside[st.loyalty[seat]] += 1
         st.loyalty[seat] = offered
@@ -184,6 +195,18 @@ def keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:
                   {"seat": Seat(seat)}),
             Event("soc-card.log.vivien-decided", {"seat": Seat(seat)}),
         )
+
+
+def unveil(st: SocCardState, seat: int) -> None:
+    """SCG-RULING-9: the turn of a seat Vivien veiled begins. If he kept his traitor card,
+    it lies face up again (he is the unmasked traitor, and this turn is his draw-two turn,
+    SCG-ACCUSE-4); if he took the new card, nothing is shown."""
+    if st.veiled[seat] == 2:
+        st.revealed[seat] = 1
+        if st.log is not None:
+            note(st, "soc-card.log.shown-again", seat=Seat(seat),
+                 loyalty=loyalty_term(st.loyalty[seat]))
+    st.veiled[seat] = 0
 
 
 def give_legal(st: SocCardState, seat: int, _b: int) -> list[int]:

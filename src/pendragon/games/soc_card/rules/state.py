@@ -45,10 +45,10 @@ _LIST_FIELDS: Final = (
     "deck", "known", "known_seen", "discard", "hidden_discard", "hidden_seen", "pile",
     "pile_down", "pile_by", "aside", "loyalty", "loyal_aside", "loyal_pool", "revealed",
     "accused", "knight_deck", "knights", "knights_played", "offer", "hold", "agenda",
-    "last_pile", "peeks", "was_accused",
+    "last_pile", "peeks", "was_accused", "veiled",
 )
 #: Fields a state saved before they existed may lack (each read with its default).
-_LATER_FIELDS: Final = frozenset({"was_accused"})
+_LATER_FIELDS: Final = frozenset({"was_accused", "veiled"})
 
 
 class SocCardState(State["SocCardGame"]):
@@ -109,6 +109,11 @@ class SocCardState(State["SocCardGame"]):
         #: Per seat, 1 once an accusation has named him: «ci, którzy nie zostali przez nikogo
         #: oskarżeni» are the players who show their card at an end (SCG-END-2).
         self.was_accused: list[int] = [0] * n
+        #: Per seat: 0, or he was the unmasked traitor when Vivien offered him a card and
+        #: his next turn has not begun; his card is hidden meanwhile (SCG-RULING-9): 1 he
+        #: took the new card, 2 he kept his traitor card, which his next turn shows again.
+        #: That a seat is one of the two is public; which, only he knows.
+        self.veiled: list[int] = [0] * n
         self.knight_deck: list[int] = list(KNIGHT_COUNTS) if game.expert else [0] * len(
             KNIGHT_COUNTS)
         self.knights: list[int] = [0] * (n * E.NUM_KNIGHTS)
@@ -229,6 +234,7 @@ class SocCardState(State["SocCardGame"]):
         other.revealed = self.revealed[:]
         other.accused = self.accused[:]
         other.was_accused = self.was_accused[:]
+        other.veiled = self.veiled[:]
         other.knight_deck = self.knight_deck[:]
         other.knights = self.knights[:]
         other.knights_played = self.knights_played[:]
@@ -260,7 +266,8 @@ class SocCardState(State["SocCardGame"]):
         """Rebuild and validate a state; :class:`CorruptStateError` on anything impossible.
 
         A state saved before ``was_accused`` existed still loads: a seat whose card was
-        shown or verified then counts as accused.
+        shown or verified then counts as accused. One saved before ``veiled`` existed has
+        no seat between Vivien and his next turn (rules version 2 kept no such gap).
 
         >>> import json
         >>> from pendragon.games.soc_card.rules.fixtures import load_state
@@ -290,6 +297,8 @@ class SocCardState(State["SocCardGame"]):
                 # (Exact while some seat's card was never shown: no end has passed.)
                 state.was_accused = [1 if v else 0 for v in state.revealed]
                 continue
+            if name == "veiled" and name not in data:
+                continue  # set_up's: nobody veiled
             setattr(state, name, whole_numbers(data[name], name))
         state.restore_history_fields(data)
         state.check_invariants()
@@ -338,7 +347,7 @@ class SocCardState(State["SocCardGame"]):
                     "a hand without a holder")
         # Loyalty.
         fail.unless(len(self.loyalty) == len(self.revealed) == len(self.accused)
-                    == len(self.was_accused) == len(self.offer) == n,
+                    == len(self.was_accused) == len(self.offer) == len(self.veiled) == n,
                     "per-seat lists have the wrong length")
         fail.unless(len(self.loyal_aside) == 2 and len(self.loyal_pool) == 2, "loyalty piles")
         fail.unless(min(self.loyal_aside + self.loyal_pool, default=0) >= 0, "negative loyalty")
@@ -348,6 +357,10 @@ class SocCardState(State["SocCardGame"]):
                         in zip(self.revealed, self.was_accused, strict=False)),
                     "an accused seat's card is face up or verified, and only his is verified")
         fail.unless(not self.solo or not any(self.was_accused), "solo accusation")
+        fail.unless(all(v in (0, 1, 2) and (v == 0 or r != 1 and w >= 0)
+                        and (v != 2 or w == TRAITOR) for v, r, w
+                        in zip(self.veiled, self.revealed, self.loyalty, strict=False)),
+                    "a veiled seat's card lies face up, or he kept no traitor card")
         low = -1 if self.loyal_pool != [0, 0] or self.solo else 0
         fail.unless(all(low <= v <= 1 for v in self.loyalty)
                     and all(-1 <= v <= 1 for v in self.offer), "bad loyalty card")
@@ -457,8 +470,10 @@ class SocCardState(State["SocCardGame"]):
         and Morgan cards, Morgan #1's face-down cards laid by others, the unseen deck
         order, unseen discards, another seat's hand and Merlin #4's token of another seat.
         A face-down card laid by a seat loyal in the new deal is the card it announced.
-        The world keeps no past (``State.forget_past``): the real history would tell the
-        real deal.
+        A seat that was the unmasked traitor when Vivien offered him a card, before his next
+        turn (``veiled``), kept his traitor card or took the new one, at even odds, with
+        the cards dealt to fit (SCG-RULING-9). The world keeps no past
+        (``State.forget_past``): the real history would tell the real deal.
         """
         other = self.clone()
         other.become_world(generator)
@@ -503,7 +518,14 @@ def _resample_loyalty(st: SocCardState, seat: int, rng: random.Random,
                       traitors: Collection[int] | None = None) -> None:
     """Redeal the loyalty cards ``seat`` has not seen (other seats', Vivien's offers, the
     set-aside and undealt cards); with ``traitors``, the unseen seats in it get traitor
-    cards and the other unseen seats loyal ones, and only the rest is dealt at random."""
+    cards and the other unseen seats loyal ones, and only the rest is dealt at random.
+
+    A veiled seat (the unmasked traitor Vivien offered a card, before his next turn:
+    SCG-RULING-9) held a traitor card the table saw: he kept it (``veiled`` 2; with
+    ``traitors``, he is in it) or took the new card and gave that traitor card back among
+    the set-aside cards (``veiled`` 1), each at even odds, drawn alike whatever he chose.
+    A veiled seat whose card ``seat`` saw since (Galahad) kept it if it is a traitor card.
+    """
     if st.solo:
         if traitors:
             raise ValueError("solo play has no loyalty cards")
@@ -511,21 +533,49 @@ def _resample_loyalty(st: SocCardState, seat: int, rng: random.Random,
     pool: list[int] = []
     seats: list[int] = []
     offers: list[int] = []
+    veiled: list[int] = []
+    seen_veiled: list[int] = []
     for s in range(st.n):
         known = st.peeks[seat] >> s & 1
-        if s != seat and st.revealed[s] != 1 and st.loyalty[s] >= 0 and not known:
+        hidden = s != seat and st.revealed[s] != 1 and st.loyalty[s] >= 0
+        if hidden and not known:
             pool.append(st.loyalty[s])
-            seats.append(s)
+            if st.veiled[s]:
+                veiled.append(s)
+            else:
+                seats.append(s)
+        elif hidden and st.veiled[s]:
+            seen_veiled.append(s)
         if s != seat and st.offer[s] >= 0:
             pool.append(st.offer[s])
             offers.append(s)
     for loyalty in (0, 1):
         pool += [loyalty] * (st.loyal_aside[loyalty] + st.loyal_pool[loyalty])
+    wanted: set[int] | None = None if traitors is None else set(traitors)
+    unseen = set(seats) | set(veiled)
+    # A traitor card given back to Vivien lies among the set-aside cards or an offer.
+    room = len(offers) + sum(st.loyal_aside) + sum(st.loyal_pool)
+    returned = 0
+    for s in seen_veiled:
+        st.veiled[s] = 2 if st.loyalty[s] == TRAITOR else 1
+        if st.veiled[s] == 1 and TRAITOR in pool and returned < room:
+            pool.remove(TRAITOR)
+            returned += 1
+    for s in veiled:
+        kept = rng.random() < 0.5 if wanted is None else s in wanted
+        if TRAITOR in pool and (kept or returned < room):
+            pool.remove(TRAITOR)
+            if kept:
+                st.loyalty[s] = TRAITOR
+                st.veiled[s] = 2
+                continue
+            returned += 1
+        st.veiled[s] = 1  # he took the new card, dealt like the other hidden seats'
+        seats.append(s)
     rng.shuffle(pool)
-    if traitors is not None:
-        wanted = set(traitors)
-        if not wanted <= set(seats):
-            raise ValueError(f"seats {sorted(wanted - set(seats))} have no unseen loyalty card")
+    if wanted is not None:
+        if not wanted <= unseen:
+            raise ValueError(f"seats {sorted(wanted - unseen)} have no unseen loyalty card")
         for s in seats:
             card = 1 if s in wanted else 0
             if card not in pool:
@@ -536,6 +586,9 @@ def _resample_loyalty(st: SocCardState, seat: int, rng: random.Random,
         for s, card in zip(seats, pool, strict=False):
             st.loyalty[s] = card
         pool = pool[len(seats):]
+    if returned:
+        pool += [TRAITOR] * returned
+        rng.shuffle(pool)
     for s, card in zip(offers, pool, strict=False):
         st.offer[s] = card
     rest = pool[len(offers):]

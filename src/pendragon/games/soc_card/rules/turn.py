@@ -19,8 +19,11 @@ if TYPE_CHECKING:
 
 
 def begin_turn(st: SocCardState, seat: int, _b: int) -> None:
-    """The turn of ``seat`` begins: his action, or an unmasked traitor's draw (SCG-TURN-1)."""
+    """The turn of ``seat`` begins: his action, or an unmasked traitor's draw (SCG-TURN-1);
+    one Vivien veiled shows the traitor card he kept, or nothing (SCG-RULING-9)."""
     st.turn = seat
+    if st.veiled[seat]:
+        loyalty.unveil(st, seat)
     if st.loyalty[seat] == TRAITOR and st.revealed[seat] == 1:
         if st.expert and knight_count(st, seat) > 0:
             # Tristan comes "before your action", on his turn too (SCG-EXPERT-4,

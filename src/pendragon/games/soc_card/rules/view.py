@@ -127,6 +127,8 @@ def observation(st: SocCardState, seat: int | None) -> dict[str, Any]:
     for s in range(st.n):
         entry: dict[str, Any] = {
             "accused": bool(st.accused[s]),
+            # Face up only: a card Vivien hid again is hidden, an unmasked traitor's too
+            # whether he kept it or not, until his next turn shows it (SCG-RULING-9).
             "loyalty": LOYALTY_KEYS[st.loyalty[s]] if st.revealed[s] == 1 else None,
             "verified": st.revealed[s] != 0,
             # Vivien's card in his hand, face down, while he decides (SCG-VIVIEN-1): the
