@@ -108,6 +108,29 @@ def test_the_card_games_estimate_repeats_within_two_points_between_seeds() -> No
     assert statistics.fmean(gaps) <= 0.02
 
 
+def test_the_card_games_estimate_reads_the_positions_own_chance_for_the_policys_move() -> None:
+    """Issue 38 items 3 and 5: the card game's estimate is anchored (``GameCoach.anchored``):
+    the policy's move reads :func:`win_chance` of the position (whose maps were fitted
+    where the seat decides; the readings right after a move read low in the upper half),
+    and every other move keeps its paired difference from it, as unanchored readings give."""
+    from dataclasses import replace
+
+    from pendragon.coach import win_chance
+
+    settings = ESTIMATE.coach_for("soc-card")
+    assert settings.anchored and not ESTIMATE.coach_for("soc").anchored
+    for state in _decisions("soc-card", 5, 11, 4):
+        seat = state.current_player()
+        anchored = ESTIMATE.ModelReader(5, settings, 5).estimate(state, seat, 0)
+        plain = ESTIMATE.ModelReader(5, replace(settings, anchored=False), 5).estimate(
+            state, seat, 0)
+        assert anchored.mean(anchored.prior) == pytest.approx(2 * win_chance(state, seat) - 1)
+        for action in plain.rewards:
+            assert anchored.difference(action, anchored.prior) == pytest.approx(
+                plain.difference(action, plain.prior))
+        assert anchored.error(anchored.prior) == pytest.approx(plain.error(plain.prior))
+
+
 def test_every_shipped_game_has_a_light_search_and_a_bad_one_is_refused() -> None:
     """Issue 38 item 3: each game's worlds and lookahead are set (a game without its own
     reads the defaults); a reader needs a world and no negative lookahead."""
