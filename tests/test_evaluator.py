@@ -309,6 +309,7 @@ def test_training_with_the_same_seed_gives_the_same_model(tmp_path: Path) -> Non
     assert meta["bots"] and meta["positions"] > 0 and "calibration_error" in (
         meta["validation"]["all"])
     assert meta["command"].startswith("pendragon train grail-cup")
+    assert meta["rules_version"] == _game("grail-cup", {"players": 2}).rules_version
 
 
 def test_exploring_training_games_record_the_movers_view_after_each_random_move() -> None:
@@ -773,6 +774,8 @@ def test_remap_fits_again_only_the_named_setups_chance_maps_on_new_games(
     run = model.metadata["remaps"][-1]
     assert run["command"].startswith("pendragon train grail-cup --remap --seed 4")
     assert "--base" not in run["command"] and "--out" not in run["command"]
+    # The rules its games were played under (a model's games are those rules' games).
+    assert run["rules_version"] == _game("grail-cup", {"players": 3}).rules_version
     found = run["setups"][three]
     assert found["games"] == 100 and found["mapped"]
     assert 640 <= found["fitted_on"] <= 80 * 8 and found["validation"]["positions"] <= 160

@@ -633,7 +633,8 @@ def train(config: TrainConfig, command: str = "",
                    for name in plan.bots)
     metadata: dict[str, Any] = {
         "game": config.game, "seed": config.seed, "command": command,
-        "games": config.games, "positions": sum(1 for k in data.kinds if k != 3),
+        "rules_version": rules_version(config.game), "games": config.games,
+        "positions": sum(1 for k in data.kinds if k != 3),
         "positions_per_game": config.positions, "seats_per_position": config.seats,
         "held_out": f"of each tensor length's games, one in {HOLD_OUT} calibrates and "
                     f"another one in {HOLD_OUT} measures",
@@ -700,6 +701,16 @@ def train(config: TrainConfig, command: str = "",
     return Model(config.game, names, networks, metadata)
 
 
+def rules_version(game: str) -> int:
+    """``game``'s rules version (``Game.rules_version``), recorded with what a run played:
+    a model's games are those rules' games.
+
+    >>> rules_version("grail-cup") >= 1
+    True
+    """
+    return int(registry.load_game(game).rules_version)
+
+
 def remap(config: TrainConfig, base: Model, command: str = "",
           on_progress: Callable[[int], None] | None = None) -> Model:
     """``base`` with the chance maps of the base setups of ``config.calibration_players``
@@ -764,7 +775,8 @@ def remap(config: TrainConfig, base: Model, command: str = "",
                       "fitted_on": int((~measure & mine).sum()), "validation": figures,
                       "mapped": key in maps}
     metadata.setdefault("remaps", []).append({
-        "command": command, "seed": config.seed, "map": config.calibration_map,
+        "command": command, "seed": config.seed, "rules_version": rules_version(config.game),
+        "map": config.calibration_map,
         "tail_prior": config.tail_prior, "decisions_per_game": config.decisions,
         "search_share": config.search_share,
         "setups": found,
