@@ -633,7 +633,8 @@ def train(config: TrainConfig, command: str = "",
                    for name in plan.bots)
     metadata: dict[str, Any] = {
         "game": config.game, "seed": config.seed, "command": command,
-        "rules_version": rules_version(config.game), "games": config.games,
+        # The rules its games were played under: a model's games are those rules' games.
+        "rules_version": registry.game_class(config.game).rules_version, "games": config.games,
         "positions": sum(1 for k in data.kinds if k != 3),
         "positions_per_game": config.positions, "seats_per_position": config.seats,
         "held_out": f"of each tensor length's games, one in {HOLD_OUT} calibrates and "
@@ -701,16 +702,6 @@ def train(config: TrainConfig, command: str = "",
     return Model(config.game, names, networks, metadata)
 
 
-def rules_version(game: str) -> int:
-    """``game``'s rules version (``Game.rules_version``), recorded with what a run played:
-    a model's games are those rules' games.
-
-    >>> rules_version("grail-cup") >= 1
-    True
-    """
-    return int(registry.load_game(game).rules_version)
-
-
 def remap(config: TrainConfig, base: Model, command: str = "",
           on_progress: Callable[[int], None] | None = None) -> Model:
     """``base`` with the chance maps of the base setups of ``config.calibration_players``
@@ -775,7 +766,8 @@ def remap(config: TrainConfig, base: Model, command: str = "",
                       "fitted_on": int((~measure & mine).sum()), "validation": figures,
                       "mapped": key in maps}
     metadata.setdefault("remaps", []).append({
-        "command": command, "seed": config.seed, "rules_version": rules_version(config.game),
+        "command": command, "seed": config.seed,
+        "rules_version": registry.game_class(config.game).rules_version,
         "map": config.calibration_map,
         "tail_prior": config.tail_prior, "decisions_per_game": config.decisions,
         "search_share": config.search_share,

@@ -161,12 +161,12 @@ class GameCoach:
 #:   10, and two in 6.3 ms with the same calibration; its review took 42 s of CPU at the
 #:   5-knight budget, 34-42 s at 5/8 of it (the bar is 30 s).
 #: * *Anchored.* The card game's model reads a move's position right after it, where
-#:   another seat is often to act; its chance maps were fitted where the seat decides, and
+#:   another seat is often to act; its chance maps are fitted where the seat decides, and
 #:   right after a move they read low in the upper half (the policy's move at 400 games of
-#:   4 decisions: 4.0 / 3.6 / 2.0 points on seeds 7 / 8 / 9, 74.8% where 83.4% came true),
-#:   while the same model at the decision itself reads 2.9 / 1.9 / 2.3. The policy's move
-#:   is what the model's training games played there, so the position's own reading is
-#:   its chance, and the readings after the moves give the differences.
+#:   4 decisions, rules version 3, unanchored: 4.0 / 3.6 / 2.0 points on seeds 7 / 8 / 9,
+#:   74.8% where 83.4% came true; at the decision itself, 3.1 / 3.0 / 1.8). The policy's
+#:   move is what the model's training games played there, so the position's own reading
+#:   is its chance, and the readings after the moves give the differences.
 #: * *Overrules.* A hint's move is worth following only if following it wins: playing the
 #:   coach's move at every decision of one seat (``python -m bench.evaluator strength GAME
 #:   N --panels coach --games 400 --seed 21``, with the model overruling) lost 9.0 points

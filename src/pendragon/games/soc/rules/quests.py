@@ -545,9 +545,11 @@ class QuestRules(Engine):
         he is asked once the cards are seen whether he is dealt in (``bors-deal``, as for the
         Black Knight's reward, SOC-RULING-69)."""
         bors = self.seat_of_knight(BORS)
-        ask_bors = bors >= 0 and bors not in eligible and self.game.random_share
-        if bors >= 0 and bors not in eligible and not ask_bors:
-            eligible = [*eligible, bors]
+        ask_bors = False
+        if bors >= 0 and bors not in eligible:
+            ask_bors = self.game.random_share
+            if not ask_bors:
+                eligible = [*eligible, bors]
         self.offer_eligible = tuple(eligible)
         self.offer_giver = giver
         self.push(T.SHARE_NEXT)
