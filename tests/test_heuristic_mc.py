@@ -332,7 +332,8 @@ def test_bors_is_dealt_into_a_random_share_when_his_hand_is_the_smallest(
     _play(state, "play:fight-5", *(f"white-card:{k}" for k in ("grail", "merlin", "fight-1",
                                                                   "fight-2")))
     assert _decision(state) == "bors-deal" and state.current_player() == 2
-    assert state.observation(2)["table"]["face_down_reward"] is None
+    table = state.observation(2)["table"]
+    assert table["face_down_reward"] is None and table["offer_dealt"] is True
 
     class NoFallback(SocHeuristicBot):
         def _fallback(self, obs: dict[str, Any], texts: dict[str, int]) -> int:

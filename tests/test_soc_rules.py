@@ -130,6 +130,19 @@ def test_random_sharing_deals_the_offer_face_down_round_the_table() -> None:
     offered = sorted(state.offer)
     assert len(offered) == 3
     first = state.first_seat
+    # The table says the first player deals them face down (not that he hands them out by
+    # choice), in the view, the terminal and (board.js) the page.
+    from rich.console import Console
+
+    from pendragon.games.soc.terminal import render_soc
+    from pendragon.i18n import catalog
+
+    view = state.observation((first + 1) % 3)
+    assert view["table"]["offer_dealt"] is True and view["table"]["offer_giver"] == first
+    console = Console(width=140, color_system=None, record=True)
+    console.print(render_soc(view, catalog("en")))
+    text = console.export_text()
+    assert "deals them face down" in text and "hands them out" not in text
     dealt: dict[int, int] = {}
     for expected in state.seats_from(first):
         assert state.current_player() == pendragon.CHANCE
@@ -416,6 +429,33 @@ def test_heroism_on_a_solo_quest_is_bound_to_whose_leaving_discards_it() -> None
     ):
         with pytest.raises(BadFixtureError, match=message):
             load_state({"players": 3, "effects": effects})
+
+
+def test_the_terminal_says_whose_leaving_discards_heroism_on_a_solo_quest() -> None:
+    """SOC-RULING-72: Heroism on a solo quest is lost only if the knight it is bound to
+    leaves before the end; the board names him (its own knight's name, for the seat itself
+    too); Heroism on a group quest is bound to nobody."""
+    from rich.console import Console
+
+    from pendragon.games.soc.terminal import render_soc
+    from pendragon.i18n import catalog
+
+    console = Console(width=200, color_system=None)
+
+    def terminal(state: SocState, seat: int) -> str:
+        with console.capture() as capture:
+            console.print(render_soc(state.observation(seat), catalog("en")))
+        return " ".join(capture.get().split())
+
+    solo = load_state({"players": 3, "knights": [{}, {"knight": "kay", "location": "lancelot"},
+                                                 {}], "effects": {"heroism": "lancelot"}})
+    for seat in (0, 1):
+        assert "discarded if Sir Kay leaves it before its end" in terminal(solo, seat)
+    group = load_state({"players": 3, "knights": [{}, {"location": "excalibur"}, {}],
+                        "effects": {"heroism": "excalibur"}})
+    assert group.observation(0)["effects"]["heroism_by"] is None
+    assert "Heroism (Excalibur)" in terminal(group, 0)
+    assert "discarded if" not in terminal(group, 0)
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "cs", "pl"])

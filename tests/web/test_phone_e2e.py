@@ -191,6 +191,47 @@ def test_the_replay_fits_a_phone(phone: Any, server: LiveServer, game: str,
     assert controls <= 844
 
 
+def test_sir_bors_asked_to_be_dealt_in_sees_the_cards_on_a_phone(
+    phone: Any, desktop: Any, server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MC-KNIGHT-BORS, SOC-RULING-77: at a table that deals revealed white cards face down,
+    Sir Bors is asked whether he is dealt in. The cards lie on the table, which a phone's
+    "Play" tab hides: there they stand under the prompt too; a desktop shows them once, on
+    its table panel."""
+    from tests.test_heuristic_mc import MC, _decision, _play, _state
+
+    state = _state(
+        [{"location": "picts", "hand": {"fight-5": 1, "grail": 2}}, {},
+         {"knight": "bors", "hand": {"fight-1": 2}}],
+        options={**MC, "share": "random"},
+        quests={"picts": {"white": ["fight-1", "fight-2", "fight-3", "fight-4"]}},
+    )
+    _play(state, "play:fight-5", *(f"white-card:{k}" for k in ("grail", "merlin", "fight-1",
+                                                                  "fight-2")))
+    assert _decision(state) == "bors-deal" and state.current_player() == 2
+    monkeypatch.setattr(type(state.game), "new_initial_state", lambda self: state.clone())
+    created = create(server, "soc", [{"kind": "bot"}, {"kind": "bot"},
+                                     {"kind": "human", "name": "Bors"}])
+    offered = ["Grail", "Merlin", "Fight 1", "Fight 2"]
+    phone.goto(server.base + created["seats"][2]["link"])
+    phone.wait_for_selector("button[data-testid=action]", timeout=GAME_SECONDS * 1000)
+    about = phone.locator("[data-testid=decision-context]")
+    assert about.is_visible()
+    chips = about.locator(".chip.white").all_inner_texts()
+    assert sorted(chips) == sorted(offered), chips
+    top = phone.evaluate(PAGE_TOP, "[data-testid=decision-context]")
+    assert top <= 844 and page_width(phone) <= 390, top
+    shot(phone, "phone-bors-deal")
+    desktop.goto(server.base + created["seats"][2]["link"])
+    desktop.wait_for_selector("button[data-testid=action]", timeout=GAME_SECONDS * 1000)
+    assert not desktop.locator("[data-testid=decision-context]").is_visible()
+    on_table = desktop.locator("[data-testid=on-table] .chip.white").all_inner_texts()
+    assert sorted(on_table) == sorted(offered), on_table
+    # Dealt face down by the giver, not handed out by his choice.
+    table = desktop.locator("[data-testid=on-table]").inner_text()
+    assert "Sir Ector deals them face down." in table, table
+
+
 # ------------------------------------------------------------------ the desktop (issue 17, item 8)
 #: The header's children lie on one line: their vertical centres differ by a few pixels at most.
 HEADER_ON_ONE_LINE = """() => {

@@ -37,6 +37,13 @@ function labelSeat(ctx, seat, obs) {
   return knight && knightName(ctx, knight) !== base ? `${base} (${knightName(ctx, knight)})` : base;
 }
 
+/** The seat's knight by name ("Sir Kay"; one's own too, where "you" would not fit the
+ * sentence), or its label before the knights are dealt. */
+function knightOrSeat(ctx, seat, obs) {
+  const knight = knightOf(obs, seat);
+  return knight ? knightName(ctx, knight) : labelSeat(ctx, seat, obs);
+}
+
 /** A bot's name: the knight it plays (issue 39, item 8), once the knights are dealt. */
 export function botName(seat, obs, ctx) {
   const knight = knightOf(obs, seat);
@@ -440,7 +447,13 @@ function lastingEffects(ctx, obs) {
   if (e.mist) effects.push([blackName(ctx, "mist-of-avalon"), blackText(ctx, "mist-of-avalon")]);
   if (e.dark_forest) effects.push([blackName(ctx, "dark-forest"), blackText(ctx, "dark-forest")]);
   if (e.mordred) effects.push([`${blackName(ctx, "mordred")}: ${placeName(ctx, e.mordred)}`, blackText(ctx, "mordred")]);
-  if (e.heroism) effects.push([`${whiteName(ctx, "heroism")}: ${placeName(ctx, e.heroism)}`, whiteText(ctx, "heroism")]);
+  if (e.heroism) {
+    // SOC-RULING-72: on a solo quest it is lost if the knight it is bound to leaves early.
+    const card = whiteName(ctx, "heroism");
+    const place = placeName(ctx, e.heroism);
+    effects.push([e.heroism_by === null || e.heroism_by === undefined ? `${card}: ${place}`
+      : tr(ctx, "soc.board.heroism_by", { card, place, who: knightOrSeat(ctx, e.heroism_by, obs) }), whiteText(ctx, "heroism")]);
+  }
   for (const witch of e.witches || []) effects.push([blackName(ctx, `witch-${witch}`), blackText(ctx, `witch-${witch}`)]);
   if (e.divine_favor) effects.push([whiteName(ctx, "divine-favor"), whiteText(ctx, "divine-favor")]);
   if (e.merlin) effects.push([tr(ctx, "soc.board.merlin_at", { place: placeName(ctx, e.merlin) }), ""]);
@@ -585,19 +598,37 @@ function cardChip(ctx, kind, key, count) {
   return el("span", { class: `chip ${kind}`, title: tip || undefined }, count && count > 1 ? `${name} ×${count}` : name);
 }
 
-export function drawTable(obs, ctx) {
+/** The white cards on offer and the Black Knight's reward Sir Bors is asked about: rows of
+ * the table panel, and on a phone also under the prompt of the decision that shares them. */
+function offerRows(obs, ctx) {
   const table = obs.table;
   const rows = [];
   if (table.offer.length) {
     rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.offer")),
       table.offer.map((card) => cardChip(ctx, "white", card))));
-    if (table.offer_giver !== null) rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.offer_giver", { who: labelSeat(ctx, table.offer_giver, obs) })));
+    // Dealt face down at a share="random" table (SOC-RULING-77), else handed out by choice.
+    const giverKey = table.offer_dealt ? "soc.table.offer_dealer" : "soc.table.offer_giver";
+    if (table.offer_giver !== null) rows.push(el("div", { class: "row muted" }, tr(ctx, giverKey, { who: labelSeat(ctx, table.offer_giver, obs) })));
   }
   // The Black Knight's reward Sir Bors is asked to take part in (its cards not yet drawn).
   const reward = table.face_down_reward;
   if (reward) {
     rows.push(el("div", { class: "row" }, tr(ctx, "soc.table.face_down_reward", { who: labelSeat(ctx, reward.winner, obs), count: reward.cards })));
   }
+  return rows;
+}
+
+/** What the decision asked of this seat is about, shown under its prompt on a phone, whose
+ * "Play" tab hides the table: the cards Sir Bors may be dealt in on, or the cards a giver
+ * shares. Empty for any other decision. */
+export function decisionContext(obs, ctx) {
+  if (!["bors-deal", "share"].includes(obs.waiting.decision)) return [];
+  return offerRows(obs, ctx);
+}
+
+export function drawTable(obs, ctx) {
+  const table = obs.table;
+  const rows = offerRows(obs, ctx);
   if (table.black_in_play.length) {
     rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.black_in_play")),
       table.black_in_play.map((c) => (c.hidden

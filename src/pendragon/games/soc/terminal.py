@@ -195,7 +195,13 @@ def _board(w: _Words) -> Table:
     if effects.get("mordred"):
         active.append(f"{w.term('black', 'mordred')} ({w.term('place', effects['mordred'])})")
     if effects.get("heroism"):
-        active.append(f"{w.term('white', 'heroism')} ({w.term('place', effects['heroism'])})")
+        card, place = w.term("white", "heroism"), w.term("place", effects["heroism"])
+        if effects.get("heroism_by") is None:
+            active.append(f"{card} ({place})")
+        else:  # SOC-RULING-72: lost if the knight it is bound to leaves the solo quest early
+            bound = effects["heroism_by"]
+            who = w.knight_of(bound) or w.short(bound)
+            active.append(w("board.heroism_by", card=card, place=place, who=who))
     if effects.get("merlin"):
         active.append(w("board.merlin_at", place=w.term("place", effects["merlin"])))
     if view.get("accusations_open"):  # SOC-ACCUSE-1, SOC-RULING-5: open for good
@@ -321,10 +327,11 @@ def _table_lines(w: _Words) -> list[str]:
         cards = ", ".join(w.term("white", k) for k in table["offer"])
         line = f"{w('table.offer')} {cards} ({to})."
         giver = table.get("offer_giver")
+        dealt = "dealer" if table.get("offer_dealt") else "giver"  # SOC-RULING-77
         if giver == view.get("seat"):
-            line += " " + w("term.offer_giver_you")
+            line += " " + w(f"term.offer_{dealt}_you")
         elif giver is not None:
-            line += " " + w("table.offer_giver", who=w.short(giver))
+            line += " " + w(f"table.offer_{dealt}", who=w.short(giver))
         lines.append(line)
     reward = table.get("face_down_reward")
     if reward:  # the Black Knight's, which Sir Bors is asked to take part in

@@ -23,6 +23,7 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
                   figure's quest), "witches" (lasting Morgan's Witches), "divine_favor"}
     decks:        sizes of the decks and discard piles (discards lie face down)
     table:        the public parts of the decision under way (cards offered for sharing,
+                  ``offer_dealt`` when its giver deals them face down, share="random";
                   Merlins pledged, a siege fight's cards and die, the black card in play,
                   the Black Knight's reward Sir Bors may take part in: ``face_down_reward``
                   {"winner", "cards"}, the cards not yet drawn)
@@ -407,6 +408,8 @@ class ViewRules(TurnRules):
             "offer": [WHITE[k].key for k in self.offer],
             "offer_to": list(self.offer_eligible) if self.offer else [],
             "offer_giver": self.offer_giver if self.offer else None,
+            # share="random" (SOC-RULING-77): the giver deals them face down, not by choice.
+            "offer_dealt": bool(self.offer) and self.game.random_share,
             "pledges": list(self.pledges),
             "siege_fight": {
                 "cards": [fight_value(k) for k in self.siege_cards],

@@ -280,6 +280,10 @@ function buildActionsPanel() {
     children.push(el("a", { class: "button primary", href: `/replay#${token}`, "data-testid": "replay-link" }, t("table.replay")));
   } else if (message.legal.length) {
     children.push(el("p", { class: "prompt", "data-testid": "prompt" }, capitalized(renderEvent(message.decision, ctx.events))));
+    // What the decision is about, where a phone's "Play" tab hides it (the game's
+    // `decisionContext`: Sir Bors asked to be dealt in sees the cards).
+    const about = game.decisionContext ? game.decisionContext(message.observation, ctx) : [];
+    if (about.length) children.push(el("div", { class: "decision-context", "data-testid": "decision-context" }, about));
     children.push(hintBox(view, token, ctx, later, errorText)); // issue 31, item 2
     const hinted = hintedAction(view);
     const groups = new Map();
