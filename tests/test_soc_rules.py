@@ -450,12 +450,13 @@ def test_the_terminal_says_whose_leaving_discards_heroism_on_a_solo_quest() -> N
     solo = load_state({"players": 3, "knights": [{}, {"knight": "kay", "location": "lancelot"},
                                                  {}], "effects": {"heroism": "lancelot"}})
     for seat in (0, 1):
-        assert "discarded if Sir Kay leaves it before its end" in terminal(solo, seat)
+        assert ("Heroism: Quest for Lancelot (Sir Kay): Discarded if Sir Kay leaves the quest"
+                " before its end." in terminal(solo, seat))
     group = load_state({"players": 3, "knights": [{}, {"location": "excalibur"}, {}],
                         "effects": {"heroism": "excalibur"}})
     assert group.observation(0)["effects"]["heroism_by"] is None
     assert "Heroism (Excalibur)" in terminal(group, 0)
-    assert "discarded if" not in terminal(group, 0)
+    assert "Discarded if" not in terminal(group, 0)
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "cs", "pl"])

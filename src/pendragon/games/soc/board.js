@@ -451,8 +451,12 @@ function lastingEffects(ctx, obs) {
     // SOC-RULING-72: on a solo quest it is lost if the knight it is bound to leaves early.
     const card = whiteName(ctx, "heroism");
     const place = placeName(ctx, e.heroism);
-    effects.push([e.heroism_by === null || e.heroism_by === undefined ? `${card}: ${place}`
-      : tr(ctx, "soc.board.heroism_by", { card, place, who: knightOrSeat(ctx, e.heroism_by, obs) }), whiteText(ctx, "heroism")]);
+    if (e.heroism_by === null || e.heroism_by === undefined) effects.push([`${card}: ${place}`, whiteText(ctx, "heroism")]);
+    else {
+      const who = knightOrSeat(ctx, e.heroism_by, obs);
+      effects.push([tr(ctx, "soc.board.heroism_by", { card, place, who }),
+        `${whiteText(ctx, "heroism")} ${tr(ctx, "soc.board.heroism_by_tip", { who })}`]);
+    }
   }
   for (const witch of e.witches || []) effects.push([blackName(ctx, `witch-${witch}`), blackText(ctx, `witch-${witch}`)]);
   if (e.divine_favor) effects.push([whiteName(ctx, "divine-favor"), whiteText(ctx, "divine-favor")]);

@@ -201,7 +201,8 @@ def _board(w: _Words) -> Table:
         else:  # SOC-RULING-72: lost if the knight it is bound to leaves the solo quest early
             bound = effects["heroism_by"]
             who = w.knight_of(bound) or w.short(bound)
-            active.append(w("board.heroism_by", card=card, place=place, who=who))
+            active.append(f"{w('board.heroism_by', card=card, place=place, who=who)}: "
+                          f"{w('board.heroism_by_tip', who=who)}")
     if effects.get("merlin"):
         active.append(w("board.merlin_at", place=w.term("place", effects["merlin"])))
     if view.get("accusations_open"):  # SOC-ACCUSE-1, SOC-RULING-5: open for good
