@@ -602,8 +602,7 @@ function cardChip(ctx, kind, key, count) {
   return el("span", { class: `chip ${kind}`, title: tip || undefined }, count && count > 1 ? `${name} ×${count}` : name);
 }
 
-/** The white cards on offer and the Black Knight's reward Sir Bors is asked about: rows of
- * the table panel, and on a phone also under the prompt of the decision that shares them. */
+/** The white cards on offer and the Black Knight's reward Sir Bors is asked about. */
 function offerRows(obs, ctx) {
   const table = obs.table;
   const rows = [];
@@ -623,14 +622,14 @@ function offerRows(obs, ctx) {
 }
 
 /** What the decision asked of this seat is about, shown under its prompt on a phone, whose
- * "Play" tab hides the table: the cards Sir Bors may be dealt in on, or the cards a giver
- * shares. Empty for any other decision. */
+ * "Play" tab hides the table: what lies on the table (the cards Sir Bors may be dealt in on,
+ * the black card a Merlin may cancel, a siege fight's cards and die...), without the turn. */
 export function decisionContext(obs, ctx) {
-  if (!["bors-deal", "share"].includes(obs.waiting.decision)) return [];
-  return offerRows(obs, ctx);
+  return tableRows(obs, ctx);
 }
 
-export function drawTable(obs, ctx) {
+/** The rows of "On the table": the public parts of the decision under way. */
+function tableRows(obs, ctx) {
   const table = obs.table;
   const rows = offerRows(obs, ctx);
   if (table.black_in_play.length) {
@@ -655,6 +654,11 @@ export function drawTable(obs, ctx) {
   if (table.held_by !== null && table.held_count) {
     rows.push(el("div", { class: "row muted" }, tr(ctx, "soc.table.held", { who: labelSeat(ctx, table.held_by, obs), n: table.held_count })));
   }
+  return rows;
+}
+
+export function drawTable(obs, ctx) {
+  const rows = tableRows(obs, ctx);
   const turn = obs.turn;
   const turnKey = turn.seat === ctx.me ? "soc.table.turn.you" : "soc.table.turn";
   // After the end there is no turn any more: the last one's line would be stale.
