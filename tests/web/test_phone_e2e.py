@@ -232,6 +232,32 @@ def test_sir_bors_asked_to_be_dealt_in_sees_the_cards_on_a_phone(
     assert "Sir Ector deals them face down." in table, table
 
 
+def test_a_card_game_player_sees_morgans_announcement_under_his_prompt_on_a_phone(
+    phone: Any, server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SCG-MORGAN-1: the next player decides whether to go on the quest announced, a card he
+    cannot see; the announcement (and Morgan's silence) lie on the table, which a phone's
+    "Play" tab hides: they stand under his prompt too."""
+    from pendragon.games.soc_card.rules.fixtures import load_state
+
+    state = load_state({"players": 3, "in_force": {"morgan-1": True, "silence": True}})
+    for text in ("listen", "rumor:saxons-4", "announce-card:saxons-4"):
+        state.apply_action(state.string_to_action(text))
+    assert state.current_player() == 1
+    monkeypatch.setattr(type(state.game), "new_initial_state", lambda self: state.clone())
+    created = create(server, "soc-card", [{"kind": "bot"}, {"kind": "human", "name": "Ann"},
+                                          {"kind": "bot"}])
+    phone.goto(server.base + created["seats"][1]["link"])
+    phone.wait_for_selector("button[data-testid=action]", timeout=GAME_SECONDS * 1000)
+    about = phone.locator("[data-testid=decision-context]")
+    assert about.is_visible()
+    text = about.inner_text()
+    assert "Morgan's silence" in text and "announced" in text and "Saxon" in text, text
+    # The copies carry no test ids: the table's own rows stay the only ones.
+    assert phone.locator("[data-testid=announcement]").count() == 1
+    shot(phone, "phone-card-announcement")
+
+
 # ------------------------------------------------------------------ the desktop (issue 17, item 8)
 #: The header's children lie on one line: their vertical centres differ by a few pixels at most.
 HEADER_ON_ONE_LINE = """() => {

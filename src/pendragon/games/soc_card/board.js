@@ -441,19 +441,10 @@ function row(label, content, testid) {
   return el("div", { class: "row", "data-testid": testid }, label ? el("span", { class: "row-label" }, label) : null, content);
 }
 
-/** What lies on the table for all to see: the turn, what is awaited, the silence, Morgan
- * #1's announcement, Vivien's exchange, a pending hand, the pile being or last resolved. */
-export function drawTable(obs, ctx) {
+/** What the decision under way is about: the silence, Morgan #1's announcement, Vivien's
+ * exchange, a pending hand, the pile being resolved. */
+function decisionRows(obs, ctx) {
   const rows = [];
-  if (obs.status === "playing") {
-    rows.push(el("p", { class: "turn-line", "data-testid": "turn" }, say(ctx, "soc-card.board.turn", { seat: seatP(obs.turn) })));
-    if (obs.to_act !== null && obs.to_act >= 0) {
-      rows.push(el("p", { class: "muted", "data-testid": "awaited" }, say(ctx, "soc-card.board.awaited", {
-        // Alone at the table there is nobody to accuse: the solo turn has its own words.
-        seat: seatP(obs.to_act), what: termP(`soc-card.board.decision.${obs.decision === "turn" && obs.seats.length === 1 ? "turn-solo" : obs.decision}`),
-      })));
-    }
-  }
   if (obs.silence) {
     rows.push(row(tr(ctx, "soc-card.board.silence"), tr(ctx, "soc-card.board.silence.text"), "silence"));
   }
@@ -473,7 +464,33 @@ export function drawTable(obs, ctx) {
   if (obs.resolving) {
     rows.push(row(tr(ctx, "soc-card.board.resolving", { quest: questName(ctx, obs.resolving.quest) }),
       obs.resolving.cards.map((key) => chip(ctx, key)), "resolving"));
-  } else if (obs.last_resolution) {
+  }
+  return rows;
+}
+
+/** What the decision asked of this seat is about, under its prompt on a phone, whose "Play"
+ * tab hides the table (the table's rows keep their test ids; these copies have none). */
+export function decisionContext(obs, ctx) {
+  const rows = decisionRows(obs, ctx);
+  for (const node of rows) node.removeAttribute("data-testid");
+  return rows;
+}
+
+/** What lies on the table for all to see: the turn, what is awaited, the decision's rows
+ * (`decisionRows`), the pile last resolved, the knights played, the loyalties shown. */
+export function drawTable(obs, ctx) {
+  const rows = [];
+  if (obs.status === "playing") {
+    rows.push(el("p", { class: "turn-line", "data-testid": "turn" }, say(ctx, "soc-card.board.turn", { seat: seatP(obs.turn) })));
+    if (obs.to_act !== null && obs.to_act >= 0) {
+      rows.push(el("p", { class: "muted", "data-testid": "awaited" }, say(ctx, "soc-card.board.awaited", {
+        // Alone at the table there is nobody to accuse: the solo turn has its own words.
+        seat: seatP(obs.to_act), what: termP(`soc-card.board.decision.${obs.decision === "turn" && obs.seats.length === 1 ? "turn-solo" : obs.decision}`),
+      })));
+    }
+  }
+  rows.push(...decisionRows(obs, ctx));
+  if (!obs.resolving && obs.last_resolution) {
     const last = obs.last_resolution;
     const extra = [];
     if (last.token) extra.push(el("span", { class: "chip" }, tr(ctx, "soc-card.board.token-quest", { quest: questName(ctx, last.token) })));
