@@ -28,7 +28,7 @@ from pendragon.coach import (
 from pendragon.coach.hint import reason_for
 from pendragon.core.api import CHANCE, State
 from pendragon.i18n import LANGUAGES, catalog
-from pendragon.records import RecordSeat, record_of, write_record
+from pendragon.records import RecordSeat, read_record, record_of, replay_record, write_record
 from pendragon.runner import bot_seed, play_game
 from tests.test_honest_histories import _twins
 
@@ -310,6 +310,12 @@ def test_pendragon_review_writes_the_figures_and_a_chart(
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     printed = capsys.readouterr().out
     assert "Seat 0 (Ann)" in printed and "Wrote the chart" in printed
+    # How the game ended, in the game's own words: the winner reached the finish.
+    final = replay_record(read_record(record)).final
+    (winner,) = [seat for seat, reward in enumerate(final.returns()) if reward > 0]
+    ending = [line for line in printed.splitlines() if line.startswith("How it ended: ")]
+    assert len(ending) == 1, printed
+    assert f"Seat {winner} reaches the finish and wins" in ending[0], ending
     assert main(["review", str(record), "--chart", str(svg), "--budget", "100"]) == 0
     assert svg.read_text().lstrip().startswith("<?xml")
 

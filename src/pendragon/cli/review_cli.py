@@ -14,6 +14,7 @@ import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console
@@ -22,7 +23,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pendragon.coach import Budget, Review, budget_for, percent, review
+from pendragon.core.events import Event
 from pendragon.i18n import LANGUAGES, Catalog, catalog, default_language
+
+if TYPE_CHECKING:
+    from pendragon.records import ReplayedRecord
 
 #: Exit codes: done, and a file or command line that cannot be reviewed.
 EXIT_DONE = 0
@@ -99,6 +104,9 @@ def run_review(args: argparse.Namespace, console: Console) -> int:
         result = review(replayed.game, replayed.actions, advance, seed=args.seed, budget=budget)
     names = [seat.name for seat in replayed.record.seats]
     _show(result, names, words, console)
+    ending = _ending(replayed)
+    if ending is not None:  # the game's own last line: who won, and how
+        console.print(escape(words.text("review.ending", event=words.render(ending))))
     if args.json is not None:
         data = result.to_json()
         data["record"] = {"file": str(args.file), "seats": names,
@@ -110,6 +118,16 @@ def run_review(args: argparse.Namespace, console: Console) -> int:
         write_chart(result, chart_path, words, names)
         console.print(escape(words.text("review.wrote_chart", path=str(chart_path))))
     return EXIT_DONE
+
+
+def _ending(replayed: ReplayedRecord) -> Event | None:
+    """The last event the game narrates for its final action (in the bundled games, the
+    result: "The loyal knights win."), or None if it narrates none."""
+    if not replayed.actions:
+        return None
+    before = replayed.state_at(len(replayed.actions) - 1)
+    events = before.narrate(replayed.actions[-1], None)
+    return events[-1] if events else None
 
 
 def _seat_name(names: Sequence[str], seat: int, words: Catalog) -> str:
