@@ -316,8 +316,12 @@ def test_pendragon_review_writes_the_figures_and_a_chart(
     ending = [line for line in printed.splitlines() if line.startswith("How it ended: ")]
     assert len(ending) == 1, printed
     assert f"Seat {winner} reaches the finish and wins" in ending[0], ending
-    assert main(["review", str(record), "--chart", str(svg), "--budget", "100"]) == 0
-    assert svg.read_text().lstrip().startswith("<?xml")
+    assert main(["review", str(record), "--chart", str(svg), "--budget", "100",
+                 "--lang", "en"]) == 0
+    drawn = svg.read_text()
+    assert drawn.lstrip().startswith("<?xml")
+    # Its words are text, the ending under the title among them.
+    assert "How it ended: " in drawn and "reaches the finish and wins" in drawn
 
 
 @pytest.mark.parametrize("content", ["{not json", '{"format": "chess-pgn"}', ""])

@@ -104,9 +104,10 @@ def run_review(args: argparse.Namespace, console: Console) -> int:
         result = review(replayed.game, replayed.actions, advance, seed=args.seed, budget=budget)
     names = [seat.name for seat in replayed.record.seats]
     _show(result, names, words, console)
-    ending = _ending(replayed)
-    if ending is not None:  # the game's own last line: who won, and how
-        console.print(escape(words.text("review.ending", event=words.render(ending))))
+    found = _ending(replayed)
+    ending = "" if found is None else words.text("review.ending", event=words.render(found))
+    if ending:  # the game's own last line: who won, and how
+        console.print(escape(ending))
     if args.json is not None:
         data = result.to_json()
         data["record"] = {"file": str(args.file), "seats": names,
@@ -115,7 +116,7 @@ def run_review(args: argparse.Namespace, console: Console) -> int:
                                    encoding="utf-8")
         console.print(escape(words.text("review.wrote_json", path=str(args.json))))
     if chart_path is not None:
-        write_chart(result, chart_path, words, names)
+        write_chart(result, chart_path, words, names, ending)
         console.print(escape(words.text("review.wrote_chart", path=str(chart_path))))
     return EXIT_DONE
 
@@ -182,9 +183,11 @@ def _show(result: Review, names: Sequence[str], words: Catalog, console: Console
 
 
 def write_chart(result: Review, path: Path, words: Catalog,
-                names: Sequence[str] = ()) -> None:
-    """A line chart of the win chance per decision (``path``: .png or .svg) with the marked
-    moves shown; :class:`ReviewError` without matplotlib."""
+                names: Sequence[str] = (), ending: str = "") -> None:
+    """A line chart of the win chance per decision (``path``: .png or .svg, its words kept
+    as text) with the marked moves shown (on the loyal side's line, or on the deciding
+    knight's) and ``ending`` (how the game ended) under the title; :class:`ReviewError`
+    without matplotlib."""
     try:
         import matplotlib
     except ImportError:
@@ -192,23 +195,28 @@ def write_chart(result: Review, path: Path, words: Catalog,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    plt.rcParams["svg.fonttype"] = "none"  # an SVG's words stay words (searchable, read aloud)
+
     figure, axes = plt.subplots(figsize=(10, 4))
     for name, points in result.chart.items():
         label = _series_name(name, names, words)
         axes.plot([i for i, _ in points], [100 * c for _, c in points], label=label,
                   linewidth=1.2)
-    marked = [m for m in result.moves if m.mark is not None]
-    if marked and "loyal" in result.chart:
-        colours = {"inaccuracy": "gold", "mistake": "darkorange", "blunder": "red"}
-        for move in marked:
+    colours = {"inaccuracy": "gold", "mistake": "darkorange", "blunder": "red"}
+    for move in result.moves:
+        if move.mark is not None:  # on the line it was read on: the loyal side's, or his own
             value = move.loyal_before if move.loyal_before is not None else move.before
-            axes.scatter([move.index], [100 * value], color=colours[move.mark or "blunder"],
+            axes.scatter([move.index], [100 * value], color=colours[move.mark],
                          zorder=3, s=18)
     axes.set_ylim(0, 100)
     axes.set_ylabel("%")
     axes.set_xlabel(words.text("review.col.move"))
     title = "review.chart.loyal" if "loyal" in result.chart else "review.chart.knights"
-    axes.set_title(words.text(title))
+    if ending:
+        figure.suptitle(words.text(title))
+        axes.set_title(ending, fontsize="small")
+    else:
+        axes.set_title(words.text(title))
     if len(result.chart) > 1:
         axes.legend(loc="best", fontsize="small")
     figure.tight_layout()
