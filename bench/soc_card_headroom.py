@@ -53,6 +53,7 @@ from pendragon import CHANCE, Game, State
 from pendragon.bots import make_bot
 from pendragon.bots.base import Bot
 from pendragon.bots.ismcts import ISMCTSBot, Leaf
+from pendragon.core import registry
 from pendragon.games.soc_card.heuristic import (
     Obs,
     SocCardHeuristicBot,
@@ -376,7 +377,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             write_table(args.table, fit_table(
                 points, f"python -m bench.soc_card_headroom calibrate --games "
                         f"{args.games or 6000} --seed {seed}{more} --table PATH (the heuristic "
-                        f"on every seat; {len(points):,} positions)", args.players))
+                        f"on every seat; {len(points):,} positions; rules version "
+                        f"{registry.game_class('soc-card').rules_version})", args.players))
     else:
         leaf = (table_leaf(None) if args.race else None if args.table is None
                 else table_leaf(read_table(args.table, args.players)))
