@@ -258,6 +258,33 @@ def test_a_card_game_player_sees_morgans_announcement_under_his_prompt_on_a_phon
     shot(phone, "phone-card-announcement")
 
 
+def test_a_grail_cup_knight_sees_the_race_under_his_prompt_on_a_phone(
+    phone: Any, server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GC-ALLY-SORCERESS-1: the Sorceress's holder curses an ally, a choice that hangs on
+    who leads the race; the race lies on the table, which a phone's "Play" tab hides: the
+    knights in race order stand under his prompt too (not at the draft, whose packet is in
+    his hand)."""
+    from pendragon.games.grail_cup.rules.fixtures import load_state
+
+    state = load_state({"players": 3, "knights": [{"space": 13}, {"space": 30}, {"space": 5}],
+                        "hands": {0: ["sorceress"], 1: ["fairy"]}})
+    assert state.observation(None)["waiting"]["decision"] == "curse"
+    assert state.current_player() == 0
+    monkeypatch.setattr(type(state.game), "new_initial_state", lambda self: state.clone())
+    created = create(server, "grail-cup", [{"kind": "human", "name": "Ann"}, {"kind": "bot"},
+                                           {"kind": "bot"}])
+    phone.goto(server.base + created["seats"][0]["link"])
+    phone.wait_for_selector("button[data-testid=action]", timeout=GAME_SECONDS * 1000)
+    about = phone.locator("[data-testid=decision-context]")
+    assert about.is_visible()
+    cells = about.locator("tbody tr td:nth-child(3)").all_inner_texts()
+    assert cells == ["30", "14", "5"], cells  # the race order: spaces from the leader down
+    assert phone.locator("[data-testid=gc-knights]").count() == 1  # the copy has no id
+    assert page_width(phone) <= 390
+    shot(phone, "phone-grail-cup-curse")
+
+
 # ------------------------------------------------------------------ the desktop (issue 17, item 8)
 #: The header's children lie on one line: their vertical centres differ by a few pixels at most.
 HEADER_ON_ONE_LINE = """() => {

@@ -615,6 +615,17 @@ function facts(obs, ctx) {
   return el("ul", { class: "gc-facts", "data-testid": "gc-facts" }, lines.map((line) => el("li", {}, line)));
 }
 
+/** What a decision of the race is about, under its prompt on a phone, whose "Play" tab hides
+ * the table: the knights in race order (where each stands, his spears, his allies). Nothing
+ * at the draft, whose packet is in the hand. The copy carries no test ids or seat marks. */
+export function decisionContext(obs, ctx) {
+  if (["draft", "direction"].includes(obs.waiting.decision)) return [];
+  const table = knightsTable(obs, ctx);
+  table.removeAttribute("data-testid");
+  for (const row of table.querySelectorAll("[data-seat]")) row.removeAttribute("data-seat");
+  return [table];
+}
+
 /** The round under the board: the draft around the table while it runs, the calling of the
  * allies, the knights in race order and the round's public facts. */
 export function drawTable(obs, ctx) {
