@@ -195,30 +195,30 @@ def write_chart(result: Review, path: Path, words: Catalog,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams["svg.fonttype"] = "none"  # an SVG's words stay words (searchable, read aloud)
-
-    figure, axes = plt.subplots(figsize=(10, 4))
-    for name, points in result.chart.items():
-        label = _series_name(name, names, words)
-        axes.plot([i for i, _ in points], [100 * c for _, c in points], label=label,
-                  linewidth=1.2)
-    colours = {"inaccuracy": "gold", "mistake": "darkorange", "blunder": "red"}
-    for move in result.moves:
-        if move.mark is not None:  # on the line it was read on: the loyal side's, or his own
-            value = move.loyal_before if move.loyal_before is not None else move.before
-            axes.scatter([move.index], [100 * value], color=colours[move.mark],
-                         zorder=3, s=18)
-    axes.set_ylim(0, 100)
-    axes.set_ylabel("%")
-    axes.set_xlabel(words.text("review.col.move"))
-    title = "review.chart.loyal" if "loyal" in result.chart else "review.chart.knights"
-    if ending:
-        figure.suptitle(words.text(title))
-        axes.set_title(ending, fontsize="small")
-    else:
-        axes.set_title(words.text(title))
-    if len(result.chart) > 1:
-        axes.legend(loc="best", fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    # An SVG's words stay words (searchable, read aloud); the setting only for this chart.
+    with plt.rc_context({"svg.fonttype": "none"}):
+        figure, axes = plt.subplots(figsize=(10, 4))
+        for name, points in result.chart.items():
+            label = _series_name(name, names, words)
+            axes.plot([i for i, _ in points], [100 * c for _, c in points], label=label,
+                      linewidth=1.2)
+        colours = {"inaccuracy": "gold", "mistake": "darkorange", "blunder": "red"}
+        for move in result.moves:
+            if move.mark is not None:  # on the line it was read on: the loyal side's, his own
+                value = move.loyal_before if move.loyal_before is not None else move.before
+                axes.scatter([move.index], [100 * value], color=colours[move.mark],
+                             zorder=3, s=18)
+        axes.set_ylim(0, 100)
+        axes.set_ylabel("%")
+        axes.set_xlabel(words.text("review.col.move"))
+        title = "review.chart.loyal" if "loyal" in result.chart else "review.chart.knights"
+        if ending:
+            figure.suptitle(words.text(title))
+            axes.set_title(ending, fontsize="small")
+        else:
+            axes.set_title(words.text(title))
+        if len(result.chart) > 1:
+            axes.legend(loc="best", fontsize="small")
+        figure.tight_layout()
+        figure.savefig(path)
+        plt.close(figure)

@@ -111,8 +111,8 @@ class GameCoach:
       under 30 s: docs/bots.md, "Coach calibration"); ``budget_seats``: the table size it
       was set at, where a larger table costs more (:func:`budget_for`);
     * ``worlds``, ``lookahead``: the model estimate's light search (:class:`ModelReader`);
-      ``max_worlds``: more worlds read, up to that many, while the policy's move's readings
-      stray more than ``spread`` (their standard error) from their mean;
+      ``max_worlds``: more worlds read, up to that many, while the standard error of the
+      policy's move's chance (:meth:`Estimate.error`) is above ``spread``;
       ``read_at_once``: with a lookahead, the weight of the model's reading right after the
       move, averaged with its reading at the lookahead's end; ``light_seats``: the table
       size past which fewer worlds are read (:func:`light_search`);
@@ -134,7 +134,7 @@ class GameCoach:
     budget_seats: int | None = None
     worlds: int = WORLDS
     max_worlds: int = 0
-    spread: float = 0.05
+    spread: float = 0.025
     lookahead: int = LOOKAHEAD
     read_at_once: float = 0.0
     light_seats: int | None = None
@@ -159,7 +159,7 @@ class GameCoach:
 #:   matter even without a lookahead, for a move that shows something hidden.
 #: * *More worlds where they stray.* A soc decision whose outcome hangs on a draw (a black
 #:   card that may end the game) read 51% on four worlds where those around it read 3-4%;
-#:   drawing more while the coach's move's readings have a standard error above 5 points
+#:   drawing more while the coach's move's chance has a standard error above 2.5 points
 #:   (up to 16) cut the largest error over 6 reviewed games from 24.8 points to 7.1 and the
 #:   chart's steps above 20 points from 60 to 52 of 2,057, at 5.6 ms an estimate.
 #: * *Grail Cup's readings.* Its seat-relative model made the lookahead end's readings
@@ -505,8 +505,8 @@ class ModelReader:
         settings = self.settings
         at_once = settings.read_at_once if factory is not None else 0.0
         read = 0
-        while read < self.worlds or (read < settings.max_worlds
-                                     and _spread(rewards[prior]) > settings.spread):
+        while read < self.worlds or (read < settings.max_worlds  # a reward is 2 chances
+                                     and _standard_error(rewards[prior]) / 2 > settings.spread):
             read += 1
             world = sample_world(self.policy, state, seat, generator)
             sweep_seed = generator.getrandbits(32)
@@ -543,19 +543,6 @@ class ModelReader:
                 continue
             world.apply_action(policy.step(world))
             depth += 1
-
-
-def _spread(values: list[float]) -> float:
-    """The standard error of the mean of ``values`` (two or more).
-
-    >>> round(_spread([1.0, 1.0, 0.0, 0.0]), 3), _spread([0.5, 0.5])
-    (0.289, 0.0)
-    """
-    n = len(values)
-    if n < 2:
-        return math.inf
-    mean = sum(values) / n
-    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
 #: The chance stream of a world's lookahead (apart from its policy's seed).

@@ -617,13 +617,9 @@ function facts(obs, ctx) {
 
 /** What a decision of the race is about, under its prompt on a phone, whose "Play" tab hides
  * the table: the knights in race order (where each stands, his spears, his allies). Nothing
- * at the draft, whose packet is in the hand. The copy carries no test ids or seat marks. */
+ * at the draft, whose packet is in the hand. */
 export function decisionContext(obs, ctx) {
-  if (["draft", "direction"].includes(obs.waiting.decision)) return [];
-  const table = knightsTable(obs, ctx);
-  table.removeAttribute("data-testid");
-  for (const row of table.querySelectorAll("[data-seat]")) row.removeAttribute("data-seat");
-  return [table];
+  return ["draft", "direction"].includes(obs.waiting.decision) ? [] : [knightsTable(obs, ctx)];
 }
 
 /** The round under the board: the draft around the table while it runs, the calling of the

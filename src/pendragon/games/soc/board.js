@@ -602,8 +602,10 @@ function cardChip(ctx, kind, key, count) {
   return el("span", { class: `chip ${kind}`, title: tip || undefined }, count && count > 1 ? `${name} ×${count}` : name);
 }
 
-/** The white cards on offer and the Black Knight's reward Sir Bors is asked about. */
-function offerRows(obs, ctx) {
+/** The rows of "On the table", the public parts of the decision under way (the cards Sir
+ * Bors may be dealt in on, the black card a Merlin may cancel, a siege fight's cards and
+ * die...): on a phone, whose "Play" tab hides the table, under the decision's prompt too. */
+export function decisionContext(obs, ctx) {
   const table = obs.table;
   const rows = [];
   if (table.offer.length) {
@@ -618,20 +620,6 @@ function offerRows(obs, ctx) {
   if (reward) {
     rows.push(el("div", { class: "row" }, tr(ctx, "soc.table.face_down_reward", { who: labelSeat(ctx, reward.winner, obs), count: reward.cards })));
   }
-  return rows;
-}
-
-/** What the decision asked of this seat is about, shown under its prompt on a phone, whose
- * "Play" tab hides the table: what lies on the table (the cards Sir Bors may be dealt in on,
- * the black card a Merlin may cancel, a siege fight's cards and die...), without the turn. */
-export function decisionContext(obs, ctx) {
-  return tableRows(obs, ctx);
-}
-
-/** The rows of "On the table": the public parts of the decision under way. */
-function tableRows(obs, ctx) {
-  const table = obs.table;
-  const rows = offerRows(obs, ctx);
   if (table.black_in_play.length) {
     rows.push(el("div", { class: "row" }, el("span", { class: "row-label" }, tr(ctx, "soc.table.black_in_play")),
       table.black_in_play.map((c) => (c.hidden
@@ -658,7 +646,7 @@ function tableRows(obs, ctx) {
 }
 
 export function drawTable(obs, ctx) {
-  const rows = tableRows(obs, ctx);
+  const rows = decisionContext(obs, ctx);
   const turn = obs.turn;
   const turnKey = turn.seat === ctx.me ? "soc.table.turn.you" : "soc.table.turn";
   // After the end there is no turn any more: the last one's line would be stale.

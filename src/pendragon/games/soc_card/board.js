@@ -442,8 +442,9 @@ function row(label, content, testid) {
 }
 
 /** What the decision under way is about: the silence, Morgan #1's announcement, Vivien's
- * exchange, a pending hand, the pile being resolved. */
-function decisionRows(obs, ctx) {
+ * exchange, a pending hand, the pile being resolved. Rows of the table, and on a phone, whose
+ * "Play" tab hides the table, under the decision's prompt too. */
+export function decisionContext(obs, ctx) {
   const rows = [];
   if (obs.silence) {
     rows.push(row(tr(ctx, "soc-card.board.silence"), tr(ctx, "soc-card.board.silence.text"), "silence"));
@@ -468,16 +469,8 @@ function decisionRows(obs, ctx) {
   return rows;
 }
 
-/** What the decision asked of this seat is about, under its prompt on a phone, whose "Play"
- * tab hides the table (the table's rows keep their test ids; these copies have none). */
-export function decisionContext(obs, ctx) {
-  const rows = decisionRows(obs, ctx);
-  for (const node of rows) node.removeAttribute("data-testid");
-  return rows;
-}
-
 /** What lies on the table for all to see: the turn, what is awaited, the decision's rows
- * (`decisionRows`), the pile last resolved, the knights played, the loyalties shown. */
+ * (`decisionContext`), the pile last resolved, the knights played, the loyalties shown. */
 export function drawTable(obs, ctx) {
   const rows = [];
   if (obs.status === "playing") {
@@ -489,7 +482,7 @@ export function drawTable(obs, ctx) {
       })));
     }
   }
-  rows.push(...decisionRows(obs, ctx));
+  rows.push(...decisionContext(obs, ctx));
   if (!obs.resolving && obs.last_resolution) {
     const last = obs.last_resolution;
     const extra = [];

@@ -267,6 +267,16 @@ function myOutText(ctx) {
   return game.seatOut(me(), view.message.observation, ctx) || "";
 }
 
+/** A copy of the table's elements shown elsewhere (a decision's context) without the marks
+ * that name an element (`data-testid`, `data-seat`): those stay the table's alone. */
+function unmarked(node) {
+  for (const marked of [node, ...node.querySelectorAll("[data-testid], [data-seat]")]) {
+    marked.removeAttribute("data-testid");
+    marked.removeAttribute("data-seat");
+  }
+  return node;
+}
+
 function buildActionsPanel() {
   const message = view.message;
   const ctx = context();
@@ -283,7 +293,7 @@ function buildActionsPanel() {
     // What the decision is about, where a phone's "Play" tab hides it (the game's
     // `decisionContext`: Sir Bors asked to be dealt in sees the cards).
     const about = game.decisionContext ? game.decisionContext(message.observation, ctx) : [];
-    if (about.length) children.push(el("div", { class: "decision-context", "data-testid": "decision-context" }, about));
+    if (about.length) children.push(el("div", { class: "decision-context", "data-testid": "decision-context" }, about.map(unmarked)));
     children.push(hintBox(view, token, ctx, later, errorText)); // issue 31, item 2
     const hinted = hintedAction(view);
     const groups = new Map();
