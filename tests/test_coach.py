@@ -310,12 +310,14 @@ def test_pendragon_review_writes_the_figures_and_a_chart(
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     printed = capsys.readouterr().out
     assert "Seat 0 (Ann)" in printed and "Wrote the chart" in printed
-    # How the game ended, in the game's own words: the winner reached the finish.
+    # How the game ended, in the game's own words, the seat by its record's name: the winner
+    # reached the finish.
     final = replay_record(read_record(record)).final
     (winner,) = [seat for seat, reward in enumerate(final.returns()) if reward > 0]
     ending = [line for line in printed.splitlines() if line.startswith("How it ended: ")]
     assert len(ending) == 1, printed
-    assert f"Seat {winner} reaches the finish and wins" in ending[0], ending
+    name = ("Ann", "Bob")[winner]
+    assert f"Seat {winner} ({name}) reaches the finish and wins" in ending[0], ending
     assert main(["review", str(record), "--chart", str(svg), "--budget", "100",
                  "--lang", "en"]) == 0
     drawn = svg.read_text()

@@ -105,7 +105,8 @@ def run_review(args: argparse.Namespace, console: Console) -> int:
     names = [seat.name for seat in replayed.record.seats]
     _show(result, names, words, console)
     found = _ending(replayed)
-    ending = "" if found is None else words.text("review.ending", event=words.render(found))
+    ending = "" if found is None else words.text(
+        "review.ending", event=words.render(found, lambda seat: _seat_name(names, seat, words)))
     if ending:  # the game's own last line: who won, and how
         console.print(escape(ending))
     if args.json is not None:
