@@ -23,6 +23,10 @@ harness reading the true state where it says so (never a bot at the table):
   table's ``stealth``), by how many of the first four swords (the ones laid before
   accusations open, SCG-ACCUSE-1) were black swords of the traitor's own quests, and the
   loyal side's win rate in each group.
+* ``cover``: heuristic games at ``--players`` once with each traitor's cover of
+  ``--covers`` (``SocCardHeuristicBot.traitor_cover``: how suspect, as a spectator counts
+  it, a hidden traitor lets himself become; the first is the heuristic's own) on the same
+  seeds: the loyal side's wins, and in the games with a traitor his wins and unmaskings.
 * ``search``: ISMCTS on the loyal seats (the bench's ``loyal_search``, iterations 16,
   budget 2000), against the heuristic team on the same seeds; its rollouts end at the
   game's leaf (the shipped table), at a table of ``--table PATH``, or with ``--race`` at
@@ -33,6 +37,8 @@ harness reading the true state where it says so (never a bot at the table):
     python -m bench.soc_card_headroom calibrate [--games 6000] [--seed 77] [--players 5]
         [--table PATH]
     python -m bench.soc_card_headroom opening [--games 2000] [--seed 1] [--bot heuristic]
+    python -m bench.soc_card_headroom cover [--games 400] [--seed 1] [--players 3]
+        [--covers 0.3,0.45]
     python -m bench.soc_card_headroom search [--table PATH | --race] [--games 400]
         [--start 0] [--seed 1] [--players 5]
 """
@@ -60,6 +66,8 @@ from pendragon.games.soc_card.heuristic import (
     TraitorBelief,
 )
 from pendragon.games.soc_card.leaf import LeafTable, parse_tables
+from pendragon.games.soc_card.stats import soc_card_stats
+from pendragon.runner import play_game
 from pendragon.simulate import play_paired
 
 GAME = "soc-card"
@@ -160,6 +168,35 @@ def opening(games: int, seed: int, bot: str = "heuristic") -> dict[int, dict[str
     play_paired(GAME, [[lambda seed: make_bot(bot, seed, GAME)]], games, seed,
                 {"players": PLAYERS}, play=count)
     return dict(sorted(groups.items()))
+
+
+# ---------------------------------------------------------------------- the traitor's cover
+def covered(cover: float) -> type[SocCardHeuristicBot]:
+    """The heuristic, its hidden traitor's cover ``cover`` (every other choice its own)."""
+    return type(f"Cover{cover}", (SocCardHeuristicBot,),
+                {"__slots__": (), "traitor_cover": cover})
+
+
+def cover_figures(games: int, seed: int, players: int,
+                  covers: Sequence[float]) -> dict[str, dict[str, int]]:
+    """Heuristic games at ``players``, one panel for each cover of ``covers`` on the same
+    seeds: {cover: {"games", "loyal_won", "traitor_games", "traitor_won", "unmasked"}},
+    the last two counted in the games a traitor held a card at the end."""
+    def figures(game: Game, bots: list[Bot]) -> dict[str, Any]:
+        return soc_card_stats(play_game(game, bots))
+
+    rows = play_paired(GAME, [[covered(c)] for c in covers], games, seed,
+                       {"players": players}, play=figures)
+    out: dict[str, dict[str, int]] = {}
+    for panel, value in enumerate(covers):
+        stats = [row[panel] for row in rows]
+        out[str(value)] = {
+            "games": len(stats),
+            "loyal_won": sum(s["loyal_win"] for s in stats),
+            "traitor_games": sum(s["traitor_present"] for s in stats),
+            "traitor_won": sum(s["traitor_win"] for s in stats),
+            "unmasked": sum(s["traitor_present"] and s["traitor_unmasked"] for s in stats)}
+    return out
 
 
 # ---------------------------------------------------------------------- calibration
@@ -326,18 +363,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one measurement and print its figures."""
     parser = argparse.ArgumentParser(prog="python -m bench.soc_card_headroom",
                                      description=__doc__)
-    parser.add_argument("what", choices=("oracle", "opening", "calibrate", "search"))
+    parser.add_argument("what", choices=("oracle", "opening", "calibrate", "cover", "search"))
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--table", type=Path, default=None,
                         help="calibrate: write the fitted leaf here; search: use this leaf")
     parser.add_argument("--players", type=int, default=PLAYERS, choices=range(2, 8),
-                        help="calibrate, search: seats (default options); oracle and "
-                             "opening are of 5 players")
+                        help="calibrate, cover, search: seats (default options); "
+                             "oracle and opening are of 5 players")
     parser.add_argument("--race", action="store_true",
                         help="search: the race model's leaf (the search before the table)")
     parser.add_argument("--bot", default="heuristic", help="opening: the bot on every seat")
+    parser.add_argument("--covers", default="0.3,0.45",
+                        help="cover: the traitor's covers compared, the heuristic's first")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
     if args.race and args.table is not None:
@@ -361,6 +400,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {count}: {group['games']} games ({100 * group['games'] / total:.1f}%), "
                   f"loyal side won {group['won']} "
                   f"({100 * group['won'] / max(1, group['games']):.1f}%)")
+    elif args.what == "cover":
+        try:
+            covers = [float(c) for c in args.covers.split(",")]
+        except ValueError:
+            parser.error(f"--covers: numbers separated by commas, not {args.covers!r}")
+        out = cover_figures(args.games or 400, 1 if args.seed is None else args.seed,
+                            args.players, covers)
+        for value, figure in out.items():
+            traitor = max(1, figure["traitor_games"])
+            print(f"cover {value}: loyal side won {figure['loyal_won']}/{figure['games']}; "
+                  f"of {figure['traitor_games']} games with a traitor he won "
+                  f"{figure['traitor_won']} ({100 * figure['traitor_won'] / traitor:.1f}%), "
+                  f"unmasked {figure['unmasked']} ({100 * figure['unmasked'] / traitor:.1f}%)")
     elif args.what == "calibrate":
         points, out = calibrate(args.games or 6000, 77 if args.seed is None else args.seed,
                                 args.players)

@@ -467,3 +467,32 @@ def test_the_calibration_bench_reads_runs_of_games_and_picks_decisions_at_random
     for chunk in table["chunks"]:
         assert 0.0 <= chunk["calibration_error"] <= 1.0
         assert chunk["noise_floor"] <= chunk["noise_95"]
+
+
+def test_the_cover_bench_plays_the_heuristic_first_and_only_the_cover_changes() -> None:
+    """SCG-ACCUSE-1, SCG-END-2: ``cover`` compares the traitor's cover on paired seeds. Its
+    first panel is the heuristic itself (the same games move for move, so the same
+    figures), and each other panel only another cover."""
+    from bench.soc_card_headroom import cover_figures, covered
+    from pendragon.bots import make_bot
+    from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
+    from pendragon.games.soc_card.stats import soc_card_stats
+    from pendragon.runner import play_game
+    from pendragon.simulate import play_paired
+
+    assert covered(0.45)(1).traitor_cover == 0.45
+    assert SocCardHeuristicBot.traitor_cover == 0.3  # the bench leaves the heuristic as it is
+    finals = play_paired(
+        "soc-card", [[covered(SocCardHeuristicBot.traitor_cover)],
+                     [lambda seed: make_bot("heuristic", seed, "soc-card")]], 4, 5,
+        {"players": 3}, play=play_game)
+    assert all(first.history() == second.history() for first, second in finals)
+    figures = cover_figures(4, 5, 3, [0.3, 0.45])
+    assert set(figures) == {"0.3", "0.45"}
+    stats = [soc_card_stats(second) for _, second in finals]
+    assert figures["0.3"] == {
+        "games": 4, "loyal_won": sum(s["loyal_win"] for s in stats),
+        "traitor_games": sum(s["traitor_present"] for s in stats),
+        "traitor_won": sum(s["traitor_win"] for s in stats),
+        "unmasked": sum(s["traitor_present"] and s["traitor_unmasked"] for s in stats)}
+    assert figures["0.45"]["games"] == 4

@@ -1,9 +1,9 @@
 """Shadows over Camelot: The Card Game's figures for the simulator and its balance table.
 
 ``soc_card_stats`` reads a finished game (every loyalty card is public at the end,
-SCG-END-2) and its record: who won, whether a traitor was dealt, won, or was unmasked by an
-accusation (SCG-ACCUSE-3), the loyal players' accusations and how many hit a traitor, the
-swords and the turns.
+SCG-END-2) and its record: who won, whether a traitor holds a card at the end (Vivien swaps
+cards, SCG-VIVIEN-2), won, or was unmasked by an accusation (SCG-ACCUSE-3), the loyal
+players' accusations and how many hit a traitor, the swords and the turns.
 
 >>> import pendragon
 >>> from pendragon.runner import random_playout
