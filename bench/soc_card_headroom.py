@@ -25,7 +25,7 @@ harness reading the true state where it says so (never a bot at the table):
   loyal side's win rate in each group.
 * ``cover``: heuristic games at ``--players`` once with each traitor's cover of
   ``--covers`` (``SocCardHeuristicBot.traitor_cover``: how suspect, as a spectator counts
-  it, a hidden traitor lets himself become; the first is the heuristic's own) on the same
+  it, a hidden traitor lets himself become; the heuristic's is 0.3) on the same
   seeds: the loyal side's wins, and in the games with a traitor his wins and unmaskings.
 * ``search``: ISMCTS on the loyal seats (the bench's ``loyal_search``, iterations 16,
   budget 2000), against the heuristic team on the same seeds; its rollouts end at the
@@ -37,7 +37,7 @@ harness reading the true state where it says so (never a bot at the table):
     python -m bench.soc_card_headroom calibrate [--games 6000] [--seed 77] [--players 5]
         [--table PATH]
     python -m bench.soc_card_headroom opening [--games 2000] [--seed 1] [--bot heuristic]
-    python -m bench.soc_card_headroom cover [--games 400] [--seed 1] [--players 3]
+    python -m bench.soc_card_headroom cover [--games 400] [--seed 1] [--players 5]
         [--covers 0.3,0.45]
     python -m bench.soc_card_headroom search [--table PATH | --race] [--games 400]
         [--start 0] [--seed 1] [--players 5]
@@ -376,7 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="search: the race model's leaf (the search before the table)")
     parser.add_argument("--bot", default="heuristic", help="opening: the bot on every seat")
     parser.add_argument("--covers", default="0.3,0.45",
-                        help="cover: the traitor's covers compared, the heuristic's first")
+                        help="cover: the traitor's covers compared, distinct, from 0 to 1 "
+                             "(the heuristic's: 0.3)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
     if args.race and args.table is not None:
@@ -405,6 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             covers = [float(c) for c in args.covers.split(",")]
         except ValueError:
             parser.error(f"--covers: numbers separated by commas, not {args.covers!r}")
+        if len(set(covers)) != len(covers) or not all(0.0 <= c <= 1.0 for c in covers):
+            parser.error(f"--covers: distinct chances from 0 to 1, not {args.covers!r}")
         out = cover_figures(args.games or 400, 1 if args.seed is None else args.seed,
                             args.players, covers)
         for value, figure in out.items():
