@@ -472,7 +472,7 @@ def test_the_calibration_bench_reads_runs_of_games_and_picks_decisions_at_random
 def test_the_cover_bench_plays_the_heuristic_first_and_only_the_cover_changes() -> None:
     """SCG-ACCUSE-1, SCG-END-2: ``cover`` compares the traitor's cover on paired seeds. Its
     first panel is the heuristic itself (the same games move for move, so the same
-    figures), and each other panel only another cover."""
+    figures), and each other panel only another cover, which the heuristic reads."""
     from bench.soc_card_headroom import cover_figures, covered
     from pendragon.bots import make_bot
     from pendragon.games.soc_card.heuristic import SocCardHeuristicBot
@@ -496,3 +496,8 @@ def test_the_cover_bench_plays_the_heuristic_first_and_only_the_cover_changes() 
         "traitor_won": sum(s["traitor_win"] for s in stats),
         "unmasked": sum(s["traitor_present"] and s["traitor_unmasked"] for s in stats)}
     assert figures["0.45"]["games"] == 4
+    # The cover is read where the compiled heuristic decides: a traitor who fears nothing
+    # (cover 1) plays another game than the heuristic's on some of the same seeds.
+    bolder = play_paired("soc-card", [[covered(0.3)], [covered(1.0)]], 4, 5, {"players": 2},
+                         play=play_game)
+    assert any(first.history() != second.history() for first, second in bolder)
