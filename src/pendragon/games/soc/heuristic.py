@@ -139,11 +139,10 @@ def model_search(seed: int | None = None) -> ISMCTSBot:
     6,000 actions, an overrule asking 2 standard errors with or without a traitor.
 
     Measured on paired seeds it never saw (docs/bots.md, "Search strength"): the loyal team
-    without a traitor beat the heuristic by +16.8 points [+13.5, +20.0] over 1,200 games
-    (seed 26: +17.8, the plain search ``ISMCTSBot()`` +14.5; the one on the other +3.3
-    [-1.7, +8.2]); with the traitor deck as the plain search within the noise (-1.2 [-4.2,
-    +1.9], 600 games); in less time a decision than the plain search on the same positions
-    (18.6 ms against 22.3).
+    without a traitor beat the heuristic by +22.8 points [+17.1, +28.4] over 400 games
+    (seed 41; seed 35: +17.8); with the traitor deck it gains nothing (-1.8 [-6.1, +2.6],
+    400 games of seed 43); in less time a decision than the plain search on the same
+    positions (18.6 ms against 22.3).
 
     >>> model_search(3).evaluator, model_search(3).iterations, model_search(3).budget
     (True, 12, 6000)
