@@ -706,6 +706,58 @@ def test_a_model_read_lead_within_the_margin_ends_the_search_early(lead: float,
     assert (choice == bot.prior) == (lead <= bot.prior_margin)  # type: ignore[operator]
 
 
+@pytest.mark.parametrize("fellows", [False, True])
+def test_the_search_reads_the_model_from_every_fellow_where_asked(fellows: bool) -> None:
+    """Issue 38 item 4, VAR-NO-TRAITOR: `ISMCTSBot(fellows=True)` reads the learned evaluator
+    at a rollout's horizon from every knight's view of the world (soc's `search_fellows`:
+    all of them, one side) and takes the mean as the rollout's reward; without it, from the
+    searching seat's view alone."""
+    from pendragon.bots.evaluator import Evaluator
+    from pendragon.bots.ismcts import ISMCTSBot
+
+    readings: list[tuple[int, float]] = []  # (seat, value) in the order read
+    rollouts: list[tuple[list[tuple[int, float]], float]] = []  # (its readings, reward)
+
+    class Reading(Evaluator):
+        def value(self, state: State, seat: int) -> float:
+            value = super().value(state, seat)
+            readings.append((seat, value))
+            return value
+
+    class Recording(ISMCTSBot):
+        model: Reading | None = None
+
+        def model_for(self, game: pendragon.Game) -> Evaluator | None:
+            found = super().model_for(game)
+            if found is not None and (self.model is None or self.model.game is not game):
+                self.model = Reading(found.model, game)
+            return self.model
+
+        def _rollout(self, world: State, seat: int, sweep_seed: int,
+                     root: State | None = None, follower: object = None) -> float:
+            start = len(readings)
+            reward = super()._rollout(world, seat, sweep_seed, root,
+                                      follower)  # type: ignore[arg-type]
+            rollouts.append((readings[start:], reward))
+            return reward
+
+    state = pendragon.load_game("soc", players=5, seed=3, no_traitor=True).new_initial_state()
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
+        state.apply_action(state.sample_chance() if state.current_player() == CHANCE
+                           else state.legal_actions()[0])
+    seat = state.current_player()
+    bot = Recording(seed=1, iterations=3, min_iterations=2, budget=200, evaluator=True,
+                    fellows=fellows)
+    assert bot.step(state) in state.legal_actions() and bot.last_search is not None
+    read = [(group, reward) for group, reward in rollouts if group]  # (not the measuring one)
+    assert len(read) >= 2 * len(state.legal_actions())  # every action, in two sweeps or more
+    for group, reward in read:
+        assert [s for s, _value in group] == (list(range(5)) if fellows else [seat])
+        assert reward == pytest.approx(sum(v for _s, v in group) / len(group))
+    if fellows:  # the views differ: the mean is not the seat's own reading
+        assert any(len({round(v, 9) for _s, v in group}) > 1 for group, _r in read)
+
+
 def test_relayout_records_a_new_path_but_refuses_a_new_layout() -> None:
     """Issue 38 item 1: a model's recorded layout may be recorded anew only where the
     reference game's path changed and the tensor's size did not (`pendragon.tools.relayout`,

@@ -127,6 +127,12 @@ Leaf = Callable[[State, int, State], float | None]
 #: start.
 Horizon = Callable[[State, State], bool]
 
+#: A game's fellows of a seat (its heuristic's ``search_fellows``): given a rollout's world
+#: and the searching seat, the seats of that seat's side in that world (the seat among
+#: them), whose readings of the learned evaluator a search asked for it averages
+#: (``ISMCTSBot(fellows=True)``).
+Fellows = Callable[[State, int], list[int]]
+
 
 class GameHooks(NamedTuple):
     """What a game's heuristic tells its search (read once per game, :meth:`ISMCTSBot.
@@ -140,6 +146,8 @@ class GameHooks(NamedTuple):
     horizon: Horizon | None
     #: Its ``search_confidence(game)``, else ``DEFAULT_CONFIDENCE``.
     confidence: float
+    #: Its ``search_fellows`` (``None``: the searching seat's reading alone).
+    fellows: Fellows | None
 
 
 @mypyc_attr(native_class=False)  # (a native class cannot extend random.Random)
@@ -216,6 +224,16 @@ class ISMCTSBot(PolicyBot[None]):
     full rollouts do not fit the budget: there the rollouts stop at the game's horizon
     (:meth:`horizon_for`; else after ``DEFAULT_MODEL_DEPTH`` decisions) and the model reads
     them; where full rollouts fit, the search plays them as without the model.
+
+    ``fellows``: where the model reads a rollout, average its readings from the view of
+    every seat of the searching seat's side in the rollout's world (the game's
+    ``search_fellows``, :meth:`fellows_for`; a game that names none: the seat's own). A
+    model's error at two sibling positions is much the same in every world, so the sweeps'
+    spread does not show it and it passes the confidence test; read from several seats'
+    views, with their different hands and places, much of it averages out (docs/bots.md,
+    Shadows over Camelot without a traitor). The world is a determinisation of the
+    searching seat's information set, so the fellows' views of it tell nothing of the real
+    table.
     """
 
     def __init__(
@@ -230,6 +248,7 @@ class ISMCTSBot(PolicyBot[None]):
         budget: int = DEFAULT_BUDGET,
         min_iterations: int = DEFAULT_MIN_ITERATIONS,
         evaluator: bool = False,
+        fellows: bool = False,
     ) -> None:
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be 'random' or 'heuristic', got {rollout!r}")
@@ -254,6 +273,7 @@ class ISMCTSBot(PolicyBot[None]):
         self.budget = budget
         self.min_iterations = min_iterations
         self.evaluator = evaluator
+        self.fellows = fellows
         #: The learned evaluator of the game, read once per game: (game, evaluator).
         self._model: tuple[Game, BoundEvaluator | None] | None = None
         self._rng = CanonicalRandom(seed)
@@ -329,6 +349,19 @@ class ISMCTSBot(PolicyBot[None]):
         """
         return self._hooks(game).horizon
 
+    def fellows_for(self, game: Game) -> Fellows | None:
+        """Whose views of a rollout's world the learned evaluator reads in ``game`` (its
+        heuristic's ``search_fellows``), where the bot was asked to (``fellows``); ``None``:
+        the searching seat's alone.
+
+        >>> import pendragon
+        >>> game = pendragon.load_game("soc", players=3, no_traitor=True)
+        >>> ISMCTSBot().fellows_for(game) is None, ISMCTSBot(fellows=True).fellows_for(game) is None
+        (True, False)
+        >>> ISMCTSBot(fellows=True).fellows_for(pendragon.load_game("grail-cup", players=3))
+        """
+        return self._hooks(game).fellows if self.fellows else None
+
     def confidence_for(self, game: Game) -> float:
         """The standard errors by which an action must beat the policy's choice in
         ``game``: the bot's ``confidence`` if given, else the game's own (its heuristic's
@@ -361,7 +394,8 @@ class ISMCTSBot(PolicyBot[None]):
             confidence = None if ask is None else ask(game)
             known = GameHooks(game, getattr(policy, "search_leaf", None),
                               getattr(policy, "search_horizon", None),
-                              DEFAULT_CONFIDENCE if confidence is None else float(confidence))
+                              DEFAULT_CONFIDENCE if confidence is None else float(confidence),
+                              getattr(policy, "search_fellows", None))
             self._game_hooks = known
         return known
 
@@ -525,6 +559,15 @@ class ISMCTSBot(PolicyBot[None]):
             return best
         return prior
 
+    def _model_value(self, model: BoundEvaluator, world: State, seat: int) -> float:
+        """The learned evaluator's value of ``world`` for ``seat``: its own reading, or the
+        mean of its fellows' (:meth:`fellows_for`)."""
+        fellows = self.fellows_for(world.game)
+        if fellows is None:
+            return model.value(world, seat)
+        seats = fellows(world, seat)
+        return sum(model.value(world, s) for s in seats) / len(seats)
+
     def _rollout_memory(self, state: State) -> Forkable | None:
         """The rollout policy brought up to the real game ``state`` from its public record,
         for every rollout of this decision to fork (:class:`~pendragon.bots.base.Forkable`);
@@ -568,7 +611,7 @@ class ISMCTSBot(PolicyBot[None]):
         while not world.is_terminal():
             if cap is not None and depth >= cap:
                 if model is not None:
-                    return model.value(world, seat)
+                    return self._model_value(model, world, seat)
                 evaluate = EVALUATORS.get(world.game.name, neutral_evaluate)
                 return evaluate(world)[seat]
             if world.current_player() == CHANCE:
@@ -576,12 +619,12 @@ class ISMCTSBot(PolicyBot[None]):
                 continue
             if horizon is not None and model is not None and start is not None and horizon(
                     world, start):
-                return model.value(world, seat)
+                return self._model_value(model, world, seat)
             if leaf is not None and start is not None:
                 value = leaf(world, seat, start)
                 if value is not None:
                     # The game's leaf says where; the learned evaluator, if asked, what.
-                    return value if model is None else model.value(world, seat)
+                    return value if model is None else self._model_value(model, world, seat)
             world.apply_action(policy.step(world))
             depth += 1
         return world.returns()[seat]

@@ -113,6 +113,26 @@ class SocHeuristicBot(SocPolicy):
             return True
         return world.turns >= root.turns + MODEL_TURNS
 
+    @staticmethod
+    def search_fellows(world: State, seat: int) -> list[int]:
+        """Whose views of a rollout's world a search reading the learned evaluator averages
+        (``ISMCTSBot.fellows_for``): every knight where no traitor can be dealt
+        (VAR-NO-TRAITOR: one side, all of them on it), else the searching seat alone (with
+        the traitor deck the average is not measured).
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("soc", players=3, no_traitor=True).new_initial_state()
+        >>> SocHeuristicBot.search_fellows(state, 1)
+        [0, 1, 2]
+        >>> state = pendragon.load_game("soc", players=3).new_initial_state()
+        >>> SocHeuristicBot.search_fellows(state, 1)
+        [1]
+        """
+        game = world.game
+        if isinstance(game, SocGame) and game.open_loyalty:
+            return list(range(game.num_players()))
+        return [seat]
+
     def choose(self, obs: Obs, legal: Sequence[int]) -> int:
         """The loyal policy's choice; a traitor seat's is the open traitor's."""
         if self._is_traitor(obs):
