@@ -77,7 +77,8 @@ chose the first panel's action (``same_choice``: ``--panels ismcts,served`` tell
 server's bound on a move changes).
 
 ``pool``: strength runs on other seeds (their results files) as one: the panels every file
-played, each search against the heuristic (and today's search) over all their games.
+played, each search against the heuristic and every two searches paired (:func:`panel_pairs`)
+over all their games.
 
 Writes ``bench/results/evaluator_<command>[_...].json`` (a strength or cost run's name ends
 ``_GAME_PLAYERS_seedS_startK``, its ``results`` holding each panel's ``per_seed`` wins) and
@@ -595,13 +596,7 @@ def strength(name: str, players: int, args: argparse.Namespace,
                             "per_seed": wins[panel],
                             "mean_decision_s": statistics.fmean(times[panel]),
                             "slowest_decision_s": max(times[panel])}
-    # Each search against the heuristic, and each other search against today's search.
-    pairs = [(p, "heuristic") for p in panels if p != "heuristic"]
-    if "search" in panels:
-        pairs += [(p, "search") for p in panels if p not in ("heuristic", "search")]
-    if "served" in panels and "ismcts" in panels:  # the server's bound on the game's own
-        pairs.append(("served", "ismcts"))
-    for panel, base in pairs:
+    for panel, base in panel_pairs(panels):
         found_all[f"{panel}_minus_{base}"] = paired_points(wins[panel], wins[base])
     if len(set(cards)) > 1:
         found_all["by_card"] = by_card(cards, wins)
@@ -609,6 +604,33 @@ def strength(name: str, players: int, args: argparse.Namespace,
                      | {p: {k: v for k, v in found_all[p].items() if k != "per_seed"}
                         for p in panels}, indent=1))
     return found_all
+
+
+def panel_pairs(panels: Sequence[str]) -> list[tuple[str, str]]:
+    """The paired differences a strength run (or a pool of runs) reports, ``(panel, base)``
+    for ``panel_minus_base``: each search against the heuristic, each other search against
+    today's search, the server's bound against the game's own search, and every other two
+    searches (the one first in :data:`STRENGTH_PANELS` minus the other: two settings of
+    one search, ``model`` with ``--search-option model:...`` against ``ismcts``, have their
+    paired interval too).
+
+    >>> panel_pairs(("model", "search", "ismcts", "heuristic"))
+    [('model', 'heuristic'), ('search', 'heuristic'), ('ismcts', 'heuristic'), \
+('model', 'search'), ('ismcts', 'search'), ('model', 'ismcts')]
+    >>> panel_pairs(("ismcts", "served", "heuristic"))[-1]
+    ('served', 'ismcts')
+    """
+    searches = [p for p in panels if p != "heuristic"]
+    pairs = [(p, "heuristic") for p in searches] if "heuristic" in panels else []
+    if "search" in searches:
+        pairs += [(p, "search") for p in searches if p != "search"]
+    if "served" in searches and "ismcts" in searches:  # the server's bound on the game's own
+        pairs.append(("served", "ismcts"))
+    for i, panel in enumerate(searches):
+        for base in searches[i + 1:]:
+            if (panel, base) not in pairs and (base, panel) not in pairs:
+                pairs.append((panel, base))
+    return pairs
 
 
 def paired_points(wins: Sequence[int], base: Sequence[int]) -> dict[str, float]:
@@ -627,10 +649,10 @@ def paired_points(wins: Sequence[int], base: Sequence[int]) -> dict[str, float]:
 
 def pool(paths: Sequence[str]) -> dict[str, Any]:
     """Strength runs on other seeds pooled: each panel all the files played, its per-seed
-    wins joined, and each search against the heuristic (and today's search, where every
-    file played it) over all the games, as :func:`strength` pairs them; one-seat runs of a
-    Camelot game also split by the searching seat's dealt card (``by_card``, the cards
-    dealt again from each file's seeds)."""
+    wins joined, and the pairs :func:`strength` reports (:func:`panel_pairs`: each search
+    against the heuristic, every two searches every file played) over all the games;
+    one-seat runs of a Camelot game also split by the searching seat's dealt card
+    (``by_card``, the cards dealt again from each file's seeds)."""
     runs = []
     seeds: list[int | None] = []
     for path in paths:
@@ -648,9 +670,8 @@ def pool(paths: Sequence[str]) -> dict[str, Any]:
     found: dict[str, Any] = {"files": list(paths), "games": len(wins["heuristic"])}
     for panel in panels:
         found[panel] = {"wins": sum(wins[panel]), "rate": statistics.fmean(wins[panel])}
-    for base in ("heuristic", "search"):
-        for panel in (p for p in panels if base in panels and p not in ("heuristic", base)):
-            found[f"{panel}_minus_{base}"] = paired_points(wins[panel], wins[base])
+    for panel, base in panel_pairs(panels):
+        found[f"{panel}_minus_{base}"] = paired_points(wins[panel], wins[base])
     cards = _dealt_cards(runs, seeds)
     if cards is not None and len(set(cards)) > 1:
         found["by_card"] = by_card(cards, wins)

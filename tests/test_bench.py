@@ -195,8 +195,9 @@ def test_the_ismcts_panel_is_the_games_own_search() -> None:
 
 def test_pool_pairs_the_wins_of_strength_runs_on_other_seeds(tmp_path: Path) -> None:
     """ISSUE-38 (bench, item 5): ``pool`` joins strength runs' per-seed wins and pairs each
-    search with the heuristic over all their games (a panel not in every file is left
-    out); a file that is not a strength result is refused by name."""
+    search with the heuristic, and two searches with each other, over all their games (a
+    panel not in every file is left out); a file that is not a strength result is refused
+    by name."""
     from bench.evaluator import pool
 
     def run(name: str, model: list[int], heuristic: list[int], **more: list[int]) -> str:
@@ -211,6 +212,12 @@ def test_pool_pairs_the_wins_of_strength_runs_on_other_seeds(tmp_path: Path) -> 
     assert found["model_minus_heuristic"]["points"] == pytest.approx(40.0)
     assert "search" not in found and "model_minus_search" not in found
     assert "by_card" not in found  # files that do not say their game, seats and seed
+    # Two settings of one search (``--panels model,ismcts``) are paired with each other too.
+    both = pool([run("c.json", [1, 1, 0, 0], [0, 1, 0, 0], ismcts=[0, 1, 1, 1]),
+                 run("d.json", [1, 0], [0, 0], ismcts=[0, 1])])
+    assert both["model_minus_ismcts"]["points"] == pytest.approx(100 * (3 - 4) / 6)
+    assert both["ismcts_minus_heuristic"]["points"] == pytest.approx(100 * (4 - 1) / 6)
+    assert "ismcts_minus_model" not in both
     broken = tmp_path / "broken.json"
     for text in ("{", "[1, 2]", '{"settings": 3, "results": {}}'):
         broken.write_text(text)
