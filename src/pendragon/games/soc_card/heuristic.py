@@ -86,6 +86,7 @@ from pendragon.games.soc_card.heuristic_values import (
 from pendragon.games.soc_card.leaf import LeafTable, leaf_table
 from pendragon.games.soc_card.rules.common import END_SWORDS
 from pendragon.games.soc_card.rules.game import SocCardGame
+from pendragon.games.soc_card.rules.state import SocCardState
 
 __all__ = [
     "END_SWORDS", "QUEST_INDEX", "Evidence", "LeafPosition", "Obs", "PileEntry", "PileValue",
@@ -168,6 +169,29 @@ class SocCardHeuristicBot(SocCardDecisions):
         if isinstance(game, SocCardGame):
             table = leaf_table(game.num_players(), expert=game.expert, promos=game.promos)
         return cls.leaf_value(position, seat, table)
+
+    @staticmethod
+    def search_fellows(world: State, seat: int) -> list[int]:
+        """Whose views of a rollout's world a search reading the learned evaluator averages
+        (``ISMCTSBot.fellows_for``): every seat whose loyalty card in that world is the
+        searching seat's (SCG-SETUP-1; the world draws the traitors from the seat's belief,
+        so this tells nothing of the real table), the seat among them.
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("soc-card", players=4, seed=3).new_initial_state()
+        >>> state.play_random_chance()
+        >>> sides = [state.observation(s)["you"]["loyalty"] for s in range(4)]
+        >>> fellows = SocCardHeuristicBot.search_fellows(state, 0)
+        >>> fellows == [s for s in range(4) if sides[s] == sides[0]]
+        True
+        """
+        if not isinstance(world, SocCardState):
+            return [seat]
+        loyalty = world.loyalty
+        side = loyalty[seat]
+        if side < 0:  # not dealt yet
+            return [seat]
+        return [s for s in range(len(loyalty)) if loyalty[s] == side]
 
     @classmethod
     def leaf_value(cls, position: LeafPosition, seat: int, table: LeafTable | None) -> float:
