@@ -169,8 +169,8 @@ class T:
     BLACK_AFTER_POOL: Final = 62  # (card, seat)
     BLACK_RESOLVE: Final = 63  # (card, seat)
     DYING: Final = 64
-    QUEST_CHECK: Final = 65  # (quest, finisher)
-    COMBAT_COMPARE: Final = 66  # (quest, finisher)
+    QUEST_CHECK: Final = 65  # (quest, finisher, 1 + the seat whose black card ended it, or 0)
+    COMBAT_COMPARE: Final = 66  # (quest, finisher, the same)
     SHARE_NEXT: Final = 67
     SIEGE_RESOLVE: Final = 68
     CONVOKE_RESOLVE: Final = 69

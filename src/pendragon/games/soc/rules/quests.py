@@ -271,18 +271,20 @@ class QuestRules(Engine):
             self.ld_white += (code,)
 
     # ------------------------------------------------------------------ ends
-    def _auto_quest_check(self, location: int, finisher: int, _c: int) -> None:
-        """End ``location``'s quest if one side has completed it."""
+    def _auto_quest_check(self, location: int, finisher: int, ender: int) -> None:
+        """End ``location``'s quest if one side has completed it. ``finisher``: the knight
+        whose quest action completed it (-1: evil's card); ``ender``: 1 + the seat whose
+        black card did (0: none), who chooses the squire knighted (MC-RULING-9)."""
         if location == Location.BLACK_KNIGHT:
             if len(self.bk_white) >= 4 or len(self.bk_black) >= 4:
-                self._begin_combat_end(location, finisher)
+                self._begin_combat_end(location, finisher, ender)
         elif location == Location.LANCELOT:
             if self.ld_phase == 0:
                 done = len(self.ld_white) >= 5 or len(self.ld_black) >= 5
             else:
                 done = len(self.ld_white) >= 9 or len(self.ld_black) >= 5
             if self.ld_phase < 2 and done:
-                self._begin_combat_end(location, finisher)
+                self._begin_combat_end(location, finisher, ender)
         elif location == Location.EXCALIBUR:
             if not self.excal_over and abs(self.excal_pos) >= EXCALIBUR_HOME:
                 self.end_quest(location, self.excal_pos > 0, finisher)
@@ -299,7 +301,7 @@ class QuestRules(Engine):
             elif len(self.war_white[war]) >= needed:
                 self.end_quest(location, True, finisher)
 
-    def _begin_combat_end(self, location: int, finisher: int) -> None:
+    def _begin_combat_end(self, location: int, finisher: int, ender: int) -> None:
         """SOC-BK-2: the black cards are revealed; Sir Kay may add one card; compare.
 
         They are shuffled before they are turned up, "k ochraně identity jednotlivých
@@ -315,7 +317,7 @@ class QuestRules(Engine):
         else:
             self.ld_black = revealed
         self.kay_bonus = 0
-        self.push(T.COMBAT_COMPARE, location, finisher)
+        self.push(T.COMBAT_COMPARE, location, finisher, ender)
         kay = self.seat_of_knight(KAY)
         if kay >= 0 and self.loc[kay] == location:
             # Asked even without a Fight card, so that being asked reveals nothing.
@@ -332,16 +334,17 @@ class QuestRules(Engine):
             white_total += 1
         return white_total, sum(black_value(code, dragon) for code in blacks)
 
-    def _auto_combat_compare(self, location: int, finisher: int, _c: int) -> None:
+    def _auto_combat_compare(self, location: int, finisher: int, ender: int) -> None:
         white_total, black_total = self.combat_totals(location)
         self.kay_bonus = 0
         won = white_total > black_total  # SOC-END-3: ties go to evil...
         if white_total == black_total and self.use_divine_favor():
             won = True  # ...unless Divine Favor is in play (MC-W-DIVINE-FAVOR)
-        self.end_quest(location, won, finisher)
+        self.end_quest(location, won, finisher, ender - 1)
 
-    def end_quest(self, location: int, won: bool, finisher: int) -> None:
-        """SOC-QUEST-1..5: clear the board, bring knights home, apply the outcome."""
+    def end_quest(self, location: int, won: bool, finisher: int, drawer: int = -1) -> None:
+        """SOC-QUEST-1..5: clear the board, bring knights home, apply the outcome.
+        ``drawer``: the seat whose black card ended it, if one did (MC-RULING-9)."""
         self.note(NOTE_QUEST, location, int(won))
         present = self.present(location)
         solo = self.is_solo(location)  # before _advance_board turns Lancelot to the Dragon
@@ -357,7 +360,7 @@ class QuestRules(Engine):
                 self.black_discard = added(self.black_discard, VIVIEN, 1)
             self.lift_witch(WITCH_NO_SACRIFICE)  # MC-B-WITCH-2: until a quest is won
             if self.game.squires:
-                self.knight_a_squire(present, finisher)
+                self.knight_a_squire(present, finisher if finisher >= 0 else drawer)
             if self.dark_forest and location != Location.GRAIL:  # SOC-RULING-17
                 self.dark_forest = False
                 self.black_discard = added(self.black_discard, DARK_FOREST, 1)
@@ -480,13 +483,15 @@ class QuestRules(Engine):
                 if witch_bit == bit:
                     self.black_discard = added(self.black_discard, WITCH_KINDS[number - 1], 1)
 
-    def knight_a_squire(self, present: list[int], finisher: int) -> None:
-        """VAR-SQUIRES: a won quest knights one squire present; the finisher chooses."""
+    def knight_a_squire(self, present: list[int], ender: int) -> None:
+        """VAR-SQUIRES: a won quest knights one squire present; the player whose action
+        ended the quest (``ender``: the finisher, or the drawer of the black card that ended
+        it) chooses (MC-RULING-9)."""
         squires = [s for s in present if self.knight[s] < 0]
         if len(squires) == 1:
             self.push(T.C_KNIGHT, squires[0])
         elif squires:
-            decider = finisher if finisher >= 0 and self.in_play(finisher) else squires[0]
+            decider = ender if ender >= 0 and self.in_play(ender) else squires[0]
             self.push(T.D_KNIGHTING, decider, sum(1 << s for s in squires))
 
     def _legal_knighting(self, decider: int, squires: int, _c: int) -> list[int]:
@@ -623,12 +628,14 @@ class QuestRules(Engine):
         """SOC-BLACK-1, SOC-BLACK-2: a combat card goes on its quest (maybe face down)."""
         self.limbo = without(self.limbo, kind)
         code = kind + (FACE_DOWN_BASE * (placer + 1) if face_down else 0)
+        # The placer's card may end the quest: then he chooses the squire knighted if the
+        # knights still win (MC-RULING-9).
         if BLACK[kind].quest == Location.BLACK_KNIGHT:
             self.bk_black += (code,)
-            self.push(T.QUEST_CHECK, Location.BLACK_KNIGHT, -1)
+            self.push(T.QUEST_CHECK, Location.BLACK_KNIGHT, -1, placer + 1)
         else:
             self.ld_black += (code,)
-            self.push(T.QUEST_CHECK, Location.LANCELOT, -1)
+            self.push(T.QUEST_CHECK, Location.LANCELOT, -1, placer + 1)
 
     def place_on_grail(self, kind: int) -> None:
         """SOC-B-DESPAIR, SOC-B-DESOLATION, SOC-GRAIL-2."""

@@ -251,8 +251,10 @@ class SocState(ViewRules):
         left_of = arthur if arthur >= 0 else self.first_seat
         after = self.seat_order.index(left_of) + 1
         self.seat_order = self.seat_order[:after] + (seat,) + self.seat_order[after:]
-        tasks = [] if self.game.squires else [(T.C_KNIGHT, seat, 0, 0)]
-        tasks += [(T.C_LOYALTY, seat, 0, 0)] + [(T.C_WHITE, seat, 0, 0)] * 5
+        # VAR-JOIN, MC-RULING-10: a free coat of arms, a loyalty card, 5 white cards; in the
+        # Squire's Challenge too (only those who start the game start as squires).
+        tasks = [(T.C_KNIGHT, seat, 0, 0), (T.C_LOYALTY, seat, 0, 0)]
+        tasks += [(T.C_WHITE, seat, 0, 0)] * 5
         self.push_all(tasks)
 
     def _remove_leaver(self, seat: int) -> None:
@@ -463,12 +465,14 @@ class SocState(ViewRules):
         code = self.agenda[-1][0]
         if code not in CHANCE_TASKS and code not in LEGAL:
             raise CorruptStateError("the agenda's top task is neither chance nor a decision")
-        for code, a, b, _c in self.agenda:
+        for code, a, b, c in self.agenda:
             seat_arg = a if code not in _CARD_FIRST else b
             if code in _CARD_FIRST and not 0 <= a < NUM_BLACK and code != T.QUEST_CHECK:
                 raise CorruptStateError(f"agenda task {TASK_NAMES[code]} names no black card")
             if not -1 <= seat_arg < self.n:
                 raise CorruptStateError(f"agenda task {TASK_NAMES[code]} names seat {seat_arg}")
+            if code in _QUEST_ENDS and not 0 <= c <= self.n:  # 1 + a black card's placer
+                raise CorruptStateError(f"agenda task {TASK_NAMES[code]} names seat {c - 1}")
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self) -> None:
@@ -822,6 +826,8 @@ _CARD_FIRST: Final = frozenset(
     (T.BLACK_RESOLVE, T.EXCAL_OFFER, T.BLACK_AFTER_POOL, T.MORGAN_FALLBACK, T.QUEST_CHECK,
      T.COMBAT_COMPARE)
 )
+#: Tasks that may end a quest: their third argument names the black card's placer.
+_QUEST_ENDS: Final = frozenset((T.QUEST_CHECK, T.COMBAT_COMPARE))
 _LIMBO_B: Final = frozenset((T.D_FACE, T.D_WAR_TARGET, T.D_EXCAL, T.D_POOL))
 
 
