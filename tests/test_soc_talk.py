@@ -54,14 +54,21 @@ def _near_the_end(seed: int, before: int = 12) -> State:
 
 
 def test_a_knight_states_his_strength_in_grades_never_a_count() -> None:
-    """SOC-RULING-71 (SOC-TURN-3): "three Grail cards" may not be said; two hands that
-    differ only in how many cards of a grade they hold say the same."""
-    assert statement({"grail": 2}) == statement({"grail": 5}) == Statement(0, 0, 2, 0, 0)
-    assert statement({"grail": 1}).grail == 1 and statement({}).grail == 0
+    """SOC-RULING-71 (SOC-TURN-3): "three Grail cards" may not be said, nor hinted at by a
+    grade that only one count gives; two hands that differ only in how many cards of a grade
+    they hold say the same."""
+    assert statement({"grail": 3}) == statement({"grail": 5}) == Statement(0, 0, 2, 0, 0)
+    assert statement({"grail": 1}) == statement({"grail": 2}) == Statement(0, 0, 1, 0, 0)
+    assert statement({}).grail == 0
     assert statement({"fight-1": 1, "fight-2": 1}).war == 1  # "some"
     assert statement({"fight-1": 3}).war == statement({"fight-1": 2, "fight-3": 5}).war == 2
-    assert statement({"fight-4": 1}).blows == 1
-    assert statement({"fight-5": 1, "fight-any": 1}).blows == 2
+    assert statement({"fight-4": 1}).blows == statement({"fight-5": 1, "fight-any": 1}).blows == 1
+    assert statement({"fight-5": 2, "fight-any": 1}).blows == 2
+    # Every grade but "none" is said of more than one count of its cards.
+    for word, key in ((0, "fight-1"), (1, "fight-5"), (2, "grail")):
+        for grade in (1, 2):
+            counts_saying = [n for n in range(1, 8) if statement({key: n})[word] == grade]
+            assert len(counts_saying) >= 2, (word, grade, counts_saying)
     assert statement({"merlin": 3}).magic == statement({"merlin": 1}).magic == 1
     assert statement({"heroism": 1}).sleeve == statement({"dispel": 2, "truce": 1}).sleeve == 1
     counts = [0] * NUM_WHITE

@@ -3,11 +3,13 @@
 The rules let knights speak of their intentions and of their strength "in general words,
 without specifics" (000: «Мои войска готовы к бою, милорд!»), never naming a card or a number
 («У меня уже есть 3 Грааля» is forbidden). A bot knight's :func:`statement` is five such
-words about his own hand, each a grade and never a count (SOC-RULING-71):
+words about his own hand, each a grade and never a count (SOC-RULING-71): a grade other
+than "none" always covers more than one count, so no word says how many he holds:
 
 * his **war** strength (Fight cards): none, some (one or two), strong (three or more);
-* his **blows** (Fight cards of 4 or more, or of any value): none, one, several;
-* his **Grail** strength: none, some (one), strong (two or more);
+* his **blows** (Fight cards of 4 or more, or of any value): none, some (one or two),
+  several (three or more);
+* his **Grail** strength: none, some (one or two), strong (three or more);
 * whether he **can help against evil magic** (a Merlin card): no, yes;
 * whether he **has something up his sleeve** (a special white card): no, yes.
 
@@ -23,7 +25,7 @@ so a world in which he holds the traitor card takes nothing from his words. Ever
 says the truth (the traitor may lie, and need not: saying what his hand holds is what a loyal
 knight would say). The search's own seat never speaks to itself.
 
->>> statement({"fight-2": 1, "fight-5": 1, "grail": 2, "merlin": 1, "convocation": 1})
+>>> statement({"fight-2": 1, "fight-5": 1, "grail": 3, "merlin": 1, "convocation": 1})
 Statement(war=1, blows=1, grail=2, magic=1, sleeve=1)
 >>> statement({})
 Statement(war=0, blows=0, grail=0, magic=0, sleeve=0)
@@ -62,9 +64,9 @@ class Statement(NamedTuple):
 
     #: Fight cards: 0 none, 1 some (one or two), 2 strong (three or more).
     war: int
-    #: Fight cards of 4, 5 or any value: 0 none, 1 one, 2 several.
+    #: Fight cards of 4, 5 or any value: 0 none, 1 some (one or two), 2 several (three or more).
     blows: int
-    #: Grail cards: 0 none, 1 some (one), 2 strong (two or more).
+    #: Grail cards: 0 none, 1 some (one or two), 2 strong (three or more).
     grail: int
     #: A Merlin card: 0 no, 1 yes ("I can help against evil magic").
     magic: int
@@ -85,7 +87,7 @@ def statement_of_counts(counts: list[int]) -> Statement:
         blows += counts[kind]
     for kind in SPECIAL_KINDS:
         special += counts[kind]
-    return Statement(_grade(fights, 1, 3), _grade(blows, 1, 2), _grade(counts[GRAIL_CARD], 1, 2),
+    return Statement(_grade(fights, 1, 3), _grade(blows, 1, 3), _grade(counts[GRAIL_CARD], 1, 3),
                      min(counts[MERLIN], 1), min(special, 1))
 
 
