@@ -309,6 +309,37 @@ def test_hands_and_packets_are_seen_only_by_their_holders() -> None:
     assert all("unicorn" not in str(state.observation(s)) for s in (None, 0, 1, 2, 3))
 
 
+def test_a_curse_on_ones_own_ally_strikes_as_a_step_and_is_told_as_such() -> None:
+    """GC-RULING-10, GC-ALLY-SORCERESS-2: «прокляните одного из других союзников» — her
+    player's own Fairy (3 players) may be cursed; the menu is the same eight allies whatever
+    he holds. When the Fairy is called his knight swaps with itself (it keeps its place in
+    the line on its space), steps one space on, then the Fairy applies; the log says the
+    curse struck his own ally, not that he swapped places with himself."""
+    from pendragon.i18n import catalog
+
+    state = load_state({"players": 3, "knights": [{"space": 15}, {"space": 30}, {"space": 40}],
+                        "hands": {0: ["sorceress", "fairy"], 1: ["squire"]}})
+    others = load_state({"players": 3, "knights": [{"space": 15}, {"space": 30}, {"space": 40}],
+                         "hands": {0: ["sorceress", "squire"], 1: ["fairy"]}})
+    assert state.legal_actions() == others.legal_actions()
+    state.apply_text("curse:fairy")
+    name = state.string_to_action("name:0")  # seat 1's Squire: 30 -> 32, then the Fairy
+    english = catalog("en")
+    names = {0: "Ann", 1: "Bob", 2: "Cid"}
+    told = {viewer: " ".join(english.render(e, lambda s: names[s], viewer)
+                             for e in state.narrate(name, viewer)) for viewer in (None, 0, 1)}
+    assert "The curse strikes Ann's own ally: he keeps his place." in told[None]
+    assert "The curse strikes your own ally: you keep your place." in told[0]
+    assert "swaps places" not in told[1] and "swap places" not in told[0]
+    assert "grail-cup.log.curse-strikes-own" in {e.key for e in state.narrate(name, 1)}
+    state.apply_action(name)
+    # The Fairy: no swap, the step 16 -> 17, then the Fairy's own move is asked.
+    assert state.pos[:] == [17, 32, 40] and state.current_player() == 0
+    assert state.observation(None)["waiting"]["decision"] == "fairy-move"
+    copy = state.game.deserialize_state(state.serialize())
+    assert copy.observation(0) == state.observation(0)
+
+
 def test_resampling_keeps_what_a_seat_saw_in_the_draft() -> None:
     """GC-RULING-20: a determinisation redeals unseen allies, but the cards a seat passed on
     stay downstream of it, and its hand never changes."""

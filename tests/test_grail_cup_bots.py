@@ -241,6 +241,24 @@ def test_the_sorceress_curses_an_ally_passed_to_the_leader() -> None:
     assert choice in ("curse:fairy", "curse:unicorn")
 
 
+def test_the_sorceress_curses_her_own_ally_when_its_sure_step_is_worth_most() -> None:
+    """GC-RULING-10, GC-ALLY-SORCERESS-2: at 3 players her player's own Fairy may be cursed,
+    a sure step when it is called. Leading a close race, the bot takes it over a swap with a
+    knight behind it; with a rival far ahead, it curses an ally he may hold instead. The
+    same seed gives the same choice."""
+    def position(spaces: list[int]) -> GrailCupState:
+        return load_state({"players": 3, "knights": [{"space": s} for s in spaces],
+                           "hands": {0: ["sorceress", "fairy"], 1: ["merlin", "squire"],
+                                     2: ["unicorn", "priest"]}})
+
+    close = position([13, 12, 11])
+    assert "curse:fairy" in [_text(close, a) for a in close.legal_actions()]
+    assert _text(close, GrailCupBot(1).step(close)) == "curse:fairy"
+    assert _text(close, GrailCupBot(1).step(close)) == _text(close, GrailCupBot(1).step(close))
+    behind = position([13, 35, 11])
+    assert _text(behind, GrailCupBot(1).step(behind)) != "curse:fairy"
+
+
 def test_the_squire_names_the_leader() -> None:
     """GC-ALLY-SQUIRE-1, GC-ALLY-SQUIRE-2: far behind, the Squire names the knight most
     likely to lead at the end of the round, for the jump in front of him."""

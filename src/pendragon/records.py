@@ -380,7 +380,7 @@ def other_rules(cls: type[Game], version: int | None) -> str | None:
 
     >>> import pendragon
     >>> other_rules(pendragon.game_class("grail-cup"), 1)
-    "played under version 1 of grail-cup's rules; this pendragon plays version 2"
+    "played under version 1 of grail-cup's rules; this pendragon plays version 3"
     >>> other_rules(pendragon.game_class("grail-cup"), None) is None
     True
     """

@@ -22,7 +22,8 @@ sharper near the finish; the weights sum to 1). Reaching the finish outweighs ev
   (:func:`belief`): every ally it saw leave the packet between two of its own picks lies
   with the players who drafted in between, each equally likely.
 * **Calling** (GC-CALL-1): the Sorceress curses the ally most likely to be in the hands of a
-  knight ahead (GC-ALLY-SORCERESS-2); the Squire names the knight most likely to lead at the
+  knight ahead (GC-ALLY-SORCERESS-2), or her player's own second ally when its sure step is
+  worth more (GC-RULING-10); the Squire names the knight most likely to lead at the
   end of the round, weighted by the jump (GC-ALLY-SQUIRE-2); Merlin looks at the clover
   spaces within his reach, puts the best token where he will land and a Goblin in front of
   the leader (GC-ALLY-MERLIN-1); Merlin's and the Fairy's distances are chosen by landing
@@ -702,13 +703,19 @@ class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
     # .................................................................. the calling
     def _curse(self, table: Table, texts: list[str], record: DraftRecord | None) -> list[float]:
         """GC-ALLY-SORCERESS-2: the expected gain of the swap with whoever reveals it: we
-        take his place and one more step, he plays his ally from ours."""
+        take his place and one more step, he plays his ally from ours. Our own second ally
+        (2-3 players, GC-RULING-10) is a sure gain: no swap, the step, a landing there,
+        and that ally played from one space on."""
         odds = belief(table.obs, record)
         me, pos = table.me, table.pos
         threat = table.threat()
+        own = _ally_indices(table.obs["you"]["hand"])
         scores = []
         for text in texts:
             card = ALLY_KEYS.index(text.partition(":")[2])
+            if card in own:
+                scores.append(self._own_curse(table, card))
+                continue
             gain = 0.0
             for rival, row in odds.items():
                 chance = row.get(card, 0.0)
@@ -719,6 +726,21 @@ class GrailCupBot(PolicyBot[tuple[Obs, DraftRecord]]):
                     gain += chance * (ours + threat[rival] * (his_now - his_then))
             scores.append(gain)
         return scores
+
+    @staticmethod
+    def _own_curse(table: Table, card: int) -> float:
+        """The gain of cursing our own ``card``: when it is called we keep our place, step
+        one space on (the dragon may stop it), land there (GC-RULING-12), then play the
+        ally from there rather than from here."""
+        me = table.me
+        here = table.pos[me]
+        step, used = table.forward(me, here, here + 1, table.spears[me])
+        then = table.ally_from(me, card, step)
+        now = table.ally(me, card)
+        gain = (step - here) + table.landing(me, step) - table.w.spear_cost * used
+        if step >= table.board.finish:
+            return gain + WIN
+        return gain + then[0] - now[0]
 
     def _name(self, table: Table, texts: list[str], record: DraftRecord | None) -> list[float]:
         """GC-ALLY-SQUIRE-2: name the knight likeliest to lead at the end of the round,

@@ -194,11 +194,10 @@ def legal_actions(s: GrailCupState) -> list[int]:
     elif code == C.DIRECTION:
         legal = [A.PASS_LEFT, A.PASS_RIGHT]
     elif code == C.CURSE:
-        # GC-ALLY-SORCERESS-1, GC-RULING-10: any other ally but one's own.
-        own = C.HAND + a
+        # GC-ALLY-SORCERESS-1, GC-RULING-10: any ally but the Sorceress, her own player's
+        # second ally (2-3 players) included: the menu never tells what he holds.
         for card in range(1, NUM_ALLIES):
-            if s.ally_loc[card] != own:
-                legal.append(A.CURSE + card)
+            legal.append(A.CURSE + card)
     elif code == C.NAME:
         for seat in range(s.n):
             legal.append(A.NAME + seat)
@@ -491,15 +490,24 @@ def _call(s: GrailCupState, card: int, b: int, c: int) -> None:
     if s._events is not None:
         emit(s, _log("ally-called", seat=Seat(holder), ally=ally_term(card)))
     agenda.append((C.RESOLVE, holder, card, 0))
-    if s.curse == card and s.sorceress >= 0 and s.sorceress != holder:
+    if s.curse == card and s.sorceress >= 0:
+        # GC-ALLY-SORCERESS-2, GC-RULING-10: the strike comes first, even on her own
+        # player's ally (the swap is then with himself).
         agenda.append((C.STRIKE, s.sorceress, holder, 0))
+
+
+#: A landing's third argument: the end of the knight's own ally's effect, which lands where
+#: it ends, moved or not (GC-RULING-12); 0 is a clover token's move, which lands only if it
+#: moved him (GC-CLOVER-2: «снова перемещается»).
+OWN_EFFECT: Final = 1
 
 
 def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
     s.chain = 0
     here = s.pos[seat]
     agenda = s.agenda
-    land = (C.LAND, seat, here, 0)
+    # GC-RULING-12: wherever his ally's effect ends, moved or not, he lands there.
+    land = (C.LAND, seat, here, OWN_EFFECT)
     if card == SORCERESS:
         s.sorceress = seat
         # GC-ALLY-SORCERESS-1: one space, then the curse; a clover or village she lands
@@ -523,15 +531,17 @@ def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
         agenda += [land, (C.TO, seat, s.track.next_castle[here], TO_CASTLE)]
     elif card == PRIEST:
         church = s.track.next_church[here]
+        agenda.append(land)
         if church < 0:
             if s._events is not None:
                 emit(s, _log("no-church", seat=Seat(seat)))  # GC-RULING-7
         else:
-            agenda += [land, (C.TO, seat, church, TO_CHURCH)]
+            agenda.append((C.TO, seat, church, TO_CHURCH))
     elif card == FAIRY:
         agenda += [land, (C.CHOOSE_MOVE, seat, C.FAIRY_MOVES, 0)]
     elif card == UNICORN:
         ahead = [s.pos[o] for o in range(s.n) if s.pos[o] > here]
+        agenda.append(land)
         if not ahead:
             if s._events is not None:
                 emit(s, _log("no-knight-ahead", seat=Seat(seat)))  # GC-RULING-7
@@ -540,31 +550,27 @@ def _resolve(s: GrailCupState, seat: int, card: int, c: int) -> None:
         while not is_free(s, target):
             target += 1
         _place(s, seat, target)
-        agenda.append(land)
 
 
 def _strike(s: GrailCupState, sorceress: int, victim: int, c: int) -> None:
-    """GC-ALLY-SORCERESS-2: the knights swap (the dragon ignored), she moves on one.
+    """GC-ALLY-SORCERESS-2: the knights exchange places (the dragon ignored), she moves on one.
 
-    She lands wherever the swap and the step leave her if either moved her, even back on the
-    space she started from (the knight one space behind her: GC-VILLAGE-1, GC-CLOVER-2,
-    GC-RULING-12); the landing task's third argument says the swap moved her.
+    Each takes the other's exact place, his order among the knights on that space included
+    (GC-RULING-19: «меняете местами»). A curse on her player's own ally swaps his knight with
+    itself: he stays, then takes the step (GC-RULING-10). Either way her effect then ends
+    and she lands where it leaves her, moved or not (GC-VILLAGE-1, GC-CLOVER-2,
+    GC-RULING-12); the cursed knight lands only where his own ally leaves him.
     """
     s.chain = 0
     here = s.pos[sorceress]
-    moved = s.pos[victim] != here
-    s.pos[sorceress], s.pos[victim] = s.pos[victim], s.pos[sorceress]
-    if moved:
-        # Each stops on the other's space, behind the knights already there (GC-KNIGHTS-1,
-        # GC-RULING-19): the victim first, then the Sorceress, as a fresh arrival each.
-        for seat in (victim, sorceress):
-            s.stamp[seat] = s.next_stamp
-            s.next_stamp += 1
-    else:  # on one space they exchange their order
-        s.stamp[sorceress], s.stamp[victim] = s.stamp[victim], s.stamp[sorceress]
+    s.pos[sorceress], s.pos[victim] = s.pos[victim], here
+    s.stamp[sorceress], s.stamp[victim] = s.stamp[victim], s.stamp[sorceress]
     if s._events is not None:
-        emit(s, _log("curse-strikes", seat=Seat(sorceress), knight=Seat(victim)))
-    s.agenda += [(C.LAND, sorceress, here, 1 if moved else 0), (C.STEPS, sorceress, 1, 0)]
+        if victim == sorceress:
+            emit(s, _log("curse-strikes-own", seat=Seat(sorceress)))
+        else:
+            emit(s, _log("curse-strikes", seat=Seat(sorceress), knight=Seat(victim)))
+    s.agenda += [(C.LAND, sorceress, here, OWN_EFFECT), (C.STEPS, sorceress, 1, 0)]
 
 
 def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
@@ -597,15 +603,19 @@ def _back(s: GrailCupState, seat: int, steps: int, c: int) -> None:
     backward(s, seat, steps)
 
 
-def _land(s: GrailCupState, seat: int, before: int, moved: int) -> None:
-    """GC-CLOVER-2, GC-VILLAGE-1: a knight his own ally moved turns a clover or rolls.
+def _land(s: GrailCupState, seat: int, before: int, own: int) -> None:
+    """GC-CLOVER-2, GC-VILLAGE-1: a knight ending his own ally's effect on a clover space
+    turns its token, on a village rolls the die; so does one a clover token moves there.
 
-    ``before``: his space when the move began; ``moved``: 1 if the move has changed his space
-    already (the Sorceress' swap), so he lands even back on ``before`` (GC-RULING-12).
+    ``own``: :data:`OWN_EFFECT` when his ally's effect ends here, wherever that is, even
+    where it began (GC-RULING-12: «завершает ход на области с деревней», where his move
+    ends, not whether it moved him); 0 for a clover token's move, which lands only if it
+    changed his space from ``before`` (GC-CLOVER-2: «снова перемещается на область с
+    клевером»; so a chain never repeats on one space).
     """
     space = s.pos[seat]
-    if space == before and not moved:
-        return  # GC-RULING-12: no move, no landing
+    if space == before and not own:
+        return  # a clover token's move that left him where he was
     if s.track.is_clover(space):
         if s.chain >= CHAIN_CAP:
             if s._events is not None:
@@ -666,7 +676,9 @@ def _round_end(s: GrailCupState, a: int, b: int, c: int) -> None:
         return
     if s._events is not None:
         emit(s, _log("squire-jump", seat=Seat(s.squire), knight=Seat(s.named)))
-    s.agenda += [(C.LAND, s.squire, s.pos[s.squire], 0), (C.TO, s.squire, s.pos[s.named] + 1, 0)]
+    # The jump is the end of his Squire's effect: he lands where it ends (GC-RULING-12).
+    s.agenda += [(C.LAND, s.squire, s.pos[s.squire], OWN_EFFECT),
+                 (C.TO, s.squire, s.pos[s.named] + 1, 0)]
 
 
 def _run_task(s: GrailCupState, code: int, a: int, b: int, c: int) -> None:

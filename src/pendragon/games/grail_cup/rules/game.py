@@ -21,7 +21,11 @@ Version history: 1 — first version (standard track reconstructed, GC-RULING-1)
 step seen by nobody: task ``lay``, GC-RULING-15); the Sorceress curses before her landing;
 Merlin is asked every placement; two numbers on most start spaces (GC-RULING-1, -21); the
 ``track`` option names a shipped track, ``track_file`` a local file. The waiting-task block
-of the tensor has 35 entries (was 36).
+of the tensor has 35 entries (was 36). 3 — the seed's plain words (audit s34): the curse may
+name the Sorceress' player's own second ally (GC-RULING-10); a knight ending his own ally's
+effect on a village or clover space rolls or turns even if it did not move him
+(GC-RULING-12); the swapped knights exchange their exact places (GC-RULING-19). The tensor
+is unchanged.
 
 >>> import pendragon
 >>> game = pendragon.load_game("grail-cup", players=5, seed=2)
@@ -117,7 +121,7 @@ class GrailCupGame(Game):
     name: ClassVar[str] = "grail-cup"
     #: Raised with every change that replays a record differently (docs/rules/grail-cup.md,
     #: "Rules versions").
-    rules_version: ClassVar[int] = 2
+    rules_version: ClassVar[int] = 3
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "players", int, 4,

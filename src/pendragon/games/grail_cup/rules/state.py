@@ -406,7 +406,8 @@ class GrailCupState(State["GrailCupGame"]):
             elif code == C.RESOLVE:
                 ok = ok and 0 <= b < NUM_ALLIES and self.ally_loc[b] == C.HAND + a
             elif code == C.STRIKE:
-                ok = ok and 0 <= b < self.n and b != a
+                # The cursed ally's holder, the Sorceress' own player too (GC-RULING-10).
+                ok = ok and 0 <= b < self.n
             elif code == C.PLACE:
                 ok = ok and 0 <= b < len(self.merlin_spaces) - 1 and all(
                     self.pin[sp] >= 0 for sp in self.merlin_spaces
@@ -427,8 +428,9 @@ class GrailCupState(State["GrailCupGame"]):
                 ok = ok and self.track.is_clover(b)
             if code == C.CLOVER:
                 ok = ok and self.pin[b] >= 0
-            # A landing's third argument: the Sorceress' swap has moved her (engine._strike);
-            # a forward move's and its spear's: the castle or church it is bound for.
+            # A landing's third argument: the end of the knight's own ally's effect, which
+            # lands moved or not (engine.OWN_EFFECT, GC-RULING-12); a forward move's and its
+            # spear's: the castle or church it is bound for.
             if not ok or c != 0 and not (code == C.LAND and c == 1) and not (
                 code in (C.TO, C.SPEAR) and c in (1, 2)
             ):
