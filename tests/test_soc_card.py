@@ -410,6 +410,139 @@ def test_observation_tensor_stays_within_the_declared_bounds() -> None:
                                    else rng.choice(state.legal_actions()))
 
 
+def _named(state: SocCardState, seat: int) -> dict[str, float]:
+    """``seat``'s tensor by element name."""
+    names = state.game.observation_tensor_names()
+    tensor = state.observation_tensor(seat)
+    assert len(names) == len(tensor)
+    return dict(zip(names, tensor, strict=True))
+
+
+def _known_block(state: SocCardState, seat: int) -> dict[str, float]:
+    """The nonzero entries of ``seat``'s ``known`` block, by name."""
+    return {name: value for name, value in _named(state, seat).items()
+            if name.startswith("known.") and value}
+
+
+def _part(name: str) -> str:
+    """The part of the ``known`` block an element belongs to (``deck.top``, ``loyalty``...)."""
+    part = name.split(".")
+    return f"deck.{part[2].split('+')[0]}" if part[1] == "deck" else part[1]
+
+
+def _known_from_json(you: dict[str, Any]) -> dict[str, float]:
+    """The ``known`` block's nonzero entries as the JSON ``you`` says they should read (what
+    Tristan showed lies at the top of the deck: cards are drawn from there, and he sees the
+    whole deck)."""
+    expected: dict[str, float] = {}
+    if you["merlin_4_token"] is not None:
+        expected[f"known.merlin_4_token.{you['merlin_4_token']}"] = 1.0
+    for target, loyalty in you["known_loyalties"].items():
+        expected[f"known.loyalty.{target}.{loyalty}"] = 1.0
+    for index, card in enumerate(you["deck_seen"][:3]):
+        expected[f"known.deck.top+{index}.{card}"] = 1.0
+    for card, count in Counter(you["deck_seen"]).items():
+        expected[f"known.deck.count.{card}"] = count / 4
+    return expected
+
+
+def test_the_tensors_known_block_reads_the_token_galahad_and_tristan() -> None:
+    """Audit s34 finding 4 (SCG-RULING-8, SCG-RULING-16, SCG-EXPERT-8, SCG-RULING-20): the
+    tensor's last block, ``known``, shows what the JSON view's ``you`` shows, to that seat
+    alone."""
+    grail = load_state({"players": 3, "merlin_4": {"quest": "grail", "by": 0}})
+    picts = load_state({"players": 3, "merlin_4": {"quest": "picts", "by": 0}})
+    assert _known_block(grail, 0) == {"known.merlin_4_token.grail": 1.0}
+    assert _known_block(picts, 0) == {"known.merlin_4_token.picts": 1.0}
+    assert grail.observation_tensor(0) != picts.observation_tensor(0)  # the audit's t9 pair
+    for seat in (1, 2):  # the others know there is a token, not its quest
+        assert grail.observation_tensor(seat) == picts.observation_tensor(seat)
+        assert _known_block(grail, seat) == {}
+    # The evaluator reads neither: the layout before the block is the same.
+    assert grail.evaluation_tensor(0) == picts.evaluation_tensor(0)
+
+    looked = load_state({"players": 3, "options": {"knights_relief": True},
+                         "loyalty": ["loyal", "traitor", "loyal"], "knights": {0: {"galahad": 1}}})
+    looked.apply_text("galahad:1")
+    assert looked.observation(0)["you"]["known_loyalties"] == {"1": "traitor"}
+    assert _known_block(looked, 0) == {"known.loyalty.1.traitor": 1.0}
+    assert _known_block(looked, 1) == _known_block(looked, 2) == {}
+
+    tristan = load_state({"players": 3, "options": {"knights_relief": True},
+                          "knights": {0: {"tristan": 1}},
+                          "deck": {"grail-5": 1, "picts-4": 1, "mordred": 1, "picts-q": 1}})
+    for text in ("play:tristan", "rumor:mordred", "rumor:picts-q", "rumor:grail-5",
+                 "rumor:picts-4"):
+        tristan.apply_text(text)
+    assert tristan.observation(0)["you"]["deck_seen"] == ["mordred", "picts-q", "grail-5",
+                                                          "picts-4"]
+    assert _known_block(tristan, 0) == {
+        "known.deck.top+0.mordred": 1.0, "known.deck.top+1.picts-q": 1.0,
+        "known.deck.top+2.grail-5": 1.0, "known.deck.count.mordred": 0.25,
+        "known.deck.count.picts-q": 0.25, "known.deck.count.grail-5": 0.25,
+        "known.deck.count.picts-4": 0.25}
+    assert _known_block(tristan, 1) == {}
+    tristan.apply_text("listen")  # the Mordred is drawn: the next cards move up
+    assert _known_block(tristan, 0) == {
+        "known.deck.top+0.picts-q": 1.0, "known.deck.top+1.grail-5": 1.0,
+        "known.deck.top+2.picts-4": 1.0, "known.deck.count.picts-q": 0.25,
+        "known.deck.count.grail-5": 0.25, "known.deck.count.picts-4": 0.25}
+
+
+def test_the_evaluator_reads_the_tensor_before_the_known_block() -> None:
+    """The shipped network knows the 175 entries before the ``known`` block: the evaluator's
+    view is exactly them, at every table (tests/test_evaluator.py checks their hash)."""
+    from pendragon.games.soc_card.rules.view import EVALUATION_SIZE, TENSOR_NAMES
+
+    assert EVALUATION_SIZE == 175
+    assert all(name.startswith("known.") for name in TENSOR_NAMES[EVALUATION_SIZE:])
+    assert not any(name.startswith("known.") for name in TENSOR_NAMES[:EVALUATION_SIZE])
+    for players, options in ((1, {}), (5, {"knights_relief": True, "promos": True})):
+        state = _play(players, 3, steps=0, **options)
+        assert state.game.evaluation_tensor_size() == EVALUATION_SIZE
+        rng = random.Random(3)
+        for _ in range(150):
+            if state.is_terminal():
+                break
+            for seat in range(players):
+                assert state.evaluation_tensor(seat) == (
+                    state.observation_tensor(seat)[:EVALUATION_SIZE])
+            player = state.current_player()
+            state.apply_action(state.sample_chance() if player == CHANCE
+                               else rng.choice(state.legal_actions()))
+
+
+def test_no_seat_tells_a_world_from_the_real_game_by_its_tensor() -> None:
+    """Audit s34 finding 4: the ``known`` block shows only what the seat saw, so in a world
+    ``resample_hidden(seat)`` draws, every seat's whole tensor is what it is in the real
+    game, at every step of random expert games (Knight cards dealt at the start, so that
+    Tristan, Galahad and Merlin #4's token come up), and it reads what the JSON view's
+    ``you`` says."""
+    shown: Counter[str] = Counter()
+    for players, seed in ((3, 1), (4, 2), (5, 3), (7, 4)):
+        state = load_state({"players": players, "options": {"knights_relief": True},
+                            "knights": {s: {"tristan": 1, "galahad": 1} if s % 2 else
+                                        {"tristan": 1, "gawain": 1} for s in range(2)}})
+        state.play_random_chance()
+        rng = random.Random(seed)
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            player = state.current_player()
+            if player != CHANCE:
+                for seat in range(players):
+                    tensor = state.observation_tensor(seat)
+                    known = _known_block(state, seat)
+                    assert known == _known_from_json(state.observation(seat)["you"])
+                    shown.update(_part(name) for name in known)
+                    world = state.resample_hidden(seat, random.Random(rng.random()))
+                    assert world.observation_tensor(seat) == tensor, (players, seat)
+                    assert world.evaluation_tensor(seat) == state.evaluation_tensor(seat)
+            state.apply_action(state.sample_chance() if player == CHANCE
+                               else rng.choice(state.legal_actions()))
+    assert set(shown) == {"merlin_4_token", "loyalty", "deck.top", "deck.count"}, shown
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"history": [A.NUM_ACTIONS]}, "outside the catalog"),
     ({"rng_seed": -5}, "chance stream"),

@@ -226,19 +226,24 @@ def test_morgans_silence_is_drawn_while_it_holds() -> None:
 
 
 def test_vivien_hands_a_card_over_and_each_swaps_in_secret() -> None:
-    """SCG-VIVIEN-1, SCG-VIVIEN-2, SCG-RULING-9: the drawer sees his offered card and hands
-    the other on; the receiver alone sees his; the others see only who is deciding."""
+    """SCG-VIVIEN-1, SCG-VIVIEN-2, SCG-RULING-9: the drawer names the receiver before any
+    card is shown to him; then each sees only his own offered card; the others see only
+    who is deciding."""
     state = load_state({"players": 3, "deck": {"vivien": 1, "picts-q": 3}})
     state.apply_text("listen")
     state.apply_text("rumor:vivien")
-    state.apply_text("vivien-card:traitor")  # the drawer's card, at random (SCG-RULING-9)
     drawer, other = text_of(state.observation(0)), text_of(state.observation(2))
     assert "Vivien: hand the other set-aside loyalty card to a player." in drawer
-    assert "Vivien's card for you" in drawer and "Traitor - Keep your loyalty card" in drawer
+    assert "Vivien's card for you" not in drawer  # nothing seen yet (SCG-RULING-9)
     assert "Vivien: Seat 0 hands the other set-aside loyalty card" in other
-    assert "Vivien's card for you" not in other and "Traitor" not in other
     state.apply_text("give:1")
-    state.apply_text("vivien-card:loyal")
+    state.apply_text("vivien-card:traitor")  # the drawer's card, at random (SCG-RULING-9)
+    state.apply_text("vivien-card:loyal")  # then the receiver's
+    drawer, other = text_of(state.observation(0)), text_of(state.observation(2))
+    assert "Vivien: keep your loyalty card or swap it, in secret." in drawer
+    assert "Vivien's card for you" in drawer and "Traitor - Keep your loyalty card" in drawer
+    assert "Vivien: Seat 0 keeps the loyalty card or swaps it, in secret." in other
+    assert "Vivien's card for you" not in other and "Traitor" not in other
     state.apply_text("swap")  # the drawer decides first, in secret
     receiver, drawer = text_of(state.observation(1)), text_of(state.observation(0))
     assert "Vivien: keep your loyalty card or swap it, in secret." in receiver

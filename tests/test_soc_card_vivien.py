@@ -1,4 +1,10 @@
-"""Vivien and the unmasked traitor (SCG-VIVIEN-2, SCG-RULING-9; rules version 3).
+"""Vivien: the order of the exchange (SCG-VIVIEN-1, SCG-RULING-9; rules version 4), and
+the unmasked traitor (SCG-VIVIEN-2, SCG-RULING-9; rules version 3).
+
+004, Viviana: «Gracz, który dobrał kartę Viviany natychmiast bierze 1 z dwóch kart
+Lojalności odłożonych na bok podczas przygotowania gry, a drugą kartę przekazuje dowolnemu
+graczowi, bez podglądania jej treści.» The drawer takes his card face down and names the
+receiver before either card is shown; then his card is dealt, then the receiver's.
 
 004, Viviana: «Obaj gracze decydują teraz, czy chcą zachować swoją dotychczasową kartę
 Lojalności, czy zamienić ją na nową. [...] Gracze nie zdradzają swojego wyboru innym
@@ -20,7 +26,8 @@ import pytest
 from pendragon.bots import make_bot
 from pendragon.core.api import CHANCE, TERMINAL
 from pendragon.core.events import Event
-from pendragon.games.soc_card.rules.cards import TRAITOR
+from pendragon.games.soc_card.rules import actions as A, loyalty as L
+from pendragon.games.soc_card.rules.cards import LOYAL, TRAITOR
 from pendragon.games.soc_card.rules.fixtures import load_state
 from pendragon.games.soc_card.rules.state import SocCardState
 from tests.test_conformance import _check_node
@@ -30,8 +37,9 @@ UNMASKED: dict[str, Any] = {
     "players": 4, "loyalty": ["loyal", "traitor", "loyal", "loyal"], "revealed": [1],
     "accused": [0], "swords": {"white": 3, "black": 2}, "turn": 1, "pile": ["picts-4"],
 }
-#: His turn lays Vivien: he takes a loyal card, hands the other (loyal) to seat 3.
-TO_VIVIEN = ["rumor:vivien", "rumor:picts-2", "place:vivien", "vivien-card:loyal", "give:3",
+#: His turn lays Vivien: he hands the other card to seat 3, then both are dealt (both
+#: loyal), his first (SCG-RULING-9).
+TO_VIVIEN = ["rumor:vivien", "rumor:picts-2", "place:vivien", "give:3", "vivien-card:loyal",
              "vivien-card:loyal"]
 #: The three turns before his next: seats 2, 3 and 0 listen.
 TO_HIS_TURN = ["listen", "rumor:picts-3", "listen", "rumor:saxons-2", "listen",
@@ -42,6 +50,78 @@ def _play(state: SocCardState, actions: list[str]) -> SocCardState:
     for text in actions:
         state.apply_text(text)
     return state
+
+
+#: Four players, Vivien on top of the deck for seat 0's listen.
+FOUR: dict[str, Any] = {"players": 4, "deck": {"vivien": 1, "grail-2": 1}}
+
+
+def _at_give(loyalty: list[str]) -> SocCardState:
+    state = _play(load_state({**FOUR, "loyalty": loyalty}), ["listen", "rumor:vivien"])
+    assert state.current_player() == 0
+    assert state.decision_event().key == "soc-card.decision.vivien-give"
+    return state
+
+
+def test_the_drawer_names_the_receiver_before_seeing_a_card() -> None:
+    """SCG-VIVIEN-1, SCG-RULING-9: «bez podglądania jej treści». All four loyal, a loyal and
+    the traitor card lie aside; seat 2 the traitor, two loyal cards do. The drawer cannot
+    tell the two apart when he names the receiver: no offer in his view, the same view,
+    tensor and menu, in his own worlds too."""
+    honest, betrayed = _at_give(["loyal"] * 4), _at_give(["loyal", "loyal", "traitor", "loyal"])
+    assert honest.loyal_aside == [1, 1] and betrayed.loyal_aside == [2, 0]
+    assert honest.offer == betrayed.offer == [-1] * 4
+    assert honest.observation(0) == betrayed.observation(0)
+    assert honest.observation(0)["you"]["offer"] is None
+    assert honest.observation_tensor(0) == betrayed.observation_tensor(0)
+    assert honest.legal_actions() == betrayed.legal_actions() == [A.GIVE + s for s in (1, 2, 3)]
+    for state in (honest, betrayed):
+        for k in range(20):
+            world = state.resample_hidden(0, random.Random(k))
+            world.check_invariants()
+            assert world.legal_actions() == state.legal_actions()
+            assert world.observation(0) == state.observation(0)
+
+
+def test_the_cards_are_dealt_after_the_hand_over_the_drawers_first() -> None:
+    """SCG-RULING-9: after ``give`` the drawer's card is dealt (he alone is told), then the
+    receiver's; the drawer decides, then the receiver, then play goes on."""
+    state = _at_give(["loyal"] * 4)
+    state.apply_text("give:2")
+    assert state.current_player() == CHANCE and state.offer == [-1] * 4
+    told = {seat: state.narrate(state.string_to_action("vivien-card:traitor"), seat)
+            for seat in range(4)}
+    state.apply_text("vivien-card:traitor")
+    assert state.offer == [TRAITOR, -1, -1, -1] and state.current_player() == CHANCE
+    assert told[1] == told[2] == told[3] != told[0]
+    assert [state.action_to_string(a) for a, _ in state.chance_outcomes()] == [
+        "vivien-card:loyal"]
+    state.apply_text("vivien-card:loyal")
+    assert state.offer == [TRAITOR, -1, LOYAL, -1]
+    assert state.current_player() == 0
+    state.apply_text("keep")
+    assert state.current_player() == 2
+    state.apply_text("keep")
+    assert state.current_player() == 1 and state.decision_event().key.endswith(".turn")
+    assert state.loyal_aside == [1, 1] and state.offer == [-1] * 4
+
+
+def test_a_drawer_already_holding_his_card_is_not_dealt_another() -> None:
+    """A position saved while the drawer held his card at the hand-over (rules version 3
+    dealt it first): only the receiver is dealt one, and both decide as before."""
+    state = _at_give(["loyal"] * 4)
+    L.deal_offer(state, 0, 0, A.VIVIEN_CARD + TRAITOR)
+    state.invalidate_cache()
+    state.check_invariants()
+    state.apply_text("give:3")
+    assert [state.action_to_string(a) for a, _ in state.chance_outcomes()] == [
+        "vivien-card:loyal"]
+    state.apply_text("vivien-card:loyal")
+    assert state.offer == [TRAITOR, -1, -1, LOYAL]
+    state.apply_text("swap")
+    assert state.current_player() == 3
+    state.apply_text("keep")
+    assert state.loyalty[0] == TRAITOR and state.loyal_aside == [2, 0]
 
 
 def _drawer_chose(choice: str) -> tuple[SocCardState, dict[int, list[Event]]]:
@@ -221,6 +301,23 @@ def test_veiled_survives_copies_and_old_saves() -> None:
     old = json.loads(fresh.serialize())
     del old["veiled"]  # saved before the field existed
     assert fresh.game.deserialize_state(json.dumps(old)).veiled == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("loyalty", [["loyal"] * 4, ["loyal", "loyal", "traitor", "loyal"]])
+def test_conformance_checks_from_the_hand_over(loyalty: list[str]) -> None:
+    """Every conformance check (menus alike in the drawer's resampled worlds included) from
+    the drawer's choice of receiver through both deals and both decisions on."""
+    rng = random.Random(5)
+    state = _at_give(loyalty)
+    for _ in range(40):
+        _check_node(state.game, state, rng, len(state.history()))
+        player = state.current_player()
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            state.apply_action(state.sample_chance())
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
 
 
 @pytest.mark.parametrize("choice", ["keep", "swap"])

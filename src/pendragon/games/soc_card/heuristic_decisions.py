@@ -225,7 +225,9 @@ class SocCardDecisions(SocCardJudge):
     # ------------------------------------------------------------------ Vivien
     def _d_vivien_give(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """SCG-VIVIEN-1: a loyal drawer hands the other card to the likeliest traitor (a
-        loyal card offered may turn him); a traitor to the least suspected."""
+        loyal card offered may turn him); a traitor to the least suspected. It reads only
+        the card he holds and the table: no set-aside card is shown to him before he names
+        the receiver (SCG-RULING-9)."""
         seats = [int(t[5:]) for t in texts if t.startswith("give:")]
         if not seats:
             return None
@@ -361,7 +363,10 @@ class SocCardDecisions(SocCardJudge):
 
     def _d_gawain(self, obs: Obs, texts: dict[str, int]) -> str | None:
         """SCG-EXPERT-6: draw three and play one, when the quest under way is not won (a
-        traitor: when it is lost anyway, to make it worse)."""
+        traitor: when it is lost anyway, to make it worse). Asked again after every Gawain
+        (SCG-RULING-18), it judges the pile as it lies now: a second Gawain follows the
+        first while the quest is still not won, and a seat that passed answers another's
+        card that lost it."""
         if "play:gawain" not in texts:
             return "pass"
         resolving = obs["resolving"]

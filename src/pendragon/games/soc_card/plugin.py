@@ -10,5 +10,6 @@ PLUGIN = bundled_game(
     bots={"stealth": ".heuristic:SocCardStealthBot"},
     table_bot="stealth",
     # Every entry of the observation tensor is a flag or a count scaled into [0, 1].
-    environment=Environment(version=1, observation_low=0.0, observation_high=1.0),
+    # Version 2: the tensor's last block, ``known`` (rules/view.py).
+    environment=Environment(version=2, observation_low=0.0, observation_high=1.0),
 )

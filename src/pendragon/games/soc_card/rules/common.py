@@ -115,7 +115,8 @@ def push_asks(st: SocCardState, code: int, first: int, skip: int = -1, b: int = 
 
     Only seats with a Knight card in front of them are asked (that number is public), and
     each is asked whether or not it holds the card in question, so being asked reveals
-    nothing (SCG-RULING-18).
+    nothing (SCG-RULING-18). Gawain's questions come in rounds: each Gawain played asks
+    a new round from the quester (:func:`.knights.answer`), until one passes in silence.
     """
     if not st.expert:
         return

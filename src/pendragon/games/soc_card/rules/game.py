@@ -5,6 +5,10 @@ variant), ``promos`` (Morgan #8 and Merlin #6). Rules reference: ``docs/rules/so
 The action catalog is documented in :mod:`.actions`, the observation layout in :mod:`.view`.
 
 Version history: 1 — first version (rumor deck data format 1, environment version 1).
+Environment version 2: the observation tensor ends with the ``known`` block (the seat's
+Merlin #4 token, Galahad's looks, Tristan's order), which the learned evaluator does not
+read (:data:`.view.EVALUATION_SIZE`). Rules versions: ``docs/rules/soc-card.md``, "Rules
+versions" (4: Gawain's moment stays open, SCG-RULING-18).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from pendragon.core.storage import read_json
 from pendragon.games.soc_card.rules import actions as A, engine as E, tasks as T
 from pendragon.games.soc_card.rules.cards import MORGAN_KINDS, MORGANS_IN_DECK, deck_counts
 from pendragon.games.soc_card.rules.state import SocCardState
-from pendragon.games.soc_card.rules.view import TENSOR_NAMES, TENSOR_SIZE
+from pendragon.games.soc_card.rules.view import EVALUATION_SIZE, TENSOR_NAMES, TENSOR_SIZE
 
 #: Sword layings in one game, with room to spare: at most 13 happen. Every quest or
 #: accusation lays one sword or more and is followed by an end check; a sword turned at an
@@ -76,7 +80,7 @@ class SocCardGame(Game):
     name: ClassVar[str] = "soc-card"
     #: Raised with every change that replays a record differently (docs/rules/soc-card.md,
     #: "Rules versions").
-    rules_version: ClassVar[int] = 3
+    rules_version: ClassVar[int] = 4
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("players", int, 4, "number of players (1 = solo, SCG-SOLO-1)", minimum=1,
                    maximum=7),
@@ -123,6 +127,11 @@ class SocCardGame(Game):
     def observation_tensor_names(self) -> list[str]:
         """Every tensor element's name, from the writer's blocks (:data:`.view.TENSOR_BLOCKS`)."""
         return list(TENSOR_NAMES)
+
+    def evaluation_tensor_size(self) -> int:
+        """Length of the evaluator's view: the tensor before its ``known`` block
+        (:data:`.view.EVALUATION_SIZE`)."""
+        return EVALUATION_SIZE
 
     def new_initial_state(self) -> SocCardState:
         """Before the deal: loyalty cards (SCG-SETUP-2), then Morgans aside (SCG-SETUP-3)."""

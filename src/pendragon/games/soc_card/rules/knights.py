@@ -28,6 +28,7 @@ from pendragon.games.soc_card.rules.common import (
     note,
     note_private,
     note_secret,
+    push_asks,
 )
 from pendragon.games.soc_card.rules.questing import set_merlins_aside
 from pendragon.games.soc_card.rules.rumors import lay_face_up, push_listen, traitor_turn
@@ -121,7 +122,13 @@ def answer(st: SocCardState, seat: int, quester: int, action: int) -> None:
         push_listen(st, quester)
         if st.log is not None:
             note(st, "soc-card.log.arthur", seat=Seat(seat), target=Seat(quester))
-    elif knight == GAWAIN:  # SCG-EXPERT-6
+    elif knight == GAWAIN:  # SCG-EXPERT-6: the moment lasts until the swords are laid
+        # SCG-RULING-18: his card ends the round of questions; once it is in the pile, a
+        # new round asks everyone again from the quester (himself too: a second Gawain),
+        # and the swords wait for a round in which nobody plays.
+        while agenda and agenda[-1] & 0xFF == T.D_GAWAIN:
+            agenda.pop()
+        push_asks(st, T.D_GAWAIN, quester, b=quester)
         agenda.append(T.task(T.GAWAIN_CHECK, seat))
         agenda += [T.task(T.C_DRAW, seat, 1)] * 3
     else:

@@ -134,12 +134,13 @@ def end_decide(st: SocCardState, _a: int, _b: int) -> None:
 
 # ---------------------------------------------------------------------- Vivien
 def begin_vivien(st: SocCardState, drawer: int, _b: int) -> None:
-    """SCG-VIVIEN-1, SCG-RULING-9: the drawer takes one set-aside card and hands the other
-    to any other player — whether or not their loyalty was shown."""
+    """SCG-VIVIEN-1, SCG-RULING-9: the drawer takes one set-aside card, face down, and hands
+    the other, unseen, to any other player — whether or not their loyalty was shown. He
+    names the receiver before either card is dealt, so before he has seen his own: «a drugą
+    kartę przekazuje dowolnemu graczowi, bez podglądania jej treści» (:func:`give`)."""
     st.vivien_drawer = drawer
     st.vivien_receiver = -1
     st.agenda.append(T.task(T.D_GIVE, drawer))
-    st.agenda.append(T.task(T.C_VIVIEN, drawer))
 
 
 def deal_offer(st: SocCardState, seat: int, _b: int, action: int) -> None:
@@ -153,15 +154,28 @@ def deal_offer(st: SocCardState, seat: int, _b: int, action: int) -> None:
 
 
 def give(st: SocCardState, seat: int, _b: int, action: int) -> None:
-    """SCG-VIVIEN-1: the drawer hands the other set-aside card to ``target``."""
+    """SCG-VIVIEN-1, SCG-RULING-9: the drawer hands the other set-aside card to ``target``;
+    only now are the cards dealt, the drawer's first, then the receiver's («Obaj gracze
+    decydują teraz»), and both decide, the drawer first.
+
+    The agenda is a stack: the tasks run in the reverse of their pushing. A drawer already
+    holding his card (a position saved before rules version 4 dealt it before the hand-over)
+    is not dealt another; one left without a card (no set-aside card for him) decides
+    nothing, and the receiver is dealt a card only if one is left for him."""
     target = action - A.GIVE
     st.vivien_receiver = target
     if st.log is not None:
         note(st, "soc-card.log.vivien-give", seat=Seat(seat), target=Seat(target))
-    st.agenda.append(T.task(T.D_KEEP, target))
-    if st.offer[seat] >= 0:
+    deal_drawer = st.offer[seat] < 0 and sum(st.loyal_aside) > 0
+    deal_target = sum(st.loyal_aside) > (1 if deal_drawer else 0)
+    if deal_target:
+        st.agenda.append(T.task(T.D_KEEP, target))
+    if deal_drawer or st.offer[seat] >= 0:
         st.agenda.append(T.task(T.D_KEEP, seat))
-    st.agenda.append(T.task(T.C_VIVIEN, target))
+    if deal_target:
+        st.agenda.append(T.task(T.C_VIVIEN, target))
+    if deal_drawer:
+        st.agenda.append(T.task(T.C_VIVIEN, seat))
 
 
 def keep_or_swap(st: SocCardState, seat: int, _b: int, action: int) -> None:

@@ -56,7 +56,7 @@ def reveal_pile(st: SocCardState, quest: int, seat: int) -> None:
     # been counted (SCG-MERLIN-0, SCG-EXPERT-6, SCG-RULING-3): his card comes after them.
     set_merlins_aside(st)
     st.agenda.append(T.task(T.FINISH, quest, seat))
-    push_asks(st, T.D_GAWAIN, seat)  # SCG-EXPERT-6
+    push_asks(st, T.D_GAWAIN, seat, b=seat)  # SCG-EXPERT-6; again after each Gawain
 
 
 def set_merlins_aside(st: SocCardState, *, token: bool = True) -> None:

@@ -183,6 +183,11 @@ class SocCardState(State["SocCardGame"]):
         """The fixed-length numeric view of ``seat`` (layout in :mod:`.view`)."""
         return view.tensor(self, seat)
 
+    def evaluation_tensor(self, seat: int) -> list[float]:
+        """What the learned evaluator reads: the observation tensor before its ``known``
+        block (:data:`.view.EVALUATION_SIZE`, the layout the shipped network knows)."""
+        return view.evaluation_tensor(self, seat)
+
     def narrate(self, action: int, viewer: int | None) -> list[Event]:
         """What ``viewer`` learns from ``action`` and everything it sets off."""
         return view.narrate(self, action, viewer)
@@ -416,7 +421,7 @@ class SocCardState(State["SocCardGame"]):
                 fail.unless(a < NUM_QUESTS and b < n, "bad quest task")
             if code == T.D_MERLIN_6_ADD:
                 fail.unless(b < NUM_QUESTS, "bad Merlin #6 quest")
-            if code in (T.D_ARTHUR,):
+            if code in (T.D_ARTHUR, T.D_GAWAIN):
                 fail.unless(b < n, "bad quester")
             if code == T.C_DRAW:
                 fail.unless(b in (0, 1), "bad draw purpose")

@@ -48,7 +48,21 @@ silence and Morgan #1/#2 in force (3), Merlin #4 token (1), pile size, deck, dis
 (5: ?, 2, 3, 4, 5), own loyalty (2),
 per seat (7 x 5: accused, revealed loyal, revealed traitor, knights/9, is-turn), self
 one-hot (7), decision one-hot (15), own knights (5, /3), own hand (43, /3), own offer
-(2), terminal and result (3).
+(2), terminal and result (3): :data:`EVALUATION_SIZE` (175) entries, which the learned
+evaluator reads (``evaluation_tensor``). Then one block, ``known`` (191, environment version
+2), of what the seat alone knows that the blocks before leave out and its JSON ``you``
+shows: its own Merlin #4 token's quest (``merlin_4_token.<quest>``, 5, one-hot), the
+loyalty cards it saw with Galahad (``loyalty.<seat>.loyal|traitor``, 7 x 2, by seat as the
+``seat`` block: ``known_loyalties``), and the deck order it saw with Tristan
+(``deck_seen``): the top :data:`KNOWN_DEPTH` cards of the deck, each one-hot where the seat
+saw it (``deck.top+<i>.<card>``, 3 x 43: a listen draws the first, Gawain the three), and
+per kind how many of the cards it saw are in the deck (``deck.count.<card>``, 43, /4).
+
+>>> game = pendragon.load_game("soc-card", players=3, seed=4)
+>>> TENSOR_SIZE, EVALUATION_SIZE, game.evaluation_tensor_size()
+(366, 175, 175)
+>>> state.evaluation_tensor(0) == state.observation_tensor(0)[:EVALUATION_SIZE]
+True
 """
 
 from __future__ import annotations
@@ -74,8 +88,9 @@ if TYPE_CHECKING:
 _DECISIONS: Final = sorted(T.DECISION_NAMES)
 _KINDS: Final = one_hot(card.key for card in CARDS)
 #: The tensor's blocks in :func:`tensor`'s order with their elements' labels: the one
-#: description its size and names come from (issue 40 item 3; seats are not rotated).
-TENSOR_BLOCKS: Final[tuple[Block, ...]] = (
+#: description its size and names come from (issue 40 item 3; seats are not rotated). These
+#: first blocks are what the learned evaluator reads (:data:`EVALUATION_SIZE`).
+EVALUATION_BLOCKS: Final[tuple[Block, ...]] = (
     ("swords", ("white", "black")),  # /20
     ("in_force", ("silence", "morgan-1", "morgan-2", "merlin-4-token")),
     ("piles", ("threat_pile", "deck", "discard")),  # /64
@@ -93,7 +108,28 @@ TENSOR_BLOCKS: Final[tuple[Block, ...]] = (
     ("offer", one_hot(LOYALTY_KEYS)),  # Vivien's offer to the viewer
     ("result", ("over", "loyal-win", "evil-win")),
 )
+#: The top cards of the deck the ``known`` block has a slot for, each where the seat saw it
+#: with Tristan: a listen draws the first, Gawain the first three (SCG-EXPERT-6).
+KNOWN_DEPTH: Final = 3
+#: Most cards of one kind in the game (the four "?" of a quest): ``deck.count``'s scale.
+_MOST_OF_A_KIND: Final = max(card.count for card in CARDS)
+#: What the seat alone knows that the blocks above leave out, as its JSON ``you`` shows it
+#: (audit s34 finding 4; environment version 2), the last block so that those above keep
+#: their places (module docstring).
+KNOWN_BLOCK: Final[Block] = ("known", (
+    *(f"merlin_4_token.{quest}" for quest in QUESTS),
+    *(f"loyalty.{label}" for label in per_item(range(7), LOYALTY_KEYS)),
+    *(f"deck.{label}" for label in per_item((f"top+{i}" for i in range(KNOWN_DEPTH)),
+                                            _KINDS)),
+    *(f"deck.count.{kind}" for kind in _KINDS),
+))
+TENSOR_BLOCKS: Final[tuple[Block, ...]] = (*EVALUATION_BLOCKS, KNOWN_BLOCK)
 TENSOR_SIZE: Final = blocks_size(TENSOR_BLOCKS)
+#: What the learned evaluator reads (``SocCardState.evaluation_tensor``): the tensor before
+#: the ``known`` block, 175 entries. The shipped network (``evaluator.json``) was trained on
+#: that layout and its fingerprint hashes it; the next ``pendragon train soc-card`` may read
+#: it all (make this ``TENSOR_SIZE``, or drop the two overrides, before training).
+EVALUATION_SIZE: Final = blocks_size(EVALUATION_BLOCKS)
 #: The name of every tensor element, in order (``block.label``).
 TENSOR_NAMES: Final = tuple(block_names(TENSOR_BLOCKS))
 _STATUS: Final = {E.RUNNING: "playing", E.LOYAL_WIN: "loyal-win", E.EVIL_WIN: "evil-win"}
@@ -244,7 +280,43 @@ def _private(st: SocCardState, seat: int) -> dict[str, Any]:
 
 
 def tensor(st: SocCardState, seat: int) -> list[float]:
-    """The fixed-length numeric view (layout in the module docstring)."""
+    """The fixed-length numeric view (layout in the module docstring): the evaluator's
+    part, then the ``known`` block."""
+    out = evaluation_tensor(st, seat)
+    out += _known(st, seat)
+    return out
+
+
+def _known(st: SocCardState, seat: int) -> list[float]:
+    """The ``known`` block (:data:`KNOWN_BLOCK`): what the JSON view's ``you`` shows of the
+    Merlin #4 token, Galahad's looks and Tristan's order, from the same fields."""
+    out = [0.0] * (NUM_QUESTS + 2 * 7 + (KNOWN_DEPTH + 1) * NUM_KINDS)
+    if st.merlin_4_by == seat and st.merlin_4_quest >= 0:
+        out[st.merlin_4_quest] = 1.0
+    peeks = st.peeks[seat]
+    if peeks:
+        for target in range(st.n):
+            if peeks >> target & 1:
+                out[NUM_QUESTS + 2 * target + st.loyalty[target]] = 1.0
+    if st.known:
+        bit = 1 << seat
+        nexts = NUM_QUESTS + 2 * 7
+        counts = [0] * NUM_KINDS
+        for index, (kind, seen) in enumerate(zip(st.known, st.known_seen, strict=True)):
+            if seen & bit:
+                if index < KNOWN_DEPTH:
+                    out[nexts + index * NUM_KINDS + kind] = 1.0
+                counts[kind] += 1
+        at = nexts + KNOWN_DEPTH * NUM_KINDS
+        for kind, count in enumerate(counts):
+            if count:
+                out[at + kind] = count / _MOST_OF_A_KIND
+    return out
+
+
+def evaluation_tensor(st: SocCardState, seat: int) -> list[float]:
+    """The tensor before the ``known`` block (:data:`EVALUATION_SIZE` entries), which the
+    learned evaluator reads; it does not build the block (it runs at every search leaf)."""
     out: list[float] = [min(st.white, 20) / 20, min(st.black, 20) / 20,
                         float(st.silence), float(st.morgan_1), float(st.morgan_2),
                         float(st.merlin_4_quest >= 0),
