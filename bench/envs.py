@@ -1,10 +1,10 @@
 """Step rates of the research environments beside their yardsticks, in one run, on one core.
 
 * PettingZoo: agent steps per second (every ``env.step`` call, the final ``None`` steps
-  included) of ``soc_v1`` and of PettingZoo's ``hanabi_v5``, each driven by the same random
+  included) of ``soc_v2`` and of PettingZoo's ``hanabi_v5``, each driven by the same random
   policy (a uniform choice among the ``action_mask``'s legal ids, after ``env.last()``). Also
-  ``soc_v1`` inside PettingZoo's standard ``OrderEnforcingWrapper``/``AssertOutOfBoundsWrapper``
-  (which ``soc_v1.env()`` does without), to show what they cost.
+  ``soc_v2`` inside PettingZoo's standard ``OrderEnforcingWrapper``/``AssertOutOfBoundsWrapper``
+  (which ``soc_v2.env()`` does without), to show what they cost.
 * OpenSpiel: decisions (player nodes) per second of random playouts through ``pyspiel`` of
   ``python_pendragon_soc`` and of ``python_team_dominoes``, the pure-Python game that ships
   with OpenSpiel (chance sampled by its probabilities, decisions uniformly).
@@ -13,7 +13,7 @@ The contenders take turns in ``--rounds`` rounds so that a slow moment of the ma
 not fall on one of them only; the best round is reported (as ``timeit`` does). A yardstick
 that cannot be loaded is reported with the exact import error instead of a rate.
 
-Targets (GitHub issue 6): ``soc_v1`` at least 4x ``hanabi_v5`` (default 2-player game) and
+Targets (GitHub issue 6): ``soc_v2`` at least 4x ``hanabi_v5`` (default 2-player game) and
 ``python_pendragon_soc`` at least as fast as ``python_team_dominoes``. Nothing asserts them.
 
     python -m bench.envs [--seconds S] [--rounds R] [--players N] [--output FILE] [--no-pin]
@@ -40,7 +40,7 @@ import pendragon
 from bench.run import machine_info, pin_to_one_core
 
 RESULTS_FILE = Path(__file__).resolve().parent / "results" / "envs.json"
-#: Ratio of soc_v1's steps/s to hanabi_v5's: issue 6 asked for 4x, issue 30 (the compiled
+#: Ratio of soc_v2's steps/s to hanabi_v5's: issue 6 asked for 4x, issue 30 (the compiled
 #: core) for 5x.
 PETTINGZOO_TARGET = 5.0
 #: Ratio of python_pendragon_soc's decisions/s to python_team_dominoes' that issue 6 asks for.
@@ -99,13 +99,13 @@ def pettingzoo_runner(make_env: Callable[[], Any], seed: int = 0) -> Runner:
 
 
 def soc_runner(players: int, wrapped: bool) -> Runner:
-    """``soc_v1.env(players=...)``, bare or inside PettingZoo's two standard wrappers."""
+    """``soc_v2.env(players=...)``, bare or inside PettingZoo's two standard wrappers."""
     from pettingzoo.utils import wrappers
 
-    from pendragon.envs import soc_v1
+    from pendragon.envs import soc_v2
 
     def make() -> Any:
-        env = soc_v1.env(players=players)
+        env = soc_v2.env(players=players)
         if wrapped:
             return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
         return env
@@ -229,9 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cpu = None if args.no_pin else pin_to_one_core()
     players = args.players
     steps, decisions = "agent steps/s", "decisions/s"
-    soc = contender("soc_v1", "PettingZoo", steps, lambda: soc_runner(players, False))
+    soc = contender("soc_v2", "PettingZoo", steps, lambda: soc_runner(players, False))
     soc_wrapped = contender(
-        "soc_v1 + PettingZoo wrappers", "PettingZoo", steps, lambda: soc_runner(players, True)
+        "soc_v2 + PettingZoo wrappers", "PettingZoo", steps, lambda: soc_runner(players, True)
     )
     hanabi = contender("hanabi_v5 (2 players)", "PettingZoo", steps, hanabi_runner)
     hanabi_5 = contender(
@@ -248,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     console.print(f"Rules and core: {pendragon.build.describe()}", highlight=False)
     console.print(_table(contenders))
     targets = [
-        ("soc_v1 / hanabi_v5 (2 players)", ratio(soc, hanabi), PETTINGZOO_TARGET),
+        ("soc_v2 / hanabi_v5 (2 players)", ratio(soc, hanabi), PETTINGZOO_TARGET),
         ("python_pendragon_soc / python_team_dominoes", ratio(soc_spiel, dominoes),
          OPENSPIEL_TARGET),
     ]

@@ -1,4 +1,4 @@
-"""A random rollout of Shadows over Camelot through PettingZoo (``pendragon.envs.soc_v1``).
+"""A random rollout of Shadows over Camelot through PettingZoo (``pendragon.envs.soc_v2``).
 
 Every agent picks uniformly among the legal ids of its ``action_mask``; chance is resolved
 inside the environment from the seed. Prints each game's length, result and each seat's
@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from pendragon.envs import soc_v1
+from pendragon.envs import soc_v2
 
 
 def main() -> None:
@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    env = soc_v1.env(players=args.players)
+    env = soc_v2.env(players=args.players)
     chooser = random.Random(args.seed)
     steps = 0
     start = time.perf_counter()

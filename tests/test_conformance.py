@@ -416,7 +416,7 @@ def _check_view_determines_actions(
         tensor = state.observation_tensor(seat)
     # The tensor's numbers as a tuple, not their text: equal where their reprs are (all
     # finite, _check_node), and also where only a zero's sign differs, which no learner
-    # tells apart; without writing up to 542 floats a position as text.
+    # tells apart; without writing up to 772 floats a position as text.
     keys: tuple[tuple[int, str, object], ...] = (
         (seat, "json", orjson.dumps(view, option=orjson.OPT_SORT_KEYS)),
         (seat, "tensor", tuple(tensor)),

@@ -24,7 +24,7 @@ from pettingzoo.test import api_test, seed_test
 import pendragon
 from pendragon import IllegalActionError, InvalidOptionError, UnknownOptionError
 from pendragon.bots import bot_names
-from pendragon.envs import ENVIRONMENTS, EnvironmentSpec, openspiel as spiel, soc_v1
+from pendragon.envs import ENVIRONMENTS, EnvironmentSpec, openspiel as spiel, soc_v2
 from pendragon.envs.gymnasium_env import PendragonGymEnv
 from pendragon.envs.pettingzoo_base import PendragonAECEnv
 from tests.toygame import ToyGame
@@ -48,7 +48,7 @@ def _zoo(game: str, **options: Any) -> PendragonAECEnv:
 @pytest.fixture(autouse=True)
 def _quiet_library_warnings() -> Iterator[None]:
     # The suites warn about choices we made on purpose: Dict observations (PettingZoo's
-    # classic card games do the same) and the unbounded box documented in soc_v1.
+    # classic card games do the same) and the unbounded box documented in soc_v2.
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*Observation is not a NumPy array.*")
         warnings.filterwarnings("ignore", message=".*should be gymnasium.spaces.box.*")
@@ -107,7 +107,7 @@ def test_pettingzoo_adapter_is_game_agnostic(toy_registered: type[ToyGame]) -> N
 
 def test_observe_computes_only_the_asked_agents_view(monkeypatch: pytest.MonkeyPatch) -> None:
     """One observation_tensor call per last(), for the agent to act and no other seat."""
-    env = soc_v1.env(players=5)
+    env = soc_v2.env(players=5)
     env.reset(seed=3)
     state_class = type(env.game_state)
     original = state_class.observation_tensor
@@ -134,7 +134,7 @@ def test_observe_computes_only_the_asked_agents_view(monkeypatch: pytest.MonkeyP
 
 def test_observation_is_the_seats_tensor_and_mask() -> None:
     """The arrays hold observation_tensor(seat) and the legal mask (zeros off turn)."""
-    env = soc_v1.env(players=4)
+    env = soc_v2.env(players=4)
     env.reset(seed=8)
     state = env.game_state
     acting = env.agent_selection
@@ -187,8 +187,8 @@ def test_rewards_are_the_returns_at_the_end(game: str) -> None:
 
 def test_reset_seed_plays_the_game_of_that_seed() -> None:
     """Same seed and actions: the same game, equal to load_game(seed=...) driven alike."""
-    first = soc_v1.env(players=5)
-    second = soc_v1.env(players=5)
+    first = soc_v2.env(players=5)
+    second = soc_v2.env(players=5)
     first.reset(seed=99)
     second.reset(seed=99)
     actions = _play_random(first, seed=5)
@@ -202,14 +202,14 @@ def test_reset_seed_plays_the_game_of_that_seed() -> None:
             state.apply_action(action)
     assert state.history() == first.game_state.history()
 
-    other = soc_v1.env(players=5)
+    other = soc_v2.env(players=5)
     other.reset(seed=100)
     assert other.game_state.history()[:20] != first.game_state.history()[:20]
 
 
 def test_unseeded_resets_follow_the_last_seed() -> None:
     """reset() after reset(seed=s) continues a stream fixed by s."""
-    env = soc_v1.env(players=3)
+    env = soc_v2.env(players=3)
     env.reset(seed=4)
     env.reset()
     after = env.game.seed
@@ -221,7 +221,7 @@ def test_unseeded_resets_follow_the_last_seed() -> None:
 
 def test_illegal_and_malformed_actions_raise_without_change() -> None:
     """An illegal id raises the game's error and leaves the game as it was."""
-    env = soc_v1.env(players=5)
+    env = soc_v2.env(players=5)
     env.reset(seed=2)
     observation, *_ = env.last()
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
@@ -234,24 +234,24 @@ def test_illegal_and_malformed_actions_raise_without_change() -> None:
         env.step(1.5)  # type: ignore[arg-type]
     assert env.game_state.version == version
     with pytest.raises(RuntimeError):
-        soc_v1.env(players=5).step(0)
+        soc_v2.env(players=5).step(0)
 
 
 def test_options_pass_through_and_unknown_options_raise() -> None:
     """expansion=None is not passed on; real options reach the game; typos raise."""
     with pytest.raises(UnknownOptionError):
-        soc_v1.env(players=5, sharing="random")
+        soc_v2.env(players=5, sharing="random")
     with pytest.raises(InvalidOptionError):
-        soc_v1.env(players=12)
+        soc_v2.env(players=12)
     with pytest.raises(ValueError):
-        soc_v1.env(seed=3)
-    env = soc_v1.env(players=4, share="random")
+        soc_v2.env(seed=3)
+    env = soc_v2.env(players=4, share="random")
     env.reset(seed=1)
     assert env.game.options["share"] == "random"
     assert env.game.num_players() == 4 and len(env.possible_agents) == 4
     if any(spec.name == "expansion" for spec in pendragon.game_class("soc").option_specs):
         with pytest.raises(InvalidOptionError):
-            soc_v1.env(players=5, expansion="no-such-expansion")
+            soc_v2.env(players=5, expansion="no-such-expansion")
 
 
 # ---------------------------------------------------------------------------- Gymnasium

@@ -182,14 +182,14 @@ class GamePlugin:
 
     @property
     def pettingzoo_name(self) -> str | None:
-        """``soc_v1``: the module name under :mod:`pendragon.envs`."""
+        """``soc_v2``: the module name under :mod:`pendragon.envs`."""
         if self.environment is None:
             return None
         return f"{self.name.replace('-', '_')}_v{self.environment.version}"
 
     @property
     def gymnasium_id(self) -> str | None:
-        """``pendragon/soc-v1``."""
+        """``pendragon/soc-v2``."""
         if self.environment is None:
             return None
         return f"pendragon/{self.name}-v{self.environment.version}"

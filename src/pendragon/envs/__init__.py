@@ -5,12 +5,12 @@ deleted without touching a rule.
 
 * :data:`ENVIRONMENTS` and :class:`EnvironmentSpec` (from :mod:`pendragon.envs.spec`):
   the games that have environments, their versions and tensor bounds.
-* ``pendragon.envs.<game>_v<version>`` (``soc_v1``, ...): each installed game whose plugin
+* ``pendragon.envs.<game>_v<version>`` (``soc_v2``, ...): each installed game whose plugin
   declares an :class:`~pendragon.core.plugins.Environment` as a PettingZoo AEC environment
-  (``soc_v1.env(players=5)``), built on :mod:`pendragon.envs.pettingzoo_base`. These
+  (``soc_v2.env(players=5)``), built on :mod:`pendragon.envs.pettingzoo_base`. These
   modules are made on first import from the plugin: no file per game.
 * :mod:`pendragon.envs.gymnasium_env`: one seat learns, the other seats are pendragon bots
-  or policies, for self-play (``gymnasium.make("pendragon/soc-v1")``).
+  or policies, for self-play (``gymnasium.make("pendragon/soc-v2")``).
 * :mod:`pendragon.envs.openspiel`: importing it registers ``python_pendragon_<game>`` with
   ``pyspiel`` for every such game.
 
@@ -18,9 +18,9 @@ The adapters need the optional dependencies (``pip install 'pendragon[rl]'``); t
 itself imports none of them. See ``docs/research.md``.
 
 >>> ENVIRONMENTS["soc"].pettingzoo_name
-'soc_v1'
->>> from pendragon.envs import soc_v1
->>> soc_v1.env(players=3).possible_agents
+'soc_v2'
+>>> from pendragon.envs import soc_v2
+>>> soc_v2.env(players=3).possible_agents
 ['player_0', 'player_1', 'player_2']
 """
 
@@ -70,7 +70,7 @@ def _environment_module(spec: EnvironmentSpec) -> ModuleType:
 
 
 def __getattr__(name: str) -> Any:
-    """``pendragon.envs.soc_v1`` and every other installed game's environment module."""
+    """``pendragon.envs.soc_v2`` and every other installed game's environment module."""
     for spec in ENVIRONMENTS.values():
         if spec.pettingzoo_name == name:
             module = _environment_module(spec)

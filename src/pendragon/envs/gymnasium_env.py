@@ -2,7 +2,7 @@
 
 >>> import gymnasium
 >>> import pendragon.envs.gymnasium_env
->>> env = gymnasium.make("pendragon/soc-v1", players=3, opponents="random")
+>>> env = gymnasium.make("pendragon/soc-v2", players=3, opponents="random")
 >>> observation, info = env.reset(seed=5)
 >>> sorted(observation)
 ['action_mask', 'observation']
@@ -12,9 +12,11 @@
 False
 
 Registered ids: one per entry of :data:`pendragon.envs.ENVIRONMENTS`, named
-``pendragon/<game>-v<version>``: ``pendragon/soc-v1`` (Shadows over Camelot). Version
-history: 1 — first release. ``PendragonGymEnv(game=...)`` also works for a registered game
-without an entry (its observation box is then unbounded).
+``pendragon/<game>-v<version>``: ``pendragon/soc-v2`` (Shadows over Camelot). Its version
+history: 1 — first release; 2 — the tensor's ``known`` block (the black cards in play and
+the deck positions the seat knows, as its JSON view shows them).
+``PendragonGymEnv(game=...)`` also works for a registered game without an entry (its
+observation box is then unbounded).
 
 **Spaces.** The same as the PettingZoo environments (:mod:`pendragon.envs.pettingzoo_base`)::
 

@@ -1,6 +1,6 @@
 """A game-agnostic PettingZoo AEC environment over any registered pendragon game.
 
-Each game's public environment module (``soc_v1``, ...) only binds the game's
+Each game's public environment module (``soc_v2``, ...) only binds the game's
 :class:`~pendragon.envs.EnvironmentSpec` to :class:`PendragonAECEnv`; everything else lives
 here.
 

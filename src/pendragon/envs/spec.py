@@ -5,7 +5,7 @@ no adapter, so every adapter (PettingZoo, Gymnasium, OpenSpiel) and the package 
 import it without an import cycle. ``pendragon.envs`` re-exports both names.
 
 >>> ENVIRONMENTS["soc"].gymnasium_id
-'pendragon/soc-v1'
+'pendragon/soc-v2'
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ class EnvironmentSpec:
 
     @property
     def pettingzoo_name(self) -> str:
-        """The PettingZoo module name, e.g. ``soc_v1``."""
+        """The PettingZoo module name, e.g. ``soc_v2``."""
         return f"{self.game.replace('-', '_')}_v{self.version}"
 
     @property
     def gymnasium_id(self) -> str:
-        """The Gymnasium id, e.g. ``pendragon/soc-v1``."""
+        """The Gymnasium id, e.g. ``pendragon/soc-v2``."""
         return f"pendragon/{self.game}-v{self.version}"
 
 

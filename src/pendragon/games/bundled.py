@@ -18,8 +18,8 @@ piece itself (:class:`~pendragon.core.plugins.GamePlugin`).
 >>> for plugin in (PLUGIN, SOC, CARD):
 ...     print(plugin.name, plugin.pettingzoo_name, plugin.openspiel_name)
 grail-cup grail_cup_v2 python_pendragon_grail_cup
-soc soc_v1 python_pendragon_soc
-soc-card soc_card_v1 python_pendragon_soc_card
+soc soc_v2 python_pendragon_soc
+soc-card soc_card_v2 python_pendragon_soc_card
 """
 
 from __future__ import annotations

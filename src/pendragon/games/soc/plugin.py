@@ -7,7 +7,7 @@ PLUGIN = bundled_game(
     heuristic=".heuristic:SocHeuristicBot",
     # Observation entries are non-negative flags and scaled counts; the scaling is not a
     # cap (a hand of 15 cards reads 1.25), so no finite upper bound is declared.
-    environment=Environment(version=1, observation_low=0.0, observation_high=float("inf")),
+    environment=Environment(version=2, observation_low=0.0, observation_high=float("inf")),
     # Loyal, it plays the heuristic; dealt the traitor card, it plays as a loyal knight until
     # its decisive moment (docs/bots.md, "Traitor panel"): the traitor a person cannot read.
     # talking: the search listening to its fellow bots' table talk (SOC-TURN-3), for

@@ -21,7 +21,7 @@ from pendragon.games.soc.rules.cards import (
 from pendragon.games.soc.rules.data import T
 from pendragon.games.soc.rules.engine import MAX_ROUNDS
 from pendragon.games.soc.rules.state import FORMAT, FORMAT_VERSION, SocState
-from pendragon.games.soc.rules.view import TENSOR_NAMES, TENSOR_SIZE
+from pendragon.games.soc.rules.view import EVALUATION_SIZE, TENSOR_NAMES, TENSOR_SIZE
 
 #: Steps allowed in one turn: an allowance, not a proved bound. The turn's own decisions
 #: are bounded (each heroic type, the sacrifice and each once-a-turn power once), but
@@ -210,6 +210,12 @@ class SocGame(Game):
     def observation_tensor_names(self) -> list[str]:
         """Every tensor element's name, from the writer's blocks (:data:`.view.TENSOR_BLOCKS`)."""
         return list(TENSOR_NAMES)
+
+    def evaluation_tensor_size(self) -> int:
+        """Length of the learned evaluator's view (:data:`.view.EVALUATION_SIZE`): the
+        observation tensor before its ``known`` block, the layout the shipped network reads
+        (:meth:`SocState.evaluation_tensor`)."""
+        return EVALUATION_SIZE
 
     def new_initial_state(self) -> SocState:
         """The deal: coats of arms, loyalty, a Merlin and 5 white cards each (SOC-SETUP-*)."""

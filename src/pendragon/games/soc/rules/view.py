@@ -30,8 +30,15 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
     you:          only for a seat: hand, loyalty, cards known in other hands, known black
                   deck cards, privately held black cards, own face-down contribution
 
-The tensor (``observation_tensor(seat)``) encodes the same information as floats, seats
-rotated so the observer is block 0; see :data:`TENSOR_LAYOUT`.
+The tensor (``observation_tensor(seat)``, laid out by :data:`TENSOR_BLOCKS`, every element
+named) is a fixed-length summary of that view as floats, seats rotated so the observer is
+``seat+0``. It shows what the view shows of the board, the seat's own hand, loyalty and held
+black cards, and the decision under way; its last block, ``known`` (environment version 2,
+``soc_v2``), the black cards in play as ``table.black_in_play`` shows them, the deck
+positions the seat knows (``you.black_deck_known``), ``accusations_open``, Sir Bors's
+``bors-deal`` decision and the reward it is about (``table.face_down_reward``). It is built
+from no more than the view (docs/research.md says what it leaves out). The learned evaluator reads the
+tensor before ``known`` (:data:`EVALUATION_SIZE` entries, ``evaluation_tensor``).
 """
 
 from __future__ import annotations
@@ -95,10 +102,9 @@ _STATUS: Final = ("in-play", "dead", "unmasked")
 _DECISION_NAMES: Final[dict[int, str]] = {
     code: TASK_NAMES[code][2:].lower().replace("_", "-") for code in DECISION_TASKS
 }
-#: Decisions without a slot of their own in the tensor's ``decision`` block: added after the
-#: learned evaluator's layout was fixed (rules version 3), they keep the tensor as it is and
-#: read as its ``none`` with the seat to act marked (``to_act``), a pair no other position
-#: shows (a chance node or the end marks no seat), so the tensor still tells them apart.
+#: Decisions added after the evaluator's layout was fixed (rules version 3): its ``decision``
+#: block reads them as ``none`` with a seat ``to_act`` (a pair no other position shows), and
+#: the ``known`` block names them (``known.bors_deal``).
 _UNSLOTTED_DECISIONS: Final = frozenset((T.D_BORS_DEAL,))
 _DECISIONS: Final = sorted(DECISION_TASKS - _UNSLOTTED_DECISIONS)
 #: Tasks whose card argument is a black card that may be in limbo.
@@ -143,6 +149,16 @@ _TURN_FLAGS: Final = (
     (TurnFlag.BEDIVERE, "bedivere"), (TurnFlag.CARADOC, "caradoc"),
     (TurnFlag.MERLIN_DRAWN, "merlin_drawn"),
 )
+#: The quests whose combat black cards a seat may see only as their quest's (SOC-BLACK-2),
+#: in the order of the ``known.in_play.hidden.*`` elements.
+_COMBAT_QUESTS: Final = tuple(sorted({card.quest for card in BLACK if card.combat_value}))
+_COMBAT_QUEST_INDEX: Final = {quest: index for index, quest in enumerate(_COMBAT_QUESTS)}
+#: The black deck's top positions the ``known`` block has a slot for: a card becomes known on
+#: top (Percival's peek) or among the top 5 (Clairvoyance), and cards go back on top only as
+#: many as were just drawn (SOC-RULING-21), so none known sinks deeper.
+KNOWN_DEPTH: Final = 5
+#: The Black Knight's reward in cards (SOC-BK-3), the ``known.reward.count`` scale.
+_REWARD_CARDS: Final = 3
 #: The tensor's blocks in ``observation_tensor``'s order with their elements' labels: the one
 #: description its size, :data:`TENSOR_LAYOUT` and :data:`TENSOR_NAMES` come from (issue 40
 #: item 3). Seats are rotated: ``seat+0`` is the observer, ``seat+1`` the next seat, ...
@@ -177,6 +193,29 @@ TENSOR_BLOCKS: Final[tuple[Block, ...]] = (
     # The black cards the seat has put in order (``you.ordered_black``), apart from those it
     # still holds (``table.held.*`` counts both).
     ("ordered", tuple(f"ordered.{card.key}" for card in BLACK)),
+    # What the seat's JSON view shows of the decision under way and the black deck that the
+    # blocks above leave out (environment version 2), after them so that the learned
+    # evaluator's layout (EVALUATION_SIZE) stays as it was:
+    # * ``in_play.<card>``: the black cards in play (``table.black_in_play``: the card a
+    #   face-up/face-down choice, the Merlins' pool, Excalibur's cancel or a volunteer for
+    #   Morgan is about), one per card; ``in_play.hidden.<quest>`` one per combat card the
+    #   view shows only by its quest (another seat's draw, SOC-BLACK-2);
+    # * ``deck.top+<d>.<card>``: the card the seat knows at depth ``d`` from the top of the
+    #   black deck (``you.black_deck_known``, "top": Percival's peek, Clairvoyance);
+    #   ``deck.bottom.<card>``: the cards it knows under the deck (the Armor's card put
+    #   under, SOC-RELIC-ARMOR-1, SOC-RULING-21), 0.2 each, their order left out;
+    # * ``accusations_open`` (SOC-ACCUSE-1), ``bors_deal`` (the ``bors-deal`` decision,
+    #   MC-KNIGHT-BORS), and the Black Knight's reward Sir Bors is asked about
+    #   (``table.face_down_reward``, SOC-RULING-69): its cards (of 3) and its winner.
+    ("known", (
+        *(f"in_play.{card.key}" for card in BLACK),
+        *(f"in_play.hidden.{LOCATION_KEYS[quest]}" for quest in _COMBAT_QUESTS),
+        *per_item((f"deck.top+{depth}" for depth in range(KNOWN_DEPTH)),
+                  tuple(card.key for card in BLACK)),
+        *(f"deck.bottom.{card.key}" for card in BLACK),
+        "accusations_open", "bors_deal", "reward.count",
+        *(f"reward.winner.seat+{k}" for k in range(MAX_SEATS)),
+    )),
 )
 #: (name, length) of each block of the observation tensor, in order.
 TENSOR_LAYOUT: Final[tuple[tuple[str, int], ...]] = tuple(
@@ -184,6 +223,11 @@ TENSOR_LAYOUT: Final[tuple[tuple[str, int], ...]] = tuple(
 #: The name of every tensor element, in order (``block.label``).
 TENSOR_NAMES: Final = tuple(block_names(TENSOR_BLOCKS))
 TENSOR_SIZE: Final = blocks_size(TENSOR_BLOCKS)
+#: What the learned evaluator reads (``evaluation_tensor``, ``Game.evaluation_tensor_size``):
+#: the tensor before the ``known`` block, 542 entries. The shipped network
+#: (``games/soc/evaluator.json``) was trained on that layout, and its fingerprint is of it;
+#: the next retrain (``pendragon train soc``) may read the whole tensor.
+EVALUATION_SIZE: Final = TENSOR_SIZE - len(TENSOR_BLOCKS[-1][1])
 
 
 def _one_hot_rows(size: int, none_row: bool) -> tuple[tuple[float, ...], ...]:
@@ -210,6 +254,8 @@ _EMPTY_SEATS: Final = tuple((0.0,) * (MAX_SEATS - n) for n in range(MAX_SEATS + 
 _THREE_ROWS: Final = _one_hot_rows(3, False)
 _NO_WHITE: Final = (0.0,) * NUM_WHITE
 _NO_BLACK: Final = (0.0,) * NUM_BLACK
+#: A seat (rotated) or none (-1, the row of zeros): the reward's winner.
+_SEAT_ROWS: Final = _one_hot_rows(MAX_SEATS, True)
 
 
 def _loc_key(location: int) -> str | None:
@@ -244,6 +290,15 @@ class ViewRules(TurnRules):
             elif code in (T.D_FACE, T.D_WAR_TARGET):
                 drawer[b] = a
         return drawer
+
+    def black_in_play(self, viewer: int | None) -> list[tuple[int, bool]]:
+        """The black cards in play (drawn, not yet placed or discarded) as ``viewer`` sees
+        them, in order: (kind, hidden). A combat card is hidden, only its quest shown, to all
+        but its drawer (SOC-BLACK-2: he may yet lay it face down); every other card is read
+        out (SOC-EVIL-2). The JSON view and the tensor both show them by this."""
+        drawers = self.limbo_drawer()
+        return [(kind, bool(BLACK[kind].combat_value) and viewer != drawers.get(kind, -1))
+                for kind in self.limbo]
 
     def _black_entry(self, code: int, viewer: int | None, dragon: bool) -> dict[str, Any]:
         kind = code % FACE_DOWN_BASE
@@ -419,16 +474,11 @@ class ViewRules(TurnRules):
             },
             "contributions_made": [s for s in range(self.n) if self.contrib[s] >= 0],
         }
-        in_play = []
-        drawers = self.limbo_drawer()
-        for kind in self.limbo:
-            drawer = drawers.get(kind, -1)
-            card = BLACK[kind]
-            if card.combat_value and viewer != drawer:
-                in_play.append({"quest": LOCATION_KEYS[card.quest], "hidden": True})
-            else:
-                in_play.append({"card": card.key})
-        table["black_in_play"] = in_play
+        table["black_in_play"] = [
+            {"quest": LOCATION_KEYS[BLACK[kind].quest], "hidden": True} if hidden
+            else {"card": BLACK[kind].key}
+            for kind, hidden in self.black_in_play(viewer)
+        ]
         table["held_by"] = self.held_seat if self.held_seat >= 0 else None
         table["held_count"] = len(self.held) + len(self.picks)
         # The Black Knight's reward Sir Bors is asked to take part in: its winner and how
@@ -479,6 +529,28 @@ class ViewRules(TurnRules):
 
     # ------------------------------------------------------------------ tensor
     def observation_tensor(self, seat: int) -> list[float]:
+        """``seat``'s view as :data:`TENSOR_SIZE` floats, laid out by :data:`TENSOR_BLOCKS`."""
+        return self._tensor(seat, with_known=True)
+
+    def evaluation_tensor(self, seat: int) -> list[float]:
+        """What the learned evaluator reads of ``seat``'s view: the observation tensor's
+        first :data:`EVALUATION_SIZE` entries (the layout the shipped network was trained
+        on), written without the ``known`` block after them (this runs at every search leaf).
+
+        >>> import pendragon
+        >>> state = pendragon.load_game("soc", players=4, seed=3).new_initial_state()
+        >>> state.play_random_chance()
+        >>> view = state.evaluation_tensor(1)
+        >>> len(view) == EVALUATION_SIZE == 542 == state.game.evaluation_tensor_size()
+        True
+        >>> view == state.observation_tensor(1)[:EVALUATION_SIZE]
+        True
+        """
+        return self._tensor(seat, with_known=False)
+
+    def _tensor(self, seat: int, with_known: bool) -> list[float]:
+        """The observation tensor of ``seat``; without its ``known`` block (the last) unless
+        ``with_known``."""
         if not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
         out: list[float] = []
@@ -575,6 +647,45 @@ class ViewRules(TurnRules):
             out += ordered
         else:
             out += _NO_BLACK
+        if with_known:
+            out += self._known_features(seat)
+        return out
+
+    def _known_features(self, seat: int) -> list[float]:
+        """The tensor's ``known`` block for ``seat`` (see :data:`TENSOR_BLOCKS`): what its
+        JSON view shows of the black cards in play (``table.black_in_play``), of the black
+        deck (``you.black_deck_known``), of accusations (``accusations_open``) and of Sir
+        Bors's decision and the reward it is about (``table.face_down_reward``)."""
+        in_play = [0.0] * (NUM_BLACK + len(_COMBAT_QUESTS))
+        if self.limbo:
+            for kind, hidden in self.black_in_play(seat):
+                if hidden:
+                    in_play[NUM_BLACK + _COMBAT_QUEST_INDEX[BLACK[kind].quest]] += 1.0
+                else:
+                    in_play[kind] += 1.0
+        deck = [0.0] * ((KNOWN_DEPTH + 1) * NUM_BLACK)
+        bit = 1 << seat
+        top = self.black_top
+        for depth in range(min(KNOWN_DEPTH, len(top))):
+            code = top[-1 - depth]  # [-1] is the top
+            if (code // KNOWN_BASE) & bit:
+                deck[depth * NUM_BLACK + code % KNOWN_BASE] = 1.0
+        for code in self.black_bottom:
+            if (code // KNOWN_BASE) & bit:
+                deck[KNOWN_DEPTH * NUM_BLACK + code % KNOWN_BASE] += 0.2
+        out = in_play + deck
+        out.append(float(self.accusations_open()))
+        if self.agenda and not self.result and self.agenda[-1][0] == T.D_BORS_DEAL:
+            _code, _bors, winner, cards = self.agenda[-1]
+            out.append(1.0)
+            if winner >= 0:  # else a random share's, its cards on show (``table.offer``)
+                out.append(cards / _REWARD_CARDS)
+                out += _SEAT_ROWS[winner - seat + self.n if winner < seat else winner - seat]
+                return out
+            out.append(0.0)
+        else:
+            out += [0.0, 0.0]
+        out += _SEAT_ROWS[-1]
         return out
 
     def _combat_features(
