@@ -307,32 +307,27 @@ def test_veiled_survives_copies_and_old_saves() -> None:
 def test_conformance_checks_from_the_hand_over(loyalty: list[str]) -> None:
     """Every conformance check (menus alike in the drawer's resampled worlds included) from
     the drawer's choice of receiver through both deals and both decisions on."""
-    rng = random.Random(5)
-    state = _at_give(loyalty)
-    for _ in range(40):
-        _check_node(state.game, state, rng, len(state.history()))
-        player = state.current_player()
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            state.apply_action(state.sample_chance())
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    _walk_checking(_at_give(loyalty), random.Random(5), 40)
 
 
 @pytest.mark.parametrize("choice", ["keep", "swap"])
 def test_conformance_checks_through_the_gap(choice: str) -> None:
     """Every conformance check (the leak checks of views, narration and public decisions
     through resampled worlds) at each step of random play from the drawer's choice on."""
-    rng = random.Random(11)
-    state = _play(load_state(UNMASKED), TO_VIVIEN)
-    for step in range(160):
+    _walk_checking(_play(load_state(UNMASKED), TO_VIVIEN), random.Random(11), 160, first=choice)
+
+
+def _walk_checking(state: SocCardState, rng: random.Random, steps: int,
+                   first: str | None = None) -> None:
+    """Random play from ``state`` (chance by its own stream; ``first``: the first action's
+    text), every conformance check at each of ``steps`` steps."""
+    for step in range(steps):
         _check_node(state.game, state, rng, len(state.history()))
         player = state.current_player()
         if player == TERMINAL:
             break
-        if step == 0:
-            state.apply_text(choice)
+        if step == 0 and first is not None:
+            state.apply_text(first)
         elif player == CHANCE:
             state.apply_action(state.sample_chance())
         else:
