@@ -36,9 +36,9 @@ named) is a fixed-length summary of that view as floats, seats rotated so the ob
 black cards, and the decision under way; its last block, ``known`` (environment version 2,
 ``soc_v2``), the black cards in play as ``table.black_in_play`` shows them, the deck
 positions the seat knows (``you.black_deck_known``), ``accusations_open``, Sir Bors's
-``bors-deal`` decision and the reward it is about (``table.face_down_reward``). It is built
-from no more than the view (docs/research.md says what it leaves out). The learned evaluator reads the
-tensor before ``known`` (:data:`EVALUATION_SIZE` entries, ``evaluation_tensor``).
+``bors-deal`` decision and the reward it is about (``table.face_down_reward``). Built from no
+more than the view (docs/research.md says what it leaves out); the learned evaluator reads
+the tensor before ``known`` (:data:`EVALUATION_SIZE` entries, ``evaluation_tensor``).
 """
 
 from __future__ import annotations
