@@ -118,12 +118,15 @@ _MOST_OF_A_KIND: Final = max(card.count for card in CARDS)
 #: their places (module docstring).
 KNOWN_BLOCK: Final[Block] = ("known", (
     *(f"merlin_4_token.{quest}" for quest in QUESTS),
-    *(f"loyalty.{label}" for label in per_item(range(7), LOYALTY_KEYS)),
+    *(f"loyalty.{label}" for label in per_item(range(A.MAX_SEATS), LOYALTY_KEYS)),
     *(f"deck.{label}" for label in per_item((f"top+{i}" for i in range(KNOWN_DEPTH)),
                                             _KINDS)),
     *(f"deck.count.{kind}" for kind in _KINDS),
 ))
 TENSOR_BLOCKS: Final[tuple[Block, ...]] = (*EVALUATION_BLOCKS, KNOWN_BLOCK)
+#: The ``known`` block's length, and where its deck part starts (after the token and looks).
+_KNOWN_SIZE: Final = len(KNOWN_BLOCK[1])
+_KNOWN_DECK: Final = NUM_QUESTS + 2 * A.MAX_SEATS
 TENSOR_SIZE: Final = blocks_size(TENSOR_BLOCKS)
 #: What the learned evaluator reads (``SocCardState.evaluation_tensor``): the tensor before
 #: the ``known`` block, 175 entries. The shipped network (``evaluator.json``) was trained on
@@ -290,7 +293,7 @@ def tensor(st: SocCardState, seat: int) -> list[float]:
 def _known(st: SocCardState, seat: int) -> list[float]:
     """The ``known`` block (:data:`KNOWN_BLOCK`): what the JSON view's ``you`` shows of the
     Merlin #4 token, Galahad's looks and Tristan's order, from the same fields."""
-    out = [0.0] * (NUM_QUESTS + 2 * 7 + (KNOWN_DEPTH + 1) * NUM_KINDS)
+    out = [0.0] * _KNOWN_SIZE
     if st.merlin_4_by == seat and st.merlin_4_quest >= 0:
         out[st.merlin_4_quest] = 1.0
     peeks = st.peeks[seat]
@@ -300,7 +303,7 @@ def _known(st: SocCardState, seat: int) -> list[float]:
                 out[NUM_QUESTS + 2 * target + st.loyalty[target]] = 1.0
     if st.known:
         bit = 1 << seat
-        nexts = NUM_QUESTS + 2 * 7
+        nexts = _KNOWN_DECK
         counts = [0] * NUM_KINDS
         for index, (kind, seen) in enumerate(zip(st.known, st.known_seen, strict=True)):
             if seen & bit:
