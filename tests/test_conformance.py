@@ -10,7 +10,7 @@ A game's state may define ``check_invariants()`` (raising on a broken invariant)
 called at every step, on the state and on its clones, copies and resamples.
 
 Hidden information is checked three ways on worlds resampled for a seat (a world the seat
-cannot tell from the real one): its view and legal actions are the same; an action that
+cannot tell from the real one): its view, tensor and legal actions are the same; an action that
 leaves the seat's view the same in both worlds tells it the same events; and walking both
 worlds on, step by step, with actions the seat is told the same of, the public sequence of
 decisions (who is awaited, for what, whether the game is over) stays the same. The last
@@ -357,6 +357,8 @@ def _check_node(
         resampled = state.resample_hidden(seat, random.Random(rng.getrandbits(32)))
         assert _fingerprint(state) == unchanged, "resample_hidden changed the original"
         assert resampled.observation(seat) == view, f"resample_hidden leaks: seat {seat}"
+        assert resampled.observation_tensor(seat) == tensors[seat], (
+            f"the tensor tells seat {seat} a resampled world from the real one")
         assert resampled.current_player() == player
         if seat == player:
             assert resampled.legal_actions() == legal, "resampled state changes the options"
@@ -618,6 +620,19 @@ class _LeakyState(ToyState):
         return other
 
 
+class _TensorLeakyState(ToyState):
+    """The tensor shows the deck's top card, which no view names: a leak only the tensor
+    comparison on resampled worlds catches."""
+
+    __slots__ = ()
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        tensor = super().observation_tensor(seat)
+        deck = self.deck()
+        tensor[-1] = float(deck[0]) if deck else 0.0
+        return tensor
+
+
 class _SkippedDecisionState(ToyState):
     """A seat holding the top card is never asked (it keeps): how many decisions the others
     meet tells them who holds it, though no view or narration names the card."""
@@ -706,6 +721,7 @@ class _HalfRefusedState(ToyState):
     ("state_class", "symptom"),
     [
         (_LeakyState, "leaks"),
+        (_TensorLeakyState, "the tensor tells seat"),
         (_HalfRefusedState, "a rejected illegal action changed the state"),
         (_SkippedDecisionState, "public decisions leak"),
         (_ForgetfulState, "same json view at two positions"),

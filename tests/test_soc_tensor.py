@@ -120,12 +120,11 @@ def test_the_known_block_ends_the_tensor_and_the_evaluator_reads_what_came_befor
 
 
 # ---------------------------------------------------------------------- leaks
-def test_a_seats_tensor_is_the_same_in_every_world_it_cannot_tell_apart() -> None:
-    """The tensor, ``known`` block included, depends only on what the seat may see: over
-    random games, for each seat at each step, it is the same in a world drawn by
-    ``resample_hidden(seat)`` as in the real one (tests/test_conformance.py checks the JSON
-    view so). The evaluator's view is the tensor's first entries at every step."""
-    worlds = random.Random(5)
+def test_random_games_meet_the_known_block_and_the_evaluator_reads_what_came_before() -> None:
+    """Over random games of these setups the ``known`` block is met (cards in play, known
+    deck positions, accusations open), so tests/test_conformance.py's check that a seat's
+    tensor is the same in every world ``resample_hidden(seat)`` draws covers it; the
+    evaluator's view is the tensor's first entries at every step."""
     exercised: Counter[str] = Counter()
     for players, options in LEAK_SETUPS:
         for seed in range(2):
@@ -136,9 +135,6 @@ def test_a_seats_tensor_is_the_same_in_every_world_it_cannot_tell_apart() -> Non
                 for seat in range(players):
                     tensor = state.observation_tensor(seat)
                     assert state.evaluation_tensor(seat) == tensor[:EVALUATION_SIZE]
-                    world = state.resample_hidden(seat, worlds)
-                    assert world.observation_tensor(seat) == tensor, (
-                        players, options, seed, seat, state.decision_summary())
                     exercised.update(TENSOR_NAMES[i].split(".")[1]
                                      for i in range(EVALUATION_SIZE, TENSOR_SIZE) if tensor[i])
                 if state.is_chance_node():
