@@ -254,6 +254,102 @@ def test_resampled_tokens_keep_the_history_of_the_supply_possible() -> None:
     assert seen_boots_on_new, "the Boots never went back onto the board"
 
 
+def _rearranged() -> GrailCupState:
+    """Seat 1 saw the Goblin on 10 and the Boots on 15, seat 2 the Boots on 15; Merlin's
+    player (seat 0) looks at 10, 15 and 19 and lays Magnet, Goblin, Boots there."""
+    state = load_state({"players": 3, "knights": [{"space": 9}, {"space": 40}, {"space": 30}],
+                        "clovers": {10: "goblin", 15: "boots", 19: "magnet"},
+                        "clover_known": {10: [1], 15: [1, 2]}, "hands": {0: ["merlin"]},
+                        "call": 3})
+    for text in ("look:10", "look:15", "look:19", "place:magnet", "place:goblin"):
+        state.apply_text(text)
+    return state
+
+
+def test_worlds_keep_the_tokens_a_player_saw_among_the_spaces_merlin_rearranged() -> None:
+    """GC-RULING-11: «разложите их в любом порядке на тех же местах» — the tokens go back on
+    the same spaces, so seat 1, who saw the Goblin and the Boots, knows both lie among 10, 15
+    and 19 (not where): every world drawn for him has them there, in every order; seat 2
+    knows the Boots are there. Which two seat 1 remembers, seat 2 did not see (his worlds
+    draw them again from the tokens there); Merlin's player did (he saw those tokens); seat
+    1 knows what seat 2 remembers (he saw the Boots on 15 too)."""
+    state = _rearranged()
+    looked = (10, 15, 19)
+    assert state.observation(1)["you"]["clovers_among"] == [
+        {"spaces": [10, 15, 19], "clovers": ["boots", "goblin"]}]
+    assert state.observation(2)["you"]["clovers_among"] == [
+        {"spaces": [10, 15, 19], "clovers": ["boots"]}]
+    assert state.observation(0)["you"]["clovers_among"] == []
+    goblin_on: set[int] = set()
+    drawn_for_one: set[tuple[int, ...]] = set()
+    for seed in range(200):
+        world = state.resample_hidden(1, random.Random(seed))
+        world.check_invariants()
+        assert world.observation(1) == state.observation(1)
+        assert world.observation_tensor(1) == state.observation_tensor(1)
+        lying = sorted(world.pin[space] for space in looked)
+        assert E.BOOTS in lying and E.GOBLIN in lying, lying
+        goblin_on |= {space for space in looked if world.pin[space] == E.GOBLIN}
+        assert dict((who, kinds) for who, _s, kinds, _a in world.recall)[2] == (E.BOOTS,)
+        other = state.resample_hidden(2, random.Random(seed))
+        other.check_invariants()
+        assert other.observation(2) == state.observation(2)
+        drawn_for_one.add(dict((who, kinds) for who, _s, kinds, _a in other.recall)[1])
+        merlin = state.resample_hidden(0, random.Random(seed))
+        assert [merlin.pin[space] for space in looked] == [state.pin[space] for space in looked]
+        assert dict((who, kinds) for who, _s, kinds, _a in merlin.recall)[1] == (E.BOOTS,
+                                                                                  E.GOBLIN)
+    assert goblin_on == set(looked)
+    assert len(drawn_for_one) > 1 and all(len(kinds) == 2 for kinds in drawn_for_one)
+
+
+def test_a_turned_token_narrows_what_a_player_remembers() -> None:
+    """GC-RULING-11, GC-CLOVER-2: Merlin moves onto 10 and turns its Magnet, which neither
+    seat remembers: the Boots and the Goblin lie on 15 and 19 for seat 1, and his tensor
+    reads half of each on both; the storage keeps it."""
+    state = _rearranged()
+    state.apply_text("move:1")
+    assert state.observation(1)["you"]["clovers_among"] == [
+        {"spaces": [15, 19], "clovers": ["boots", "goblin"]}]
+    names = state.game.observation_tensor_names()
+    tensor = dict(zip(names, state.observation_tensor(1), strict=True))
+    assert {name: value for name, value in tensor.items()
+            if name.startswith("clover_among.") and value} == {
+        "clover_among.15.boots": 0.5, "clover_among.15.goblin": 0.5,
+        "clover_among.19.boots": 0.5, "clover_among.19.goblin": 0.5}
+    assert not any(value for name, value in zip(names, state.observation_tensor(0),
+                                                strict=True) if name.startswith("clover_among."))
+    copy = state.game.deserialize_state(state.serialize())
+    assert copy.recall == state.recall and copy.observation(1) == state.observation(1)
+
+
+def test_remembered_tokens_hold_in_every_world_of_random_games() -> None:
+    """GC-RULING-11 over random 3-8 knight games, Merlin's rearrangements overlapping: every
+    position keeps what each seat remembers (``check_invariants``: the remembered tokens lie
+    among their spaces), and every world drawn for a seat shows it the same view and tensor
+    and keeps its memory; memories joined up from two rearrangements occur."""
+    joined = checked = 0
+    for players in (3, 5, 8):
+        for seed in range(12):
+            state = pendragon.load_game("grail-cup", players=players, seed=seed).new_initial_state()
+            assert isinstance(state, GrailCupState)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply_action(state.sample_chance() if state.is_chance_node()
+                                   else rng.choice(state.legal_actions()))
+                if not state.recall or rng.random() > 0.1:
+                    continue
+                state.check_invariants()
+                joined += sum(1 for _w, spaces, _k, _a in state.recall if len(spaces) > 3)
+                seat = rng.randrange(players)
+                world = state.resample_hidden(seat, random.Random(rng.getrandbits(32)))
+                world.check_invariants()
+                assert world.observation(seat) == state.observation(seat)
+                assert world.observation_tensor(seat) == state.observation_tensor(seat)
+                checked += 1
+    assert checked > 200 and joined > 0, (checked, joined)
+
+
 # ---------------------------------------------------------------------- the draft
 @pytest.mark.parametrize("players", range(2, 9))
 def test_every_table_drafts_with_its_set_aside_counts(players: int) -> None:
@@ -492,6 +588,12 @@ def test_a_stored_state_missing_a_later_option_loads_at_its_default() -> None:
     # stored state with it and no space looked at was taken, and broke on the next move).
     ({"agenda": [[C.SETUP_END, 0, 0, 0], [C.MERLIN_DONE, 0, 0, 0]], "merlin_spaces": []},
      "bad agenda task merlin-done"),
+    # GC-RULING-11: a memory of tokens among spaces is [seat, spaces, kinds, who knows it].
+    ({"recall": [[1, [10], [0]]]}, "recall must be a list"),
+    ({"recall": {"1": [10]}}, "recall must be a list"),
+    ({"recall": [[1, [10, 15], [0, 0, 0], 2]]}, "bad clover recall"),
+    ({"recall": [[1, [10, 15], [0], 1]]}, "bad clover recall"),  # not known to its own seat
+    ({"recall": [[1, [15, 10], [0], 2]]}, "bad clover recall"),
 ])
 def test_a_tampered_stored_state_is_refused(change: dict[str, Any], message: str) -> None:
     game, data = _stored()

@@ -387,3 +387,18 @@ def test_the_two_player_game_is_named_the_projects_variant_wherever_a_table_is_s
     three = pendragon.load_game(NAME, players=3, seed=1).new_initial_state()
     assert draw(render_grail_cup(two.observation(0), ENGLISH)).startswith(note[:40])
     assert note[:40] not in draw(render_grail_cup(three.observation(0), ENGLISH))
+
+
+def test_the_table_lists_tokens_remembered_among_the_spaces_merlin_rearranged() -> None:
+    """GC-RULING-11: seat 1 saw the Goblin on 10; after Merlin's player rearranged 10, 15
+    and 19 the table tells him it lies among them, and tells nobody else."""
+    state = load_state({"players": 3, "knights": [{"space": 9}, {"space": 40}, {"space": 30}],
+                        "clovers": {10: "goblin", 15: "boots", 19: "magnet"},
+                        "clover_known": {10: [1]}, "hands": {0: ["merlin"]}, "call": 3})
+    for text in ("look:10", "look:15", "look:19", "place:magnet", "place:boots"):
+        state.apply_text(text)
+    text = draw(render_grail_cup(state.observation(1), ENGLISH))
+    assert "Clover tokens you know: among spaces 10, 15, 19: Goblin" in text
+    assert "among spaces" not in draw(render_grail_cup(state.observation(2), ENGLISH))
+    merlin = draw(render_grail_cup(state.observation(0), ENGLISH))
+    assert "space 10: Magnet, space 15: Seven-league Boots, space 19: Goblin" in merlin

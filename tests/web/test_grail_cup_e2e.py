@@ -409,3 +409,49 @@ def test_the_board_module_agrees_with_the_rules_on_the_draft_and_presses_the_rig
     assert got["pressed"] == [f"keep:{probe['keep']}", "dragon:30"]
     assert sorted(got["choosable"]) == ["30", "31"]
     assert errors == [], f"the page raised errors: {errors}"
+
+
+MEMORY_JS = """async ([views, language]) => {
+  const board = await import("/games/grail-cup/board.js");
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.setLanguage(language);
+  const ctx = { t: i18n.t, me: 1, seatName: (s) => `Seat ${s}`,
+    events: { me: 1, seatName: (s) => `Seat ${s}` } };
+  const mine = board.drawPrivate(views[1], ctx).querySelector("[data-testid=gc-clovers]");
+  const others = board.drawPrivate(views[2], { ...ctx, me: 2 })
+    .querySelector("[data-testid=gc-clovers]");
+  const secrets = board.drawSecrets(views, ctx).querySelector('.secret[data-seat="1"]');
+  return { mine: mine ? mine.textContent : null, others: others ? others.textContent : null,
+    secrets: secrets.textContent };
+}"""
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", "among spaces 10, 15, 19: Goblin"),
+    ("ru", "среди областей 10, 15, 19: "),
+])
+def test_the_private_panel_tells_a_player_the_tokens_he_remembers_among_merlins_spaces(
+    server: LiveServer, browser: Any, language: str, expected: str,
+) -> None:
+    """GC-RULING-11: seat 1 saw the Goblin on 10; once Merlin's player has rearranged 10, 15
+    and 19, seat 1's private panel (and his column of the replay's secrets) says the Goblin
+    lies among them; seat 2, who saw nothing, is told nothing."""
+    from pendragon.games.grail_cup.rules.fixtures import load_state
+
+    state = load_state({"players": 3, "knights": [{"space": 9}, {"space": 40}, {"space": 30}],
+                        "clovers": {10: "goblin", 15: "boots", 19: "magnet"},
+                        "clover_known": {10: [1]}, "hands": {0: ["merlin"]}, "call": 3})
+    for text in ("look:10", "look:15", "look:19", "place:magnet", "place:boots"):
+        state.apply_text(text)
+    views = [state.observation(seat) for seat in range(3)]
+    context, page, errors = new_page(browser)
+    try:
+        page.goto(server.base + "/")
+        page.wait_for_selector("[data-testid=create]")
+        got = page.evaluate(MEMORY_JS, [views, language])
+    finally:
+        context.close()
+    assert got["mine"] is not None and expected in got["mine"], got
+    assert got["others"] is None
+    assert expected in got["secrets"]
+    assert errors == [], f"the page raised errors: {errors}"

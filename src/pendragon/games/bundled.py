@@ -17,7 +17,7 @@ piece itself (:class:`~pendragon.core.plugins.GamePlugin`).
 >>> from pendragon.games.soc_card.plugin import PLUGIN as CARD
 >>> for plugin in (PLUGIN, SOC, CARD):
 ...     print(plugin.name, plugin.pettingzoo_name, plugin.openspiel_name)
-grail-cup grail_cup_v2 python_pendragon_grail_cup
+grail-cup grail_cup_v3 python_pendragon_grail_cup
 soc soc_v2 python_pendragon_soc
 soc-card soc_card_v2 python_pendragon_soc_card
 """

@@ -684,7 +684,7 @@ export function drawPrivate(obs, ctx) {
     ? el("ul", { class: "hand", "data-testid": "gc-hand" }, you.hand.map((ally) => cardItem(ctx, ally,
       revealed.includes(ally) ? el("span", { class: "gc-revealed-tag" }, tr(ctx, "board.revealed")) : null)))
     : el("p", { class: "muted", "data-testid": "gc-hand" }, tr(ctx, "board.none"));
-  const known = Object.entries(you.clovers).sort((a, b) => Number(a[0]) - Number(b[0]));
+  const known = cloverMemory(ctx, you);
   return el("section", { class: "panel private gc-private", "data-testid": "private" },
     el("h2", {}, tr(ctx, "board.your-allies")),
     hand,
@@ -694,7 +694,7 @@ export function drawPrivate(obs, ctx) {
       : null,
     known.length
       ? el("div", { "data-testid": "gc-clovers" }, el("h3", {}, tr(ctx, "board.known-clovers")),
-        el("p", {}, known.map(([space, kind]) => tr(ctx, "board.clover-at", { space, clover: cloverName(ctx, kind) })).join(", ")))
+        el("p", {}, known.join(", ")))
       : null);
 }
 
@@ -739,6 +739,17 @@ export function resultText(obs, ctx) {
   return say(ctx, "board.result.win", { seat: seatParam(obs.winner), n: obs.round });
 }
 
+/** The clover tokens a seat knows, in words: each where it lies, then those it saw that Merlin
+ * has since rearranged, which lie among his spaces (GC-RULING-11). */
+function cloverMemory(ctx, you) {
+  const exact = Object.entries(you.clovers).sort((a, b) => Number(a[0]) - Number(b[0]))
+    .map(([space, kind]) => tr(ctx, "board.clover-at", { space, clover: cloverName(ctx, kind) }));
+  const among = (you.clovers_among || []).map((group) => tr(ctx, "board.clover-among", {
+    spaces: group.spaces.join(", "), clovers: group.clovers.map((kind) => cloverName(ctx, kind)).join(", "),
+  }));
+  return [...exact, ...among];
+}
+
 // ------------------------------------------------------------------ the replay
 /** The replay's panel: every seat's allies, what each saw in the draft, the tokens each knew. */
 export function drawSecrets(observations, ctx) {
@@ -746,14 +757,14 @@ export function drawSecrets(observations, ctx) {
     el("h2", {}, tr(ctx, "board.secrets")),
     el("div", { class: "secret-grid" }, observations.map((obs) => {
       const you = obs.you;
-      const known = Object.entries(you.clovers).sort((a, b) => Number(a[0]) - Number(b[0]));
+      const known = cloverMemory(ctx, you);
       return el("div", { class: "secret", "data-seat": you.seat },
         el("h3", {}, el("span", { class: "dot", "data-color": seatColor(you.seat) }), " ", ctx.seatName(you.seat)),
         el("p", { "data-testid": `gc-secret-hand-${you.seat}` }, el("strong", {}, tr(ctx, "board.col.allies")), ": ", allyList(ctx, you.hand)),
         you.packet.length ? el("p", {}, el("strong", {}, tr(ctx, "board.secret.packet")), ": ", allyList(ctx, you.packet)) : null,
         you.seen.length ? el("p", { class: "small" }, el("strong", {}, tr(ctx, "board.secret.seen")), ": ", you.seen.map((p) => allyList(ctx, p)).join(" | ")) : null,
         known.length ? el("p", { class: "small" }, el("strong", {}, tr(ctx, "board.secret.clovers")), ": ",
-          known.map(([space, kind]) => tr(ctx, "board.clover-at", { space, clover: cloverName(ctx, kind) })).join(", ")) : null);
+          known.join(", ")) : null);
     })),
     el("p", { class: "muted small" }, tr(ctx, "board.clover-undrawn")));
 }

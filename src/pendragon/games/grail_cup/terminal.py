@@ -360,11 +360,14 @@ def _private(w: GameWords) -> list[RenderableType]:
     if you["seen"]:
         seen = " | ".join(w.terms("ally", packet) for packet in you["seen"])
         parts.append(Text(f"{w('board.seen')}: {seen}"))
-    if you["clovers"]:
-        known = ", ".join(w("board.clover-at", space=int(space), clover=w.term("clover", kind))
-                          for space, kind in sorted(you["clovers"].items(),
-                                                    key=lambda item: int(item[0])))
-        parts.append(Text(f"{w('board.known-clovers')}: {known}"))
+    known = [w("board.clover-at", space=int(space), clover=w.term("clover", kind))
+             for space, kind in sorted(you["clovers"].items(), key=lambda item: int(item[0]))]
+    # GC-RULING-11: tokens he saw that Merlin rearranged lie among those spaces.
+    known += [w("board.clover-among", spaces=", ".join(str(space) for space in group["spaces"]),
+                clovers=w.terms("clover", group["clovers"]))
+              for group in you["clovers_among"]]
+    if known:
+        parts.append(Text(f"{w('board.known-clovers')}: {', '.join(known)}"))
     return parts
 
 

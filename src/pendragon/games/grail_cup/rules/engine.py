@@ -46,6 +46,7 @@ from pendragon.games.grail_cup.rules.data import (
     THIEF,
     UNICORN,
 )
+from pendragon.games.grail_cup.rules.recall import merlin_mixes, recall_sees
 
 if TYPE_CHECKING:
     from pendragon.games.grail_cup.rules.state import GrailCupState
@@ -574,17 +575,9 @@ def _strike(s: GrailCupState, sorceress: int, victim: int, c: int) -> None:
 
 
 def _merlin_done(s: GrailCupState, seat: int, b: int, c: int) -> None:
-    # GC-RULING-11: what Merlin rearranges only he knows; others forget those spaces, and
-    # for them any of the tokens may now lie on any of the spaces (so the latest laying
-    # among them is each one's, for the worlds a search samples: GrailCupState.fill).
-    latest = 0
-    for space in s.merlin_spaces:
-        latest = max(latest, s.fill[space])
-    fill = list(s.fill)
-    for space in s.merlin_spaces:
-        s.known[space] = 1 << seat
-        fill[space] = latest
-    s.fill = tuple(fill)
+    # GC-RULING-11: where the looked tokens now lie only Merlin's player knows; whoever saw
+    # some of them remembers them among those spaces (recall.merlin_mixes).
+    merlin_mixes(s, seat)
     # Every placement but the last is asked, even a choice of one: how many decisions he
     # takes must not tell the others what he saw.
     for index in range(len(s.merlin_spaces) - 2, -1, -1):
@@ -630,6 +623,7 @@ def _land(s: GrailCupState, seat: int, before: int, own: int) -> None:
 def _clover(s: GrailCupState, seat: int, space: int, c: int) -> None:
     """Turn the token lying on ``space``; it returns to the supply after its own effect and
     a new one is laid there from the supply (GC-CLOVER-2, GC-CLOVER-3, GC-RULING-15)."""
+    recall_sees(s, space, -1)
     kind = s.pin[space]
     s.pin[space] = -1
     s.known[space] = 0
@@ -840,6 +834,7 @@ def _look(s: GrailCupState, action: int, seat: int, left: int, c: int) -> None:
         s.agenda.append((C.LOOK, seat, left - 1, 0))
     else:
         s.agenda.append((C.MERLIN_DONE, seat, 0, 0))
+    recall_sees(s, space, seat)
     s.known[space] |= 1 << seat
     if s._events is not None:
         emit(

@@ -113,7 +113,7 @@ class GrailCupGame(Game):
 
     >>> game = GrailCupGame({"players": 3, "seed": 1})
     >>> game.num_distinct_actions(), game.info.observation_tensor_size
-    (266, 400)
+    (266, 680)
     >>> game.catalog.text(game.catalog.parse("spear:yes"))
     'spear:yes'
     """

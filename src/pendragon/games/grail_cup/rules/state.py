@@ -39,10 +39,11 @@ from pendragon.games.grail_cup.rules.data import (
     NUM_CLOVERS,
     SPEARS,
 )
+from pendragon.games.grail_cup.rules.recall import Recall, own_recall, redraw_others
 from pendragon.games.grail_cup.rules.track import Track
 
 FORMAT: Final = "grail-cup"
-FORMAT_VERSION: Final = 2
+FORMAT_VERSION: Final = 3
 #: Scalar fields, stored by name.
 SCALARS: Final = (
     "n", "round_no", "first", "direction", "next_stamp", "supply", "dragon", "seal_roller",
@@ -60,6 +61,23 @@ if TYPE_CHECKING:  # named in GrailCupState's base, State["GrailCupGame"]
     from pendragon.games.grail_cup.rules.game import GrailCupGame  # noqa: F401
 
 EventRecord = tuple[Event, int, Event | None]
+
+
+def _read_recall(value: Any) -> tuple[Recall, ...]:
+    """:meth:`GrailCupState.to_dict`'s ``recall``, each entry ``[seat, [spaces], [kinds],
+    aware]`` of whole numbers (checked further by ``check_invariants``)."""
+    shape = "recall must be a list of [seat, spaces, kinds, aware]"
+    if not isinstance(value, list) or len(value) > 8 * 8:
+        raise CorruptStateError(shape)
+    entries: list[Recall] = []
+    for entry in value:
+        if not isinstance(entry, list) or len(entry) != 4:
+            raise CorruptStateError(shape)
+        entries.append((whole_number(entry[0], "recall seat"),
+                        tuple(whole_numbers(entry[1], "recall spaces")),
+                        tuple(whole_numbers(entry[2], "recall kinds")),
+                        whole_number(entry[3], "recall aware")))
+    return tuple(entries)
 
 
 class GrailCupState(State["GrailCupGame"]):
@@ -117,6 +135,8 @@ class GrailCupState(State["GrailCupGame"]):
             kind for kind in range(NUM_CLOVERS) for _ in range(CLOVER_TOTAL[kind])
         )
         self.epoch = 0
+        # What seats remember of tokens Merlin rearranged (engine.Recall, GC-RULING-11).
+        self.recall: tuple[Recall, ...] = ()
         self.flight = -1
         self.chain = 0
         self.winner = -1
@@ -235,6 +255,7 @@ class GrailCupState(State["GrailCupGame"]):
         new.fill = self.fill
         new.bag = self.bag
         new.epoch = self.epoch
+        new.recall = self.recall
         new.flight = self.flight
         new.chain = self.chain
         new.agenda = self.agenda.copy()
@@ -259,6 +280,8 @@ class GrailCupState(State["GrailCupGame"]):
         for name in LISTS:
             data[name] = list(getattr(self, name))
         data["agenda"] = [list(task) for task in self.agenda]
+        data["recall"] = [[who, list(spaces), list(kinds), aware]
+                          for who, spaces, kinds, aware in self.recall]
         return data
 
     @classmethod
@@ -274,6 +297,7 @@ class GrailCupState(State["GrailCupGame"]):
             values = whole_numbers(data[name], name)
             object.__setattr__(state, name, tuple(values) if name in SHARED else values)
         state.agenda = read_agenda(data["agenda"])
+        state.recall = _read_recall(data["recall"])
         if state.n != game.num_players():
             raise CorruptStateError(f"state has {state.n} seats, the game {game.num_players()}")
         state.check_invariants()
@@ -369,6 +393,23 @@ class GrailCupState(State["GrailCupGame"]):
         if self.flight >= 0:
             counts[self.flight] += 1
         need(counts == list(CLOVER_TOTAL), "clover tokens are not all accounted for")
+        taken: set[tuple[int, int]] = set()
+        for who, spaces, kinds, aware in self.recall:
+            need(0 <= who < n and 1 <= len(kinds) <= len(spaces) <= size
+                 and aware >> who & 1 == 1 and 0 <= aware < 1 << n
+                 and list(spaces) == sorted(set(spaces)) and list(kinds) == sorted(kinds),
+                 "bad clover recall")
+            lying = [0] * NUM_CLOVERS
+            for space in spaces:
+                need(0 <= space < size and self.pin[space] >= 0
+                     and not self.known[space] >> who & 1 and (who, space) not in taken
+                     and self.fill[space] == self.fill[spaces[0]], "bad clover recall")
+                taken.add((who, space))
+                lying[self.pin[space]] += 1
+            for kind in kinds:
+                need(0 <= kind < NUM_CLOVERS, "bad clover recall")
+                lying[kind] -= 1
+                need(lying[kind] >= 0, "a recalled clover token is not there")
         need(
             len(self.merlin_spaces) <= 3
             and all(track.is_clover(sp) for sp in self.merlin_spaces)
@@ -506,33 +547,55 @@ class GrailCupState(State["GrailCupGame"]):
         """Redeal the tokens ``seat`` does not know: those face down on the spaces it has
         not seen and the supply. A token can only lie where it was laid after it was born
         (see ``__init__``), so each space, from the earliest filled, takes one at random
-        among the hidden tokens born by then; the supply keeps the rest. Every such world
-        has a history that shows ``seat`` everything it saw (GC-CLOVER-3, GC-RULING-11)."""
+        among the hidden tokens born by then; the supply keeps the rest. The tokens ``seat``
+        remembers among spaces Merlin rearranged go first, each to one of those spaces at
+        random (the latest born of its kind that may lie there, which leaves the most room
+        for the rest); what the others remember is drawn again from the tokens now among
+        their spaces. Every such world has a history that shows ``seat`` everything it saw
+        (GC-CLOVER-3, GC-RULING-11)."""
         bit = 1 << seat
+        fill = self.fill
         spaces = sorted(
             (sp for sp in self.track.clover_spaces if self.pin[sp] >= 0
              and not self.known[sp] & bit),
-            key=lambda sp: self.fill[sp],
+            key=lambda sp: fill[sp],
         )
-        if not spaces and len(self.bag) < 2:
-            return
-        tokens = sorted([*(self.born[sp] * NUM_CLOVERS + self.pin[sp] for sp in spaces),
-                         *self.bag])
-        open_tokens: list[int] = []
-        next_token = 0
-        born = list(self.born)
-        for space in spaces:
-            limit = (self.fill[space] + 1) * NUM_CLOVERS
-            while next_token < len(tokens) and tokens[next_token] < limit:
-                open_tokens.append(tokens[next_token])
-                next_token += 1
-            # The real token of this space is among them, so there is always one to take.
-            index = generator.randrange(len(open_tokens))
-            token = open_tokens[index]
-            open_tokens[index] = open_tokens[-1]
-            open_tokens.pop()
-            self.pin[space] = token % NUM_CLOVERS
-            born[space] = token // NUM_CLOVERS
-        self.born = tuple(born)
-        self.bag = tuple(sorted([*open_tokens, *tokens[next_token:]]))
-
+        if spaces or len(self.bag) > 1:
+            tokens = sorted([*(self.born[sp] * NUM_CLOVERS + self.pin[sp] for sp in spaces),
+                             *self.bag])
+            born = list(self.born)
+            fixed = own_recall(self, seat, generator)
+            for space in sorted(fixed, key=lambda sp: fill[sp]):
+                # Some token of its kind may lie there: the one that really does, or one
+                # born no later (a recall's spaces share their laying, engine._merlin_done).
+                limit = (fill[space] + 1) * NUM_CLOVERS
+                at = -1
+                for index in range(len(tokens)):
+                    if tokens[index] >= limit:
+                        break
+                    if tokens[index] % NUM_CLOVERS == fixed[space]:
+                        at = index
+                token = tokens.pop(at)
+                self.pin[space] = token % NUM_CLOVERS
+                born[space] = token // NUM_CLOVERS
+            open_tokens: list[int] = []
+            next_token = 0
+            for space in spaces:
+                if space in fixed:
+                    continue
+                limit = (fill[space] + 1) * NUM_CLOVERS
+                while next_token < len(tokens) and tokens[next_token] < limit:
+                    open_tokens.append(tokens[next_token])
+                    next_token += 1
+                # The real token of this space (or one born no later, when the recalled ones
+                # took another) is among them, so there is always one to take.
+                index = generator.randrange(len(open_tokens))
+                token = open_tokens[index]
+                open_tokens[index] = open_tokens[-1]
+                open_tokens.pop()
+                self.pin[space] = token % NUM_CLOVERS
+                born[space] = token // NUM_CLOVERS
+            self.born = tuple(born)
+            self.bag = tuple(sorted([*open_tokens, *tokens[next_token:]]))
+        if self.recall:
+            redraw_others(self, seat, generator)

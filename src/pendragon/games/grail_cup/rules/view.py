@@ -16,7 +16,8 @@ Observation layout (``observation(seat)``; ``seat`` ``None`` is a spectator)::
     seal_rolled_by,
     waiting{seat, decision}, winner,
     you{seat, hand, packet (while you draft or pass it), seen (each packet you drafted from this
-        round), clovers{space: kind}}   -- seats only
+        round), clovers{space: kind}, clovers_among[{spaces, clovers}] (tokens you saw that
+        Merlin has since rearranged: they lie among those spaces, GC-RULING-11)}   -- seats only
 
 Tensor (``observation_tensor(seat)``, every entry in [0, 1]): per seat position and spears
 (2n), the viewer, the seat to act and the first player (3n one-hots), dragon, spear
@@ -29,7 +30,9 @@ many tokens he has put back (/ 2) while he puts them back — so the seat that p
 sees the decisions it took (``merlin_placed`` in the JSON view); then the table as it lies:
 each knight's place in the race (n, leader 0, last 1: the arrival order on a shared space),
 who holds the revealed Squire and Sorceress (2n), who took the seal this round (n) and the
-draft's direction (2).
+draft's direction (2); then, per track space, the clover tokens the viewer remembers among
+spaces Merlin rearranged (GC-RULING-11: per kind, how many lie among the spaces of the
+space's group, / those spaces; 5 per space).
 """
 
 from __future__ import annotations
@@ -148,6 +151,13 @@ def observation(s: GrailCupState, seat: int | None) -> dict[str, Any]:
                 for space in s.track.clover_spaces
                 if s.known[space] & bit
             },
+            # GC-RULING-11: tokens he saw that Merlin's player has since rearranged lie
+            # somewhere among these spaces.
+            "clovers_among": [
+                {"spaces": list(spaces), "clovers": [CLOVER_KEYS[kind] for kind in kinds]}
+                for who, spaces, kinds, _aware in s.recall
+                if who == seat
+            ],
         }
     return view
 
@@ -208,6 +218,9 @@ def tensor_blocks(players: int, spaces: int) -> tuple[Block, ...]:
         ("holds", per_item(seats, ("squire", "sorceress"))),
         ("seal", one_hot(seats)),
         ("direction", ("left", "right")),
+        # Tokens the viewer remembers among spaces Merlin rearranged (GC-RULING-11), by
+        # space: per kind, how many of them lie among its spaces, / the spaces.
+        ("clover_among", per_item(range(spaces), CLOVER_KEYS)),
     )
 
 
@@ -215,7 +228,7 @@ def tensor_names(players: int, spaces: int) -> list[str]:
     """The name of every element of ``observation_tensor`` for a table and a track.
 
     >>> tensor_names(3, 56)[:3], tensor_names(3, 56)[-1]
-    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'direction.right')
+    (['knight.0.space', 'knight.0.spears', 'knight.1.space'], 'clover_among.55.magnet')
     """
     return block_names(tensor_blocks(players, spaces))
 
@@ -272,6 +285,14 @@ def observation_tensor(s: GrailCupState, seat: int) -> list[float]:
         out += [1.0 if s.squire == p else 0.0, 1.0 if s.sorceress == p else 0.0]
     out += [1.0 if s.seal_roller == p else 0.0 for p in range(n)]
     out += [1.0 if s.direction == 1 else 0.0, 1.0 if s.direction == -1 else 0.0]
+    among = [0.0] * (NUM_CLOVERS * len(s.track))
+    for who, group, kinds, _aware in s.recall:
+        if who == seat:
+            share = 1.0 / len(group)
+            for space in group:
+                for kind in kinds:
+                    among[NUM_CLOVERS * space + kind] += share
+    out += among
     return out
 
 
