@@ -52,6 +52,18 @@ def new_page(browser: Any, locale: str = "en-GB") -> tuple[Any, Any, list[str]]:
     return context, page, errors
 
 
+def evaluate_on_a_page(server: LiveServer, browser: Any, script: str, argument: Any
+                       ) -> tuple[Any, list[str]]:
+    """``script``'s result on the lobby page (its modules loaded), and the page's errors."""
+    context, page, errors = new_page(browser)
+    try:
+        page.goto(server.base + "/")
+        page.wait_for_selector("[data-testid=create]")
+        return page.evaluate(script, argument), errors
+    finally:
+        context.close()
+
+
 def shot(page: Any, name: str) -> None:
     """A full-page screenshot once the board's walks and flips are over."""
     page.wait_for_function("() => document.getAnimations().length === 0", timeout=10000)
@@ -398,13 +410,7 @@ def test_the_board_module_agrees_with_the_rules_on_the_draft_and_presses_the_rig
     assert len(set(expected)) >= 3 and len(views) > 40
     probe = {"view": views[0], "keep": views[0]["you"]["packet"][-1], "space": 30,
              "actions": [f"keep:{views[0]['you']['packet'][-1]}", "dragon:30", "dragon:31"]}
-    context, page, errors = new_page(browser)
-    try:
-        page.goto(server.base + "/")
-        page.wait_for_selector("[data-testid=create]")
-        got = page.evaluate(BOARD_JS, [views, probe])
-    finally:
-        context.close()
+    got, errors = evaluate_on_a_page(server, browser, BOARD_JS, [views, probe])
     assert got["hints"] == expected
     assert got["pressed"] == [f"keep:{probe['keep']}", "dragon:30"]
     assert sorted(got["choosable"]) == ["30", "31"]
@@ -444,13 +450,7 @@ def test_the_private_panel_tells_a_player_the_tokens_he_remembers_among_merlins_
     for text in ("look:10", "look:15", "look:19", "place:magnet", "place:boots"):
         state.apply_text(text)
     views = [state.observation(seat) for seat in range(3)]
-    context, page, errors = new_page(browser)
-    try:
-        page.goto(server.base + "/")
-        page.wait_for_selector("[data-testid=create]")
-        got = page.evaluate(MEMORY_JS, [views, language])
-    finally:
-        context.close()
+    got, errors = evaluate_on_a_page(server, browser, MEMORY_JS, [views, language])
     assert got["mine"] is not None and expected in got["mine"], got
     assert got["others"] is None
     assert expected in got["secrets"]
