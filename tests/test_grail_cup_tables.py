@@ -402,3 +402,16 @@ def test_the_table_lists_tokens_remembered_among_the_spaces_merlin_rearranged() 
     assert "among spaces" not in draw(render_grail_cup(state.observation(2), ENGLISH))
     merlin = draw(render_grail_cup(state.observation(0), ENGLISH))
     assert "space 10: Magnet, space 15: Seven-league Boots, space 19: Goblin" in merlin
+
+
+def test_a_memory_narrowed_to_one_space_reads_as_a_known_token() -> None:
+    """GC-RULING-11: once the tokens turned beside it leave a remembered token one space, the
+    table says where it lies, as for a token seen there."""
+    state = load_state({"players": 3, "clovers": {19: "goblin"}, "hands": {0: ["fairy"]},
+                        "call": 8})
+    state.recall = ((1, (19,), (1,), 2),)  # seat 1 remembers the Goblin (1), on 19 alone
+    state.check_invariants()
+    assert state.observation(1)["you"]["clovers_among"] == [
+        {"spaces": [19], "clovers": ["goblin"]}]
+    text = draw(render_grail_cup(state.observation(1), ENGLISH))
+    assert "Clover tokens you know: space 19: Goblin" in text

@@ -427,21 +427,23 @@ MEMORY_JS = """async ([views, language]) => {
   const others = board.drawPrivate(views[2], { ...ctx, me: 2 })
     .querySelector("[data-testid=gc-clovers]");
   const secrets = board.drawSecrets(views, ctx).querySelector('.secret[data-seat="1"]');
+  const narrowed = board.drawPrivate(views[3], ctx).querySelector("[data-testid=gc-clovers]");
   return { mine: mine ? mine.textContent : null, others: others ? others.textContent : null,
-    secrets: secrets.textContent };
+    secrets: secrets.textContent, narrowed: narrowed.textContent };
 }"""
 
 
-@pytest.mark.parametrize(("language", "expected"), [
-    ("en", "among spaces 10, 15, 19: Goblin"),
-    ("ru", "среди областей 10, 15, 19: "),
+@pytest.mark.parametrize(("language", "expected", "one_space"), [
+    ("en", "among spaces 10, 15, 19: Goblin", "space 19: Goblin"),
+    ("ru", "среди областей 10, 15, 19: ", "область 19: «Гоблин»"),
 ])
 def test_the_private_panel_tells_a_player_the_tokens_he_remembers_among_merlins_spaces(
-    server: LiveServer, browser: Any, language: str, expected: str,
+    server: LiveServer, browser: Any, language: str, expected: str, one_space: str,
 ) -> None:
     """GC-RULING-11: seat 1 saw the Goblin on 10; once Merlin's player has rearranged 10, 15
     and 19, seat 1's private panel (and his column of the replay's secrets) says the Goblin
-    lies among them; seat 2, who saw nothing, is told nothing."""
+    lies among them; seat 2, who saw nothing, is told nothing. Narrowed to one space (the
+    tokens beside it turned), it reads as a token seen there."""
     from pendragon.games.grail_cup.rules.fixtures import load_state
 
     state = load_state({"players": 3, "knights": [{"space": 9}, {"space": 40}, {"space": 30}],
@@ -450,8 +452,11 @@ def test_the_private_panel_tells_a_player_the_tokens_he_remembers_among_merlins_
     for text in ("look:10", "look:15", "look:19", "place:magnet", "place:boots"):
         state.apply_text(text)
     views = [state.observation(seat) for seat in range(3)]
-    got, errors = evaluate_on_a_page(server, browser, MEMORY_JS, [views, language])
+    narrowed = json.loads(json.dumps(views[1]))
+    narrowed["you"]["clovers_among"] = [{"spaces": [19], "clovers": ["goblin"]}]
+    got, errors = evaluate_on_a_page(server, browser, MEMORY_JS, [[*views, narrowed], language])
     assert got["mine"] is not None and expected in got["mine"], got
     assert got["others"] is None
     assert expected in got["secrets"]
+    assert got["narrowed"].endswith(one_space) and "among" not in got["narrowed"]
     assert errors == [], f"the page raised errors: {errors}"

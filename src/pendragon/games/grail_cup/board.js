@@ -744,9 +744,12 @@ export function resultText(obs, ctx) {
 function cloverMemory(ctx, you) {
   const exact = Object.entries(you.clovers).sort((a, b) => Number(a[0]) - Number(b[0]))
     .map(([space, kind]) => tr(ctx, "board.clover-at", { space, clover: cloverName(ctx, kind) }));
-  const among = (you.clovers_among || []).map((group) => tr(ctx, "board.clover-among", {
-    spaces: group.spaces.join(", "), clovers: group.clovers.map((kind) => cloverName(ctx, kind)).join(", "),
-  }));
+  // (A memory narrowed to one space by the tokens turned beside it says where the token lies.)
+  const among = (you.clovers_among || []).map((group) => (group.spaces.length === 1
+    ? tr(ctx, "board.clover-at", { space: group.spaces[0], clover: cloverName(ctx, group.clovers[0]) })
+    : tr(ctx, "board.clover-among", {
+      spaces: group.spaces.join(", "), clovers: group.clovers.map((kind) => cloverName(ctx, kind)).join(", "),
+    })));
   return [...exact, ...among];
 }
 

@@ -362,9 +362,12 @@ def _private(w: GameWords) -> list[RenderableType]:
         parts.append(Text(f"{w('board.seen')}: {seen}"))
     known = [w("board.clover-at", space=int(space), clover=w.term("clover", kind))
              for space, kind in sorted(you["clovers"].items(), key=lambda item: int(item[0]))]
-    # GC-RULING-11: tokens he saw that Merlin rearranged lie among those spaces.
-    known += [w("board.clover-among", spaces=", ".join(str(space) for space in group["spaces"]),
-                clovers=w.terms("clover", group["clovers"]))
+    # GC-RULING-11: tokens he saw that Merlin rearranged lie among those spaces (narrowed to
+    # one space by the tokens turned beside it, where it lies).
+    known += [w("board.clover-at", space=group["spaces"][0],
+                clover=w.term("clover", group["clovers"][0])) if len(group["spaces"]) == 1
+              else w("board.clover-among", spaces=", ".join(str(sp) for sp in group["spaces"]),
+                     clovers=w.terms("clover", group["clovers"]))
               for group in you["clovers_among"]]
     if known:
         parts.append(Text(f"{w('board.known-clovers')}: {', '.join(known)}"))
