@@ -40,7 +40,7 @@ from pendragon.games.grail_cup.rules.data import (
     SPEARS,
 )
 from pendragon.games.grail_cup.rules.recall import Recall, own_recall, redraw_others
-from pendragon.games.grail_cup.rules.track import Track
+from pendragon.games.grail_cup.rules.track import MAX_SPACES, Track
 
 FORMAT: Final = "grail-cup"
 FORMAT_VERSION: Final = 3
@@ -67,7 +67,8 @@ def _read_recall(value: Any) -> tuple[Recall, ...]:
     """:meth:`GrailCupState.to_dict`'s ``recall``, each entry ``[seat, [spaces], [kinds],
     aware]`` of whole numbers (checked further by ``check_invariants``)."""
     shape = "recall must be a list of [seat, spaces, kinds, aware]"
-    if not isinstance(value, list) or len(value) > 8 * 8:
+    # (At most one memory a seat per clover space: memories of one seat never share one.)
+    if not isinstance(value, list) or len(value) > 8 * MAX_SPACES:
         raise CorruptStateError(shape)
     entries: list[Recall] = []
     for entry in value:
@@ -135,7 +136,7 @@ class GrailCupState(State["GrailCupGame"]):
             kind for kind in range(NUM_CLOVERS) for _ in range(CLOVER_TOTAL[kind])
         )
         self.epoch = 0
-        # What seats remember of tokens Merlin rearranged (engine.Recall, GC-RULING-11).
+        # What seats remember of tokens Merlin rearranged (recall.Recall, GC-RULING-11).
         self.recall: tuple[Recall, ...] = ()
         self.flight = -1
         self.chain = 0
@@ -575,6 +576,8 @@ class GrailCupState(State["GrailCupGame"]):
                         break
                     if tokens[index] % NUM_CLOVERS == fixed[space]:
                         at = index
+                if at < 0:  # (the real token or an earlier one is always there)
+                    raise CorruptStateError(f"no token for a remembered clover on {space}")
                 token = tokens.pop(at)
                 self.pin[space] = token % NUM_CLOVERS
                 born[space] = token // NUM_CLOVERS
