@@ -46,8 +46,8 @@ MAX_SETUP_STEPS: Final = 20
 #: (Knights' relief, promos) and every policy: random, the first or last legal action always,
 #: the heuristic, the stealth traitor, ISMCTS (``python -m bench.length_bound --game
 #: soc-card``, docs/research.md "Game lengths", where the sample is described; measured again
-#: under rules version 4).
-LONGEST_SEEN: Final[dict[int, int]] = {1: 387, 2: 409, 3: 337, 4: 352, 5: 353, 6: 380, 7: 415}
+#: under rules version 4; at 3 players a game of ``bench.lengths``' 200 heuristic ones).
+LONGEST_SEEN: Final[dict[int, int]] = {1: 387, 2: 409, 3: 353, 4: 352, 5: 353, 6: 380, 7: 415}
 
 
 def length_cap() -> int:
