@@ -428,8 +428,12 @@ MEMORY_JS = """async ([views, language]) => {
     .querySelector("[data-testid=gc-clovers]");
   const secrets = board.drawSecrets(views, ctx).querySelector('.secret[data-seat="1"]');
   const narrowed = board.drawPrivate(views[3], ctx).querySelector("[data-testid=gc-clovers]");
+  const ringed = (view, me) => [...board.drawBoard(view, { ...ctx, me })
+    .querySelectorAll("[data-testid=gc-clover][data-remembered]")]
+    .map((node) => [node.dataset.space, node.querySelector("title").textContent]);
   return { mine: mine ? mine.textContent : null, others: others ? others.textContent : null,
-    secrets: secrets.textContent, narrowed: narrowed.textContent };
+    secrets: secrets.textContent, narrowed: narrowed.textContent, track: ringed(views[1], 1),
+    trackOthers: ringed(views[2], 2), trackNarrowed: ringed(views[3], 1) };
 }"""
 
 
@@ -442,8 +446,9 @@ def test_the_private_panel_tells_a_player_the_tokens_he_remembers_among_merlins_
 ) -> None:
     """GC-RULING-11: seat 1 saw the Goblin on 10; once Merlin's player has rearranged 10, 15
     and 19, seat 1's private panel (and his column of the replay's secrets) says the Goblin
-    lies among them; seat 2, who saw nothing, is told nothing. Narrowed to one space (the
-    tokens beside it turned), it reads as a token seen there."""
+    lies among them, and the track rings those spaces' tokens; seat 2, who saw nothing, is
+    told nothing. Narrowed to one space (the tokens beside it turned), it reads as a token
+    seen there."""
     from pendragon.games.grail_cup.rules.fixtures import load_state
 
     state = load_state({"players": 3, "knights": [{"space": 9}, {"space": 40}, {"space": 30}],
@@ -459,4 +464,8 @@ def test_the_private_panel_tells_a_player_the_tokens_he_remembers_among_merlins_
     assert got["others"] is None
     assert expected in got["secrets"]
     assert got["narrowed"].endswith(one_space) and "among" not in got["narrowed"]
+    # On the track, his three spaces' face-down tokens wear a ring and say what lies there.
+    assert [space for space, _title in got["track"]] == ["10", "15", "19"]
+    assert all(expected in title for _space, title in got["track"]), got["track"]
+    assert got["trackOthers"] == [] and got["trackNarrowed"] == []
     assert errors == [], f"the page raised errors: {errors}"

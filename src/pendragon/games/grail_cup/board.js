@@ -41,6 +41,21 @@ const allyList = (ctx, keys) => (keys.length ? keys.map((k) => allyName(ctx, k))
 /** The viewer's seat (null for a spectator and in the replay). */
 const mySeat = (obs) => (obs.you ? obs.you.seat : null);
 
+/** The spaces whose tokens the viewer remembers among others (GC-RULING-11), each with what
+ * lies among them in words; none in the replay, which shows the tokens themselves. */
+function rememberedClovers(obs, ctx) {
+  const found = new Map();
+  if (obs.reveal || !obs.you) return found;
+  for (const group of obs.you.clovers_among || []) {
+    if (group.spaces.length < 2) continue;  // narrowed to one space: a token seen there
+    const text = tr(ctx, "board.clover-among", {
+      spaces: group.spaces.join(", "), clovers: group.clovers.map((kind) => cloverName(ctx, kind)).join(", "),
+    });
+    for (const space of group.spaces) found.set(space, text);
+  }
+  return found;
+}
+
 /** The clover tokens the page may show face up: the seat's own knowledge, or in the replay
  * every token any seat knew (revealAll). */
 function knownClovers(obs) {
@@ -200,13 +215,17 @@ function dragonFigure() {
     svg("circle", { cx: 13, cy: -2.4, r: 1.1, fill: "#ffeb3b" }));
 }
 
-/** A clover token: face down (a leaf on green) or face up (its mark), centred on (0, 0). */
-function cloverToken(ctx, kind) {
+/** A clover token: face down (a leaf on green) or face up (its mark), centred on (0, 0). A
+ * face-down token among spaces whose tokens the viewer remembers (`memory`, GC-RULING-11)
+ * wears a gold ring, and its title says what lies among them. */
+function cloverToken(ctx, kind, memory = null) {
   if (!kind) {
-    return svg("g", { class: "gc-token hidden" },
+    const hidden = tr(ctx, "board.clover-hidden");
+    return svg("g", { class: `gc-token hidden${memory ? " remembered" : ""}` },
+      memory ? svg("circle", { r: 11.5, class: "gc-token-memory" }) : null,
       svg("circle", { r: 9, fill: "#2e7d32", stroke: "#1b4d1f" }),
       svg("g", { transform: "scale(0.7)" }, cloverLeaf("#a5d6a7")),
-      svg("title", {}, tr(ctx, "board.clover-hidden")));
+      svg("title", {}, memory ? `${hidden}: ${memory}` : hidden));
   }
   return svg("g", { class: "gc-token known" },
     svg("circle", { r: 9, fill: "#fffbe8", stroke: "#2e7d32", "stroke-width": 2 }),
@@ -299,7 +318,7 @@ function drawDragon(obs, ctx) {
   return svg("g", { transform: `translate(${at.x} ${at.y})`, "data-testid": "gc-dragon", "data-space": obs.dragon }, body);
 }
 
-function drawSpace(obs, ctx, index, known) {
+function drawSpace(obs, ctx, index, known, remembered) {
   const kind = obs.track[index];
   const cell = cellAt(index);
   const looked = obs.merlin_looked.includes(index);
@@ -314,8 +333,10 @@ function drawSpace(obs, ctx, index, known) {
   svg("text", { class: "gc-index", x: 5, y: 12 }, String(index)),
   // A clover space shows its token; the other kinds their icon.
   kind === "clover" ? null : svg("g", { transform: `translate(${CW - 13} 14)` }, kindIcon(kind, label)),
-  clover ? svg("g", { transform: `translate(${CW / 2 - 3} 14)`, "data-testid": "gc-clover", "data-space": index, "data-token": known[index] || "hidden" },
-    cloverToken(ctx, known[index])) : null,
+  clover ? svg("g", {
+    transform: `translate(${CW / 2 - 3} 14)`, "data-testid": "gc-clover", "data-space": index, "data-token": known[index] || "hidden",
+    "data-remembered": !known[index] && remembered.has(index) ? "1" : null,
+  }, cloverToken(ctx, known[index], remembered.get(index) || null)) : null,
   svg("title", {}, `${tr(ctx, "board.space", { space: index })}: ${spaceKindName(ctx, kind)}`));
   // A decision about a space (where the dragon goes, which token Merlin looks at) may be
   // made by clicking the space: it presses the matching action button, if there is one.
@@ -359,6 +380,7 @@ function track(obs, ctx) {
   const width = 2 * MARGIN + COLS * CW + (COLS - 1) * GX;
   const height = 2 * MARGIN + rows * CH + (rows - 1) * GY;
   const known = knownClovers(obs);
+  const remembered = rememberedClovers(obs, ctx);
   const centres = obs.track.map((_, i) => {
     const cell = cellAt(i);
     return `${cell.x + CW / 2},${cell.y + CH / 2}`;
@@ -373,7 +395,7 @@ function track(obs, ctx) {
   },
   svg("rect", { width, height, rx: 14, class: "gc-ground" }),
   svg("polyline", { points: centres.join(" "), class: "gc-road" }),
-  obs.track.map((_, i) => drawSpace(obs, ctx, i, known)),
+  obs.track.map((_, i) => drawSpace(obs, ctx, i, known, remembered)),
   drawDragon(obs, ctx),
   knights);
   markChoosable(board);
@@ -805,6 +827,7 @@ const CSS = `
 .gc-index { font: 10px var(--sans); fill: #6b5a44; }
 .gc-start-no { font: bold 15px var(--serif); fill: #5b4a36; }
 .gc-token-mark { font: bold 12px var(--sans); fill: #1b4d1f; }
+.gc-token-memory { fill: none; stroke: #c9a227; stroke-width: 2; stroke-dasharray: 3 2; }
 .gc-knight-disc { stroke: #fff; stroke-width: 1.6; }
 .gc-knight.mine .gc-knight-disc { stroke: #ffd34d; stroke-width: 3; }
 .gc-knight-no { font: bold 9px var(--sans); fill: #fff; pointer-events: none; }
