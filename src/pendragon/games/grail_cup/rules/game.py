@@ -21,11 +21,10 @@ Version history: 1 — first version (standard track reconstructed, GC-RULING-1)
 step seen by nobody: task ``lay``, GC-RULING-15); the Sorceress curses before her landing;
 Merlin is asked every placement; two numbers on most start spaces (GC-RULING-1, -21); the
 ``track`` option names a shipped track, ``track_file`` a local file. The waiting-task block
-of the tensor has 35 entries (was 36). 3 — the seed's plain words (audit s34): the curse may
-name the Sorceress' player's own second ally (GC-RULING-10); a knight ending his own ally's
-effect on a village or clover space rolls or turns even if it did not move him
-(GC-RULING-12); the swapped knights exchange their exact places (GC-RULING-19). The tensor
-is unchanged.
+of the tensor has 35 entries (was 36). Environment version 3 (``grail_cup_v3``): the tensor
+ends with the ``clover_among`` block, the tokens a seat remembers among spaces Merlin
+rearranged (GC-RULING-11), which the learned evaluator does not read. Rules versions:
+``docs/rules/grail-cup.md``, "Rules versions" (3: GC-RULING-10, -12, -19).
 
 >>> import pendragon
 >>> game = pendragon.load_game("grail-cup", players=5, seed=2)
