@@ -1,6 +1,6 @@
 """Shadows over Camelot's observation tensor (``soc_v2``): its ``known`` block, what the seat's
 JSON view shows of the black cards in play, the black deck positions it knows, accusations,
-Sir Bors's decision and the reward it is about (audit s34, visibility finding 1); the learned
+Sir Bors's decision and the reward it is about; the learned
 evaluator's view, the layout before that block; and that the whole tensor depends on nothing
 the seat may not see."""
 
@@ -121,10 +121,11 @@ def test_the_known_block_ends_the_tensor_and_the_evaluator_reads_what_came_befor
 
 # ---------------------------------------------------------------------- leaks
 def test_random_games_meet_the_known_block_and_the_evaluator_reads_what_came_before() -> None:
-    """Over random games of these setups the ``known`` block is met (cards in play, known
-    deck positions, accusations open), so tests/test_conformance.py's check that a seat's
-    tensor is the same in every world ``resample_hidden(seat)`` draws covers it; the
-    evaluator's view is the tensor's first entries at every step."""
+    """Random games of these setups meet the ``known`` block (cards in play, known deck
+    positions, accusations open), and the evaluator's view is the tensor's first entries at
+    every step. (That a seat's tensor is the same in every world ``resample_hidden(seat)``
+    draws is the conformance suite's check, over its own games, and ``_assert_blind``'s
+    below, on positions built for it.)"""
     exercised: Counter[str] = Counter()
     for players, options in LEAK_SETUPS:
         for seed in range(2):

@@ -271,20 +271,20 @@ class QuestRules(Engine):
             self.ld_white += (code,)
 
     # ------------------------------------------------------------------ ends
-    def _auto_quest_check(self, location: int, finisher: int, ender: int) -> None:
+    def _auto_quest_check(self, location: int, finisher: int, ender_plus_one: int) -> None:
         """End ``location``'s quest if one side has completed it. ``finisher``: the knight
-        whose quest action completed it (-1: evil's card); ``ender``: 1 + the seat whose
-        black card did (0: none), who chooses the squire knighted (MC-RULING-9)."""
+        whose quest action completed it (-1: evil's card); ``ender_plus_one``: 1 + the seat
+        whose black card did (0: none), who chooses the squire knighted (MC-RULING-9)."""
         if location == Location.BLACK_KNIGHT:
             if len(self.bk_white) >= 4 or len(self.bk_black) >= 4:
-                self._begin_combat_end(location, finisher, ender)
+                self._begin_combat_end(location, finisher, ender_plus_one)
         elif location == Location.LANCELOT:
             if self.ld_phase == 0:
                 done = len(self.ld_white) >= 5 or len(self.ld_black) >= 5
             else:
                 done = len(self.ld_white) >= 9 or len(self.ld_black) >= 5
             if self.ld_phase < 2 and done:
-                self._begin_combat_end(location, finisher, ender)
+                self._begin_combat_end(location, finisher, ender_plus_one)
         elif location == Location.EXCALIBUR:
             if not self.excal_over and abs(self.excal_pos) >= EXCALIBUR_HOME:
                 self.end_quest(location, self.excal_pos > 0, finisher)
@@ -301,7 +301,7 @@ class QuestRules(Engine):
             elif len(self.war_white[war]) >= needed:
                 self.end_quest(location, True, finisher)
 
-    def _begin_combat_end(self, location: int, finisher: int, ender: int) -> None:
+    def _begin_combat_end(self, location: int, finisher: int, ender_plus_one: int) -> None:
         """SOC-BK-2: the black cards are revealed; Sir Kay may add one card; compare.
 
         They are shuffled before they are turned up, "k ochraně identity jednotlivých
@@ -317,7 +317,7 @@ class QuestRules(Engine):
         else:
             self.ld_black = revealed
         self.kay_bonus = 0
-        self.push(T.COMBAT_COMPARE, location, finisher, ender)
+        self.push(T.COMBAT_COMPARE, location, finisher, ender_plus_one)
         kay = self.seat_of_knight(KAY)
         if kay >= 0 and self.loc[kay] == location:
             # Asked even without a Fight card, so that being asked reveals nothing.
@@ -334,13 +334,13 @@ class QuestRules(Engine):
             white_total += 1
         return white_total, sum(black_value(code, dragon) for code in blacks)
 
-    def _auto_combat_compare(self, location: int, finisher: int, ender: int) -> None:
+    def _auto_combat_compare(self, location: int, finisher: int, ender_plus_one: int) -> None:
         white_total, black_total = self.combat_totals(location)
         self.kay_bonus = 0
         won = white_total > black_total  # SOC-END-3: ties go to evil...
         if white_total == black_total and self.use_divine_favor():
             won = True  # ...unless Divine Favor is in play (MC-W-DIVINE-FAVOR)
-        self.end_quest(location, won, finisher, ender - 1)
+        self.end_quest(location, won, finisher, ender_plus_one - 1)
 
     def end_quest(self, location: int, won: bool, finisher: int, drawer: int = -1) -> None:
         """SOC-QUEST-1..5: clear the board, bring knights home, apply the outcome.
@@ -483,15 +483,23 @@ class QuestRules(Engine):
                 if witch_bit == bit:
                     self.black_discard = added(self.black_discard, WITCH_KINDS[number - 1], 1)
 
-    def knight_a_squire(self, present: list[int], ender: int) -> None:
+    def bors_deal(self) -> tuple[int, int] | None:
+        """The reward Sir Bors is asked to take part in, while he is (SOC-RULING-69): its
+        winner (-1: a random share's, its cards on show) and how many cards; else ``None``."""
+        if self.agenda and not self.result and self.agenda[-1][0] == T.D_BORS_DEAL:
+            _code, _bors, winner, cards = self.agenda[-1]
+            return winner, cards
+        return None
+
+    def knight_a_squire(self, present: list[int], chooser: int) -> None:
         """VAR-SQUIRES: a won quest knights one squire present; the player whose action
-        ended the quest (``ender``: the finisher, or the drawer of the black card that ended
+        ended the quest (``chooser``: the finisher, or the drawer of the black card that ended
         it) chooses (MC-RULING-9)."""
         squires = [s for s in present if self.knight[s] < 0]
         if len(squires) == 1:
             self.push(T.C_KNIGHT, squires[0])
         elif squires:
-            decider = ender if ender >= 0 and self.in_play(ender) else squires[0]
+            decider = chooser if chooser >= 0 and self.in_play(chooser) else squires[0]
             self.push(T.D_KNIGHTING, decider, sum(1 << s for s in squires))
 
     def _legal_knighting(self, decider: int, squires: int, _c: int) -> list[int]:

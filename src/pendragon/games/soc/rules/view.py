@@ -102,9 +102,9 @@ _STATUS: Final = ("in-play", "dead", "unmasked")
 _DECISION_NAMES: Final[dict[int, str]] = {
     code: TASK_NAMES[code][2:].lower().replace("_", "-") for code in DECISION_TASKS
 }
-#: Decisions added after the evaluator's layout was fixed (rules version 3): its ``decision``
-#: block reads them as ``none`` with a seat ``to_act`` (a pair no other position shows), and
-#: the ``known`` block names them (``known.bors_deal``).
+#: Decisions the evaluator's layout has no slot for: its ``decision`` block reads them as
+#: ``none`` with a seat ``to_act`` (a pair no other position shows), and the ``known`` block
+#: names them (``known.bors_deal``).
 _UNSLOTTED_DECISIONS: Final = frozenset((T.D_BORS_DEAL,))
 _DECISIONS: Final = sorted(DECISION_TASKS - _UNSLOTTED_DECISIONS)
 #: Tasks whose card argument is a black card that may be in limbo.
@@ -483,12 +483,10 @@ class ViewRules(TurnRules):
         table["held_count"] = len(self.held) + len(self.picks)
         # The Black Knight's reward Sir Bors is asked to take part in: its winner and how
         # many cards, not yet drawn (they will be dealt face down, SOC-RULING-69).
-        reward: dict[str, int] | None = None
-        if self.agenda and not self.result and self.agenda[-1][0] == T.D_BORS_DEAL:
-            _code, _bors, winner, cards = self.agenda[-1]
-            if winner >= 0:  # else a random share's, its cards on show (``offer``)
-                reward = {"winner": winner, "cards": cards}
-        table["face_down_reward"] = reward
+        deal = self.bors_deal()
+        table["face_down_reward"] = (
+            {"winner": deal[0], "cards": deal[1]} if deal is not None and deal[0] >= 0 else None
+        )
         return table
 
     def _private_view(self, seat: int) -> dict[str, Any]:
@@ -675,8 +673,9 @@ class ViewRules(TurnRules):
                 deck[KNOWN_DEPTH * NUM_BLACK + code % KNOWN_BASE] += 0.2
         out = in_play + deck
         out.append(float(self.accusations_open()))
-        if self.agenda and not self.result and self.agenda[-1][0] == T.D_BORS_DEAL:
-            _code, _bors, winner, cards = self.agenda[-1]
+        deal = self.bors_deal()
+        if deal is not None:
+            winner, cards = deal
             out.append(1.0)
             if winner >= 0:  # else a random share's, its cards on show (``table.offer``)
                 out.append(cards / _REWARD_CARDS)

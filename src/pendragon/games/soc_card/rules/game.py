@@ -8,7 +8,7 @@ Version history: 1 — first version (rumor deck data format 1, environment vers
 Environment version 2: the observation tensor ends with the ``known`` block (the seat's
 Merlin #4 token, Galahad's looks, Tristan's order), which the learned evaluator does not
 read (:data:`.view.EVALUATION_SIZE`). Rules versions: ``docs/rules/soc-card.md``, "Rules
-versions" (4: Gawain's moment stays open, SCG-RULING-18).
+versions".
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ MAX_SETUP_STEPS: Final = 20
 #: The longest game seen at each player count (steps, chance included), over every setup
 #: (Knights' relief, promos) and every policy: random, the first or last legal action always,
 #: the heuristic, the stealth traitor, ISMCTS (``python -m bench.length_bound --game
-#: soc-card``, docs/research.md "Game lengths", where the sample is described; measured again
-#: under rules version 4; at 3 players a game of ``bench.lengths``' 200 heuristic ones).
+#: soc-card``, docs/research.md "Game lengths", where the sample is described; under rules
+#: version 4; at 3 players one of ``bench.lengths``' 200 heuristic games).
 LONGEST_SEEN: Final[dict[int, int]] = {1: 387, 2: 409, 3: 353, 4: 352, 5: 353, 6: 380, 7: 415}
 
 

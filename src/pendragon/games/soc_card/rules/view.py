@@ -294,7 +294,7 @@ def _known(st: SocCardState, seat: int) -> list[float]:
     """The ``known`` block (:data:`KNOWN_BLOCK`): what the JSON view's ``you`` shows of the
     Merlin #4 token, Galahad's looks and Tristan's order, from the same fields."""
     out = [0.0] * _KNOWN_SIZE
-    if st.merlin_4_by == seat and st.merlin_4_quest >= 0:
+    if st.merlin_4_by == seat:
         out[st.merlin_4_quest] = 1.0
     peeks = st.peeks[seat]
     if peeks:
@@ -303,14 +303,13 @@ def _known(st: SocCardState, seat: int) -> list[float]:
                 out[NUM_QUESTS + 2 * target + st.loyalty[target]] = 1.0
     if st.known:
         bit = 1 << seat
-        nexts = _KNOWN_DECK
         counts = [0] * NUM_KINDS
         for index, (kind, seen) in enumerate(zip(st.known, st.known_seen, strict=True)):
             if seen & bit:
                 if index < KNOWN_DEPTH:
-                    out[nexts + index * NUM_KINDS + kind] = 1.0
+                    out[_KNOWN_DECK + index * NUM_KINDS + kind] = 1.0
                 counts[kind] += 1
-        at = nexts + KNOWN_DEPTH * NUM_KINDS
+        at = _KNOWN_DECK + KNOWN_DEPTH * NUM_KINDS
         for kind, count in enumerate(counts):
             if count:
                 out[at + kind] = count / _MOST_OF_A_KIND
