@@ -6,6 +6,7 @@ the seat may not see."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -261,6 +262,27 @@ def test_clairvoyances_order_is_known_position_by_position() -> None:
         for depth, card in enumerate(("mordred", "vivien", "picts", "despair", "saxons"))}
     assert _known(state, 1) == {}
     _assert_blind(state, random.Random(5))
+
+
+def test_a_stored_known_card_deeper_than_the_block_or_known_to_no_seat_is_refused() -> None:
+    """SOC-W-CLAIRVOYANCE, SOC-RULING-21: a card becomes known no deeper than the top
+    :data:`KNOWN_DEPTH`, the ``known`` block's slots, so a stored state with one deeper, or
+    known to a seat the table does not have, is refused whole (``check_invariants``)."""
+    state = load_state({"players": 3, "knights": [{"hand": {"clairvoyance": 1}}, {}, {}],
+                        "turn": {"seat": 0, "phase": "heroic"},
+                        "black_top": ["picts", "saxons", "vivien", "despair", "mordred",
+                                      "saxons"]})
+    _play(state, "special:clairvoyance", *(f"choose-black:{card}" for card in (
+        "mordred", "vivien", "picts", "despair")))
+    data = state.to_dict()
+    top = data["black_top"]  # its last entry is the top card
+    assert [code // 64 for code in top] == [0] + [1] * KNOWN_DEPTH
+    state.game.deserialize_state(json.dumps(data))  # as stored: accepted
+    for index, code in ((0, top[0] + 64), (-1, top[-1] + 64 * 8)):
+        tampered = {**data, "black_top": [*top[:index % len(top)], code,
+                                          *top[index % len(top) + 1:]]}
+        with pytest.raises(pendragon.CorruptStateError, match="no seat or lies too deep"):
+            state.game.deserialize_state(json.dumps(tampered))
 
 
 def _black_knight_won(**options: Any) -> SocState:

@@ -50,7 +50,7 @@ from pendragon.games.soc.rules.data import (
     Status,
     T,
 )
-from pendragon.games.soc.rules.view import ViewRules
+from pendragon.games.soc.rules.view import KNOWN_DEPTH, ViewRules
 
 FORMAT: Final = "pendragon-soc-state"
 FORMAT_VERSION: Final = 1
@@ -517,8 +517,13 @@ class SocState(ViewRules):
                 raise CorruptStateError("a black pile has a bad length or a negative count")
             for kind, count in enumerate(counts):
                 black[kind] += count
-        for code in self.black_top + self.black_bottom:
+        top = len(self.black_top)
+        for index, code in enumerate(self.black_top + self.black_bottom):
             black[code % KNOWN_BASE] += 1
+            knowers = code // KNOWN_BASE  # ``black_top[-1]`` is the top, at depth 0
+            if knowers >> n or (knowers and KNOWN_DEPTH <= top - 1 - index < top):
+                # The tensor's ``known`` block has a slot for the top KNOWN_DEPTH only.
+                raise CorruptStateError("a known black card names no seat or lies too deep")
         for code in self.bk_black + self.ld_black:
             black[code % FACE_DOWN_BASE] += 1
         for kind in self.grail_black + self.limbo + self.held + self.picks:
