@@ -24,24 +24,26 @@ if TYPE_CHECKING:
 
 
 def go_on_quest(st: SocCardState, seat: int, quest: int, interruptible: bool) -> None:
-    """SCG-QUEST-2: the declaration ends the silence (SCG-RULING-7); Arthur may still stop
-    it (SCG-EXPERT-5) unless it is Merlin #6's (SCG-RULING-26)."""
+    """SCG-QUEST-2: the declaration; Arthur may still stop it (SCG-EXPERT-5) unless it is
+    Merlin #6's (SCG-RULING-26). The silence ends only once the quest goes ahead
+    (:func:`reveal_pile`, SCG-RULING-7)."""
     if st.log is not None:
         note(st, "soc-card.log.quest", seat=Seat(seat), quest=quest_term(quest))
-    if st.silence:
-        note(st, "soc-card.log.silence-ends")
-    st.silence = 0
     st.agenda.append(T.task(T.RESOLVE, quest, seat))
     if interruptible:
         push_asks(st, T.D_ARTHUR, (seat + 1) % st.n, skip=seat, b=seat)
 
 
 def reveal_pile(st: SocCardState, quest: int, seat: int) -> None:
-    """SCG-QUEST-3: the quester takes the pile and lays it out; Gawain may still act.
+    """SCG-QUEST-3: the quester takes the pile and lays it out; Gawain may still act. A
+    player has gone on a quest, so Morgan's silence ends (SCG-RULING-7).
 
     Morgan #1's face-down cards are named in card order, not paired with their
     announcements: the pile is shuffled before it is resolved (SCG-MORGAN-1, SCG-RULING-6).
     """
+    if st.silence:
+        note(st, "soc-card.log.silence-ends")
+    st.silence = 0
     if st.log is not None:
         face_down = sorted(st.pile[i] for i, d in enumerate(st.pile_down) if d >= 0)
         for kind in face_down:
