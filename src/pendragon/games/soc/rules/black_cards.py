@@ -37,7 +37,6 @@ from pendragon.games.soc.rules.data import (
     KNOWN_BASE,
     NOTE_READ,
     WITCH_BITS,
-    WITCH_MERLIN_GONE,
     Purpose,
     Status,
     T,
@@ -276,13 +275,6 @@ class BlackCardRules(QuestRules):
         else:
             self.discard_black(kind)
         self.add_siege(1)
-
-    def spend_merlins(self, count: int) -> None:
-        """Played Merlin cards are discarded, or leave the game under Morgan's Witch 6."""
-        if self.witches & WITCH_MERLIN_GONE:
-            self.white_removed = added(self.white_removed, MERLIN, count)
-        else:
-            self.discard_white(MERLIN, count)
 
     def add_figure(self, war: int) -> None:
         """SOC-WAR-2: a Pict or Saxon figure joins its war; the fourth ends it."""

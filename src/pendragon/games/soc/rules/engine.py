@@ -443,15 +443,16 @@ class Engine(SocData):
         if seat == self.turn_seat:
             self.turn_flags |= TurnFlag.SKIP_HEROIC
 
-    def arrive(self, seat: int, destination: int) -> None:
-        """A knight goes to ``destination`` (his move, Call for Help, Convocation) and Sir
-        Gareth draws a card there (MC-KNIGHT-GARETH, MC-RULING-2); one sent where he already
-        is (a Vision on the Grail quest) arrives nowhere (MC-RULING-15)."""
+    def arrive(self, seat: int, destination: int, journey: bool = True) -> None:
+        """A knight goes to ``destination``; at the end of a journey of his own (his move,
+        Call for Help), not carried to Camelot (``journey`` false: a quest's end,
+        Convocation), Sir Gareth draws a card there (MC-KNIGHT-GARETH, MC-RULING-2). One
+        sent where he already is (a Vision on the Grail quest) arrives nowhere (MC-RULING-15)."""
         if self.loc[seat] == destination:
             return
         self.leave_location(seat)
         self.loc = replaced(self.loc, seat, destination)
-        if self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
+        if journey and self.knight[seat] == GARETH:  # MC-KNIGHT-GARETH
             self.draw_white(seat, 1)
 
     def leave_location(self, seat: int) -> None:

@@ -77,7 +77,7 @@ class SocGame(Game):
     name: ClassVar[str] = "soc"
     #: Raised with every change that replays a record differently (docs/rules/soc.md,
     #: "Rules versions").
-    rules_version: ClassVar[int] = 5
+    rules_version: ClassVar[int] = 6
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "players", int, 5, "number of knights (3-7; 8 with the expansion)", minimum=3,

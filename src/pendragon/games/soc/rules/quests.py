@@ -43,6 +43,7 @@ from pendragon.games.soc.rules.data import (
     VALUE_BASE,
     WITCH_ABSENT_PAY,
     WITCH_BITS,
+    WITCH_MERLIN_GONE,
     WITCH_NO_SACRIFICE,
     Status,
     T,
@@ -239,9 +240,13 @@ class QuestRules(Engine):
         """Apply a knight's quest action with white card ``kind``."""
         location = self.loc[seat]
         if location == Location.EXCALIBUR:
-            # SOC-EXCALIBUR-1: any white card, discarded face down (SOC-RULING-42).
+            # SOC-EXCALIBUR-1: any white card, discarded face down (SOC-RULING-42); a Merlin
+            # pays as one played (SOC-RULING-78), so Witch 6 takes it out of the game.
             self.take_from_hand(seat, kind, public=False)
-            self.discard_white(kind)
+            if kind == MERLIN:
+                self.spend_merlins(1)
+            else:
+                self.discard_white(kind)
             self.excal_pos += 1
         elif location == Location.GRAIL:
             self.take_from_hand(seat, kind, public=True)
@@ -259,6 +264,13 @@ class QuestRules(Engine):
             self.take_from_hand(seat, kind, public=True)
             self.place_fight(location, kind)
         self.push(T.QUEST_CHECK, location, seat)
+
+    def spend_merlins(self, count: int) -> None:
+        """Played Merlin cards are discarded, or leave the game under Morgan's Witch 6."""
+        if self.witches & WITCH_MERLIN_GONE:
+            self.white_removed = added(self.white_removed, MERLIN, count)
+        else:
+            self.discard_white(MERLIN, count)
 
     def place_fight(self, location: int, code: int) -> None:
         """Lay a Fight card (or a valued "?" card) on a combat quest or a war."""
@@ -294,11 +306,9 @@ class QuestRules(Engine):
             elif not self.grail_over and len(self.grail_black) >= GRAIL_SPOTS:
                 self.end_quest(location, False, finisher)
         else:
-            war = location - Location.PICTS
-            needed = 6 if self.mordred == war else 5
-            if self.war_figures[war] >= 4:
+            if self.war_figures[location - Location.PICTS] >= 4:
                 self.end_quest(location, False, finisher)
-            elif len(self.war_white[war]) >= needed:
+            elif not self.playable_values(location):  # 1-5, Mordred's extra 5 (SOC-WAR-1)
                 self.end_quest(location, True, finisher)
 
     def _begin_combat_end(self, location: int, finisher: int, ender_plus_one: int) -> None:
@@ -353,7 +363,7 @@ class QuestRules(Engine):
         self._clear_board(location)
         heroism = 1 if self.lift_heroism(location) else 0  # SOC-W-HEROISM
         for seat in present:
-            self.arrive(seat, Location.CAMELOT)  # Gareth draws there (MC-RULING-2)
+            self.arrive(seat, Location.CAMELOT, journey=False)  # carried home (MC-RULING-2)
         if won:
             if self.vivien:  # SOC-B-VIVIEN: a quest won lifts her spell
                 self.vivien = False

@@ -134,16 +134,19 @@ class TurnRules(WhiteCardRules):
             legal.append(A.PEEK)  # SOC-RULING-22
         if self.has_knight(seat, GERAINT) and self.hand_size(seat) >= 2:
             legal.append(A.GERAINT)  # MC-KNIGHT-GERAINT
-        return legal + self.free_powers(seat)
+        return legal + self.free_powers(seat, heroic=False)
 
-    def free_powers(self, seat: int) -> list[int]:
-        """The knights' powers usable in either phase (they are not heroic actions): once a
-        turn, but Gaheris's as often as he pays (MC-RULING-1); and Merlin's gift, once a turn
-        (MC-RULING-24)."""
+    def free_powers(self, seat: int, heroic: bool = True) -> list[int]:
+        """The knights' powers that are no heroic action: Arthur's exchange and Merlin's
+        gift in either phase, once a turn (SOC-RULING-23, MC-RULING-24); Gaheris's (as often
+        as he pays), Bedivere's and Caradoc's (once a turn) in the heroic phase (MC-RULING-1).
+        """
         powers = []
         flags = self.turn_flags
         if self.can_arthur_exchange(seat):
             powers.append(A.ARTHUR_EXCHANGE)
+        if not heroic:
+            return powers + self.merlin_gift(seat)
         if (
             self.has_knight(seat, GAHERIS)  # as often as he pays (MC-RULING-1)
             and self.white_discard[MERLIN]

@@ -200,7 +200,10 @@ class WhiteCardRules(BlackCardRules):
         elif kind == MIST:
             self.mist = False
         elif kind == MORDRED:
+            # MC-RULING-25: his war no longer needs the extra 5, so a 1-5 run there wins it.
+            war = self.mordred
             self.mordred = -1
+            self.push(T.QUEST_CHECK, Location.PICTS + war, seat)
         else:
             self.witches &= ~dict(WITCH_BITS)[WITCH_KINDS.index(kind) + 1]
         self.black_discard = added(self.black_discard, kind, 1)
@@ -326,7 +329,7 @@ class WhiteCardRules(BlackCardRules):
         ]
         self.answered = ()
         for seat in returning:
-            self.arrive(seat, Location.CAMELOT)
+            self.arrive(seat, Location.CAMELOT, journey=False)  # MC-RULING-2
         if returning:
             self.start_offer(len(returning), returning, player)
 
