@@ -44,9 +44,9 @@ SETUPS: dict[str, tuple[dict[str, Any], ...]] = {
 }
 #: A legal Shadows over Camelot game held to the 400-round cap: 3 seats with Merlin's
 #: Company, every seat pressing the last legal key (a Geraint always skipping the
-#: Progression of Evil, MC-KNIGHT-GERAINT), 8,435 steps.
+#: Progression of Evil, MC-KNIGHT-GERAINT), 8,431 steps.
 GERAINT = {"players": 3, "seed": 1057, "expansion": "merlins-company"}
-GERAINT_STEPS = 8435
+GERAINT_STEPS = 8431
 
 
 def documented_bounds() -> dict[tuple[str, int], tuple[int, int, int]]:
@@ -125,7 +125,7 @@ def test_the_hard_caps_are_the_rules_products() -> None:
 def test_soc_games_reach_the_round_cap_so_its_cap_must_allow_it() -> None:
     """SOC-RULING-45, MC-KNIGHT-GERAINT: a Geraint who always skips the Progression of Evil
     (the last legal action, always) holds the table until the 400-round cap: a legal game
-    of 3 seats 8,435 steps long (bench/length_bound.py's sample), within the research bound
+    of 3 seats 8,431 steps long (bench/length_bound.py's sample), within the research bound
     (it was measured) and the hard cap, which no measured figure could replace."""
     loaded = pendragon.load_game("soc", **GERAINT)
     final = play_game(loaded, [Stubborn(True)] * 3)
@@ -376,7 +376,7 @@ GERAINT_BOUND = 2000
 def test_a_legal_game_past_the_research_bound_is_truncated_never_refused(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 40 item 6, docs/research.md "Game lengths": the stalling Geraint's legal game
-    (8,435 steps) under a research bound of 2,000: Gymnasium truncates it (``truncated``,
+    (8,431 steps) under a research bound of 2,000: Gymnasium truncates it (``truncated``,
     reward 0) and PettingZoo too (every agent's truncation) at the bound; the runner plays
     it to its end (it is within the hard cap) and its record replays through records.py;
     only a hard cap below its length makes the runner refuse it."""

@@ -318,6 +318,7 @@ def test_a_world_drawn_during_gaheris_search_keeps_his_merlin_in_the_discard() -
     state = load_state({
         "players": 3, "options": {"expansion": "merlins-company"},
         "knights": [{"knight": "gaheris", "hand": {"fight-2": 3}}, {}, {}],
+        "turn": {"seat": 0, "phase": "heroic"},  # his power's phase (MC-RULING-1)
     })
     state.white_deck[MERLIN] -= 1
     state.white_discard[MERLIN] += 1  # the one Merlin in a discard pile of one card
