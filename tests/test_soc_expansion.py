@@ -236,6 +236,32 @@ def test_a_newcomer_joins_a_game_without_a_traitor() -> None:
     assert full.game.loyalty_deck == (7, 0) and not full.can_join()
 
 
+def test_a_newcomer_under_traitor_in_our_midst_adds_a_loyal_card_first() -> None:
+    """VAR-MIDST, VAR-JOIN, MC-RULING-26: 003 «použijte pouze tolik loajálních karet
+    věrnosti, kolik je hráčů a přidejte kartu zrádce ... ale jistotu hráči mít nemohou»: a
+    newcomer is a player, so the deck gains a loyal card before he draws. Whatever the table
+    was dealt, he may be dealt either card, and one card stays undealt."""
+    import pendragon.games.soc.rules.actions as A
+
+    cases = set()
+    for seed in range(40):
+        state = underway(players=4, traitor_in_our_midst=True, seed=seed)
+        dealt_traitors = state.loyalty.count(1)
+        assert state.loyalty_left() == ((0, 1) if dealt_traitors == 0 else (1, 0))
+        seat = state.join()
+        state.apply_action(state.chance_outcomes()[0][0])  # his coat of arms
+        outcomes = dict(state.chance_outcomes())
+        assert outcomes == ({A.DEAL_LOYAL: 0.5, A.DEAL_TRAITOR: 0.5} if dealt_traitors == 0
+                            else {A.DEAL_LOYAL: 1.0}), (seed, outcomes)
+        state.play_random_chance()
+        assert sum(state.loyalty_left()) == 1 and state.loyalty[seat] in (0, 1)
+        state.check_invariants()
+        cases.add(dealt_traitors)
+        if cases == {0, 1}:
+            break
+    assert cases == {0, 1}  # a table dealt the traitor, and one dealt none
+
+
 def test_a_stored_newcomers_seat_is_shown_before_the_state_is_accepted() -> None:
     """VAR-JOIN: a stored state is refused unless every seat it has, a newcomer's too, can
     be shown (``core.storage.check_playable`` with the state's own seat count). The

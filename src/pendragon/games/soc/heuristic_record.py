@@ -12,6 +12,7 @@ public view and the public kinds of decision, never a card drawn or a hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from mypy_extensions import mypyc_attr
@@ -81,6 +82,8 @@ class PublicRecord:
         self._records: dict[int, dict[int, SeatRecord]] = {}
         #: The loyalty deck of the game followed (SOC-SETUP-5).
         self._deck: tuple[int, int] = (7, 1)
+        #: The deck at a table of so many seats, where the game says (VAR-MIDST grows it).
+        self._deck_for: Callable[[int], tuple[int, int]] | None = None
 
     def belief(self, obs: Obs) -> LoyaltyBelief:
         """The belief of the seat of ``obs``, with every deed of the record read so far
@@ -91,7 +94,9 @@ class PublicRecord:
             seen: dict[int, bool] = {}
             if obs["you"]["loyalty"] is not None:
                 seen[seat] = obs["you"]["loyalty"] == "traitor"
-            entry = (traitor_belief(int(obs["players"]), self._deck, seen), [0])
+            players = int(obs["players"])
+            deck = self._deck if self._deck_for is None else self._deck_for(players)
+            entry = (traitor_belief(players, deck, seen), [0])
             self._beliefs[seat] = entry
             self._records[seat] = {}
         belief, read = entry
@@ -134,6 +139,7 @@ class PublicRecord:
             deck = getattr(state.game, "loyalty_deck", None)
             if deck is not None:
                 self._deck = (int(deck[0]), int(deck[1]))
+            self._deck_for = getattr(state.game, "loyalty_deck_for", None)
         replay = self._replay
         for action in history[self._seen:]:
             if replay.is_table_operation(action):  # a player joining or leaving

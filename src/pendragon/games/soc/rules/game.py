@@ -158,6 +158,8 @@ class SocGame(Game):
         loyal = 8 if self.expansion else 7
         self.loyalty_deck = ((loyal, 0) if no_traitor else (n, traitors) if midst
                              else (loyal, traitors))
+        #: VAR-MIDST: the deck holds a loyal card a player, so it grows with each newcomer.
+        self.midst = midst
         #: Coats of arms dealt at random (SOC-SETUP-2, MC-KNIGHTS).
         self.knight_pool: tuple[int, ...] = (
             tuple(range(NUM_KNIGHTS)) if self.expansion else BASE_KNIGHTS
@@ -181,6 +183,20 @@ class SocGame(Game):
             # only mid-game.
             observation_tensor_size=TENSOR_SIZE,
         )
+
+    def loyalty_deck_for(self, seats: int) -> tuple[int, int]:
+        """(loyal, traitor) cards in the loyalty deck at a table of ``seats``: the game's
+        :attr:`loyalty_deck`, but under VAR-MIDST «pouze tolik loajálních karet věrnosti,
+        kolik je hráčů» (as many loyal cards as there are players), a newcomer's too
+        (VAR-JOIN, MC-RULING-26), so one card always stays undealt.
+
+        >>> import pendragon
+        >>> game = pendragon.load_game("soc", players=4, traitor_in_our_midst=True)
+        >>> game.loyalty_deck_for(4), game.loyalty_deck_for(5)
+        ((4, 1), (5, 1))
+        """
+        loyal, traitors = self.loyalty_deck
+        return (seats, traitors) if self.midst else (loyal, traitors)
 
     def _check_combination(self, n: int, no_traitor: bool, midst: bool,
                            squires_cards: int) -> None:

@@ -111,8 +111,8 @@ class SocState(ViewRules):
         raise AssertionError(f"no chance outcomes for task {code}")
 
     def loyalty_left(self) -> tuple[int, int]:
-        """Loyal and traitor cards not yet dealt (SOC-SETUP-5)."""
-        loyal, traitors = self.game.loyalty_deck
+        """Loyal and traitor cards not yet dealt (SOC-SETUP-5, VAR-MIDST)."""
+        loyal, traitors = self.game.loyalty_deck_for(self.n)
         for card in self.loyalty:
             if card == Loyalty.LOYAL:
                 loyal -= 1
