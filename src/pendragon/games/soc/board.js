@@ -615,7 +615,7 @@ export function decisionContext(obs, ctx) {
     const giverKey = table.offer_dealt ? "soc.table.offer_dealer" : "soc.table.offer_giver";
     if (table.offer_giver !== null) rows.push(el("div", { class: "row muted" }, tr(ctx, giverKey, { who: labelSeat(ctx, table.offer_giver, obs) })));
   }
-  // The Black Knight's reward Sir Bors is asked to take part in (its cards not yet drawn).
+  // A solo quest's reward Sir Bors is asked to take part in (its cards not yet drawn).
   const reward = table.face_down_reward;
   if (reward) {
     rows.push(el("div", { class: "row" }, tr(ctx, "soc.table.face_down_reward", { who: labelSeat(ctx, reward.winner, obs), count: reward.cards })));

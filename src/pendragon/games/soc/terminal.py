@@ -335,7 +335,7 @@ def _table_lines(w: _Words) -> list[str]:
             line += " " + w(f"table.offer_{dealt}", who=w.short(giver))
         lines.append(line)
     reward = table.get("face_down_reward")
-    if reward:  # the Black Knight's, which Sir Bors is asked to take part in
+    if reward:  # a solo quest's, which Sir Bors is asked to take part in
         lines.append(w("table.face_down_reward", who=w.short(reward["winner"]),
                        count=int(reward["cards"])))
     if table.get("pledges"):

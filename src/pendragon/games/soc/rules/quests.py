@@ -380,9 +380,9 @@ class QuestRules(Engine):
             self._award_relic(location, finisher, present)
             self.add_swords(outcome.swords + heroism, 0)
             if present and outcome.cards and not self.result:
-                if solo and len(present) == 1 and location == Location.BLACK_KNIGHT:
-                    # SOC-RULING-69: the Black Knight's reward is dealt face down. Lancelot's
-                    # is revealed like any other's.
+                if solo and len(present) == 1:
+                    # SOC-RULING-69: a solo quest's lone winner (the Black Knight's, Lancelot's)
+                    # draws his reward face down; a group quest's is revealed and shared.
                     self.deal_face_down_reward(present[0], outcome.cards)
                 else:
                     giver = finisher if finisher >= 0 and self.in_play(finisher) else present[0]
@@ -532,10 +532,11 @@ class QuestRules(Engine):
             [s for s in range(self.n) if squires >> s & 1 and self.in_play(s)], -1)
 
     def deal_face_down_reward(self, winner: int, count: int) -> None:
-        """SOC-RULING-69: the Black Knight's ``count`` reward cards, dealt face down to its
-        lone ``winner``; with Sir Bors in play (and not the winner) Bors is asked first
-        whether he takes part, and if he does they go round from the winner, to him and
-        Bors by turns (MC-KNIGHT-BORS: «может участвовать», he may, not must)."""
+        """SOC-RULING-69: a solo quest's ``count`` reward cards (the Black Knight's 3,
+        Lancelot's 4), dealt face down to its lone ``winner``; with Sir Bors in play (and not
+        the winner) Bors is asked first whether he takes part, and if he does they go round
+        from the winner, to him and Bors by turns (MC-KNIGHT-BORS: «может участвовать», he
+        may, not must)."""
         self.draw_white(winner, count)  # the winner alone: what stands if Bors declines
         bors = self.seat_of_knight(BORS)
         if bors not in (-1, winner):

@@ -25,7 +25,7 @@ Observation layout (``observation(seat)``, JSON-serialisable)::
     table:        the public parts of the decision under way (cards offered for sharing,
                   ``offer_dealt`` when its giver deals them face down, share="random";
                   Merlins pledged, a siege fight's cards and die, the black card in play,
-                  the Black Knight's reward Sir Bors may take part in: ``face_down_reward``
+                  a solo quest's reward Sir Bors may take part in: ``face_down_reward``
                   {"winner", "cards"}, the cards not yet drawn)
     you:          only for a seat: hand, loyalty, cards known in other hands, known black
                   deck cards, privately held black cards, own face-down contribution
@@ -157,7 +157,7 @@ _COMBAT_QUEST_INDEX: Final = {quest: index for index, quest in enumerate(_COMBAT
 #: top (Percival's peek) or among the top 5 (Clairvoyance), and cards go back on top only as
 #: many as were just drawn (SOC-RULING-21), so none known sinks deeper.
 KNOWN_DEPTH: Final = 5
-#: The Black Knight's reward in cards (SOC-BK-3), the ``known.reward.count`` scale.
+#: The Black Knight's reward in cards, the ``known.reward.count`` scale (Lancelot's 4: 4/3).
 _REWARD_CARDS: Final = 3
 #: The tensor's blocks in ``observation_tensor``'s order with their elements' labels: the one
 #: description its size, :data:`TENSOR_LAYOUT` and :data:`TENSOR_NAMES` come from (issue 40
@@ -205,8 +205,8 @@ TENSOR_BLOCKS: Final[tuple[Block, ...]] = (
     #   ``deck.bottom.<card>``: the cards it knows under the deck (the Armor's card put
     #   under, SOC-RELIC-ARMOR-1, SOC-RULING-21), 0.2 each, their order left out;
     # * ``accusations_open`` (SOC-ACCUSE-1), ``bors_deal`` (the ``bors-deal`` decision,
-    #   MC-KNIGHT-BORS), and the Black Knight's reward Sir Bors is asked about
-    #   (``table.face_down_reward``, SOC-RULING-69): its cards (of 3) and its winner.
+    #   MC-KNIGHT-BORS), and the solo quest's reward Sir Bors is asked about
+    #   (``table.face_down_reward``, SOC-RULING-69): its cards (/ 3) and its winner.
     ("known", (
         *(f"in_play.{card.key}" for card in BLACK),
         *(f"in_play.hidden.{LOCATION_KEYS[quest]}" for quest in _COMBAT_QUESTS),
@@ -481,7 +481,7 @@ class ViewRules(TurnRules):
         ]
         table["held_by"] = self.held_seat if self.held_seat >= 0 else None
         table["held_count"] = len(self.held) + len(self.picks)
-        # The Black Knight's reward Sir Bors is asked to take part in: its winner and how
+        # The solo quest's reward Sir Bors is asked to take part in: its winner and how
         # many cards, not yet drawn (they will be dealt face down, SOC-RULING-69).
         deal = self.bors_deal()
         table["face_down_reward"] = (
