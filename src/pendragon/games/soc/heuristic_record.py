@@ -53,6 +53,11 @@ def traitor_belief(players: int, loyalty_deck: tuple[int, int],
     return LoyaltyBelief(hidden, loyal=max(0, loyal), traitors=max(0, traitors))
 
 
+def _base_deck(_seats: int) -> tuple[int, int]:
+    """The base game's loyalty deck, 7 loyal cards and the traitor (SOC-SETUP-5)."""
+    return 7, 1
+
+
 class MerlinJudge(Protocol):
     """Whoever reads the record's Merlin targets: how urgent each legal target is for the
     knights, from the public board (the policy's ``merlin_options``)."""
@@ -80,10 +85,9 @@ class PublicRecord:
         self._deeds: list[Deed] = []
         #: Per belief (seat): each other knight's record of deeds.
         self._records: dict[int, dict[int, SeatRecord]] = {}
-        #: The loyalty deck of the game followed (SOC-SETUP-5).
-        self._deck: tuple[int, int] = (7, 1)
-        #: The deck at a table of so many seats, where the game says (VAR-MIDST grows it).
-        self._deck_for: Callable[[int], tuple[int, int]] | None = None
+        #: The loyalty deck of the game followed at a table of so many seats
+        #: (``SocGame.loyalty_deck_for``: SOC-SETUP-5, MC-LOYALTY, VAR-MIDST).
+        self._deck_for: Callable[[int], tuple[int, int]] = _base_deck
 
     def belief(self, obs: Obs) -> LoyaltyBelief:
         """The belief of the seat of ``obs``, with every deed of the record read so far
@@ -95,8 +99,7 @@ class PublicRecord:
             if obs["you"]["loyalty"] is not None:
                 seen[seat] = obs["you"]["loyalty"] == "traitor"
             players = int(obs["players"])
-            deck = self._deck if self._deck_for is None else self._deck_for(players)
-            entry = (traitor_belief(players, deck, seen), [0])
+            entry = (traitor_belief(players, self._deck_for(players), seen), [0])
             self._beliefs[seat] = entry
             self._records[seat] = {}
         belief, read = entry
@@ -136,10 +139,7 @@ class PublicRecord:
             self._deeds = []
             self._records = {}
             self._beliefs.clear()
-            deck = getattr(state.game, "loyalty_deck", None)
-            if deck is not None:
-                self._deck = (int(deck[0]), int(deck[1]))
-            self._deck_for = getattr(state.game, "loyalty_deck_for", None)
+            self._deck_for = getattr(state.game, "loyalty_deck_for", _base_deck)
         replay = self._replay
         for action in history[self._seen:]:
             if replay.is_table_operation(action):  # a player joining or leaving
